@@ -1,0 +1,232 @@
+//! Forward convolution: the padding each framework applies, and the output it gives.
+
+use super::answer::{Answer, Placement};
+use super::error::PadError;
+use super::geometry::{Geometry, explicit_pairs, narrow, same_split, windows};
+use super::spec::{Framework, LayerSpec, Op, Padding, PaddingMode};
+
+/// Answers a forward convolution.
+pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
+    let fw = spec.framework;
+    let padding = spec.padding.clone().unwrap_or(Padding::Valid);
+    let mode = spec.padding_mode.unwrap_or_default();
+    if mode != PaddingMode::Zeros && fw != Framework::Torch {
+        return Err(PadError::not_accepted(
+            fw,
+            Op::Conv,
+            format!("padding_mode={mode:?}"),
+            "padding_mode is a torch option",
+        ));
+    }
+    let n = g.ndim();
+    let pairs = explicit_pairs(&padding, n)?;
+
+    // Framework rules that do not depend on the sizes.
+    match fw {
+        Framework::Torch => {
+            if matches!(padding, Padding::SameLower | Padding::Causal) {
+                return Err(keyword_refused(
+                    fw,
+                    Op::Conv,
+                    &padding,
+                    "use 'same', 'valid' or integers",
+                ));
+            }
+            if padding == Padding::Same && g.strided() {
+                return Err(PadError::TorchSameStrided);
+            }
+            if let Some(p) = &pairs
+                && p.iter().any(|(b, a)| b != a)
+            {
+                return Err(PadError::not_accepted(
+                    fw,
+                    Op::Conv,
+                    "per-side padding",
+                    "its padding is symmetric: pad with F.pad(x, (left, right, top, bottom)) and use padding=0",
+                ));
+            }
+        }
+        Framework::Keras => {
+            let ok = match &padding {
+                Padding::Valid | Padding::Same => true,
+                Padding::Causal => n == 1,
+                _ => false,
+            };
+            if !ok {
+                return Err(PadError::not_accepted(
+                    fw,
+                    Op::Conv,
+                    format!("padding {}", describe(&padding)),
+                    "The `padding` argument must be one of 'valid', 'same' ('causal' only in Conv1D); \
+                     pad explicitly with ZeroPaddingND first",
+                ));
+            }
+            if g.strided() && g.dilated() {
+                return Err(PadError::StrideWithDilation {
+                    framework: fw,
+                    stride: g.stride.clone(),
+                    dilation: g.dilation.clone(),
+                });
+            }
+        }
+        Framework::Tf => {
+            if matches!(padding, Padding::SameLower | Padding::Causal) {
+                return Err(keyword_refused(
+                    fw,
+                    Op::Conv,
+                    &padding,
+                    "padding is 'SAME', 'VALID' or explicit pairs (2-D)",
+                ));
+            }
+            if pairs.is_some() && n != 2 {
+                return Err(PadError::not_accepted(
+                    fw,
+                    Op::Conv,
+                    format!("explicit padding in {n}-D"),
+                    "only tf.nn.conv2d takes explicit pairs: pad with tf.pad and use 'VALID'",
+                ));
+            }
+        }
+        Framework::Onnx => {
+            if padding == Padding::Causal {
+                return Err(keyword_refused(
+                    fw,
+                    Op::Conv,
+                    &padding,
+                    "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
+                ));
+            }
+            if matches!(padding, Padding::Same | Padding::SameLower) && g.dilated() {
+                return Err(PadError::OnnxSameDilation {
+                    lower: padding == Padding::SameLower,
+                });
+            }
+        }
+        Framework::Jax => {
+            if padding == Padding::Causal && n != 1 {
+                return Err(PadError::not_accepted(
+                    fw,
+                    Op::Conv,
+                    "CAUSAL padding in more than one dimension",
+                    "Causal padding is only implemented for 1D convolutions.",
+                ));
+            }
+        }
+    }
+    if let Some(p) = &pairs {
+        let negative = p.iter().flat_map(|&(b, a)| [b, a]).find(|&v| v < 0);
+        if let (Some(value), false) = (negative, fw == Framework::Jax) {
+            return Err(PadError::Negative {
+                framework: fw,
+                field: "padding",
+                value,
+            });
+        }
+    }
+
+    // Per-dimension pads.
+    let mut before = Vec::with_capacity(n);
+    let mut after = Vec::with_capacity(n);
+    let mut keffs = Vec::with_capacity(n);
+    for a in 0..n {
+        let (i, _, s, _) = g.dim(a);
+        let keff = g.effective_kernel(a)?;
+        let (b, af) = match (&padding, &pairs) {
+            (_, Some(p)) => (i128::from(p[a].0), i128::from(p[a].1)),
+            (Padding::Valid, _) => (0, 0),
+            (Padding::Same, _) if fw == Framework::Torch => {
+                let total = keff - 1;
+                (total / 2, total - total / 2)
+            }
+            (Padding::Same, _) => same_split(i, s, keff, false)?,
+            (Padding::SameLower, _) => same_split(i, s, keff, true)?,
+            (Padding::Causal, _) => (keff - 1, 0),
+            _ => (0, 0),
+        };
+        before.push(b);
+        after.push(af);
+        keffs.push(keff);
+    }
+
+    if fw == Framework::Torch {
+        check_torch_padding_mode(mode, g, &before, &after)?;
+    }
+
+    let mut output = Vec::with_capacity(n);
+    for a in 0..n {
+        let (i, _, s, _) = g.dim(a);
+        output.push(windows(i + before[a] + after[a], keffs[a], s, false)?);
+    }
+    if output.iter().any(|&o| o < 1) {
+        return Err(match fw {
+            Framework::Torch => PadError::TorchKernelTooLarge {
+                padded: (0..n).map(|a| g.dim(a).0 + before[a] + after[a]).collect(),
+                kernel: keffs.clone(),
+            },
+            _ => PadError::EmptyOutput {
+                framework: fw,
+                op: Op::Conv,
+                input: g.input.clone(),
+                output,
+            },
+        });
+    }
+    let depends = matches!(padding, Padding::Same | Padding::SameLower)
+        && (0..n).any(|a| g.stride[a] > 1 && keffs[a] > 1);
+    Ok(Answer {
+        output: narrow_all(&output)?,
+        placement: Placement::Pad,
+        before: narrow_all(&before)?,
+        after: narrow_all(&after)?,
+        pads_depend_on_input: depends,
+        effective_kernel: narrow_all(&keffs)?,
+        full_output: None,
+    })
+}
+
+/// torch pads a copy with `F.pad(mode=...)` for non-zero modes; F.pad's limits apply.
+fn check_torch_padding_mode(
+    mode: PaddingMode,
+    g: &Geometry,
+    before: &[i128],
+    after: &[i128],
+) -> Result<(), PadError> {
+    // F.pad reports the last dimension first.
+    for a in (0..g.ndim()).rev() {
+        let i = i128::from(g.input[a]);
+        match mode {
+            PaddingMode::Reflect if before[a] >= i || after[a] >= i => {
+                return Err(PadError::TorchReflectTooLarge {
+                    before: narrow(before[a])?,
+                    after: narrow(after[a])?,
+                    dim: a,
+                    input: g.input.clone(),
+                });
+            }
+            PaddingMode::Circular if before[a] > i || after[a] > i => {
+                return Err(PadError::TorchCircularWraps);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn narrow_all(values: &[i128]) -> Result<Vec<i64>, PadError> {
+    values.iter().map(|&v| narrow(v)).collect()
+}
+
+/// A short rendering of a padding value for messages.
+pub(crate) fn keyword_refused(fw: Framework, op: Op, padding: &Padding, hint: &str) -> PadError {
+    PadError::not_accepted(fw, op, format!("padding={}", describe(padding)), hint)
+}
+
+/// A short rendering of a padding value for messages.
+pub(crate) fn describe(padding: &Padding) -> String {
+    match padding {
+        Padding::All(p) => p.to_string(),
+        Padding::PerDim(v) => format!("{v:?}"),
+        Padding::Explicit(v) => format!("{v:?}"),
+        keyword => format!("'{}'", keyword.keyword().unwrap_or("?")),
+    }
+}

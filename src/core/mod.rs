@@ -1,0 +1,32 @@
+//! The calculation core: every framework's padding rules for convolution, transposed
+//! convolution and pooling in 1 to 3 dimensions.
+//!
+//! Architecture invariant: this module tree imports no browser or UI crate;
+//! `tests/core_is_pure.rs` checks it. Nothing here panics on user input:
+//! every refusal is a [`PadError`].
+
+mod answer;
+mod conv;
+mod error;
+mod geometry;
+mod inverse;
+mod pool;
+mod spec;
+mod transpose;
+
+pub use answer::{Answer, Placement};
+pub use error::{PadError, layer_name};
+pub use geometry::Geometry;
+pub use inverse::{InverseError, Solution, inverse};
+pub use spec::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode};
+
+/// Answers one layer: its output size and the padding (or crop) the framework applies, or the
+/// reason the framework refuses it.
+pub fn evaluate(spec: &LayerSpec) -> Result<Answer, PadError> {
+    let geometry = Geometry::of(spec)?;
+    match spec.op {
+        Op::Conv => conv::evaluate(spec, &geometry),
+        Op::ConvTranspose => transpose::evaluate(spec, &geometry),
+        Op::MaxPool | Op::AvgPool => pool::evaluate(spec, &geometry),
+    }
+}

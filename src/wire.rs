@@ -1,0 +1,323 @@
+//! The JSON form of a layer spec and of an answer: the `padlab eval` contract.
+//!
+//! One parse ([`parse_spec`]) and one format ([`answer_json`]); the CLI, the fixture tests and the
+//! web app all go through them. Field names are a public contract checked outside the repo.
+
+use serde_json::{Map, Value, json};
+
+use crate::core::{
+    Answer, Dims, Framework, LayerSpec, Op, Padding, PaddingMode, Placement, evaluate, inverse,
+};
+
+/// The fields `padlab eval` reads.
+pub const FIELDS: &[&str] = &[
+    "op",
+    "framework",
+    "input",
+    "kernel",
+    "stride",
+    "dilation",
+    "padding",
+    "padding_mode",
+    "output_padding",
+    "output_size",
+    "ceil_mode",
+    "count_include_pad",
+];
+
+/// A spec that could be read, with the names of fields it did not know (reported, not fatal).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    pub spec: LayerSpec,
+    pub unknown_fields: Vec<String>,
+}
+
+/// Reads one spec from a JSON value. `null` counts as absent.
+pub fn parse_spec(value: &Value) -> Result<Parsed, String> {
+    let obj = value
+        .as_object()
+        .ok_or("a layer spec must be a JSON object")?;
+    let get = |name: &str| obj.get(name).filter(|v| !v.is_null());
+    let op: Op = required_str(get("op"), "op")?.parse()?;
+    let framework: Framework = required_str(get("framework"), "framework")?.parse()?;
+    let input = match get("input") {
+        Some(v) => int_list(v, "input")?,
+        None => return Err("missing field `input` (spatial sizes, e.g. [32, 32])".into()),
+    };
+    let kernel = match get("kernel") {
+        Some(v) => dims(v, "kernel")?,
+        None => return Err("missing field `kernel`".into()),
+    };
+    let mut spec = LayerSpec::new(op, framework, input, kernel);
+    spec.stride = get("stride").map(|v| dims(v, "stride")).transpose()?;
+    spec.dilation = get("dilation").map(|v| dims(v, "dilation")).transpose()?;
+    spec.padding = get("padding").map(padding).transpose()?;
+    spec.padding_mode = get("padding_mode")
+        .map(|v| required_str(Some(v), "padding_mode")?.parse::<PaddingMode>())
+        .transpose()?;
+    spec.output_padding = get("output_padding")
+        .map(|v| dims(v, "output_padding"))
+        .transpose()?;
+    spec.output_size = get("output_size")
+        .map(|v| int_list(v, "output_size"))
+        .transpose()?;
+    spec.ceil_mode = get("ceil_mode")
+        .map(|v| boolean(v, "ceil_mode"))
+        .transpose()?;
+    spec.count_include_pad = get("count_include_pad")
+        .map(|v| boolean(v, "count_include_pad"))
+        .transpose()?;
+    let unknown_fields = obj
+        .keys()
+        .filter(|k| !FIELDS.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    Ok(Parsed {
+        spec,
+        unknown_fields,
+    })
+}
+
+/// Writes a spec back as JSON (the fields that are set).
+pub fn spec_json(spec: &LayerSpec) -> Value {
+    let mut m = Map::new();
+    m.insert("op".into(), json!(spec.op.name()));
+    m.insert("framework".into(), json!(spec.framework.name()));
+    m.insert("input".into(), json!(spec.input));
+    m.insert("kernel".into(), dims_json(&spec.kernel));
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            m.insert(k.into(), v);
+        }
+    };
+    put("stride", spec.stride.as_ref().map(dims_json));
+    put("dilation", spec.dilation.as_ref().map(dims_json));
+    put("padding", spec.padding.as_ref().map(padding_json));
+    put("padding_mode", spec.padding_mode.map(|m| json!(m.name())));
+    put(
+        "output_padding",
+        spec.output_padding.as_ref().map(dims_json),
+    );
+    put("output_size", spec.output_size.as_ref().map(|v| json!(v)));
+    put("ceil_mode", spec.ceil_mode.map(|v| json!(v)));
+    put(
+        "count_include_pad",
+        spec.count_include_pad.map(|v| json!(v)),
+    );
+    Value::Object(m)
+}
+
+/// The answer as the contract's JSON object.
+pub fn answer_json(answer: &Answer) -> Value {
+    let (b, a) = match answer.placement {
+        Placement::Pad => ("pad_before", "pad_after"),
+        Placement::Crop => ("crop_before", "crop_after"),
+    };
+    let mut m = Map::new();
+    m.insert("output".into(), json!(answer.output));
+    m.insert(b.into(), json!(answer.before));
+    m.insert(a.into(), json!(answer.after));
+    m.insert(
+        "pads_depend_on_input".into(),
+        json!(answer.pads_depend_on_input),
+    );
+    Value::Object(m)
+}
+
+/// `{"error": message}`.
+pub fn error_json(message: &str) -> Value {
+    json!({ "error": message })
+}
+
+/// Answers one line of `padlab eval` input: always exactly one JSON object.
+pub fn eval_line(line: &str) -> Value {
+    let value: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) if line.trim().is_empty() => return error_json(&format!("empty line ({e})")),
+        Err(e) => return error_json(&format!("invalid JSON: {e}")),
+    };
+    let parsed = match parse_spec(&value) {
+        Ok(p) => p,
+        Err(e) => return error_json(&e),
+    };
+    let mut out = match evaluate(&parsed.spec) {
+        Ok(answer) => answer_json(&answer),
+        Err(e) => error_json(&e.to_string()),
+    };
+    if !parsed.unknown_fields.is_empty()
+        && let Value::Object(m) = &mut out
+    {
+        m.insert(
+            "warnings".into(),
+            json!([format!(
+                "ignored unknown field(s) {}; known fields: {}",
+                parsed.unknown_fields.join(", "),
+                FIELDS.join(", ")
+            )]),
+        );
+    }
+    out
+}
+
+/// Answers one line of `padlab inverse` input: a spec plus `"want": [sizes]`. The answer lists
+/// every way to get that output, each as the padding fields to set plus the resulting answer.
+pub fn inverse_line(line: &str) -> Value {
+    let mut value: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => return error_json(&format!("invalid JSON: {e}")),
+    };
+    let want = match value.as_object_mut().and_then(|m| m.remove("want")) {
+        Some(w) => match int_list(&w, "want") {
+            Ok(w) => w,
+            Err(e) => return error_json(&e),
+        },
+        None => {
+            return error_json("missing field `want` (the output size you want, e.g. [100, 20])");
+        }
+    };
+    let parsed = match parse_spec(&value) {
+        Ok(p) => p,
+        Err(e) => return error_json(&e),
+    };
+    match inverse(&parsed.spec, &want) {
+        Ok(solutions) => {
+            let list: Vec<Value> = solutions
+                .iter()
+                .map(|s| {
+                    let mut m = Map::new();
+                    let spec = spec_json(&s.spec);
+                    for key in ["padding", "output_padding", "output_size"] {
+                        if let Some(v) = spec.get(key) {
+                            m.insert(key.into(), v.clone());
+                        }
+                    }
+                    if let Value::Object(answer) = answer_json(&s.answer) {
+                        m.extend(answer);
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            json!({ "solutions": list })
+        }
+        Err(e) => error_json(&e.to_string()),
+    }
+}
+
+fn required_str<'a>(v: Option<&'a Value>, field: &str) -> Result<&'a str, String> {
+    match v {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(format!("field `{field}` must be a string, got {other}")),
+        None => Err(format!("missing field `{field}`")),
+    }
+}
+
+fn int(v: &Value, field: &str) -> Result<i64, String> {
+    match v {
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                    .map(|f| f as i64)
+            })
+            .ok_or_else(|| format!("field `{field}`: {n} is not an integer in range")),
+        other => Err(format!("field `{field}` must hold integers, got {other}")),
+    }
+}
+
+fn int_list(v: &Value, field: &str) -> Result<Vec<i64>, String> {
+    match v {
+        Value::Array(items) => items.iter().map(|x| int(x, field)).collect(),
+        other => Err(format!(
+            "field `{field}` must be an array of integers, got {other}"
+        )),
+    }
+}
+
+fn dims(v: &Value, field: &str) -> Result<Dims, String> {
+    match v {
+        Value::Array(_) => Ok(Dims::Each(int_list(v, field)?)),
+        _ => Ok(Dims::All(int(v, field)?)),
+    }
+}
+
+fn boolean(v: &Value, field: &str) -> Result<bool, String> {
+    v.as_bool()
+        .ok_or_else(|| format!("field `{field}` must be true or false, got {v}"))
+}
+
+fn padding(v: &Value) -> Result<Padding, String> {
+    const WHAT: &str = "field `padding` must be \"valid\", \"same\", \"same_lower\", \"causal\", an integer, \
+                        an array of integers, or an array of [before, after] pairs";
+    match v {
+        Value::String(s) => Padding::from_keyword(s).ok_or_else(|| format!("{WHAT}; got {s:?}")),
+        Value::Number(_) => Ok(Padding::All(int(v, "padding")?)),
+        Value::Array(items) if items.iter().all(Value::is_number) => {
+            Ok(Padding::PerDim(int_list(v, "padding")?))
+        }
+        Value::Array(items) => items
+            .iter()
+            .map(|pair| match pair.as_array().map(Vec::as_slice) {
+                Some([b, a]) => Ok([int(b, "padding")?, int(a, "padding")?]),
+                _ => Err(format!("{WHAT}; got {v}")),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Padding::Explicit),
+        other => Err(format!("{WHAT}; got {other}")),
+    }
+}
+
+fn dims_json(d: &Dims) -> Value {
+    match d {
+        Dims::All(v) => json!(v),
+        Dims::Each(v) => json!(v),
+    }
+}
+
+fn padding_json(p: &Padding) -> Value {
+    match p {
+        Padding::All(v) => json!(v),
+        Padding::PerDim(v) => json!(v),
+        Padding::Explicit(v) => json!(v),
+        keyword => json!(keyword.keyword()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_survives_json_both_ways() {
+        let line = r#"{"op":"conv_transpose","framework":"keras","input":[4,5],"kernel":[3,2],
+            "stride":2,"padding":[[1,2],[0,0]],"output_padding":[1,0],"output_size":[8,9]}"#;
+        let parsed = parse_spec(&serde_json::from_str(line).unwrap()).unwrap();
+        let again = parse_spec(&spec_json(&parsed.spec)).unwrap();
+        assert_eq!(parsed, again);
+    }
+
+    #[test]
+    fn null_means_absent_and_unknown_fields_warn() {
+        let v = eval_line(
+            r#"{"op":"conv","framework":"torch","input":[5],"kernel":3,"padding":null,"strides":2}"#,
+        );
+        assert_eq!(v["output"], json!([3]));
+        assert!(v["warnings"][0].as_str().unwrap().contains("strides"));
+    }
+
+    #[test]
+    fn malformed_lines_answer_an_error_object() {
+        for line in [
+            "",
+            "{",
+            "[]",
+            r#"{"op":"conv"}"#,
+            r#"{"op":"pool","framework":"torch","input":[1],"kernel":1}"#,
+            r#"{"op":"conv","framework":"torch","input":[1.5],"kernel":1}"#,
+            r#"{"op":"conv","framework":"torch","input":[4],"kernel":1,"padding":[[1]]}"#,
+        ] {
+            let v = eval_line(line);
+            assert!(v["error"].is_string(), "{line} -> {v}");
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! Invariants over random layers (proptest): what must hold whatever the numbers.
+
+use padlab::core::{Dims, Framework, LayerSpec, Op, Padding, Placement, evaluate};
+use proptest::prelude::*;
+
+fn framework() -> impl Strategy<Value = Framework> {
+    prop::sample::select(Framework::ALL.to_vec())
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop::sample::select(Op::ALL.to_vec())
+}
+
+fn padding(n: usize) -> impl Strategy<Value = Padding> {
+    prop_oneof![
+        Just(Padding::Valid),
+        Just(Padding::Same),
+        Just(Padding::SameLower),
+        Just(Padding::Causal),
+        (0i64..4).prop_map(Padding::All),
+        prop::collection::vec(0i64..4, n).prop_map(Padding::PerDim),
+        prop::collection::vec((0i64..4, 0i64..4).prop_map(|(a, b)| [a, b]), n)
+            .prop_map(Padding::Explicit),
+    ]
+}
+
+/// A plausible layer: 1-3 dims, small sizes, any framework and op.
+fn layer() -> impl Strategy<Value = LayerSpec> {
+    (1usize..=3).prop_flat_map(|n| {
+        (
+            op(),
+            framework(),
+            prop::collection::vec(1i64..40, n),
+            prop::collection::vec(1i64..8, n),
+            prop::collection::vec(1i64..5, n),
+            prop::collection::vec(1i64..4, n),
+            padding(n),
+            prop::option::of(prop::collection::vec(0i64..3, n)),
+            prop::option::of(any::<bool>()),
+        )
+            .prop_map(
+                |(op, fw, input, kernel, stride, dilation, padding, outpad, ceil)| {
+                    let mut spec = LayerSpec::new(op, fw, input, Dims::Each(kernel));
+                    spec.stride = Some(Dims::Each(stride));
+                    spec.dilation = Some(Dims::Each(dilation));
+                    spec.padding = Some(padding);
+                    if op == Op::ConvTranspose {
+                        spec.output_padding = outpad.map(Dims::Each);
+                    } else if op.is_pool() && matches!(fw, Framework::Torch | Framework::Onnx) {
+                        spec.ceil_mode = ceil;
+                    }
+                    spec
+                },
+            )
+    })
+}
+
+fn floor_formula(i: i64, before: i64, after: i64, keff: i64, s: i64) -> i64 {
+    (i + before + after - keff).div_euclid(s) + 1
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// Any integers at all, huge or negative: an answer or an error, never a panic.
+    #[test]
+    fn no_input_panics(
+        op in op(), fw in framework(),
+        input in prop::collection::vec(any::<i64>(), 0..5),
+        kernel in any::<i64>(), stride in any::<i64>(), dilation in any::<i64>(),
+        pad in any::<i64>(), outpad in any::<i64>(), out in prop::collection::vec(any::<i64>(), 0..4),
+        ceil in any::<bool>(),
+    ) {
+        let mut spec = LayerSpec::new(op, fw, input, Dims::All(kernel));
+        spec.stride = Some(Dims::All(stride));
+        spec.dilation = Some(Dims::All(dilation));
+        spec.padding = Some(Padding::All(pad));
+        spec.output_padding = Some(Dims::All(outpad));
+        spec.output_size = Some(out);
+        spec.ceil_mode = Some(ceil);
+        let _ = evaluate(&spec).map(|a| a.output);
+        spec.padding = Some(Padding::Same);
+        spec.output_size = None;
+        let _ = evaluate(&spec).map_err(|e| e.to_string());
+    }
+
+    /// Forward layers: the reported pads give the output through the plain floor formula
+    /// (except where ceil_mode or ONNX Runtime's truncating division rounds the other way).
+    #[test]
+    fn reported_pads_reproduce_the_output(mut spec in layer(), op in prop::sample::select(vec![Op::Conv, Op::MaxPool, Op::AvgPool])) {
+        spec.op = op;
+        spec.ceil_mode = None;
+        spec.output_padding = None;
+        if let Ok(a) = evaluate(&spec) {
+            prop_assert_eq!(a.placement, Placement::Pad);
+            for d in 0..a.output.len() {
+                let s = match &spec.stride { Some(Dims::Each(v)) => v[d], _ => 1 };
+                let want = floor_formula(spec.input[d], a.before[d], a.after[d], a.effective_kernel[d], s);
+                let onnx_pool = spec.framework == Framework::Onnx && spec.op.is_pool();
+                if !onnx_pool || spec.input[d] + a.before[d] + a.after[d] >= a.effective_kernel[d] {
+                    prop_assert_eq!(a.output[d], want, "dimension {}", d);
+                }
+            }
+        }
+    }
+
+    /// Transposed convolution: the output is the full output less both crops.
+    #[test]
+    fn transposed_output_is_the_full_output_less_the_crops(mut spec in layer()) {
+        spec.op = Op::ConvTranspose;
+        spec.ceil_mode = None;
+        if let Ok(a) = evaluate(&spec) {
+            let full = a.full_output.clone().unwrap();
+            for (d, full) in full.iter().enumerate() {
+                prop_assert_eq!(a.output[d], full - a.before[d] - a.after[d]);
+            }
+            prop_assert!(!a.pads_depend_on_input);
+        }
+    }
+
+    /// 'same' at stride 1 keeps the size, in every framework that accepts it. The one real
+    /// exception: ONNX Runtime sizes SAME pooling pads with the undilated kernel, so a dilated
+    /// pool shrinks (tests/fixtures/onnx_max_pool.jsonl records it).
+    #[test]
+    fn same_at_stride_one_keeps_the_size(mut spec in layer(), op in prop::sample::select(vec![Op::Conv, Op::MaxPool, Op::AvgPool])) {
+        spec.op = op;
+        spec.output_padding = None;
+        let dilated = matches!(&spec.dilation, Some(Dims::Each(d)) if d.iter().any(|&x| x > 1));
+        prop_assume!(!(spec.framework == Framework::Onnx && spec.op.is_pool() && dilated));
+        spec.padding = Some(Padding::Same);
+        spec.ceil_mode = None;
+        let n = spec.input.len();
+        spec.stride = Some(Dims::Each(vec![1; n]));
+        if let Ok(a) = evaluate(&spec) {
+            prop_assert_eq!(&a.output, &spec.input);
+            prop_assert!(!a.pads_depend_on_input);
+        }
+    }
+
+    /// Growing the input never shrinks the output.
+    #[test]
+    fn output_never_shrinks_as_input_grows(spec in layer(), dim in 0usize..3, grow in 1i64..20) {
+        let dim = dim % spec.input.len();
+        let mut bigger = spec.clone();
+        bigger.input[dim] += grow;
+        if let (Ok(a), Ok(b)) = (evaluate(&spec), evaluate(&bigger)) {
+            for d in 0..a.output.len() {
+                prop_assert!(b.output[d] >= a.output[d], "{:?} -> {:?}", a.output, b.output);
+            }
+        }
+    }
+
+    /// Strided 'same' with a window wider than one is flagged as input-dependent, and its
+    /// output is ceil(i / s) in the TF-style frameworks.
+    #[test]
+    fn strided_same_depends_on_the_input(mut spec in layer(), fw in prop::sample::select(vec![Framework::Keras, Framework::Tf, Framework::Jax])) {
+        spec.op = Op::Conv;
+        spec.framework = fw;
+        spec.ceil_mode = None;
+        spec.output_padding = None;
+        spec.padding = Some(Padding::Same);
+        if let Ok(a) = evaluate(&spec) {
+            let Some(Dims::Each(s)) = &spec.stride else { unreachable!() };
+            for (d, s) in s.iter().enumerate() {
+                prop_assert_eq!(a.output[d], (spec.input[d] + s - 1) / s);
+            }
+            let expect = (0..a.output.len()).any(|d| s[d] > 1 && a.effective_kernel[d] > 1);
+            prop_assert_eq!(a.pads_depend_on_input, expect);
+        }
+    }
+}
