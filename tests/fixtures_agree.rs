@@ -1,0 +1,99 @@
+//! Every case the real frameworks answered (tests/fixtures/*.jsonl, written by
+//! tests/fixtures/generate.py) goes through the same path as `padlab eval` and must agree:
+//! refused where the framework refused, the same output size, and the same pad/crop at the
+//! start of each dimension where the run could show it.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+fn fixture_files() -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .expect("tests/fixtures exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Why our answer differs from the framework's, or None when they agree.
+fn disagreement(expect: &Value, ours: &Value) -> Option<String> {
+    if let Some(err) = expect.get("error") {
+        return match ours.get("error") {
+            Some(_) => None,
+            None => Some(format!(
+                "framework refused ({err}) but padlab answered {ours}"
+            )),
+        };
+    }
+    if let Some(err) = ours.get("error") {
+        return Some(format!(
+            "framework answered {expect} but padlab refused: {err}"
+        ));
+    }
+    if expect["output"] != ours["output"] {
+        return Some(format!(
+            "output {} vs padlab {}",
+            expect["output"], ours["output"]
+        ));
+    }
+    for key in ["pad_before", "crop_before"] {
+        if let Some(Value::Array(want)) = expect.get(key) {
+            let got = ours
+                .get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for (a, w) in want.iter().enumerate() {
+                if !w.is_null() && got.get(a) != Some(w) {
+                    return Some(format!("{key} {} vs padlab {}", expect[key], ours[key]));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn padlab_agrees_with_every_recorded_framework_run() {
+    let files = fixture_files();
+    assert!(
+        files.len() >= 20,
+        "expected a fixture file per framework x op, found {}",
+        files.len()
+    );
+    let mut counts = BTreeMap::new();
+    let mut failures = Vec::new();
+    for file in &files {
+        let name = file.file_stem().unwrap().to_string_lossy().to_string();
+        let text = fs::read_to_string(file).unwrap();
+        let mut n = 0;
+        for (lineno, line) in text.lines().enumerate() {
+            let case: Value = serde_json::from_str(line).unwrap();
+            let ours = padlab::wire::eval_line(&case["spec"].to_string());
+            if let Some(why) = disagreement(&case["expect"], &ours) {
+                failures.push(format!("{name}:{} {}\n    {why}", lineno + 1, case["spec"]));
+            }
+            n += 1;
+        }
+        assert!(n >= 50, "{name} has only {n} cases");
+        counts.insert(name, n);
+    }
+    let total: usize = counts.values().sum();
+    println!(
+        "{total} framework cases in {} files: {counts:?}",
+        counts.len()
+    );
+    if !failures.is_empty() {
+        let shown: Vec<_> = failures.iter().take(60).cloned().collect();
+        panic!(
+            "{} of {total} cases disagree:\n{}",
+            failures.len(),
+            shown.join("\n")
+        );
+    }
+}
