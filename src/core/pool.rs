@@ -163,13 +163,12 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
     for a in 0..n {
         let (i, k, s, d) = g.dim(a);
         let keff = effective(k, d)?;
-        // ONNX Runtime sizes SAME pooling pads with the undilated kernel.
-        let same_kernel = if fw == Framework::Onnx { k } else { keff };
         let (b, af) = match (&padding, &pairs) {
             (_, Some(p)) => (i128::from(p[a].0), i128::from(p[a].1)),
             (Padding::Same | Padding::SameLower, _) if fw == Framework::Onnx => {
-                // ONNX Runtime keeps a negative total (stride > kernel) and halves it with
-                // C++ truncation; MaxPool refuses it unless something is dilated.
+                // ONNX Runtime sizes the pad with the undilated kernel, keeps a negative total
+                // (stride > kernel) and halves it with C++ truncation; MaxPool refuses a
+                // negative total unless something is dilated.
                 let needed = mul(sub(ceil_div(i, s)?, 1)?, s)? + k - i;
                 if needed < 0 && op == Op::MaxPool && !g.dilated() {
                     return Err(PadError::OnnxNegativePad);
@@ -181,11 +180,11 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
                 };
                 (head, needed - head)
             }
-            (Padding::Same, _) => same_split(i, s, same_kernel, false)?,
-            (Padding::SameLower, _) => same_split(i, s, same_kernel, true)?,
+            (Padding::Same, _) => same_split(i, s, keff, false)?,
+            (Padding::SameLower, _) => same_split(i, s, keff, true)?,
             _ => (0, 0),
         };
-        if matches!(padding, Padding::Same | Padding::SameLower) && s > 1 && same_kernel > 1 {
+        if matches!(padding, Padding::Same | Padding::SameLower) && s > 1 && keff > 1 {
             depends = true;
         }
         match fw {
