@@ -2,7 +2,7 @@
 
 use super::answer::{Answer, Placement};
 use super::error::PadError;
-use super::geometry::{Geometry, explicit_pairs, narrow, same_split, windows};
+use super::geometry::{Geometry, explicit_pairs, narrow, onnx_conv_same, same_split, windows};
 use super::spec::{Framework, LayerSpec, Op, Padding, PaddingMode};
 
 /// Answers a forward convolution.
@@ -138,6 +138,9 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
                 let total = keff - 1;
                 (total / 2, total - total / 2)
             }
+            // ONNX Runtime refuses SAME with dilation above, so keff == k here.
+            (Padding::Same, _) if fw == Framework::Onnx => onnx_conv_same(i, s, keff, false)?,
+            (Padding::SameLower, _) if fw == Framework::Onnx => onnx_conv_same(i, s, keff, true)?,
             (Padding::Same, _) => same_split(i, s, keff, false)?,
             (Padding::SameLower, _) => same_split(i, s, keff, true)?,
             (Padding::Causal, _) => (keff - 1, 0),

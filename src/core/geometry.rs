@@ -182,6 +182,33 @@ pub fn same_split(i: i128, s: i128, keff: i128, lower: bool) -> Result<(i128, i1
     })
 }
 
+/// ONNX Runtime's SAME padding: the total `(ceil(i/s)-1)s + k - i` is kept even when negative
+/// (a stride above the kernel), and halved with C++ truncation: SAME_UPPER puts `total/2` before,
+/// SAME_LOWER `(total+1)/2`. A negative pad drops input elements instead of adding any.
+///
+/// That is what ONNX Runtime's pooling does. Its `Conv` (measured, ORT 1.31) places the windows
+/// as if a negative total were one larger: see [`onnx_conv_same`].
+pub fn onnx_same(i: i128, s: i128, k: i128, lower: bool) -> Result<(i128, i128), PadError> {
+    let total = add(mul(sub(ceil_div(i, s)?, 1)?, s)?, sub(k, i)?)?;
+    Ok(split_truncating(total, lower))
+}
+
+/// ONNX Runtime `Conv` with SAME_*: like [`onnx_same`], but a negative total `t` is split as
+/// `t + 1` (16 elements, kernel 1, stride 4 reads elements 1, 5, 9, 13; 6 elements, stride 3
+/// reads 0 and 3). Recorded in tests/fixtures/onnx_conv.jsonl.
+pub fn onnx_conv_same(i: i128, s: i128, k: i128, lower: bool) -> Result<(i128, i128), PadError> {
+    let total = add(mul(sub(ceil_div(i, s)?, 1)?, s)?, sub(k, i)?)?;
+    Ok(split_truncating(
+        if total < 0 { total + 1 } else { total },
+        lower,
+    ))
+}
+
+fn split_truncating(total: i128, lower: bool) -> (i128, i128) {
+    let head = if lower { (total + 1) / 2 } else { total / 2 };
+    (head, total - head)
+}
+
 /// Narrows an `i128` result to the `i64` the answer carries.
 pub fn narrow(v: i128) -> Result<i64, PadError> {
     i64::try_from(v).map_err(|_| PadError::Overflow)
@@ -207,6 +234,14 @@ mod tests {
         assert_eq!(same_split(100, 1, 4, true), Ok((2, 1)));
         // ResNet stem: 224, k 7, s 2 -> o 112, total 5 -> (2, 3).
         assert_eq!(same_split(224, 2, 7, false), Ok((2, 3)));
+        // ONNX Runtime pooling keeps a negative total: 16, k 1, s 4 -> total -3 -> (-1, -2).
+        assert_eq!(onnx_same(16, 4, 1, false), Ok((-1, -2)));
+        assert_eq!(onnx_same(16, 4, 1, true), Ok((-1, -2)));
+        assert_eq!(onnx_same(7, 1, 4, true), Ok((2, 1)));
+        // ... and its Conv splits a negative total as one larger: -3 -> -2 -> (-1, -1).
+        assert_eq!(onnx_conv_same(16, 4, 1, false), Ok((-1, -1)));
+        assert_eq!(onnx_conv_same(6, 3, 1, false), Ok((0, -1)));
+        assert_eq!(onnx_conv_same(16, 4, 1, true), Ok((0, -2)));
         // Stride larger than the kernel: the total never goes negative.
         assert_eq!(same_split(6, 4, 1, false), Ok((0, 0)));
     }

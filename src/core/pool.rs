@@ -4,7 +4,7 @@ use super::answer::{Answer, Placement};
 use super::conv::{describe, keyword_refused, narrow_all};
 use super::error::PadError;
 use super::geometry::{
-    Geometry, add, ceil_div, effective, explicit_pairs, mul, same_split, sub, windows,
+    Geometry, add, effective, explicit_pairs, mul, onnx_same, same_split, sub, windows,
 };
 use super::spec::{Framework, LayerSpec, Op, Padding, PaddingMode};
 
@@ -169,16 +169,11 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
                 // ONNX Runtime sizes the pad with the undilated kernel, keeps a negative total
                 // (stride > kernel) and halves it with C++ truncation; MaxPool refuses a
                 // negative total unless something is dilated.
-                let needed = mul(sub(ceil_div(i, s)?, 1)?, s)? + k - i;
-                if needed < 0 && op == Op::MaxPool && !g.dilated() {
+                let (head, tail) = onnx_same(i, s, k, padding == Padding::SameLower)?;
+                if head + tail < 0 && op == Op::MaxPool && !g.dilated() {
                     return Err(PadError::OnnxNegativePad);
                 }
-                let head = if padding == Padding::SameLower {
-                    (needed + 1) / 2
-                } else {
-                    needed / 2
-                };
-                (head, needed - head)
+                (head, tail)
             }
             (Padding::Same, _) => same_split(i, s, keff, false)?,
             (Padding::SameLower, _) => same_split(i, s, keff, true)?,
