@@ -1,9 +1,11 @@
 //! padlab: how convolution and pooling padding works in each deep-learning framework.
 //!
 //! - [`core`]: the rules (pure Rust, no browser crates);
+//! - [`codegen`]: equivalent code for another framework (lower, then render);
 //! - [`wire`]: the JSON form of a spec and an answer, shared by the CLI and the app;
 //! - `app`: the Leptos web app (built for wasm32 by Trunk).
 
 pub mod app;
+pub mod codegen;
 pub mod core;
 pub mod wire;

@@ -29,6 +29,66 @@ mod cli {
         ///
         /// Example: echo '{"op":"conv","framework":"torch","input":[100,20],"kernel":[4,1],"want":[100,20]}' | padlab inverse
         Inverse,
+        /// Equivalent code in another framework. Reads one spec as JSON on stdin, or takes the
+        /// layer as flags (then prints the output size, the pads and the code for every target).
+        ///
+        /// Examples:
+        ///   echo '{"op":"conv","framework":"keras","input":[100,20],"kernel":[4,1],"padding":"same"}' | padlab code --to torch --check
+        ///   padlab code --framework keras --input 100x20 --kernel 4x1 --padding same
+        Code(Box<CodeArgs>),
+    }
+
+    #[derive(clap::Args)]
+    struct CodeArgs {
+        /// Target framework (torch, keras, tf, onnx, jax); with layer flags and no --to, all of them.
+        #[arg(long)]
+        to: Option<String>,
+        /// A complete script that runs the layer and asserts its shape (and, across frameworks,
+        /// that it equals the source layer with the same weights).
+        #[arg(long)]
+        check: bool,
+        /// PyTorch without padding='same' (for ONNX/CoreML exporters).
+        #[arg(long)]
+        export_safe: bool,
+        /// PyTorch functions instead of an nn.Module.
+        #[arg(long)]
+        functional: bool,
+        /// The source framework (layer given as flags instead of JSON on stdin).
+        #[arg(long)]
+        framework: Option<String>,
+        /// conv, conv_transpose, max_pool or avg_pool.
+        #[arg(long, default_value = "conv")]
+        op: String,
+        /// Spatial input size, e.g. 100x20.
+        #[arg(long)]
+        input: Option<String>,
+        /// Kernel size, e.g. 3 or 4x1.
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Stride, e.g. 2 or 2x1.
+        #[arg(long)]
+        stride: Option<String>,
+        /// Dilation, e.g. 2.
+        #[arg(long)]
+        dilation: Option<String>,
+        /// valid, same, same_lower, causal, 2, 1x0, or per side 1,2x0,0.
+        #[arg(long)]
+        padding: Option<String>,
+        /// torch padding_mode: zeros, reflect, replicate, circular.
+        #[arg(long)]
+        padding_mode: Option<String>,
+        /// Transposed convolution output_padding, e.g. 1.
+        #[arg(long)]
+        output_padding: Option<String>,
+        /// Transposed convolution output size, e.g. 8x8.
+        #[arg(long)]
+        output_size: Option<String>,
+        /// Pooling ceil_mode.
+        #[arg(long)]
+        ceil_mode: bool,
+        /// Average pooling count_include_pad (true or false).
+        #[arg(long)]
+        count_include_pad: Option<bool>,
     }
 
     pub fn main() -> ExitCode {
@@ -36,6 +96,7 @@ mod cli {
         let answer: fn(&str) -> serde_json::Value = match cli.command {
             Command::Eval => padlab::wire::eval_line,
             Command::Inverse => padlab::wire::inverse_line,
+            Command::Code(args) => return code(*args),
         };
         match lines(io::stdin().lock(), io::stdout().lock(), answer) {
             Ok(()) => ExitCode::SUCCESS,
@@ -45,6 +106,147 @@ mod cli {
                 ExitCode::FAILURE
             }
         }
+    }
+
+    fn code(args: CodeArgs) -> ExitCode {
+        match code_text(&args) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("padlab code: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn code_text(args: &CodeArgs) -> Result<String, String> {
+        use padlab::codegen::{Options, generate};
+        use padlab::core::{Framework, evaluate};
+        let options = Options {
+            check: args.check,
+            export_safe: args.export_safe,
+            functional: args.functional,
+        };
+        let targets: Vec<Framework> = match &args.to {
+            Some(t) => vec![t.parse()?],
+            None if args.framework.is_some() => Framework::ALL.to_vec(),
+            None => return Err("--to is required when the spec comes on stdin".into()),
+        };
+        let human = args.framework.is_some();
+        let spec = if human {
+            padlab::wire::parse_spec(&flags_json(args)?)?.spec
+        } else {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut io::stdin(), &mut text)
+                .map_err(|e| e.to_string())?;
+            let value: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| format!("invalid JSON: {e}"))?;
+            padlab::wire::parse_spec(&value)?.spec
+        };
+        let mut out = String::new();
+        if human {
+            let answer = evaluate(&spec).map_err(|e| e.to_string())?;
+            out.push_str(&format!("{}\n", padlab::codegen::describe_layer(&spec)));
+            out.push_str(&format!(
+                "output: {}\n",
+                padlab::codegen::plan::dims_text(&answer.output)
+            ));
+            let (b, a) = if answer.full_output.is_some() {
+                ("crop before", "crop after")
+            } else {
+                ("pad before", "pad after")
+            };
+            out.push_str(&format!(
+                "{b}: {:?}\n{a}: {:?}\n",
+                answer.before, answer.after
+            ));
+            if answer.pads_depend_on_input {
+                out.push_str("the pads depend on the input size (strided 'same')\n");
+            }
+        }
+        for target in targets {
+            let snippet = generate(&spec, target, &options).map_err(|e| e.to_string())?;
+            if human {
+                out.push_str(&format!("\n# ---- {} ----\n", target.title()));
+            }
+            out.push_str(&snippet.code);
+        }
+        Ok(out)
+    }
+
+    /// The layer flags as the JSON spec `padlab eval` reads.
+    fn flags_json(args: &CodeArgs) -> Result<serde_json::Value, String> {
+        use serde_json::{Value, json};
+        let ints = |field: &str, text: &str| -> Result<Value, String> {
+            let parts: Result<Vec<i64>, _> =
+                text.split('x').map(|p| p.trim().parse::<i64>()).collect();
+            let parts = parts
+                .map_err(|_| format!("--{field} takes sizes like 3 or 100x20, got {text:?}"))?;
+            Ok(
+                if parts.len() == 1 && field != "input" && field != "output-size" {
+                    json!(parts[0])
+                } else {
+                    json!(parts)
+                },
+            )
+        };
+        let mut m = serde_json::Map::new();
+        m.insert("op".into(), json!(args.op));
+        m.insert("framework".into(), json!(args.framework));
+        let input = args
+            .input
+            .as_deref()
+            .ok_or("--input is required (e.g. --input 100x20)")?;
+        m.insert("input".into(), ints("input", input)?);
+        let kernel = args
+            .kernel
+            .as_deref()
+            .ok_or("--kernel is required (e.g. --kernel 3)")?;
+        m.insert("kernel".into(), ints("kernel", kernel)?);
+        for (field, value) in [
+            ("stride", &args.stride),
+            ("dilation", &args.dilation),
+            ("output_padding", &args.output_padding),
+        ] {
+            if let Some(v) = value {
+                m.insert(field.into(), ints(field, v)?);
+            }
+        }
+        if let Some(v) = &args.output_size {
+            m.insert("output_size".into(), ints("output-size", v)?);
+        }
+        if let Some(p) = &args.padding {
+            let value = if p.chars().any(|c| c.is_ascii_alphabetic()) {
+                json!(p)
+            } else if p.contains(',') {
+                let pairs: Result<Vec<Value>, String> = p
+                    .split('x')
+                    .map(|pair| {
+                        let v: Result<Vec<i64>, _> = pair.split(',').map(|x| x.trim().parse::<i64>()).collect();
+                        match v.as_deref() {
+                            Ok([b, a]) => Ok(json!([b, a])),
+                            _ => Err(format!("--padding per side is before,after per dimension (1,2x0,0), got {p:?}")),
+                        }
+                    })
+                    .collect();
+                Value::Array(pairs?)
+            } else {
+                ints("padding", p)?
+            };
+            m.insert("padding".into(), value);
+        }
+        if let Some(mode) = &args.padding_mode {
+            m.insert("padding_mode".into(), json!(mode));
+        }
+        if args.ceil_mode {
+            m.insert("ceil_mode".into(), json!(true));
+        }
+        if let Some(c) = args.count_include_pad {
+            m.insert("count_include_pad".into(), json!(c));
+        }
+        Ok(Value::Object(m))
     }
 
     /// One answer line per input line; flushes after each so it works interactively and in pipes.

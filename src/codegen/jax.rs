@@ -1,0 +1,187 @@
+//! JAX: `lax` functions over NCHW arrays with torch-layout weights.
+
+use super::Render;
+use super::plan::{Fill, Native, Step};
+use super::writer::{Py, join, tuple};
+
+fn pairs_text(pairs: &[(i64, i64)]) -> String {
+    format!(
+        "[{}]",
+        pairs
+            .iter()
+            .map(|(b, a)| format!("({b}, {a})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+fn dimension_numbers(n: usize) -> String {
+    let spatial = &"DHW"[3 - n..];
+    format!("(\"NC{spatial}\", \"OI{spatial}\", \"NC{spatial}\")")
+}
+
+fn padding_arg(r: &Render, padding: &Native) -> String {
+    let keff = r.shape().effective_kernel();
+    match padding {
+        Native::Valid => "\"VALID\"".into(),
+        Native::Same => "\"SAME\"".into(),
+        Native::SameLower => "\"SAME_LOWER\"".into(),
+        // flax's CAUSAL: everything before.
+        Native::Causal => pairs_text(&keff.iter().map(|&k| (k - 1, 0)).collect::<Vec<_>>()),
+        Native::Symmetric(v) => pairs_text(&v.iter().map(|&p| (p, p)).collect::<Vec<_>>()),
+        Native::Explicit(v) => pairs_text(v),
+    }
+}
+
+fn window_padding(r: &Render, padding: &Native) -> String {
+    match padding {
+        Native::Valid | Native::Same | Native::SameLower => padding_arg(r, padding),
+        other => {
+            let text = padding_arg(r, other);
+            format!("[(0, 0), (0, 0), {}", &text[1..])
+        }
+    }
+}
+
+/// The layer as a function.
+pub fn layer(r: &Render) -> Py {
+    let mut py = Py::new();
+    py.import("import jax.numpy as jnp");
+    py.import("from jax import lax");
+    let shape = r.shape();
+    let n = shape.ndim();
+    let op = r.plan.semantics.op;
+    let window = |x: &str, init: &str, f: &str, stride: &[i64], padding: &str| {
+        format!(
+            "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}, window_dilation=(1, 1, {}))",
+            join(&shape.kernel),
+            join(stride),
+            join(&shape.dilation)
+        )
+    };
+    let args = if op.is_pool() { "x" } else { "x, w, b=None" };
+    py.block(format!("def {}({args})", r.name), |py| {
+        py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+        let mut biased = false;
+        for step in &r.plan.steps {
+            match step {
+                Step::Crop { pairs } => {
+                    let parts: Vec<String> =
+                        pairs.iter().enumerate().map(|(a, (b, e))| format!("{b} : x.shape[{}] - {e}", a + 2)).collect();
+                    py.line(format!("x = x[:, :, {}]", parts.join(", ")));
+                }
+                Step::Pad { pairs, fill } => {
+                    let pw = format!("[(0, 0), (0, 0), {}", &pairs_text(pairs)[1..]);
+                    py.line(match fill {
+                        Fill::Zero => format!("x = jnp.pad(x, {pw})"),
+                        Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
+                        Fill::Reflect => format!("x = jnp.pad(x, {pw}, mode=\"reflect\")"),
+                        Fill::Replicate => format!("x = jnp.pad(x, {pw}, mode=\"edge\")"),
+                        Fill::Circular => format!("x = jnp.pad(x, {pw}, mode=\"wrap\")"),
+                    });
+                }
+                Step::Conv { padding, dilation, .. } => {
+                    py.line(format!(
+                        "x = lax.conv_general_dilated(x, w, window_strides={}, padding={}, rhs_dilation={}, dimension_numbers={})",
+                        tuple(&shape.stride),
+                        padding_arg(r, padding),
+                        tuple(dilation),
+                        dimension_numbers(n)
+                    ));
+                }
+                Step::ConvTranspose { padding, kernel, dilation, output_padding, output_size, .. } => {
+                    // The full output is lax's padding (keff-1, keff-1); lax's own 'VALID' is not it
+                    // when the kernel is shorter than the stride.
+                    let pad = if output_padding.is_some() || output_size.is_some() {
+                        let keff: Vec<i64> = kernel.iter().zip(dilation).map(|(k, d)| d * (k - 1) + 1).collect();
+                        pairs_text(&keff.iter().map(|&k| (k - 1, k - 1)).collect::<Vec<_>>())
+                    } else {
+                        padding_arg(r, padding)
+                    };
+                    py.line(format!(
+                        "x = lax.conv_transpose(x, w, strides={}, padding={pad}, rhs_dilation={}, dimension_numbers={}, transpose_kernel=True)",
+                        tuple(&shape.stride),
+                        tuple(dilation),
+                        dimension_numbers(n)
+                    ));
+                }
+                Step::EmptyWindows { .. } => {
+                    py.comment("A window with no input element: the source gives the lowest float, JAX -inf.");
+                    py.line("x = jnp.where(x == -jnp.inf, jnp.finfo(x.dtype).min, x)");
+                }
+                Step::AddBias => {
+                    py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
+                    biased = true;
+                }
+                Step::Pool { max: true, padding, stride, .. } => {
+                    py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", stride, &window_padding(r, padding))));
+                }
+                Step::Pool { max: false, padding, stride, count_include_pad, .. } => {
+                    let pad = window_padding(r, padding);
+                    py.line(format!("total = {}", window("x", "0.0", "lax.add", stride, &pad)));
+                    if count_include_pad.unwrap_or(true) {
+                        py.line(format!("x = total / {}", shape.kernel.iter().product::<i64>()));
+                    } else {
+                        py.line(format!(
+                            "x = total / {}",
+                            window("jnp.ones_like(x[:1, :1])", "0.0", "lax.add", stride, &pad)
+                        ));
+                    }
+                }
+                Step::AverageRatio { before, after, extra, include_pad, stride } => {
+                    let np_pairs = |pairs: &[(i64, i64)]| format!("[(0, 0), (0, 0), {}", &pairs_text(pairs)[1..]);
+                    let inner: Vec<(i64, i64)> = before.iter().zip(after).map(|(&b, &a)| (b, a)).collect();
+                    let ext: Vec<(i64, i64)> = extra.iter().map(|&e| (0, e)).collect();
+                    let all: Vec<(i64, i64)> =
+                        before.iter().zip(after).zip(extra).map(|((&b, &a), &e)| (b, a + e)).collect();
+                    py.comment(if *include_pad {
+                        "Average = window sum / number of input and padding elements in the window."
+                    } else {
+                        "Average = window sum / number of input elements in the window."
+                    });
+                    py.line("ones = jnp.ones_like(x[:1, :1])");
+                    if *include_pad {
+                        py.line(format!(
+                            "mask = jnp.pad(jnp.pad(ones, {}, constant_values=1.0), {})",
+                            np_pairs(&inner),
+                            np_pairs(&ext)
+                        ));
+                    } else {
+                        py.line(format!("mask = jnp.pad(ones, {})", np_pairs(&all)));
+                    }
+                    py.line(format!("x = jnp.pad(x, {})", np_pairs(&all)));
+                    py.line(format!(
+                        "x = {} / {}",
+                        window("x", "0.0", "lax.add", stride, "\"VALID\""),
+                        window("mask", "0.0", "lax.add", stride, "\"VALID\"")
+                    ));
+                }
+            }
+        }
+        if !op.is_pool() && !biased {
+            py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
+        }
+        py.line("return x");
+    });
+    py
+}
+
+/// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
+pub fn runner(r: &Render) -> Py {
+    let mut py = Py::new();
+    py.import("import numpy as np");
+    py.import("import jax.numpy as jnp");
+    let op = r.plan.semantics.op;
+    py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+        if op.is_pool() {
+            py.line(format!("return np.asarray({}(jnp.asarray(x)))", r.name));
+        } else {
+            py.line(format!(
+                "return np.asarray({}(jnp.asarray(x), jnp.asarray({}), jnp.asarray(b)))",
+                r.name,
+                r.weight_expr("w")
+            ));
+        }
+    });
+    py
+}

@@ -1,0 +1,371 @@
+//! PyTorch: an `nn.Module` (or a function over `torch.nn.functional`), NCHW.
+
+use crate::core::{Op, PaddingMode};
+
+use super::Render;
+use super::plan::{Fill, Native, Step};
+use super::writer::{Py, join, torch_pad_tuple, tuple};
+
+fn pad_call(x: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
+    let pads = torch_pad_tuple(pairs);
+    match fill {
+        Fill::Zero => format!("F.pad({x}, {pads})"),
+        Fill::NegInf => format!("F.pad({x}, {pads}, value=float(\"-inf\"))"),
+        Fill::Reflect => format!("F.pad({x}, {pads}, mode=\"reflect\")"),
+        Fill::Replicate => format!("F.pad({x}, {pads}, mode=\"replicate\")"),
+        Fill::Circular => format!("F.pad({x}, {pads}, mode=\"circular\")"),
+    }
+}
+
+fn native_arg(padding: &Native) -> String {
+    match padding {
+        Native::Valid => "0".into(),
+        Native::Same => "\"same\"".into(),
+        Native::Symmetric(v) => tuple(v),
+        Native::Explicit(v) => tuple(&v.iter().map(|&(b, _)| b).collect::<Vec<_>>()),
+        // The core never confirms these for torch.
+        Native::SameLower | Native::Causal => "0".into(),
+    }
+}
+
+fn mode_name(mode: PaddingMode) -> &'static str {
+    match mode {
+        PaddingMode::Zeros => "zeros",
+        PaddingMode::Reflect => "reflect",
+        PaddingMode::Replicate => "replicate",
+        PaddingMode::Circular => "circular",
+    }
+}
+
+/// The class name for a function name: `padlab_layer` -> `PadlabLayer`.
+fn class_name(name: &str) -> String {
+    name.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Lines that turn `x` into the output; `layer` is how the main layer is called.
+fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) {
+    let n = r.shape().ndim();
+    let unit = vec!["1"; n].join(", ");
+    for step in &r.plan.steps {
+        match step {
+            Step::Crop { pairs } => {
+                let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
+                py.line(format!(
+                    "x = {}  # negative pads crop",
+                    pad_call("x", &negative, Fill::Zero)
+                ));
+            }
+            Step::Pad { pairs, fill } => {
+                py.line(format!("x = {}", pad_call("x", pairs, *fill)));
+            }
+            Step::EmptyWindows { to_neg_inf } => {
+                py.comment("A window with no input element: the source gives the lowest float, torch -inf.");
+                let _ = to_neg_inf;
+                py.line("x = x.masked_fill(x == float(\"-inf\"), torch.finfo(x.dtype).min)");
+            }
+            Step::AddBias => {
+                let bias = if r.functional { "bias" } else { "self.bias" };
+                py.line(format!(
+                    "x = x if {bias} is None else x + {bias}.view(1, -1, {unit})"
+                ));
+            }
+            Step::AverageRatio {
+                before,
+                after,
+                extra,
+                include_pad,
+                stride,
+            } => {
+                let pads: Vec<(i64, i64)> =
+                    before.iter().zip(after).map(|(&b, &a)| (b, a)).collect();
+                let ext: Vec<(i64, i64)> = extra.iter().map(|&e| (0, e)).collect();
+                let all: Vec<(i64, i64)> = before
+                    .iter()
+                    .zip(after)
+                    .zip(extra)
+                    .map(|((&b, &a), &e)| (b, a + e))
+                    .collect();
+                py.comment(if *include_pad {
+                    "Average = window sum / number of input and padding elements in the window."
+                } else {
+                    "Average = window sum / number of input elements in the window."
+                });
+                py.line("ones = torch.ones_like(x[:1, :1])");
+                if *include_pad {
+                    py.line(format!(
+                        "mask = F.pad(F.pad(ones, {}, value=1.0), {})",
+                        torch_pad_tuple(&pads),
+                        torch_pad_tuple(&ext)
+                    ));
+                } else {
+                    py.line(format!("mask = F.pad(ones, {})", torch_pad_tuple(&all)));
+                }
+                py.line(format!("x = F.pad(x, {})", torch_pad_tuple(&all)));
+                py.line(format!(
+                    "x = {} / {}",
+                    window_sum(r, "x", stride, true),
+                    window_sum(r, "mask", stride, false)
+                ));
+            }
+            main => {
+                py.line(format!("x = {}", layer_call(main)));
+            }
+        }
+    }
+    py.line("return x");
+}
+
+/// Sum over each window (as an average times the window size where no dilation is involved).
+fn window_sum(r: &Render, x: &str, stride: &[i64], per_channel: bool) -> String {
+    let n = r.shape().ndim();
+    let k = &r.shape().kernel;
+    let d = &r.shape().dilation;
+    if d.iter().all(|&v| v == 1) {
+        // Both averages divide by the same window size, so their ratio is the ratio of sums.
+        format!("F.avg_pool{n}d({x}, {}, {})", tuple(k), tuple(stride))
+    } else {
+        let channels = if per_channel {
+            format!("{x}.shape[1]")
+        } else {
+            "1".into()
+        };
+        format!(
+            "F.conv{n}d({x}, {x}.new_ones({channels}, 1, {}), stride={}, dilation={}, groups={channels})",
+            join(k),
+            tuple(stride),
+            tuple(d)
+        )
+    }
+}
+
+/// The layer definition.
+pub fn layer(r: &Render) -> Py {
+    let mut py = Py::new();
+    py.import("import torch");
+    py.import("import torch.nn as nn");
+    py.import("import torch.nn.functional as F");
+    let shape = r.shape();
+    let n = shape.ndim();
+    let op = r.plan.semantics.op;
+    let conv_step = r.plan.steps.iter().find(|s| {
+        matches!(
+            s,
+            Step::Conv { .. } | Step::ConvTranspose { .. } | Step::Pool { .. }
+        )
+    });
+    let adds_bias = r.plan.steps.contains(&Step::AddBias);
+    if r.functional {
+        let args = if op.is_pool() {
+            "x".to_string()
+        } else {
+            "x, weight, bias=None".to_string()
+        };
+        py.block(format!("def {}({args})", r.name), |py| {
+            py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+            forward_lines(r, py, &|step| functional_call(r, step, adds_bias));
+        });
+        return py;
+    }
+    let class = class_name(r.name);
+    py.block(format!("class {class}(nn.Module)"), |py| {
+        py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+        py.blank();
+        let init_args = if op.is_pool() { "self" } else { "self, in_channels, out_channels, bias=True" };
+        py.block(format!("def __init__({init_args})"), |py| {
+            py.line("super().__init__()");
+            match conv_step {
+                Some(Step::Conv { padding, kernel, dilation, padding_mode, .. }) => {
+                    let mode = if *padding_mode == PaddingMode::Zeros {
+                        String::new()
+                    } else {
+                        format!(", padding_mode=\"{}\"", mode_name(*padding_mode))
+                    };
+                    py.line(format!(
+                        "self.conv = nn.Conv{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, dilation={}, bias=bias{mode})",
+                        tuple(kernel),
+                        tuple(&shape.stride),
+                        native_arg(padding),
+                        tuple(dilation)
+                    ));
+                }
+                Some(Step::ConvTranspose { padding, kernel, dilation, output_padding, .. }) => {
+                    let op = output_padding.clone().unwrap_or_else(|| vec![0; n]);
+                    py.line(format!(
+                        "self.conv = nn.ConvTranspose{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, output_padding={}, dilation={}, bias={})",
+                        tuple(kernel),
+                        tuple(&shape.stride),
+                        native_arg(padding),
+                        tuple(&op),
+                        tuple(dilation),
+                        if adds_bias { "False" } else { "bias" }
+                    ));
+                    if adds_bias {
+                        py.comment("The bias is added after the zero-extension, as the source adds it to every output element.");
+                        py.line("self.bias = nn.Parameter(torch.zeros(out_channels)) if bias else None");
+                    }
+                }
+                Some(Step::Pool { max: true, padding, stride, ceil_mode, .. }) => {
+                    py.line(format!(
+                        "self.pool = nn.MaxPool{n}d(kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={})",
+                        tuple(&shape.kernel),
+                        tuple(stride),
+                        native_arg(padding),
+                        tuple(&shape.dilation),
+                        py_bool(*ceil_mode)
+                    ));
+                }
+                Some(Step::Pool { max: false, padding, stride, ceil_mode, count_include_pad }) => {
+                    py.line(format!(
+                        "self.pool = nn.AvgPool{n}d(kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={})",
+                        tuple(&shape.kernel),
+                        tuple(stride),
+                        native_arg(padding),
+                        py_bool(*ceil_mode),
+                        py_bool(count_include_pad.unwrap_or(true))
+                    ));
+                }
+                _ => {}
+            }
+        });
+        py.blank();
+        py.block("def forward(self, x)", |py| {
+            forward_lines(r, py, &|step| match step {
+                Step::ConvTranspose { output_size: Some(o), output_padding: None, .. } => {
+                    format!("self.conv(x, output_size={})", super::writer::list(o))
+                }
+                Step::Pool { .. } => "self.pool(x)".into(),
+                _ => "self.conv(x)".into(),
+            });
+        });
+    });
+    py
+}
+
+fn functional_call(r: &Render, step: &Step, adds_bias: bool) -> String {
+    let shape = r.shape();
+    let n = shape.ndim();
+    let bias = if adds_bias { "None" } else { "bias" };
+    match step {
+        Step::Conv {
+            padding,
+            dilation,
+            padding_mode,
+            ..
+        } => {
+            // F.convNd has no padding_mode: a non-zero mode is an F.pad before it.
+            let (pre, pad_arg) = match (padding_mode, padding) {
+                (PaddingMode::Zeros, p) => (String::from("x"), native_arg(p)),
+                (mode, Native::Symmetric(v)) => {
+                    let pairs: Vec<(i64, i64)> = v.iter().map(|&p| (p, p)).collect();
+                    (pad_call("x", &pairs, Fill::of_mode(*mode)), "0".into())
+                }
+                (_, p) => (String::from("x"), native_arg(p)),
+            };
+            format!(
+                "F.conv{n}d({pre}, weight, {bias}, stride={}, padding={pad_arg}, dilation={})",
+                tuple(&shape.stride),
+                tuple(dilation)
+            )
+        }
+        Step::ConvTranspose {
+            padding,
+            dilation,
+            output_padding,
+            ..
+        } => {
+            let op = output_padding
+                .clone()
+                .unwrap_or_else(|| r.native_output_padding());
+            format!(
+                "F.conv_transpose{n}d(x, weight, {bias}, stride={}, padding={}, output_padding={}, dilation={})",
+                tuple(&shape.stride),
+                native_arg(padding),
+                tuple(&op),
+                tuple(dilation)
+            )
+        }
+        Step::Pool {
+            max: true,
+            padding,
+            stride,
+            ceil_mode,
+            ..
+        } => format!(
+            "F.max_pool{n}d(x, {}, {}, {}, {}, ceil_mode={})",
+            tuple(&shape.kernel),
+            tuple(stride),
+            native_arg(padding),
+            tuple(&shape.dilation),
+            py_bool(*ceil_mode)
+        ),
+        Step::Pool {
+            max: false,
+            padding,
+            stride,
+            ceil_mode,
+            count_include_pad,
+        } => format!(
+            "F.avg_pool{n}d(x, {}, {}, {}, ceil_mode={}, count_include_pad={})",
+            tuple(&shape.kernel),
+            tuple(stride),
+            native_arg(padding),
+            py_bool(*ceil_mode),
+            py_bool(count_include_pad.unwrap_or(true))
+        ),
+        _ => "x".into(),
+    }
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
+/// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
+pub fn runner(r: &Render) -> Py {
+    let mut py = Py::new();
+    py.import("import numpy as np");
+    py.import("import torch");
+    let op = r.plan.semantics.op;
+    let adds_bias = r.plan.steps.contains(&Step::AddBias);
+    py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+        py.line("x = torch.from_numpy(x)");
+        if op.is_pool() {
+            let call = if r.functional {
+                format!("{}(x)", r.name)
+            } else {
+                format!("{}()(x)", class_name(r.name))
+            };
+            py.line(format!("return {call}.numpy()"));
+            return;
+        }
+        py.line(format!("w = torch.from_numpy({})", r.weight_expr("w")));
+        py.line("b = torch.from_numpy(b)");
+        py.block("with torch.no_grad()", |py| {
+            if r.functional {
+                py.line(format!("return {}(x, w, b).numpy()", r.name));
+            } else {
+                let (cin, cout) = if op == Op::ConvTranspose {
+                    ("w.shape[0]", "w.shape[1]")
+                } else {
+                    ("w.shape[1]", "w.shape[0]")
+                };
+                py.line(format!("layer = {}({cin}, {cout})", class_name(r.name)));
+                py.line("layer.conv.weight.copy_(w)");
+                py.line(if adds_bias {
+                    "layer.bias.copy_(b)"
+                } else {
+                    "layer.conv.bias.copy_(b)"
+                });
+                py.line("return layer(x).numpy()");
+            }
+        });
+    });
+    py
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Proof for the code generator: run `padlab code --check` scripts against the real frameworks.
+
+Every script builds the target layer, runs a random input and asserts the output shape equals
+padlab's answer; across frameworks it also builds the source layer, copies the weights (with the
+layout conversion) and asserts the outputs agree to 1e-4.
+
+The layers come from the recorded fixtures (tests/fixtures/*.jsonl): every configuration a real
+framework accepted is a source. `--per-file N` takes N of them from each framework x op file
+(spread evenly), and each is checked against every target. Scripts run in worker processes
+(a framework crash is recorded, not fatal). Run it through scripts/verify-codegen.sh.
+"""
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import traceback
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TARGETS = ["torch", "keras", "tf", "onnx", "jax"]
+
+
+def serve():
+    """Worker: reads script paths, runs each, answers one JSON line."""
+    import io
+    import contextlib
+    import warnings
+    warnings.filterwarnings("ignore")
+    for line in sys.stdin:
+        path = line.strip()
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
+            answer = {"ok": "self-check passed" in out.getvalue()}
+            if not answer["ok"]:
+                answer["error"] = "no pass line: " + out.getvalue()[-300:]
+        except BaseException as e:  # noqa: BLE001 - every failure is a result
+            answer = {"ok": False, "error": f"{type(e).__name__}: {str(e)[:500]}",
+                      "where": traceback.format_exc().splitlines()[-3:-1]}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+class Worker:
+    def __init__(self):
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND="tensorflow", JAX_PLATFORMS="cpu")
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+
+    def run(self, path):
+        self.proc.stdin.write(path + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if line:
+            return json.loads(line)
+        code = self.proc.wait()
+        self.__init__()
+        return {"ok": False, "error": f"worker crashed (exit {code})"}
+
+
+def sources(per_file, only_ops, only_fws):
+    picked = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/*.jsonl"))):
+        rows = [json.loads(l) for l in open(path)]
+        ok = [r["spec"] for r in rows if "output" in r["expect"]]
+        ok = [s for s in ok if s["op"] in only_ops and s["framework"] in only_fws]
+        if not ok:
+            continue
+        step = max(1, len(ok) // per_file)
+        picked.extend(ok[::step][:per_file])
+    return picked
+
+
+def main():
+    if sys.argv[1:] == ["--worker"]:
+        return serve()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--padlab", default=os.path.join(ROOT, "target/release/padlab"))
+    ap.add_argument("--per-file", type=int, default=30)
+    ap.add_argument("--targets", default=",".join(TARGETS))
+    ap.add_argument("--ops", default="conv,conv_transpose,max_pool,avg_pool")
+    ap.add_argument("--frameworks", default=",".join(TARGETS))
+    ap.add_argument("--out", default=os.path.join(ROOT, "target/codegen-check"))
+    ap.add_argument("--show", type=int, default=15, help="failures to print")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    specs = sources(args.per_file, args.ops.split(","), args.frameworks.split(","))
+    targets = args.targets.split(",")
+    worker = Worker()
+    passed, failed = Counter(), Counter()
+    failures = []
+    for i, spec in enumerate(specs):
+        for target in targets:
+            flags = ["--check"]
+            gen = subprocess.run([args.padlab, "code", "--to", target, *flags], input=json.dumps(spec),
+                                 capture_output=True, text=True)
+            key = (spec["framework"], target, spec["op"])
+            if gen.returncode != 0:
+                failed[key] += 1
+                failures.append((spec, target, "padlab code failed: " + gen.stderr.strip()))
+                continue
+            path = os.path.join(args.out, f"{i:05d}_{spec['framework']}_{spec['op']}_to_{target}.py")
+            with open(path, "w") as fh:
+                fh.write(gen.stdout)
+            result = worker.run(path)
+            if result["ok"]:
+                passed[key] += 1
+                os.remove(path)
+            else:
+                failed[key] += 1
+                failures.append((spec, target, result["error"] + " " + " | ".join(result.get("where", [])) + f" [{path}]"))
+        if (i + 1) % 50 == 0:
+            print(f"  {i + 1}/{len(specs)} layers, {sum(passed.values())} passed, {sum(failed.values())} failed", flush=True)
+    for spec, target, why in failures[: args.show]:
+        print(f"FAIL {json.dumps(spec)} -> {target}\n     {why[:700]}")
+    print("\nsource -> target, op: passed/total")
+    for key in sorted(set(passed) | set(failed)):
+        total = passed[key] + failed[key]
+        print(f"  {key[0]:6} -> {key[1]:6} {key[2]:15} {passed[key]:4}/{total}")
+    total_pass, total_fail = sum(passed.values()), sum(failed.values())
+    print(f"\n{len(specs)} layers x {len(targets)} targets: {total_pass} passed, {total_fail} failed")
+    return 1 if total_fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
