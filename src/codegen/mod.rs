@@ -393,7 +393,7 @@ pub fn generate(
     }
     if plan.native {
         py.comment(format!(
-            "{}'s own layer computes this exactly.",
+            "Native: the {} layer's own arguments compute this exactly.",
             target.title()
         ));
     } else {

@@ -38,6 +38,24 @@ pub fn layer(r: &Render) -> Py {
     let n = shape.ndim();
     let op = r.plan.semantics.op;
     let adds_bias = r.plan.steps.contains(&Step::AddBias);
+    if r.plan
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::AverageRatio { .. }))
+    {
+        py.block("def window_counts(mask, kernel, stride, dilation)", |py| {
+            py.line("\"\"\"Window sums of a (1, 1, *size) array, one strided slice per kernel tap.\"\"\"");
+            py.line("size = mask.shape[2:]");
+            py.line("out = [(n - (k - 1) * d - 1) // s + 1 for n, k, s, d in zip(size, kernel, stride, dilation)]");
+            py.line("total = np.zeros((1, 1, *out), np.float64)");
+            py.block("for tap in np.ndindex(*kernel)", |py| {
+                py.line("index = tuple(slice(t * d, t * d + (o - 1) * s + 1, s) for t, d, s, o in zip(tap, dilation, stride, out))");
+                py.line("total += mask[(slice(None), slice(None)) + index]");
+            });
+            py.line("return total");
+        });
+        py.blank();
+    }
     let args = if op.is_pool() {
         "channels"
     } else {
@@ -138,6 +156,7 @@ pub fn layer(r: &Render) -> Py {
                     py.line(format!("nodes.append(helper.make_node(\"{kind}\", [\"{current}\"], [\"{out}\"], {attrs}))"));
                 }
                 Step::AverageRatio { before, after, extra, include_pad, stride } => {
+                    let channels = if op.is_pool() { "channels" } else { "out_channels" };
                     py.comment(if *include_pad {
                         "Average = window sum / number of input and padding elements in the window."
                     } else {
@@ -156,19 +175,32 @@ pub fn layer(r: &Render) -> Py {
                         format!("np.pad({ones}, {})", np_pairs(&pads))
                     };
                     let full: Vec<i64> = [0, 0].into_iter().chain(pads.iter().map(|p| p.0)).chain([0, 0]).chain(pads.iter().map(|p| p.1)).collect();
-                    let attrs = format!(
-                        "kernel_shape={}, strides={}, dilations={}, count_include_pad=1",
-                        list(&shape.kernel),
-                        list(stride),
-                        list(&shape.dilation)
-                    );
                     py.line(format!(
                         "nodes.append(helper.make_node(\"Pad\", [\"{current}\", constant(\"p{i}\", np.array({}, np.int64))], [\"x{i}\"]))",
                         list(&full)
                     ));
-                    py.line(format!("nodes.append(helper.make_node(\"AveragePool\", [\"x{i}\"], [\"s{i}\"], {attrs}))"));
-                    py.line(format!("nodes.append(helper.make_node(\"AveragePool\", [constant(\"m{i}\", {mask})], [\"c{i}\"], {attrs}))"));
-                    py.line(format!("nodes.append(helper.make_node(\"Div\", [\"s{i}\", \"c{i}\"], [\"{out}\"]))"));
+                    // Window sums as a depthwise convolution with ones: ONNX Runtime fuses a Pad
+                    // into a following AveragePool and then refuses pads >= kernel.
+                    py.line(format!(
+                        "ones = constant(\"k{i}\", np.ones(({channels}, 1, {}), np.float32))",
+                        super::writer::join(&shape.kernel)
+                    ));
+                    py.line(format!(
+                        "nodes.append(helper.make_node(\"Conv\", [\"x{i}\", ones], [\"s{i}\"], kernel_shape={}, strides={}, dilations={}, group={channels}))",
+                        list(&shape.kernel),
+                        list(stride),
+                        list(&shape.dilation)
+                    ));
+                    // The divisor is static: count it here.
+                    py.line(format!(
+                        "scale = 1.0 / window_counts({mask}, {}, {}, {})",
+                        super::writer::tuple(&shape.kernel),
+                        super::writer::tuple(stride),
+                        super::writer::tuple(&shape.dilation)
+                    ));
+                    py.line(format!(
+                        "nodes.append(helper.make_node(\"Mul\", [\"s{i}\", constant(\"c{i}\", scale.astype(np.float32))], [\"{out}\"]))"
+                    ));
                 }
             }
             current = out;

@@ -1,0 +1,220 @@
+//! Generated code, pinned: one snapshot per representative case (review changes with
+//! `cargo insta review`), plus assertions on the facts that must never regress.
+
+use padlab::codegen::{Options, generate};
+use padlab::core::Framework;
+use padlab::wire::parse_spec;
+
+fn code(spec: &str, target: Framework, options: Options) -> String {
+    let spec = parse_spec(&serde_json::from_str(spec).unwrap())
+        .unwrap()
+        .spec;
+    generate(&spec, target, &options).unwrap().code
+}
+
+fn plain(spec: &str, target: Framework) -> String {
+    code(spec, target, Options::default())
+}
+
+const SEED_000: &str =
+    r#"{"op":"conv","framework":"keras","input":[100,20],"kernel":[4,1],"padding":"same"}"#;
+const SEED_001: &str = r#"{"op":"conv_transpose","framework":"torch","input":[249],"kernel":7,"stride":6,"padding":9,"output_padding":4}"#;
+const SEED_002_POOL: &str = r#"{"op":"max_pool","framework":"keras","input":[30,30],"kernel":2,"stride":2,"padding":"same"}"#;
+const SEED_004: &str =
+    r#"{"op":"conv","framework":"torch","input":[6,6],"kernel":5,"stride":2,"padding":2}"#;
+const RESNET_STEM: &str =
+    r#"{"op":"conv","framework":"keras","input":[224,224],"kernel":7,"stride":2,"padding":"same"}"#;
+const SHIFT_TRAP: &str = r#"{"op":"conv_transpose","framework":"keras","input":[4],"kernel":3,"stride":2,"padding":"same"}"#;
+const CEIL_POOL: &str = r#"{"op":"max_pool","framework":"torch","input":[5,5],"kernel":2,"stride":2,"padding":0,"ceil_mode":true}"#;
+const CEIL_POOL_PADDED: &str = r#"{"op":"max_pool","framework":"torch","input":[6],"kernel":3,"stride":2,"padding":1,"ceil_mode":true}"#;
+const AVG_COUNT_PAD: &str =
+    r#"{"op":"avg_pool","framework":"torch","input":[7],"kernel":3,"stride":2,"padding":1}"#;
+const REFLECT: &str = r#"{"op":"conv","framework":"torch","input":[8,8],"kernel":3,"padding":1,"padding_mode":"reflect"}"#;
+const KERAS_DILATED: &str = r#"{"op":"conv","framework":"torch","input":[16],"kernel":3,"stride":2,"dilation":2,"padding":2}"#;
+
+#[test]
+fn seed_000_keras_same_to_torch_uses_torch_same_at_stride_one() {
+    let torch = plain(SEED_000, Framework::Torch);
+    assert!(torch.contains("padding=\"same\""), "{torch}");
+    insta::assert_snapshot!(torch);
+}
+
+#[test]
+fn seed_000_export_safe_torch_pads_explicitly_with_the_extra_row_at_the_bottom() {
+    let torch = code(
+        SEED_000,
+        Framework::Torch,
+        Options {
+            export_safe: true,
+            ..Options::default()
+        },
+    );
+    assert!(!torch.contains("\"same\""), "{torch}");
+    // F.pad order: (left, right, top, bottom); TF puts the odd row at the bottom.
+    assert!(torch.contains("F.pad(x, (0, 0, 1, 2))"), "{torch}");
+    insta::assert_snapshot!(torch);
+}
+
+#[test]
+fn seed_001_torch_transposed_to_keras_and_tf() {
+    insta::assert_snapshot!("seed_001_keras", plain(SEED_001, Framework::Keras));
+    insta::assert_snapshot!("seed_001_tf", plain(SEED_001, Framework::Tf));
+}
+
+#[test]
+fn seed_002_keras_same_max_pool_to_torch() {
+    insta::assert_snapshot!(plain(SEED_002_POOL, Framework::Torch));
+}
+
+#[test]
+fn seed_004_torch_to_keras_tf_onnx_jax() {
+    let keras = plain(SEED_004, Framework::Keras);
+    assert!(keras.contains("ZeroPadding2D(((2, 2), (2, 2)))"), "{keras}");
+    insta::assert_snapshot!("seed_004_keras", keras);
+    insta::assert_snapshot!("seed_004_tf", plain(SEED_004, Framework::Tf));
+    insta::assert_snapshot!("seed_004_onnx", plain(SEED_004, Framework::Onnx));
+    insta::assert_snapshot!("seed_004_jax", plain(SEED_004, Framework::Jax));
+}
+
+#[test]
+fn strided_same_to_torch_states_its_input_dependence_and_offers_a_dynamic_module() {
+    let torch = plain(RESNET_STEM, Framework::Torch);
+    assert!(torch.contains("exact for input 224x224"), "{torch}");
+    assert!(torch.contains("class DynamicSameConv"), "{torch}");
+    assert!(torch.contains("F.pad(x, (2, 3, 2, 3))"), "{torch}");
+    insta::assert_snapshot!(torch);
+}
+
+#[test]
+fn the_transposed_shift_trap_is_not_padding_1_output_padding_1() {
+    let torch = plain(SHIFT_TRAP, Framework::Torch);
+    assert!(
+        !torch.contains("padding=(1,), output_padding=(1,)"),
+        "{torch}"
+    );
+    // Keras crops (0, 1) from the full 9: torch keeps padding 0 and drops the last element.
+    assert!(torch.contains("F.pad(x, (0, -1))"), "{torch}");
+    insta::assert_snapshot!(torch);
+}
+
+#[test]
+fn ceil_mode_max_pool_is_tf_same_where_the_windows_agree() {
+    // Windows 0-1, 2-3, 4-5: the position past the input is ignored, as TF's -inf pad is.
+    let tf = plain(CEIL_POOL, Framework::Tf);
+    assert!(tf.contains("padding=\"SAME\""), "{tf}");
+    insta::assert_snapshot!(tf);
+}
+
+#[test]
+fn ceil_mode_max_pool_with_padding_to_tf_pads_explicitly_or_with_minus_infinity() {
+    // torch: 4 windows from -1 (the last reaches past the right pad); TF 'SAME' would give 3.
+    // In 1-D, tf.nn.max_pool1d takes the pairs (1, 2) itself.
+    let tf = plain(CEIL_POOL_PADDED, Framework::Tf);
+    assert!(tf.contains("padding=[[0, 0], [1, 2], [0, 0]]"), "{tf}");
+    insta::assert_snapshot!("ceil_pool_1d_tf", tf);
+    // In 3-D it takes none: pad with -inf, then a valid pool.
+    let spec_3d = CEIL_POOL_PADDED.replace("[6]", "[6,6,6]");
+    let tf = plain(&spec_3d, Framework::Tf);
+    assert!(
+        tf.contains("[1, 2], [1, 2], [1, 2], [0, 0]], constant_values=float(\"-inf\"))"),
+        "{tf}"
+    );
+    insta::assert_snapshot!("ceil_pool_3d_tf", tf);
+}
+
+#[test]
+fn counted_padding_average_to_keras_divides_by_the_counted_window() {
+    let keras = plain(AVG_COUNT_PAD, Framework::Keras);
+    assert!(keras.contains("constant_values=1.0"), "{keras}");
+    insta::assert_snapshot!(keras);
+}
+
+#[test]
+fn reflect_padding_to_tf() {
+    let tf = plain(REFLECT, Framework::Tf);
+    assert!(tf.contains("mode=\"REFLECT\""), "{tf}");
+    insta::assert_snapshot!(tf);
+}
+
+#[test]
+fn strided_dilated_conv_to_keras_uses_a_zero_inserted_kernel() {
+    let keras = plain(KERAS_DILATED, Framework::Keras);
+    assert!(keras.contains("def dilate_kernel"), "{keras}");
+    assert!(keras.contains("dilation_rate=(1,)"), "{keras}");
+    insta::assert_snapshot!(keras);
+}
+
+#[test]
+fn functional_torch_and_a_self_check_script() {
+    insta::assert_snapshot!(
+        "seed_004_torch_functional",
+        code(
+            SEED_004,
+            Framework::Torch,
+            Options {
+                functional: true,
+                ..Options::default()
+            }
+        )
+    );
+    let check = code(
+        SEED_000,
+        Framework::Torch,
+        Options {
+            check: true,
+            ..Options::default()
+        },
+    );
+    assert!(check.contains("run_source_layer"), "{check}");
+    assert!(
+        check.contains("np.allclose(y, y_source, atol=1e-4)"),
+        "{check}"
+    );
+    insta::assert_snapshot!("seed_000_torch_check", check);
+}
+
+#[test]
+fn every_source_target_pair_generates_for_the_seeds() {
+    for spec in [
+        SEED_000,
+        SEED_001,
+        SEED_002_POOL,
+        SEED_004,
+        SHIFT_TRAP,
+        CEIL_POOL,
+        CEIL_POOL_PADDED,
+        AVG_COUNT_PAD,
+        REFLECT,
+    ] {
+        for target in Framework::ALL {
+            for check in [false, true] {
+                let text = code(
+                    spec,
+                    *target,
+                    Options {
+                        check,
+                        ..Options::default()
+                    },
+                );
+                assert!(text.lines().count() > 5, "{spec} -> {target}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_refused_source_is_an_error_not_code() {
+    let spec = parse_spec(
+        &serde_json::from_str(r#"{"op":"conv","framework":"torch","input":[224],"kernel":7,"stride":2,"padding":"same"}"#)
+            .unwrap(),
+    )
+    .unwrap()
+    .spec;
+    let err = generate(&spec, Framework::Keras, &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("not supported for strided convolutions"),
+        "{err}"
+    );
+}
