@@ -2,10 +2,12 @@
 //!
 //! - [`core`]: the rules (pure Rust, no browser crates);
 //! - [`codegen`]: equivalent code for another framework (lower, then render);
+//! - [`compact`]: the `100x20` / `1,2x0,0` text form shared by CLI flags, the form and URLs;
 //! - [`wire`]: the JSON form of a spec and an answer, shared by the CLI and the app;
 //! - `app`: the Leptos web app (built for wasm32 by Trunk).
 
 pub mod app;
 pub mod codegen;
+pub mod compact;
 pub mod core;
 pub mod wire;

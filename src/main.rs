@@ -136,7 +136,7 @@ mod cli {
         };
         let human = args.framework.is_some();
         let spec = if human {
-            padlab::wire::parse_spec(&flags_json(args)?)?.spec
+            flags_spec(args)?
         } else {
             let mut text = String::new();
             std::io::Read::read_to_string(&mut io::stdin(), &mut text)
@@ -176,77 +176,31 @@ mod cli {
         Ok(out)
     }
 
-    /// The layer flags as the JSON spec `padlab eval` reads.
-    fn flags_json(args: &CodeArgs) -> Result<serde_json::Value, String> {
-        use serde_json::{Value, json};
-        let ints = |field: &str, text: &str| -> Result<Value, String> {
-            let parts: Result<Vec<i64>, _> =
-                text.split('x').map(|p| p.trim().parse::<i64>()).collect();
-            let parts = parts
-                .map_err(|_| format!("--{field} takes sizes like 3 or 100x20, got {text:?}"))?;
-            Ok(
-                if parts.len() == 1 && field != "input" && field != "output-size" {
-                    json!(parts[0])
-                } else {
-                    json!(parts)
-                },
-            )
-        };
-        let mut m = serde_json::Map::new();
-        m.insert("op".into(), json!(args.op));
-        m.insert("framework".into(), json!(args.framework));
+    /// The layer flags as a spec, through the same text syntax as the web form.
+    fn flags_spec(args: &CodeArgs) -> Result<padlab::core::LayerSpec, String> {
+        use padlab::compact::CompactSpec;
+        let framework = args.framework.as_deref().unwrap_or_default().parse()?;
         let input = args
             .input
             .as_deref()
             .ok_or("--input is required (e.g. --input 100x20)")?;
-        m.insert("input".into(), ints("input", input)?);
         let kernel = args
             .kernel
             .as_deref()
             .ok_or("--kernel is required (e.g. --kernel 3)")?;
-        m.insert("kernel".into(), ints("kernel", kernel)?);
-        for (field, value) in [
-            ("stride", &args.stride),
-            ("dilation", &args.dilation),
-            ("output_padding", &args.output_padding),
-        ] {
-            if let Some(v) = value {
-                m.insert(field.into(), ints(field, v)?);
-            }
-        }
-        if let Some(v) = &args.output_size {
-            m.insert("output_size".into(), ints("output-size", v)?);
-        }
-        if let Some(p) = &args.padding {
-            let value = if p.chars().any(|c| c.is_ascii_alphabetic()) {
-                json!(p)
-            } else if p.contains(',') {
-                let pairs: Result<Vec<Value>, String> = p
-                    .split('x')
-                    .map(|pair| {
-                        let v: Result<Vec<i64>, _> = pair.split(',').map(|x| x.trim().parse::<i64>()).collect();
-                        match v.as_deref() {
-                            Ok([b, a]) => Ok(json!([b, a])),
-                            _ => Err(format!("--padding per side is before,after per dimension (1,2x0,0), got {p:?}")),
-                        }
-                    })
-                    .collect();
-                Value::Array(pairs?)
-            } else {
-                ints("padding", p)?
-            };
-            m.insert("padding".into(), value);
-        }
-        if let Some(mode) = &args.padding_mode {
-            m.insert("padding_mode".into(), json!(mode));
-        }
-        if args.ceil_mode {
-            m.insert("ceil_mode".into(), json!(true));
-        }
-        if let Some(c) = args.count_include_pad {
-            m.insert("count_include_pad".into(), json!(c));
-        }
-        Ok(Value::Object(m))
+        let mut compact = CompactSpec::new(args.op.parse()?, framework, input, kernel);
+        let text = |v: &Option<String>| v.clone().unwrap_or_default();
+        compact.stride = text(&args.stride);
+        compact.dilation = text(&args.dilation);
+        compact.padding = text(&args.padding);
+        compact.output_padding = text(&args.output_padding);
+        compact.output_size = text(&args.output_size);
+        compact.padding_mode = args.padding_mode.as_deref().map(str::parse).transpose()?;
+        compact.ceil_mode = args.ceil_mode;
+        compact.count_include_pad = args.count_include_pad;
+        compact
+            .to_spec()
+            .map_err(|e| format!("--{}: {}", e.field.replace('_', "-"), e.message))
     }
 
     /// One answer line per input line; flushes after each so it works interactively and in pipes.

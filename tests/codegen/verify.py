@@ -64,8 +64,26 @@ class Worker:
         return {"ok": False, "error": f"worker crashed (exit {code})"}
 
 
+# The seeds' scenarios, always checked (../shared/seeds in the project's history).
+SEEDS = [
+    {"op": "conv", "framework": "keras", "input": [100, 20], "kernel": [4, 1], "padding": "same"},
+    {"op": "conv_transpose", "framework": "torch", "input": [249], "kernel": 7, "stride": 6, "padding": 9,
+     "output_padding": 4},
+    {"op": "conv", "framework": "keras", "input": [30, 30], "kernel": 3, "padding": "same"},
+    {"op": "max_pool", "framework": "keras", "input": [30, 30], "kernel": 2, "stride": 2, "padding": "same"},
+    {"op": "conv", "framework": "tf", "input": [224, 224], "kernel": 3, "stride": 2, "padding": [[1, 1], [1, 1]]},
+    {"op": "conv", "framework": "tf", "input": [224, 224], "kernel": 3, "stride": 2, "padding": "same"},
+    {"op": "conv", "framework": "torch", "input": [6, 6], "kernel": 5, "stride": 2, "padding": 2},
+    {"op": "conv", "framework": "keras", "input": [224, 224], "kernel": 7, "stride": 2, "padding": "same"},
+    {"op": "conv_transpose", "framework": "keras", "input": [4], "kernel": 3, "stride": 2, "padding": "same"},
+    {"op": "max_pool", "framework": "torch", "input": [112, 112], "kernel": 3, "stride": 2, "padding": 1,
+     "ceil_mode": True},
+    {"op": "avg_pool", "framework": "torch", "input": [7, 7], "kernel": 3, "stride": 2, "padding": 1},
+]
+
+
 def sources(per_file, only_ops, only_fws):
-    picked = []
+    picked = [s for s in SEEDS if s["op"] in only_ops and s["framework"] in only_fws]
     for path in sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/*.jsonl"))):
         rows = [json.loads(l) for l in open(path)]
         ok = [r["spec"] for r in rows if "output" in r["expect"]]

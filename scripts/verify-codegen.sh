@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Optional proof for the code generator: runs `padlab code --check` scripts for every
+# source x target x op against the real frameworks (torch, TensorFlow/Keras, ONNX Runtime, JAX),
+# installed into a private virtual environment (about 4 GB with torch; nothing global).
+#   scripts/verify-codegen.sh                  # 30 layers per framework x op file, all targets
+#   scripts/verify-codegen.sh --per-file 5     # a quicker pass
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+venv="${PADLAB_FRAMEWORKS_VENV:-$root/tests/fixtures/.venv}"
+if ! [ -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --upgrade pip
+fi
+"$venv/bin/pip" install --quiet -r tests/fixtures/requirements.txt
+export KERAS_HOME="$venv/keras-home" XDG_CACHE_HOME="$venv/cache"
+cargo build --release --quiet --bin padlab
+exec "$venv/bin/python" tests/codegen/verify.py "$@"
