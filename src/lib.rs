@@ -10,4 +10,6 @@ pub mod app;
 pub mod codegen;
 pub mod compact;
 pub mod core;
+pub mod highlight;
+pub mod presets;
 pub mod wire;

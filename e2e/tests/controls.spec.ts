@@ -2,8 +2,7 @@ import { test, expect } from './fixtures/padlab';
 
 test('changing a control changes the output size', async ({ padlab }) => {
   await padlab.open();
-  await padlab.set('input-height', '100');
-  await padlab.set('input-width', '20');
+  await padlab.set('input', '100x20');
   await padlab.set('kernel', '1');
   await padlab.set('stride', '1');
   await padlab.set('padding', '0');

@@ -9,5 +9,6 @@ test("a refused configuration shows the framework's reason, and recovers", async
   await expect(padlab.error).toHaveCount(0);
   await expect(padlab.outputSize).toHaveAttribute('data-value', '3x3');
   await padlab.set('kernel', 'abc');
-  await expect(padlab.error).toContainText('kernel must be a whole number');
+  await expect(padlab.error).toContainText('kernel takes whole numbers');
+  await expect(padlab.field('kernel')).toHaveAttribute('aria-invalid', 'true');
 });

@@ -1,83 +1,223 @@
-//! The inputs for one 2-D convolution.
+//! The layer's settings. Only the controls that apply to the chosen op and framework are shown;
+//! a field that does not parse says why beside it.
 
 use leptos::prelude::*;
 
-use super::form::Form;
-use crate::core::Framework;
+use crate::compact::{CompactSpec, FieldError};
+use crate::core::{Framework, LayerSpec, Op, PaddingMode};
 
-/// One labelled text field bound to a `Form` field.
+/// A labelled text field bound to one `CompactSpec` field.
 #[component]
-fn Field(
+fn TextField(
     /// The visible label.
     label: &'static str,
-    /// `data-testid` of the input.
-    testid: &'static str,
-    /// Reads the field's text from the form.
-    get: fn(&Form) -> &String,
-    /// Writes the field's text into the form.
-    set: fn(&mut Form, String),
+    /// The field's name in `FieldError` (also its `data-testid`).
+    name: &'static str,
+    /// Shown when empty (the framework default).
+    #[prop(optional)]
+    placeholder: &'static str,
+    /// Reads the field's text.
+    get: fn(&CompactSpec) -> &String,
+    /// Writes the field's text.
+    set: fn(&mut CompactSpec, String),
     /// The form state owned by the root.
-    form: RwSignal<Form>,
+    form: RwSignal<CompactSpec>,
+    /// The parsed spec (for this field's error).
+    spec: Memo<Result<LayerSpec, FieldError>>,
 ) -> impl IntoView {
+    let error = move || {
+        spec.with(|s| {
+            s.as_ref()
+                .err()
+                .filter(|e| e.field == name)
+                .map(|e| e.message.clone())
+        })
+    };
+    let error_id = format!("{name}-error");
     view! {
         <label class="field">
             <span>{label}</span>
             <input
                 type="text"
-                inputmode="numeric"
-                data-testid=testid
+                spellcheck="false"
+                autocomplete="off"
+                data-testid=name
+                placeholder=placeholder
+                aria-invalid=move || error().is_some().to_string()
+                aria-describedby=error_id.clone()
                 prop:value=move || form.with(|f| get(f).clone())
                 on:input=move |ev| {
                     let text = event_target_value(&ev);
                     form.update(|f| set(f, text));
                 }
             />
+            <small class="field-error" id=error_id role="status">{error}</small>
         </label>
     }
 }
 
-/// Framework picker and size fields.
+/// A labelled select over named values.
+#[component]
+fn Choice<T: Copy + PartialEq + Send + Sync + 'static>(
+    /// The visible label.
+    label: &'static str,
+    /// `data-testid` of the select.
+    testid: &'static str,
+    /// `(value, text)` per option.
+    options: Vec<(T, &'static str, String)>,
+    /// The current value.
+    get: Signal<T>,
+    /// Called with the chosen value.
+    on_change: Callback<T>,
+) -> impl IntoView {
+    let values: Vec<(T, &'static str)> = options.iter().map(|(v, name, _)| (*v, *name)).collect();
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <select
+                data-testid=testid
+                on:change=move |ev| {
+                    let chosen = event_target_value(&ev);
+                    if let Some((v, _)) = values.iter().find(|(_, name)| *name == chosen) {
+                        on_change.run(*v);
+                    }
+                }
+            >
+                {options
+                    .into_iter()
+                    .map(|(v, name, text)| {
+                        view! { <option value=name selected=move || get.get() == v>{text}</option> }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
+    }
+}
+
+/// What 'padding' accepts in each framework (shown as the field's placeholder).
+fn padding_hint(fw: Framework, op: Op) -> &'static str {
+    match (fw, op) {
+        (Framework::Torch, Op::Conv) => "0, 2, 1x0, same (stride 1), valid",
+        (Framework::Torch, _) => "0, 1, 1x0",
+        (Framework::Keras, Op::Conv) => "valid, same, causal (1-D)",
+        (Framework::Keras, _) => "valid, same",
+        (Framework::Tf, _) => "valid, same, 1,1x1,1 (2-D)",
+        (Framework::Onnx, _) => "0, same, same_lower, 1,2x0,0",
+        (Framework::Jax, _) => "valid, same, same_lower, 1,2x0,0",
+    }
+}
+
+/// All settings of the layer.
 #[component]
 pub fn Controls(
     /// The form state owned by the root.
-    form: RwSignal<Form>,
+    form: RwSignal<CompactSpec>,
+    /// The parsed spec (for per-field errors).
+    spec: Memo<Result<LayerSpec, FieldError>>,
 ) -> impl IntoView {
+    let op = Signal::derive(move || form.with(|f| f.op));
+    let fw = Signal::derive(move || form.with(|f| f.framework));
+    let ops = Op::ALL
+        .iter()
+        .map(|&o| {
+            let text = match o {
+                Op::Conv => "Convolution",
+                Op::ConvTranspose => "Transposed convolution",
+                Op::MaxPool => "Max pooling",
+                Op::AvgPool => "Average pooling",
+            };
+            (o, o.name(), text.to_string())
+        })
+        .collect();
+    let frameworks = Framework::ALL
+        .iter()
+        .map(|&f| (f, f.name(), f.title().to_string()))
+        .collect();
+    let modes: Vec<_> = PaddingMode::ALL
+        .iter()
+        .map(|&m| (m, m.name(), m.name().to_string()))
+        .collect();
+    let cip = vec![
+        (None, "default", "framework default".to_string()),
+        (Some(true), "true", "True".into()),
+        (Some(false), "false", "False".into()),
+    ];
     view! {
         <form class="controls" aria-label="Layer settings" on:submit=|ev| ev.prevent_default()>
-            <label class="field">
-                <span>"Framework"</span>
-                <select
-                    data-testid="framework"
-                    on:change=move |ev| {
-                        if let Ok(fw) = event_target_value(&ev).parse::<Framework>() {
-                            form.update(|f| f.framework = fw);
-                        }
-                    }
-                >
-                    {Framework::ALL
-                        .iter()
-                        .map(|&fw| {
-                            view! {
-                                <option value=fw.name() selected=move || form.with(|f| f.framework == fw)>
-                                    {fw.title()}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-            <Field label="Input height" testid="input-height" get=|f| &f.height set=|f, v| f.height = v form=form />
-            <Field label="Input width" testid="input-width" get=|f| &f.width set=|f, v| f.width = v form=form />
-            <Field label="Kernel" testid="kernel" get=|f| &f.kernel set=|f, v| f.kernel = v form=form />
-            <Field label="Stride" testid="stride" get=|f| &f.stride set=|f, v| f.stride = v form=form />
-            <Field label="Dilation" testid="dilation" get=|f| &f.dilation set=|f, v| f.dilation = v form=form />
-            <Field
-                label="Padding (valid, same, or a number)"
-                testid="padding"
-                get=|f| &f.padding
-                set=|f, v| f.padding = v
-                form=form
+            <Choice
+                label="Operation"
+                testid="op"
+                options=ops
+                get=op
+                on_change=Callback::new(move |o| form.update(|f| f.op = o))
             />
+            <Choice
+                label="Framework"
+                testid="framework"
+                options=frameworks
+                get=fw
+                on_change=Callback::new(move |v| form.update(|f| f.framework = v))
+            />
+            <TextField label="Input size" name="input" placeholder="100x20" get=|f| &f.input set=|f, v| f.input = v form=form spec=spec />
+            <TextField label="Kernel" name="kernel" placeholder="3 or 4x1" get=|f| &f.kernel set=|f, v| f.kernel = v form=form spec=spec />
+            <TextField label="Stride" name="stride" placeholder="default" get=|f| &f.stride set=|f, v| f.stride = v form=form spec=spec />
+            <TextField label="Dilation" name="dilation" placeholder="1" get=|f| &f.dilation set=|f, v| f.dilation = v form=form spec=spec />
+            <label class="field">
+                <span>"Padding"</span>
+                <input
+                    type="text"
+                    spellcheck="false"
+                    autocomplete="off"
+                    data-testid="padding"
+                    placeholder=move || padding_hint(fw.get(), op.get())
+                    aria-invalid=move || spec.with(|s| matches!(s, Err(e) if e.field == "padding")).to_string()
+                    aria-describedby="padding-error"
+                    prop:value=move || form.with(|f| f.padding.clone())
+                    on:input=move |ev| {
+                        let text = event_target_value(&ev);
+                        form.update(|f| f.padding = text);
+                    }
+                />
+                <small class="field-error" id="padding-error" role="status">
+                    {move || spec.with(|s| s.as_ref().err().filter(|e| e.field == "padding").map(|e| e.message.clone()))}
+                </small>
+            </label>
+            <Show when=move || op.get() == Op::Conv && fw.get() == Framework::Torch>
+                <Choice
+                    label="padding_mode"
+                    testid="padding-mode"
+                    options=modes.clone()
+                    get=Signal::derive(move || form.with(|f| f.padding_mode.unwrap_or_default()))
+                    on_change=Callback::new(move |m| form.update(|f| f.padding_mode = Some(m)))
+                />
+            </Show>
+            <Show when=move || op.get() == Op::ConvTranspose>
+                <TextField label="output_padding" name="output_padding" placeholder="none" get=|f| &f.output_padding set=|f, v| f.output_padding = v form=form spec=spec />
+                <TextField label="Output size (requested)" name="output_size" placeholder="none" get=|f| &f.output_size set=|f, v| f.output_size = v form=form spec=spec />
+            </Show>
+            <Show when=move || op.get().is_pool() && matches!(fw.get(), Framework::Torch | Framework::Onnx)>
+                <label class="field check">
+                    <input
+                        type="checkbox"
+                        data-testid="ceil-mode"
+                        prop:checked=move || form.with(|f| f.ceil_mode)
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            form.update(|f| f.ceil_mode = on);
+                        }
+                    />
+                    <span>"ceil_mode"</span>
+                </label>
+            </Show>
+            <Show when=move || op.get() == Op::AvgPool>
+                <Choice
+                    label="count_include_pad"
+                    testid="count-include-pad"
+                    options=cip.clone()
+                    get=Signal::derive(move || form.with(|f| f.count_include_pad))
+                    on_change=Callback::new(move |c| form.update(|f| f.count_include_pad = c))
+                />
+            </Show>
         </form>
     }
 }

@@ -1,29 +1,56 @@
-//! The web app (Leptos, client-side rendered, built by Trunk). Components are thin over core
-//! calls: the root owns the state, derived values are `Memo`s over [`crate::core::evaluate`].
+//! The web app (Leptos, client-side rendered, built by Trunk). Components are thin over pure
+//! calls: the root owns the form (a [`CompactSpec`]); the spec, the answer and the code are
+//! `Memo`s over `compact`, `core` and `codegen`.
 
+mod code_panel;
 mod controls;
-pub mod form;
+mod preset_bar;
 mod summary;
 
 use leptos::prelude::*;
 
-use crate::core::evaluate;
+use crate::compact::{CompactSpec, FieldError};
+use crate::core::{Answer, LayerSpec, evaluate};
+use code_panel::CodePanel;
 use controls::Controls;
-use form::Form;
+use preset_bar::PresetBar;
 use summary::Summary;
+
+/// The layer shown when the page opens: seed 004 (6×6, kernel 5, stride 2, padding 2 -> 3×3).
+pub fn default_form() -> CompactSpec {
+    crate::presets::presets()
+        .into_iter()
+        .find(|p| p.id == "seed-004")
+        .map(|p| p.spec)
+        .unwrap_or_else(|| {
+            CompactSpec::new(
+                crate::core::Op::Conv,
+                crate::core::Framework::Torch,
+                "6x6",
+                "5",
+            )
+        })
+}
 
 /// The whole page below the static header.
 #[component]
 pub fn App() -> impl IntoView {
-    let form = RwSignal::new(Form::default());
-    let answer = Memo::new(move |_| {
-        form.with(|f| f.spec())
-            .map_err(|e| e.message)
-            .and_then(|spec| evaluate(&spec).map_err(|e| e.to_string()))
+    let form = RwSignal::new(default_form());
+    let spec: Memo<Result<LayerSpec, FieldError>> =
+        Memo::new(move |_| form.with(CompactSpec::to_spec));
+    let answer: Memo<Result<Answer, String>> = Memo::new(move |_| {
+        spec.with(|s| match s {
+            Ok(spec) => evaluate(spec).map_err(|e| e.to_string()),
+            Err(e) => Err(e.message.clone()),
+        })
     });
     view! {
-        <Controls form=form />
-        <Summary answer=answer />
+        <PresetBar form=form />
+        <Controls form=form spec=spec />
+        <div class="results">
+            <Summary answer=answer />
+            <CodePanel spec=spec />
+        </div>
     }
 }
 

@@ -1,8 +1,8 @@
-//! The answer: output size and per-side padding, or the framework's reason for refusing.
+//! The answer: output size and per-side padding (or crop), or the framework's reason.
 
 use leptos::prelude::*;
 
-use crate::core::Answer;
+use crate::core::{Answer, Placement};
 
 fn joined(values: &[i64]) -> String {
     values
@@ -23,15 +23,24 @@ pub fn Summary(
             {move || match answer.get() {
                 Ok(a) => {
                     let size = joined(&a.output);
+                    let names: &[&str] = match a.output.len() {
+                        1 => &["length"],
+                        2 => &["height", "width"],
+                        _ => &["depth", "height", "width"],
+                    };
+                    let (before, after) = match a.placement {
+                        Placement::Pad => ("pad before", "pad after"),
+                        Placement::Crop => ("crop before", "crop after"),
+                    };
                     view! {
                         <p class="output">
                             "Output "
                             <strong data-testid="output-size" data-value=size.clone()>{size.replace('x', " × ")}</strong>
                         </p>
                         <table class="pads">
-                            <thead><tr><th>"dimension"</th><th>"pad before"</th><th>"pad after"</th></tr></thead>
+                            <thead><tr><th scope="col">"dimension"</th><th scope="col">{before}</th><th scope="col">{after}</th></tr></thead>
                             <tbody>
-                                {["height", "width"]
+                                {names
                                     .iter()
                                     .enumerate()
                                     .map(|(d, name)| {
@@ -46,8 +55,11 @@ pub fn Summary(
                                     .collect_view()}
                             </tbody>
                         </table>
+                        {a.full_output.map(|full| view! {
+                            <p class="note">"Full transposed output " {joined(&full).replace('x', " × ")} ", then cropped (negative: zeros appended)."</p>
+                        })}
                         {a.pads_depend_on_input.then(|| view! {
-                            <p class="badge">"The padding depends on the input size (strided 'same')."</p>
+                            <p class="badge">"Input-dependent: strided 'same' pads change with the input size."</p>
                         })}
                     }
                     .into_any()

@@ -1,0 +1,167 @@
+//! Equivalent code in every framework: one tab per target, copy buttons, and toggles for the
+//! self-check script, export-safe PyTorch and the functional form.
+
+use leptos::prelude::*;
+
+use crate::codegen::{Options, generate};
+use crate::compact::FieldError;
+use crate::core::{Framework, LayerSpec};
+use crate::highlight::highlight;
+
+/// The snippet for each target, or why there is none.
+type Snippets = Option<Vec<(Framework, Result<String, String>)>>;
+
+/// One checkbox bound to an `Options` flag.
+#[component]
+fn Toggle(
+    /// The visible label.
+    label: &'static str,
+    /// `data-testid` of the checkbox.
+    testid: &'static str,
+    /// The options owned by the panel.
+    options: RwSignal<Options>,
+    /// Reads the flag.
+    get: fn(&Options) -> bool,
+    /// Writes the flag.
+    set: fn(&mut Options, bool),
+) -> impl IntoView {
+    view! {
+        <label class="check">
+            <input
+                type="checkbox"
+                data-testid=testid
+                prop:checked=move || options.with(get)
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    options.update(|o| set(o, on));
+                }
+            />
+            <span>{label}</span>
+        </label>
+    }
+}
+
+/// Python with coloured tokens.
+fn highlighted(code: &str) -> impl IntoView + use<> {
+    highlight(code)
+        .into_iter()
+        .map(|(token, text)| {
+            let text = text.to_string();
+            match token.class() {
+                Some(class) => view! { <span class=class>{text}</span> }.into_any(),
+                None => text.into_any(),
+            }
+        })
+        .collect_view()
+}
+
+/// Copies `text` to the clipboard and reports the outcome in `status`.
+fn copy(text: String, target: Framework, status: RwSignal<String>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(&text);
+    leptos::task::spawn_local(async move {
+        let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => format!("Copied the {} code.", target.title()),
+            Err(_) => "The browser refused the clipboard: select the code and copy it by hand."
+                .to_string(),
+        };
+        status.set(message);
+    });
+}
+
+/// The code panel.
+#[component]
+pub fn CodePanel(
+    /// The layer from the form.
+    spec: Memo<Result<LayerSpec, FieldError>>,
+) -> impl IntoView {
+    let options = RwSignal::new(Options::default());
+    let selected = RwSignal::new(Framework::Torch);
+    let status = RwSignal::new(String::new());
+    let snippets: Memo<Snippets> = Memo::new(move |_| {
+        let options = options.get();
+        spec.with(|s| {
+            s.as_ref().ok().map(|spec| {
+                Framework::ALL
+                    .iter()
+                    .map(|&t| {
+                        (
+                            t,
+                            generate(spec, t, &options)
+                                .map(|s| s.code)
+                                .map_err(|e| e.to_string()),
+                        )
+                    })
+                    .collect()
+            })
+        })
+    });
+    view! {
+        <section class="code" aria-label="Equivalent code">
+            <h2>"Equivalent code"</h2>
+            <div class="code-options">
+                <Toggle label="self-check script" testid="toggle-check" options=options get=|o| o.check set=|o, v| o.check = v />
+                <Toggle label="export-safe PyTorch (no 'same')" testid="toggle-export-safe" options=options get=|o| o.export_safe set=|o, v| o.export_safe = v />
+                <Toggle label="PyTorch functional form" testid="toggle-functional" options=options get=|o| o.functional set=|o, v| o.functional = v />
+            </div>
+            <div class="tabs" role="tablist" aria-label="Target framework">
+                {Framework::ALL
+                    .iter()
+                    .map(|&t| {
+                        view! {
+                            <button
+                                type="button"
+                                role="tab"
+                                id=format!("tab-{}", t.name())
+                                data-testid=format!("tab-{}", t.name())
+                                aria-controls=format!("panel-{}", t.name())
+                                aria-selected=move || (selected.get() == t).to_string()
+                                on:click=move |_| selected.set(t)
+                            >
+                                {t.title()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+            <p class="status" role="status" data-testid="copy-status">{move || status.get()}</p>
+            {move || match snippets.get() {
+                None => view! { <p class="muted">"Code appears once the layer is valid."</p> }.into_any(),
+                Some(list) => list
+                    .into_iter()
+                    .map(|(t, code)| {
+                        let copy_text = code.clone().unwrap_or_default();
+                        view! {
+                            <div
+                                class="tabpanel"
+                                role="tabpanel"
+                                id=format!("panel-{}", t.name())
+                                aria-labelledby=format!("tab-{}", t.name())
+                                hidden=move || selected.get() != t
+                            >
+                                {match code {
+                                    Ok(code) => view! {
+                                        <button
+                                            type="button"
+                                            class="copy"
+                                            data-testid=format!("copy-{}", t.name())
+                                            on:click=move |_| copy(copy_text.clone(), t, status)
+                                        >
+                                            "Copy"
+                                        </button>
+                                        <pre data-testid=format!("code-{}", t.name()) tabindex="0"><code>{highlighted(&code)}</code></pre>
+                                    }
+                                    .into_any(),
+                                    Err(reason) => view! { <p class="error">{reason}</p> }.into_any(),
+                                }}
+                            </div>
+                        }
+                    })
+                    .collect_view()
+                    .into_any(),
+            }}
+        </section>
+    }
+}
