@@ -11,5 +11,6 @@ pub mod codegen;
 pub mod compact;
 pub mod core;
 pub mod highlight;
+pub mod permalink;
 pub mod presets;
 pub mod wire;

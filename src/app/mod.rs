@@ -4,6 +4,7 @@
 
 mod code_panel;
 mod controls;
+mod link;
 mod preset_bar;
 mod summary;
 
@@ -13,6 +14,7 @@ use crate::compact::{CompactSpec, FieldError};
 use crate::core::{Answer, LayerSpec, evaluate};
 use code_panel::CodePanel;
 use controls::Controls;
+use link::{LinkBar, read_location, sync_url};
 use preset_bar::PresetBar;
 use summary::Summary;
 
@@ -35,7 +37,10 @@ pub fn default_form() -> CompactSpec {
 /// The whole page below the static header.
 #[component]
 pub fn App() -> impl IntoView {
-    let form = RwSignal::new(default_form());
+    let loaded = read_location(&default_form());
+    let form = RwSignal::new(loaded.spec);
+    let notices = RwSignal::new(loaded.notices);
+    sync_url(form, notices, default_form());
     let spec: Memo<Result<LayerSpec, FieldError>> =
         Memo::new(move |_| form.with(CompactSpec::to_spec));
     let answer: Memo<Result<Answer, String>> = Memo::new(move |_| {
@@ -46,6 +51,7 @@ pub fn App() -> impl IntoView {
     });
     view! {
         <PresetBar form=form />
+        <LinkBar notices=notices />
         <Controls form=form spec=spec />
         <div class="results">
             <Summary answer=answer />

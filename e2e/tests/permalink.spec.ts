@@ -1,0 +1,45 @@
+import { test, expect } from './fixtures/padlab';
+
+test('a permalink restores the layer, and edits update the URL', async ({ padlab }) => {
+  await padlab.page.goto('./?op=conv&fw=keras&in=100x20&k=4x1&p=same');
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '100x20');
+  await expect(padlab.field('framework')).toHaveValue('keras');
+  await expect(padlab.field('padding')).toHaveValue('same');
+  await padlab.set('input', '99x20');
+  await expect(padlab.page).toHaveURL(/in=99x20/);
+  await expect(padlab.page).toHaveURL(/fw=keras/);
+});
+
+test('back and forward walk through the layers', async ({ padlab }) => {
+  await padlab.open();
+  await padlab.preset('seed-000');
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '100x20');
+  await padlab.page.waitForTimeout(1100); // a new history entry, not a merged edit
+  await padlab.preset('resnet-stem');
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '112x112');
+  await padlab.page.goBack();
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '100x20');
+  await expect(padlab.page).toHaveURL(/k=4x1/);
+  await padlab.page.goForward();
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '112x112');
+});
+
+test('a garbage link falls back to the default layer with a visible notice', async ({ padlab }) => {
+  await padlab.page.goto('./?op=conv&fw=caffe&in=banana&k=3&zzz=1');
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '3x3');
+  const notice = padlab.page.getByTestId('url-notice');
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('caffe');
+  await expect(notice).toContainText('not valid');
+});
+
+test('copy link puts the permalink on the clipboard', async ({ padlab, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await padlab.open();
+  await padlab.preset('seed-003');
+  await padlab.page.getByTestId('copy-link').click();
+  await expect(padlab.page.getByTestId('link-status')).toContainText('Link copied');
+  const copied = await padlab.page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('fw=tf');
+  expect(copied).toContain('p=1,1x1,1');
+});

@@ -1,0 +1,95 @@
+//! The page URL as the layer's permalink: read on load and on back/forward, written on change.
+
+use leptos::prelude::*;
+
+use crate::compact::CompactSpec;
+use crate::permalink::{Loaded, format_query, parse_query};
+
+/// The layer in the current URL (or `fallback`), with notices about what could not be used.
+pub fn read_location(fallback: &CompactSpec) -> Loaded {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    parse_query(&search, fallback)
+}
+
+/// Keeps the URL in step with `form`, and `form` in step with back/forward.
+pub fn sync_url(
+    form: RwSignal<CompactSpec>,
+    notices: RwSignal<Vec<String>>,
+    fallback: CompactSpec,
+) {
+    let last_push = StoredValue::new(f64::NEG_INFINITY);
+    let first = StoredValue::new(true);
+    Effect::new(move |_| {
+        let query = form.with(format_query);
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let location = window.location();
+        if location
+            .search()
+            .unwrap_or_default()
+            .trim_start_matches('?')
+            == query
+        {
+            first.set_value(false);
+            return;
+        }
+        let url = format!("{}?{query}", location.pathname().unwrap_or_default());
+        let Ok(history) = window.history() else {
+            return;
+        };
+        let now = js_sys::Date::now();
+        // One history entry per burst of edits (typing "224" is one step back, not three).
+        let result = if first.get_value() || now - last_push.get_value() < 1000.0 {
+            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        } else {
+            history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        };
+        if result.is_ok() {
+            last_push.set_value(now);
+        }
+        first.set_value(false);
+    });
+    let handle = window_event_listener(leptos::ev::popstate, move |_| {
+        let loaded = read_location(&fallback);
+        notices.set(loaded.notices);
+        form.set(loaded.spec);
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// Notices about the link (shown until dismissed) and a button that copies the link.
+#[component]
+pub fn LinkBar(
+    /// What the URL contained that could not be used.
+    notices: RwSignal<Vec<String>>,
+) -> impl IntoView {
+    let status = RwSignal::new(String::new());
+    let copy_link = move |_| {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let href = window.location().href().unwrap_or_default();
+        let promise = window.navigator().clipboard().write_text(&href);
+        leptos::task::spawn_local(async move {
+            status.set(match wasm_bindgen_futures::JsFuture::from(promise).await {
+                Ok(_) => "Link copied.".into(),
+                Err(_) => "The browser refused the clipboard: copy the address bar instead.".into(),
+            });
+        });
+    };
+    view! {
+        <div class="linkbar">
+            <button type="button" data-testid="copy-link" on:click=copy_link>"Copy link"</button>
+            <span role="status" data-testid="link-status">{move || status.get()}</span>
+            <Show when=move || notices.with(|n| !n.is_empty())>
+                <div class="notice" role="alert" data-testid="url-notice">
+                    <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                    <button type="button" aria-label="Dismiss" on:click=move |_| notices.set(vec![])>"×"</button>
+                </div>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,219 @@
+//! The URL query is the layer's serialized form: `?op=conv&fw=keras&in=100x20&k=4x1&p=same`.
+//! Names follow the CLI fields; values use the compact text syntax. One parse, one format.
+
+use crate::compact::CompactSpec;
+use crate::core::{Framework, Op, PaddingMode};
+
+/// A layer read from a URL, with what could not be used (shown to the user).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    pub spec: CompactSpec,
+    pub notices: Vec<String>,
+}
+
+/// The query string (without `?`) for a layer; empty fields are left out.
+pub fn format_query(spec: &CompactSpec) -> String {
+    let mut parts: Vec<(&str, String)> = vec![
+        ("op", spec.op.name().into()),
+        ("fw", spec.framework.name().into()),
+    ];
+    let mut text = |key: &'static str, value: &str| {
+        if !value.trim().is_empty() {
+            parts.push((key, value.trim().to_string()));
+        }
+    };
+    text("in", &spec.input);
+    text("k", &spec.kernel);
+    text("s", &spec.stride);
+    text("d", &spec.dilation);
+    text("p", &spec.padding);
+    text("outpad", &spec.output_padding);
+    text("out", &spec.output_size);
+    if let Some(mode) = spec.padding_mode {
+        parts.push(("mode", mode.name().into()));
+    }
+    if spec.ceil_mode {
+        parts.push(("ceil", "1".into()));
+    }
+    if let Some(cip) = spec.count_include_pad {
+        parts.push(("cip", if cip { "1" } else { "0" }.into()));
+    }
+    parts
+        .iter()
+        .map(|(k, v)| format!("{k}={}", encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Reads a query string (with or without `?`). Anything unusable is reported in `notices`; if
+/// the result is not a valid layer, `fallback` is used instead, with a notice saying why.
+pub fn parse_query(query: &str, fallback: &CompactSpec) -> Loaded {
+    let query = query.trim().trim_start_matches('?');
+    if query.is_empty() {
+        return Loaded {
+            spec: fallback.clone(),
+            notices: vec![],
+        };
+    }
+    let mut spec = CompactSpec::new(fallback.op, fallback.framework, "", "");
+    let mut notices = Vec::new();
+    let mut saw_layer = false;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = decode(raw);
+        let flag = |v: &str| matches!(v, "1" | "true" | "yes");
+        match key {
+            "op" => match value.parse::<Op>() {
+                Ok(op) => spec.op = op,
+                Err(e) => notices.push(format!("op: {e}")),
+            },
+            "fw" => match value.parse::<Framework>() {
+                Ok(fw) => spec.framework = fw,
+                Err(e) => notices.push(format!("fw: {e}")),
+            },
+            "mode" => match value.parse::<PaddingMode>() {
+                Ok(mode) => spec.padding_mode = Some(mode),
+                Err(e) => notices.push(format!("mode: {e}")),
+            },
+            "in" => spec.input = value,
+            "k" => spec.kernel = value,
+            "s" => spec.stride = value,
+            "d" => spec.dilation = value,
+            "p" => spec.padding = value,
+            "outpad" => spec.output_padding = value,
+            "out" => spec.output_size = value,
+            "ceil" => spec.ceil_mode = flag(&value),
+            "cip" => spec.count_include_pad = Some(flag(&value)),
+            other => {
+                notices.push(format!("ignored the unknown link parameter {other:?}"));
+                continue;
+            }
+        }
+        saw_layer = true;
+    }
+    if !saw_layer {
+        return Loaded {
+            spec: fallback.clone(),
+            notices,
+        };
+    }
+    match spec.to_spec() {
+        Ok(_) => Loaded { spec, notices },
+        Err(e) => {
+            notices.push(format!(
+                "The link's layer is not valid ({}); showing the default layer instead.",
+                e.message
+            ));
+            Loaded {
+                spec: fallback.clone(),
+                notices,
+            }
+        }
+    }
+}
+
+/// Percent-encodes what a query value cannot hold as is (the compact syntax needs none of it).
+fn encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b',' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` and `+`; invalid escapes stay as they are.
+fn decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let hex = value
+            .get(i + 1..i + 3)
+            .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()));
+        match (b, hex) {
+            (b'+', _) => out.push(b' '),
+            (b'%', Some(h)) => {
+                out.push(u8::from_str_radix(h, 16).unwrap_or(b'%'));
+                i += 2;
+            }
+            _ => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::presets;
+
+    fn default() -> CompactSpec {
+        CompactSpec::new(Op::Conv, Framework::Torch, "6x6", "5")
+    }
+
+    #[test]
+    fn every_preset_round_trips_through_its_link() {
+        for preset in presets() {
+            let query = format_query(&preset.spec);
+            let loaded = parse_query(&query, &default());
+            assert_eq!(loaded.notices, Vec::<String>::new(), "{query}");
+            assert_eq!(loaded.spec, preset.spec, "{query}");
+        }
+    }
+
+    #[test]
+    fn links_are_compact_and_readable() {
+        let mut spec = CompactSpec::new(Op::ConvTranspose, Framework::Onnx, "4x5", "3");
+        spec.padding = "1,2x0,0".into();
+        spec.output_padding = "1".into();
+        spec.padding_mode = None;
+        assert_eq!(
+            format_query(&spec),
+            "op=conv_transpose&fw=onnx&in=4x5&k=3&p=1,2x0,0&outpad=1"
+        );
+        let mut pool = CompactSpec::new(Op::AvgPool, Framework::Torch, "7", "3");
+        pool.ceil_mode = true;
+        pool.count_include_pad = Some(false);
+        assert_eq!(
+            format_query(&pool),
+            "op=avg_pool&fw=torch&in=7&k=3&ceil=1&cip=0"
+        );
+        assert_eq!(
+            parse_query("?op=avg_pool&fw=torch&in=7&k=3&ceil=1&cip=0", &default()).spec,
+            pool
+        );
+    }
+
+    #[test]
+    fn garbage_falls_back_to_the_default_with_a_notice() {
+        let loaded = parse_query("op=conv&fw=torch&in=abc&k=3", &default());
+        assert_eq!(loaded.spec, default());
+        assert!(
+            loaded.notices[0].contains("not valid"),
+            "{:?}",
+            loaded.notices
+        );
+        let loaded = parse_query("fw=caffe&in=8&k=3&zzz=1", &default());
+        assert_eq!(loaded.spec.input, "8");
+        assert_eq!(loaded.notices.len(), 2, "{:?}", loaded.notices);
+        for junk in ["%", "%zz", "&&=&", "in=%E2%9C%93", "=", "in"] {
+            let _ = parse_query(junk, &default());
+        }
+        assert_eq!(parse_query("", &default()).spec, default());
+    }
+
+    #[test]
+    fn escapes_decode() {
+        assert_eq!(decode("1%2C2x0%2C0"), "1,2x0,0");
+        assert_eq!(decode("a+b%"), "a b%");
+        assert_eq!(decode("%+1%zz"), "% 1%zz");
+        assert_eq!(encode("1,2x0 0"), "1,2x0%200");
+    }
+}
