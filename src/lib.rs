@@ -9,7 +9,9 @@
 pub mod app;
 pub mod codegen;
 pub mod compact;
+pub mod compare;
 pub mod core;
+pub mod explain;
 pub mod highlight;
 pub mod permalink;
 pub mod presets;

@@ -3,7 +3,9 @@
 //! `Memo`s over `compact`, `core` and `codegen`.
 
 mod code_panel;
+mod comparison;
 mod controls;
+mod formula;
 mod link;
 mod preset_bar;
 mod summary;
@@ -13,7 +15,9 @@ use leptos::prelude::*;
 use crate::compact::{CompactSpec, FieldError};
 use crate::core::{Answer, LayerSpec, evaluate};
 use code_panel::CodePanel;
+use comparison::Comparison;
 use controls::Controls;
+use formula::FormulaPanel;
 use link::{LinkBar, read_location, sync_url};
 use preset_bar::PresetBar;
 use summary::Summary;
@@ -55,6 +59,8 @@ pub fn App() -> impl IntoView {
         <Controls form=form spec=spec />
         <div class="results">
             <Summary answer=answer />
+            <FormulaPanel spec=spec answer=answer />
+            <Comparison spec=spec />
             <CodePanel spec=spec />
         </div>
     }

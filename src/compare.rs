@@ -1,0 +1,115 @@
+//! The same input, kernel, stride and dilation under each framework's 'same' (and torch's
+//! integer padding): who pads what, who refuses, and which side gets the odd pixel.
+
+use crate::core::{Answer, Dims, Framework, Geometry, LayerSpec, Op, Padding, evaluate};
+
+/// One row of the comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub label: String,
+    pub framework: Framework,
+    pub answer: Result<Answer, String>,
+}
+
+/// Where the odd pixel of a dimension went.
+pub fn odd_side(answer: &Answer, dim: usize) -> Option<&'static str> {
+    let (b, a) = (answer.before.get(dim)?, answer.after.get(dim)?);
+    match b.cmp(a) {
+        std::cmp::Ordering::Less => Some("after"),
+        std::cmp::Ordering::Greater => Some("before"),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// The rows for a forward layer (conv or pooling) with `spec`'s sizes; none for transposed.
+pub fn compare(spec: &LayerSpec) -> Vec<Row> {
+    if spec.op == Op::ConvTranspose {
+        return vec![];
+    }
+    let Ok(g) = Geometry::of(spec) else {
+        return vec![];
+    };
+    let base = |fw: Framework, padding: Padding| {
+        let mut s = LayerSpec::new(spec.op, fw, g.input.clone(), Dims::Each(g.kernel.clone()));
+        s.stride = Some(Dims::Each(g.stride.clone()));
+        s.dilation = Some(Dims::Each(g.dilation.clone()));
+        s.padding = Some(padding);
+        s
+    };
+    // torch's usual integer padding: the spec's own when symmetric, else (k' - 1) / 2.
+    let torch_int = match &spec.padding {
+        Some(Padding::All(p)) => vec![*p; g.ndim()],
+        Some(Padding::PerDim(v)) => v.clone(),
+        _ => (0..g.ndim())
+            .map(|a| {
+                g.effective_kernel(a)
+                    .map(|k| ((k - 1) / 2) as i64)
+                    .unwrap_or(0)
+            })
+            .collect(),
+    };
+    let torch_label = format!(
+        "PyTorch padding={}",
+        crate::compact::join(&torch_int).replace('x', ", ")
+    );
+    let rows: Vec<(String, LayerSpec)> = vec![
+        (
+            "TF / Keras 'same'".into(),
+            base(Framework::Keras, Padding::Same),
+        ),
+        (
+            "PyTorch 'same'".into(),
+            base(Framework::Torch, Padding::Same),
+        ),
+        (
+            torch_label,
+            base(Framework::Torch, Padding::PerDim(torch_int)),
+        ),
+        (
+            "ONNX SAME_UPPER".into(),
+            base(Framework::Onnx, Padding::Same),
+        ),
+        (
+            "ONNX SAME_LOWER".into(),
+            base(Framework::Onnx, Padding::SameLower),
+        ),
+        ("JAX 'SAME'".into(), base(Framework::Jax, Padding::Same)),
+    ];
+    rows.into_iter()
+        .map(|(label, s)| Row {
+            label,
+            framework: s.framework,
+            answer: evaluate(&s).map_err(|e| e.to_string()),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resnet_stem() -> Vec<Row> {
+        let mut spec = LayerSpec::new(Op::Conv, Framework::Keras, vec![224, 224], Dims::All(7));
+        spec.stride = Some(Dims::All(2));
+        spec.padding = Some(Padding::Same);
+        compare(&spec)
+    }
+
+    #[test]
+    fn the_resnet_stem_shows_the_split_the_refusal_and_the_shift() {
+        let rows = resnet_stem();
+        let keras = rows[0].answer.as_ref().unwrap();
+        assert_eq!((keras.before[0], keras.after[0]), (2, 3));
+        assert_eq!(odd_side(keras, 0), Some("after"));
+        assert!(keras.pads_depend_on_input);
+        assert!(rows[1].answer.as_ref().unwrap_err().contains("strided"));
+        let torch3 = rows[2].answer.as_ref().unwrap();
+        assert_eq!(
+            (rows[2].label.as_str(), torch3.before[0], torch3.after[0]),
+            ("PyTorch padding=3, 3", 3, 3)
+        );
+        let lower = rows[4].answer.as_ref().unwrap();
+        assert_eq!((lower.before[0], lower.after[0]), (3, 2));
+        assert_eq!(odd_side(lower, 0), Some("before"));
+    }
+}
