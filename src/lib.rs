@@ -12,6 +12,7 @@ pub mod compact;
 pub mod compare;
 pub mod core;
 pub mod explain;
+pub mod grid;
 pub mod highlight;
 pub mod permalink;
 pub mod presets;

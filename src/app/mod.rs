@@ -6,6 +6,7 @@ mod code_panel;
 mod comparison;
 mod controls;
 mod formula;
+mod grid_view;
 mod link;
 mod preset_bar;
 mod summary;
@@ -18,6 +19,7 @@ use code_panel::CodePanel;
 use comparison::Comparison;
 use controls::Controls;
 use formula::FormulaPanel;
+use grid_view::GridView;
 use link::{LinkBar, read_location, sync_url};
 use preset_bar::PresetBar;
 use summary::Summary;
@@ -59,6 +61,7 @@ pub fn App() -> impl IntoView {
         <Controls form=form spec=spec />
         <div class="results">
             <Summary answer=answer />
+            <GridView spec=spec answer=answer />
             <FormulaPanel spec=spec answer=answer />
             <Comparison spec=spec />
             <CodePanel spec=spec />

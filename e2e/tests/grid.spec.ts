@@ -1,0 +1,46 @@
+import { test, expect } from './fixtures/padlab';
+
+test('the grid draws input, padding and output cells for the layer', async ({ padlab }) => {
+  await padlab.open();
+  const grid = padlab.page.getByTestId('grid-svg');
+  await expect(grid.getByTestId('cell-input')).toHaveCount(36);
+  await expect(grid.getByTestId('cell-pad')).toHaveCount(64);
+  await expect(grid.getByTestId('cell-output')).toHaveCount(9);
+  await padlab.preset('seed-000'); // 100x20 'same' with a 4x1 kernel: 3 padding rows
+  await expect(grid.getByTestId('cell-input')).toHaveCount(2000);
+  await expect(grid.getByTestId('cell-pad')).toHaveCount(60);
+  await expect(grid.getByTestId('cell-output')).toHaveCount(2000);
+});
+
+test('stepping moves the window; hovering an output lights its taps', async ({ padlab }) => {
+  await padlab.open();
+  const text = padlab.page.getByTestId('step-text');
+  await expect(text).toContainText('Window 1 of 9 (output 0, 0)');
+  await padlab.page.getByTestId('step-forward').click();
+  await expect(text).toContainText('Window 2 of 9 (output 0, 1)');
+  await padlab.page.getByTestId('step-back').click();
+  await padlab.page.getByTestId('step-back').click();
+  await expect(text).toContainText('Window 9 of 9 (output 2, 2)');
+  await padlab.page.getByTestId('grid-svg').getByTestId('cell-output').nth(4).hover();
+  // 5x5 taps plus the hovered output itself.
+  await expect(padlab.page.locator('.overlay .hl')).toHaveCount(26);
+});
+
+test('the animation plays and is driven from the keyboard', async ({ padlab }) => {
+  await padlab.open();
+  const text = padlab.page.getByTestId('step-text');
+  await padlab.page.getByTestId('speed').selectOption('16');
+  await padlab.page.getByTestId('play').click();
+  await expect(text).not.toContainText('Window 1 of 9');
+  await padlab.page.getByTestId('play').click();
+  await padlab.page.getByTestId('grid').focus();
+  await padlab.page.keyboard.press('Home');
+  await expect(text).toContainText('Window 1 of 9');
+  await padlab.page.keyboard.press('ArrowRight');
+  await padlab.page.keyboard.press('ArrowRight');
+  await expect(text).toContainText('Window 3 of 9');
+  await padlab.page.keyboard.press(' ');
+  await expect(padlab.page.getByTestId('play')).toHaveAttribute('aria-pressed', 'true');
+  await padlab.page.keyboard.press(' ');
+  await expect(padlab.page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
+});

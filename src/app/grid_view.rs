@@ -1,0 +1,272 @@
+//! The picture: input with padding, the window at the current step, the output; hover links
+//! them; play/step/scrub animate the window. The static cells are one SVG string from
+//! `grid::base_svg`; only the small overlay is reactive.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::compact::FieldError;
+use crate::core::{Answer, LayerSpec};
+use crate::grid::{Layout, Picture, base_svg, layout, picture, rows_cols};
+
+/// Cells beyond this are not drawn one by one (a later renderer takes them).
+const MAX_CELLS: i64 = 40_000;
+
+/// What the pointer is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hover {
+    Input(i64, i64),
+    Output(i64, i64),
+}
+
+fn rect(at: &Layout, x0: f64, r: i64, c: i64, class: &'static str) -> impl IntoView + use<> {
+    view! {
+        <rect
+            class=class
+            x=format!("{:.1}", x0 + c as f64 * at.cell)
+            y=format!("{:.1}", at.top + r as f64 * at.cell)
+            width=format!("{:.1}", at.cell)
+            height=format!("{:.1}", at.cell)
+        />
+    }
+}
+
+/// The highlight rects for the current step and the hovered cell.
+fn overlay(p: &Picture, at: &Layout, step: i64, hover: Option<Hover>) -> impl IntoView + use<> {
+    let (rows, cols) = rows_cols(p);
+    let index = p.step_index(step);
+    let (jr, jc) = if index.len() == 2 {
+        (index[0], index[1])
+    } else {
+        (0, index.first().copied().unwrap_or(0))
+    };
+    let mut views = Vec::new();
+    // The window: its taps (dilation leaves holes) and its outline.
+    for r in rows.taps(jr) {
+        for c in cols.taps(jc) {
+            views.push(rect(at, 0.0, r, c, "tap").into_any());
+        }
+    }
+    let span = |a: &crate::grid::Axis| (a.kernel - 1) * a.dilation + 1;
+    views.push(
+        view! {
+            <rect
+                class="window"
+                x=format!("{:.1}", (jc * cols.stride) as f64 * at.cell)
+                y=format!("{:.1}", at.top + (jr * rows.stride) as f64 * at.cell)
+                width=format!("{:.1}", span(&cols) as f64 * at.cell)
+                height=format!("{:.1}", span(&rows) as f64 * at.cell)
+            />
+        }
+        .into_any(),
+    );
+    views.push(rect(at, at.output_x, jr, jc, "current").into_any());
+    match hover {
+        Some(Hover::Output(r, c)) => {
+            for tr in rows.taps(r) {
+                for tc in cols.taps(c) {
+                    views.push(rect(at, 0.0, tr, tc, "hl").into_any());
+                }
+            }
+            views.push(rect(at, at.output_x, r, c, "hl").into_any());
+        }
+        Some(Hover::Input(r, c)) => {
+            let readers_r: Vec<i64> = rows.readers(r).collect();
+            for oc in cols.readers(c) {
+                for &or in &readers_r {
+                    views.push(rect(at, at.output_x, or, oc, "hl").into_any());
+                }
+            }
+            views.push(rect(at, 0.0, r, c, "hl").into_any());
+        }
+        None => {}
+    }
+    views
+}
+
+/// The grid with its animation controls.
+#[component]
+pub fn GridView(
+    /// The layer from the form.
+    spec: Memo<Result<LayerSpec, FieldError>>,
+    /// The core's answer.
+    answer: Memo<Result<Answer, String>>,
+) -> impl IntoView {
+    let pic: Memo<Option<Picture>> = Memo::new(move |_| match (spec.get(), answer.get()) {
+        (Ok(spec), Ok(answer)) => picture(&spec, &answer),
+        _ => None,
+    });
+    let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, 640.0))));
+    let base = Memo::new(move |_| match (pic.get(), at.get()) {
+        (Some(p), Some(at)) if p.cell_count() <= MAX_CELLS => base_svg(&p, &at),
+        _ => String::new(),
+    });
+    let steps = Memo::new(move |_| pic.with(|p| p.as_ref().map_or(1, |p| p.steps().max(1))));
+    let step = RwSignal::new(0i64);
+    let playing = RwSignal::new(false);
+    let speed_ms = RwSignal::new(400u64);
+    let hover = RwSignal::new(None::<Hover>);
+    // A new layer starts at its first window.
+    Effect::new(move |_| {
+        pic.track();
+        step.set(0);
+    });
+    let ticker = StoredValue::new(None::<IntervalHandle>);
+    Effect::new(move |_| {
+        let (on, ms) = (playing.get(), speed_ms.get());
+        if let Some(handle) = ticker.get_value() {
+            handle.clear();
+        }
+        ticker.set_value(None);
+        if on {
+            let handle = set_interval_with_handle(
+                move || step.update(|s| *s = (*s + 1) % steps.get_untracked()),
+                Duration::from_millis(ms),
+            );
+            ticker.set_value(handle.ok());
+        }
+    });
+    on_cleanup(move || {
+        if let Some(handle) = ticker.get_value() {
+            handle.clear();
+        }
+    });
+    let move_by = move |delta: i64| {
+        playing.set(false);
+        step.update(|s| *s = (*s + delta).rem_euclid(steps.get_untracked()));
+    };
+    let on_pointer = move |ev: leptos::ev::MouseEvent| {
+        let target = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let read = |el: &web_sys::Element, name: &str| {
+            el.get_attribute(name).and_then(|v| v.parse::<i64>().ok())
+        };
+        hover.set(target.and_then(|el| {
+            let (r, c) = (read(&el, "data-r")?, read(&el, "data-c")?);
+            match el.get_attribute("data-panel").as_deref() {
+                Some("in") => Some(Hover::Input(r, c)),
+                Some("out") => Some(Hover::Output(r, c)),
+                _ => None,
+            }
+        }));
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
+        " " | "k" => {
+            ev.prevent_default();
+            playing.update(|p| *p = !*p);
+        }
+        "ArrowRight" | "l" => {
+            ev.prevent_default();
+            move_by(1);
+        }
+        "ArrowLeft" | "j" => {
+            ev.prevent_default();
+            move_by(-1);
+        }
+        "Home" => {
+            ev.prevent_default();
+            move_by(-step.get_untracked());
+        }
+        _ => {}
+    };
+    let description = move || {
+        pic.with(|p| {
+            p.as_ref().map(|p| {
+                let index = p.step_index(step.get());
+                format!(
+                    "Window {} of {} (output {}); padding is {}.",
+                    step.get() + 1,
+                    p.steps(),
+                    index
+                        .iter()
+                        .map(|i| i.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    p.pad_value
+                )
+            })
+        })
+    };
+    view! {
+        <section class="grid" aria-label="Padding picture" tabindex="0" on:keydown=on_key data-testid="grid">
+            <h2>"The picture"</h2>
+            {move || match (pic.get(), at.get()) {
+                (Some(p), Some(at)) if p.cell_count() <= MAX_CELLS => view! {
+                    <svg
+                        role="img"
+                        aria-label="Input with its padding, the window at the current step, and the output"
+                        data-testid="grid-svg"
+                        viewBox=format!("0 0 {:.1} {:.1}", at.width, at.height)
+                        width=format!("{:.0}", at.width)
+                        on:mouseover=on_pointer
+                        on:mouseleave=move |_| hover.set(None)
+                    >
+                        <g class="base" inner_html=move || base.get()></g>
+                        <g class="overlay" pointer-events="none">
+                            {move || overlay(&p, &at, step.get(), hover.get())}
+                        </g>
+                    </svg>
+                }.into_any(),
+                (Some(p), _) => view! {
+                    <p class="muted">{format!("{} cells: too many to draw one by one here.", p.cell_count())}</p>
+                }.into_any(),
+                _ => view! { <p class="muted">"Nothing to draw for this layer."</p> }.into_any(),
+            }}
+            <ul class="legend" aria-label="Legend">
+                <li><span class="swatch input"></span>"input"</li>
+                <li><span class="swatch pad"></span>{move || pic.with(|p| format!("padding ({})", p.as_ref().map_or("0", |p| p.pad_value)))}</li>
+                <li><span class="swatch dead"></span>"dead: no window reads it"</li>
+                <li><span class="swatch beyond"></span>"past the padding (ceil mode)"</li>
+                <li><span class="swatch tap"></span>"window taps"</li>
+                <li><span class="swatch out"></span>"output"</li>
+                <li><span class="swatch hl"></span>"linked to the hovered cell"</li>
+            </ul>
+            <p class="step-text" aria-live="polite" data-testid="step-text">{description}</p>
+            <div class="player" role="group" aria-label="Animation">
+                <button type="button" data-testid="step-back" aria-label="Previous window" on:click=move |_| move_by(-1)>"◀"</button>
+                <button
+                    type="button"
+                    data-testid="play"
+                    aria-pressed=move || playing.get().to_string()
+                    on:click=move |_| playing.update(|p| *p = !*p)
+                >
+                    {move || if playing.get() { "Pause" } else { "Play" }}
+                </button>
+                <button type="button" data-testid="step-forward" aria-label="Next window" on:click=move |_| move_by(1)>"▶"</button>
+                <label class="scrub">
+                    <span class="visually-hidden">"Window"</span>
+                    <input
+                        type="range"
+                        min="0"
+                        data-testid="scrub"
+                        max=move || (steps.get() - 1).to_string()
+                        prop:value=move || step.get().to_string()
+                        on:input=move |ev| {
+                            playing.set(false);
+                            if let Ok(v) = event_target_value(&ev).parse::<i64>() {
+                                step.set(v);
+                            }
+                        }
+                    />
+                </label>
+                <label class="speed">
+                    <span>"Speed"</span>
+                    <select data-testid="speed" on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<u64>() {
+                            speed_ms.set(v);
+                        }
+                    }>
+                        <option value="800">"slow"</option>
+                        <option value="400" selected>"normal"</option>
+                        <option value="120">"fast"</option>
+                        <option value="16">"60 fps"</option>
+                    </select>
+                </label>
+                <span class="keys">"Keys: space play/pause, ← → step"</span>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,426 @@
+//! The picture's geometry, per axis: which padded positions are input, padding or beyond the
+//! padding, which no window reads (dead), which an output step taps, and which outputs read a
+//! position. A 2-D cell is the product of its two axes. Coordinates are padded-input
+//! coordinates: input element `0` is at `before`.
+//!
+//! Transposed convolution is drawn as the equivalent direct convolution: the input with
+//! `stride - 1` zeros inserted between elements, padded by `d(k-1)` on both sides, a stride-1
+//! window; its outputs are the full output, of which the crop is marked.
+
+use crate::core::{Answer, Geometry, LayerSpec, Op};
+
+/// What a padded-input position holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Input,
+    PadBefore,
+    PadAfter,
+    /// Past the padding: ceil mode's last window reaches here, but nothing is read.
+    Beyond,
+    /// A zero inserted between input elements (transposed convolution).
+    Inserted,
+}
+
+/// One spatial axis of the picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    /// Input elements (for transposed: the stride-dilated input, zeros included).
+    pub input: i64,
+    pub before: i64,
+    pub after: i64,
+    /// Positions past `after` that windows reach (ceil mode).
+    pub beyond: i64,
+    pub kernel: i64,
+    pub stride: i64,
+    pub dilation: i64,
+    pub output: i64,
+    /// For transposed: the original stride (zeros sit between multiples of it).
+    pub inserted_every: i64,
+    /// For transposed: outputs cropped at the start and end of the full output.
+    pub crop: (i64, i64),
+}
+
+impl Axis {
+    /// Number of drawn positions.
+    pub fn len(&self) -> i64 {
+        self.before + self.input + self.after + self.beyond
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What position `p` (0-based, padded coordinates) holds.
+    pub fn cell(&self, p: i64) -> Cell {
+        let x = p - self.before;
+        if x < 0 {
+            Cell::PadBefore
+        } else if x < self.input {
+            if self.inserted_every > 1 && x % self.inserted_every != 0 {
+                Cell::Inserted
+            } else {
+                Cell::Input
+            }
+        } else if x < self.input + self.after {
+            Cell::PadAfter
+        } else {
+            Cell::Beyond
+        }
+    }
+
+    /// The positions output `j` reads (its taps), in order.
+    pub fn taps(&self, j: i64) -> impl Iterator<Item = i64> + '_ {
+        (0..self.kernel).map(move |t| j * self.stride + t * self.dilation)
+    }
+
+    /// Whether some window reads position `p`.
+    pub fn is_read(&self, p: i64) -> bool {
+        self.readers(p).next().is_some()
+    }
+
+    /// The outputs whose window reads position `p`.
+    pub fn readers(&self, p: i64) -> impl Iterator<Item = i64> + '_ {
+        (0..self.kernel).filter_map(move |t| {
+            let start = p - t * self.dilation;
+            (start >= 0 && start % self.stride == 0 && start / self.stride < self.output)
+                .then_some(start / self.stride)
+        })
+    }
+
+    /// Whether position `p` holds data or padding that no window reads (dropped by the floor,
+    /// or padding nothing touches).
+    pub fn is_dead(&self, p: i64) -> bool {
+        self.cell(p) != Cell::Beyond && !self.is_read(p)
+    }
+
+    /// For transposed: whether full-output element `j` is cropped away.
+    pub fn is_cropped(&self, j: i64) -> bool {
+        j < self.crop.0 || j >= self.output - self.crop.1.max(0)
+    }
+}
+
+/// The picture of one layer: one axis per drawn dimension (the last two of a 3-D layer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    pub axes: Vec<Axis>,
+    pub transposed: bool,
+    /// Max pooling pads with −∞ (drawn as such); others with zeros.
+    pub pad_value: &'static str,
+}
+
+impl Picture {
+    /// Number of window steps (outputs), row-major.
+    pub fn steps(&self) -> i64 {
+        self.axes.iter().map(|a| a.output).product()
+    }
+
+    /// The output index of step `n` per axis (row-major).
+    pub fn step_index(&self, n: i64) -> Vec<i64> {
+        let mut rest = n.rem_euclid(self.steps().max(1));
+        let mut index = vec![0; self.axes.len()];
+        for (a, axis) in self.axes.iter().enumerate().rev() {
+            index[a] = rest % axis.output.max(1);
+            rest /= axis.output.max(1);
+        }
+        index
+    }
+
+    /// Drawn cells in all: the budget check for the renderer.
+    pub fn cell_count(&self) -> i64 {
+        self.axes.iter().map(Axis::len).product::<i64>() + self.steps()
+    }
+}
+
+/// The picture for `spec` and its answer, or `None` when it cannot be drawn.
+pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
+    let g = Geometry::of(spec).ok()?;
+    let n = g.ndim();
+    let dims: Vec<usize> = (n.saturating_sub(2)..n).collect();
+    let transposed = spec.op == Op::ConvTranspose;
+    let axes = dims
+        .iter()
+        .map(|&a| {
+            let (i, k, s, d) = (g.input[a], g.kernel[a], g.stride[a], g.dilation[a]);
+            let keff = d * (k - 1) + 1;
+            if transposed {
+                let full = answer.full_output.as_ref()?.get(a).copied()?;
+                Some(Axis {
+                    input: (i - 1) * s + 1,
+                    before: keff - 1,
+                    after: keff - 1,
+                    beyond: 0,
+                    kernel: k,
+                    stride: 1,
+                    dilation: d,
+                    output: full,
+                    inserted_every: s,
+                    crop: (answer.before[a], answer.after[a]),
+                })
+            } else {
+                let (b, af, o) = (answer.before[a], answer.after[a], answer.output[a]);
+                let reach = (o - 1) * s + keff;
+                Some(Axis {
+                    input: i,
+                    before: b.max(0),
+                    after: af.max(0),
+                    beyond: (reach - (i + b.max(0) + af.max(0))).max(0),
+                    kernel: k,
+                    stride: s,
+                    dilation: d,
+                    output: o,
+                    inserted_every: 1,
+                    crop: (0, 0),
+                })
+            }
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Picture {
+        axes,
+        transposed,
+        pad_value: if spec.op == Op::MaxPool {
+            "−∞"
+        } else {
+            "0"
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compact::CompactSpec;
+    use crate::core::{Framework, evaluate};
+
+    fn pic(
+        op: Op,
+        fw: Framework,
+        input: &str,
+        k: &str,
+        s: &str,
+        p: &str,
+        f: impl Fn(&mut CompactSpec),
+    ) -> Picture {
+        let mut c = CompactSpec::new(op, fw, input, k);
+        c.stride = s.into();
+        c.padding = p.into();
+        f(&mut c);
+        let spec = c.to_spec().unwrap();
+        picture(&spec, &evaluate(&spec).unwrap()).unwrap()
+    }
+
+    fn kinds(axis: &Axis) -> String {
+        (0..axis.len())
+            .map(|p| match (axis.cell(p), axis.is_dead(p)) {
+                (Cell::PadBefore | Cell::PadAfter, false) => 'p',
+                (Cell::PadBefore | Cell::PadAfter, true) => 'P',
+                (Cell::Input, false) => 'i',
+                (Cell::Input, true) => 'I',
+                (Cell::Beyond, _) => 'b',
+                (Cell::Inserted, _) => 'z',
+            })
+            .collect()
+    }
+
+    #[test]
+    fn seed_004_never_reads_its_last_padding_column_and_steps_row_major() {
+        // 6 + 2 + 2 = 10 positions, windows of 5 start at 0, 2, 4: position 9 is never read.
+        let p = pic(Op::Conv, Framework::Torch, "6x6", "5", "2", "2", |_| {});
+        assert_eq!(kinds(&p.axes[0]), "ppiiiiiipP");
+        assert_eq!(p.steps(), 9);
+        assert_eq!(p.step_index(4), vec![1, 1]);
+        assert_eq!(p.axes[0].taps(1).collect::<Vec<_>>(), vec![2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn the_floor_drops_the_last_row_and_reports_it_dead() {
+        // 7 with kernel 2, stride 2, no padding: windows 0-1, 2-3, 4-5; element 6 is never read.
+        let p = pic(Op::MaxPool, Framework::Torch, "7", "2", "2", "0", |_| {});
+        assert_eq!(kinds(&p.axes[0]), "iiiiiiI");
+        // With ceil mode the last window reaches past the input instead.
+        let p = pic(Op::MaxPool, Framework::Torch, "7", "2", "2", "0", |c| {
+            c.ceil_mode = true
+        });
+        assert_eq!(kinds(&p.axes[0]), "iiiiiiib");
+        assert_eq!(p.pad_value, "−∞");
+    }
+
+    #[test]
+    fn untouched_padding_is_dead_and_readers_invert_taps() {
+        // Keras 'same' on 30 with pool 2 stride 2: no padding at all; torch p=1 k=2 s=2 on 5:
+        // windows -1..0, 1..2, 3..4: all read.
+        let p = pic(Op::Conv, Framework::Torch, "5", "1", "3", "1", |_| {});
+        // Kernel 1, stride 3 from the left pad: reads -1, 2, 5 -> pad, input 2 and the right pad.
+        assert_eq!(kinds(&p.axes[0]), "pIIiIIp");
+        let axis = &p.axes[0];
+        for j in 0..axis.output {
+            for t in axis.taps(j) {
+                assert!(axis.readers(t).any(|r| r == j));
+            }
+        }
+    }
+
+    #[test]
+    fn transposed_is_drawn_as_zero_inserted_input_with_the_crop_marked() {
+        let p = pic(
+            Op::ConvTranspose,
+            Framework::Keras,
+            "4",
+            "3",
+            "2",
+            "same",
+            |_| {},
+        );
+        let axis = &p.axes[0];
+        assert_eq!(kinds(axis), "ppizizizipp");
+        assert_eq!(axis.output, 9);
+        assert_eq!(axis.crop, (0, 1));
+        assert!(axis.is_cropped(8) && !axis.is_cropped(0));
+    }
+}
+
+/// Where the picture's parts sit, in SVG user units (zero at the top left).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    /// Side of one cell.
+    pub cell: f64,
+    /// Left edge of the output grid.
+    pub output_x: f64,
+    /// Top edge of both grids (room for the labels above).
+    pub top: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// The two axes as (rows, columns); a 1-D layer is one row.
+pub fn rows_cols(picture: &Picture) -> (Axis, Axis) {
+    let unit = Axis {
+        input: 1,
+        before: 0,
+        after: 0,
+        beyond: 0,
+        kernel: 1,
+        stride: 1,
+        dilation: 1,
+        output: 1,
+        inserted_every: 1,
+        crop: (0, 0),
+    };
+    match picture.axes.as_slice() {
+        [cols] => (unit, cols.clone()),
+        [rows, cols, ..] => (rows.clone(), cols.clone()),
+        [] => (unit.clone(), unit),
+    }
+}
+
+/// Cell size and positions for a picture, fitting about `max_width` units across.
+pub fn layout(picture: &Picture, max_width: f64) -> Layout {
+    let (rows, cols) = rows_cols(picture);
+    let across = (cols.len() + cols.output) as f64 + 3.0;
+    let cell = (max_width / across).clamp(2.0, 28.0).floor();
+    let top = 1.5 * cell.max(12.0);
+    let output_x = (cols.len() as f64 + 3.0) * cell;
+    let width = output_x + cols.output as f64 * cell + 1.0;
+    let height = top + rows.len().max(rows.output) as f64 * cell + 1.0;
+    Layout {
+        cell,
+        output_x,
+        top,
+        width,
+        height,
+    }
+}
+
+/// The static part of the picture as SVG markup: every input, padding and output cell, with
+/// `data-testid` (`cell-input`, `cell-pad`, `cell-output`), `data-r`/`data-c` for hit testing,
+/// and flags for dead and cropped cells. Highlights are drawn on top by the caller.
+pub fn base_svg(picture: &Picture, at: &Layout) -> String {
+    use std::fmt::Write;
+    let (rows, cols) = rows_cols(picture);
+    let c = at.cell;
+    let mut out =
+        String::with_capacity(((rows.len() * cols.len() + picture.steps()) * 110) as usize);
+    let _ = write!(
+        out,
+        r#"<text x="0" y="{:.1}" class="label">input{}</text>"#,
+        at.top - 0.4 * c.max(12.0),
+        if picture.transposed {
+            " (zeros inserted, padded k'−1)"
+        } else {
+            ""
+        }
+    );
+    let _ = write!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" class="label">{}</text>"#,
+        at.output_x,
+        at.top - 0.4 * c.max(12.0),
+        if picture.transposed {
+            "full output (crop marked)"
+        } else {
+            "output"
+        }
+    );
+    for r in 0..rows.len() {
+        for col in 0..cols.len() {
+            let (kr, kc) = (rows.cell(r), cols.cell(col));
+            let kind = match (kr, kc) {
+                (Cell::Beyond, _) | (_, Cell::Beyond) => "beyond",
+                (Cell::PadBefore | Cell::PadAfter, _) | (_, Cell::PadBefore | Cell::PadAfter) => {
+                    "pad"
+                }
+                (Cell::Inserted, _) | (_, Cell::Inserted) => "inserted",
+                _ => "input",
+            };
+            let testid = match kind {
+                "input" | "inserted" => "cell-input",
+                "pad" => "cell-pad",
+                _ => "cell-beyond",
+            };
+            let dead = kind != "beyond" && (rows.is_dead(r) || cols.is_dead(col));
+            let _ = write!(
+                out,
+                r#"<rect class="cell {kind}{}" data-testid="{testid}" data-panel="in" data-r="{r}" data-c="{col}" x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}"/>"#,
+                if dead { " dead" } else { "" },
+                col as f64 * c,
+                at.top + r as f64 * c
+            );
+        }
+    }
+    for r in 0..rows.output {
+        for col in 0..cols.output {
+            let cropped = picture.transposed && (rows.is_cropped(r) || cols.is_cropped(col));
+            let _ = write!(
+                out,
+                r#"<rect class="cell out{}" data-testid="cell-output" data-panel="out" data-r="{r}" data-c="{col}" x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}"/>"#,
+                if cropped { " cropped" } else { "" },
+                at.output_x + col as f64 * c,
+                at.top + r as f64 * c
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod svg_tests {
+    use super::*;
+    use crate::compact::CompactSpec;
+    use crate::core::{Framework, evaluate};
+
+    #[test]
+    fn the_base_layer_has_one_rect_per_cell_with_its_kind() {
+        let c = CompactSpec {
+            stride: "2".into(),
+            padding: "2".into(),
+            ..CompactSpec::new(Op::Conv, Framework::Torch, "6x6", "5")
+        };
+        let spec = c.to_spec().unwrap();
+        let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
+        let svg = base_svg(&p, &layout(&p, 600.0));
+        assert_eq!(svg.matches("data-testid=\"cell-input\"").count(), 36);
+        assert_eq!(svg.matches("data-testid=\"cell-pad\"").count(), 100 - 36);
+        assert_eq!(svg.matches("data-testid=\"cell-output\"").count(), 9);
+        // Row 9 and column 9 (the last padding) are never read: 19 dead cells.
+        assert_eq!(svg.matches(" dead\"").count(), 19);
+    }
+}
