@@ -90,6 +90,13 @@ pub fn layer(r: &Render) -> Py {
                     ));
                 }
                 Step::ConvTranspose { padding, kernel, dilation, output_padding, output_size, .. } => {
+                    if shape.input.contains(&1) {
+                        py.comment(
+                            "Known XLA issue (jax 0.10, CPU): a transposed convolution with a size-1 spatial \
+                             input can abort in the compiler (algebraic_simplifier: 'Window dimensions do not \
+                             match RHS shape'). The padding here is right; if it aborts, squeeze the size-1 axis.",
+                        );
+                    }
                     // The full output is lax's padding (keff-1, keff-1); lax's own 'VALID' is not it
                     // when the kernel is shorter than the stride.
                     let pad = if output_padding.is_some() || output_size.is_some() {

@@ -117,13 +117,7 @@ fn pool_kind(
     geometry: &crate::core::Geometry,
 ) -> Kind {
     let max = spec.op == Op::MaxPool;
-    // tf.nn.pool with a dilation and explicit pads goes through space_to_batch, which pads
-    // with zeros, also for MAX (measured: a window of padding alone gives 0, not -inf).
-    let explicit = matches!(
-        spec.padding,
-        Some(Padding::All(_) | Padding::PerDim(_) | Padding::Explicit(_))
-    );
-    let zero_pad = max && spec.framework == Framework::Tf && geometry.dilated() && explicit;
+
     let keff = shape.effective_kernel();
     let mut after = answer.after.clone();
     let mut extra: Vec<i64> = (0..shape.ndim())
@@ -132,11 +126,20 @@ fn pool_kind(
             (reach - (shape.input[a] + answer.before[a] + answer.after[a])).max(0)
         })
         .collect();
+    // tf.nn.pool with a dilation and explicit pads goes through space_to_batch, which pads
+    // with zeros, also for MAX (measured: a window of padding alone gives 0, not -inf).
+    let explicit = matches!(
+        spec.padding,
+        Some(Padding::All(_) | Padding::PerDim(_) | Padding::Explicit(_))
+    );
+    let zero_pad = max && spec.framework == Framework::Tf && geometry.dilated() && explicit;
     let include_pad = match spec.framework {
         Framework::Torch => spec.count_include_pad.unwrap_or(true),
         Framework::Onnx => spec.count_include_pad.unwrap_or(false),
         Framework::Jax => spec.count_include_pad.unwrap_or(true),
-        Framework::Keras | Framework::Tf => false,
+        // The same space_to_batch zeros are averaged in, counted like input.
+        Framework::Tf => geometry.dilated() && explicit,
+        Framework::Keras => false,
     };
     let no_padding = answer.before.iter().chain(&answer.after).all(|&p| p <= 0);
     let divisor = if max || !include_pad || no_padding {

@@ -237,7 +237,8 @@ pub fn layer(r: &Render) -> Py {
         py.blank();
         py.block("def forward(self, x)", |py| {
             forward_lines(r, py, &|step| match step {
-                Step::ConvTranspose { output_size: Some(o), output_padding: None, .. } => {
+                // With output_size torch ignores the module's output_padding.
+                Step::ConvTranspose { output_size: Some(o), .. } => {
                     format!("self.conv(x, output_size={})", super::writer::list(o))
                 }
                 Step::Pool { .. } => "self.pool(x)".into(),
