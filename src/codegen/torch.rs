@@ -237,8 +237,11 @@ pub fn layer(r: &Render) -> Py {
         py.blank();
         py.block("def forward(self, x)", |py| {
             forward_lines(r, py, &|step| match step {
-                // With output_size torch ignores the module's output_padding.
-                Step::ConvTranspose { output_size: Some(o), .. } => {
+                // Only where padding and output_padding do not already give it; with
+                // output_size torch ignores the module's output_padding.
+                Step::ConvTranspose { output_size: Some(o), padding, output_padding, .. }
+                    if *o != natural_transposed_size(r, padding, output_padding.as_deref()) =>
+                {
                     format!("self.conv(x, output_size={})", super::writer::list(o))
                 }
                 Step::Pool { .. } => "self.pool(x)".into(),
@@ -322,6 +325,29 @@ fn functional_call(r: &Render, step: &Step, adds_bias: bool) -> String {
         ),
         _ => "x".into(),
     }
+}
+
+/// The size torch's ConvTranspose gives without `output_size`: `F - 2p + op` per dimension.
+fn natural_transposed_size(
+    r: &Render,
+    padding: &Native,
+    output_padding: Option<&[i64]>,
+) -> Vec<i64> {
+    let n = r.shape().ndim();
+    let full = match &r.plan.semantics.kind {
+        super::semantics::Kind::Transpose { full, .. } => full.clone(),
+        _ => vec![0; n],
+    };
+    let pads: Vec<i64> = match padding {
+        Native::Symmetric(v) => v.clone(),
+        Native::Explicit(v) => v.iter().map(|&(b, _)| b).collect(),
+        _ => vec![0; n],
+    };
+    (0..n)
+        .map(|a| {
+            full[a] - 2 * pads[a] + output_padding.and_then(|o| o.get(a).copied()).unwrap_or(0)
+        })
+        .collect()
 }
 
 fn py_bool(b: bool) -> &'static str {
