@@ -21,7 +21,16 @@ fn the_pure_modules_know_nothing_about_the_browser() {
     let mut files = Vec::new();
     rust_files(&root.join("src/core"), &mut files);
     rust_files(&root.join("src/codegen"), &mut files);
-    for pure in ["wire.rs", "compact.rs", "presets.rs", "highlight.rs", "permalink.rs", "grid.rs", "explain.rs", "compare.rs"] {
+    for pure in [
+        "wire.rs",
+        "compact.rs",
+        "presets.rs",
+        "highlight.rs",
+        "permalink.rs",
+        "grid.rs",
+        "explain.rs",
+        "compare.rs",
+    ] {
         files.push(root.join("src").join(pure));
     }
     assert!(files.len() > 5);

@@ -12,3 +12,16 @@ test("a refused configuration shows the framework's reason, and recovers", async
   await expect(padlab.error).toContainText('kernel takes whole numbers');
   await expect(padlab.field('kernel')).toHaveAttribute('aria-invalid', 'true');
 });
+
+test('the last valid picture stays on screen while a field is being fixed', async ({ padlab }) => {
+  await padlab.open();
+  const grid = padlab.page.getByTestId('grid-svg');
+  await expect(grid.getByTestId('cell-output')).toHaveCount(9);
+  await padlab.set('kernel', '');
+  await expect(padlab.error).toBeVisible();
+  await expect(padlab.page.getByTestId('stale-note')).toBeVisible();
+  await expect(grid.getByTestId('cell-output')).toHaveCount(9);
+  await padlab.set('kernel', '3');
+  await expect(padlab.page.getByTestId('stale-note')).toHaveCount(0);
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '4x4');
+});

@@ -94,9 +94,16 @@ pub fn GridView(
     /// The core's answer.
     answer: Memo<Result<Answer, String>>,
 ) -> impl IntoView {
+    // While a field is being fixed, the last valid picture stays on screen (dimmed).
+    let last = StoredValue::new(None::<Picture>);
+    let stale = Memo::new(move |_| answer.with(Result::is_err));
     let pic: Memo<Option<Picture>> = Memo::new(move |_| match (spec.get(), answer.get()) {
-        (Ok(spec), Ok(answer)) => picture(&spec, &answer),
-        _ => None,
+        (Ok(spec), Ok(answer)) => {
+            let now = picture(&spec, &answer);
+            last.set_value(now.clone());
+            now
+        }
+        _ => last.get_value(),
     });
     let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, 640.0))));
     let base = Memo::new(move |_| match (pic.get(), at.get()) {
@@ -191,8 +198,11 @@ pub fn GridView(
         })
     };
     view! {
-        <section class="grid" aria-label="Padding picture" tabindex="0" on:keydown=on_key data-testid="grid">
+        <section class="grid" class:stale=move || stale.get() aria-label="Padding picture" tabindex="0" on:keydown=on_key data-testid="grid">
             <h2>"The picture"</h2>
+            <Show when=move || stale.get() && pic.with(Option::is_some)>
+                <p class="muted" data-testid="stale-note">"Showing the last valid layer until the settings are fixed."</p>
+            </Show>
             {move || match (pic.get(), at.get()) {
                 (Some(p), Some(at)) if p.cell_count() <= MAX_CELLS => view! {
                     <svg
