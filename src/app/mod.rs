@@ -7,6 +7,7 @@ mod comparison;
 mod controls;
 mod formula;
 mod grid_view;
+mod inverse_panel;
 mod link;
 mod preset_bar;
 mod summary;
@@ -20,6 +21,7 @@ use comparison::Comparison;
 use controls::Controls;
 use formula::FormulaPanel;
 use grid_view::GridView;
+use inverse_panel::InversePanel;
 use link::{LinkBar, read_location, sync_url};
 use preset_bar::PresetBar;
 use summary::Summary;
@@ -64,6 +66,7 @@ pub fn App() -> impl IntoView {
             <GridView spec=spec answer=answer />
             <FormulaPanel spec=spec answer=answer />
             <Comparison spec=spec />
+            <InversePanel spec=spec />
             <CodePanel spec=spec />
         </div>
     }
