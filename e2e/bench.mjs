@@ -1,0 +1,103 @@
+// padlab benchmark: Playwright + Debian Chromium against the built site. Repeated runs,
+// medians and percentiles; prints a Markdown table. Run it through scripts/bench.sh.
+import { chromium } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+
+const base = process.env.PADLAB_URL ?? 'http://127.0.0.1:4175/';
+const dist = process.env.PADLAB_DIST ?? '../dist';
+const runs = Number(process.env.PADLAB_RUNS ?? 15);
+const args = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))]; };
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+function weight() {
+  const files = readdirSync(dist).filter((f) => /\.(html|css|js|wasm)$/.test(f));
+  const sizes = files.map((f) => [f, gzipSync(readFileSync(join(dist, f)), { level: 9 }).length]);
+  return { total: sizes.reduce((a, [, s]) => a + s, 0), sizes };
+}
+
+async function firstGrid(browser) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const seen = () => {
+        if (!window.__firstGrid && document.querySelector('[data-testid="cell-input"]')) window.__firstGrid = performance.now();
+      };
+      new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(base);
+    await page.waitForFunction(() => window.__firstGrid);
+    times.push(await page.evaluate(() => window.__firstGrid));
+    await context.close();
+  }
+  return times;
+}
+
+/** Time from an input event to the grid's DOM being replaced (a MutationObserver fires). */
+async function controlChange(page, size) {
+  await page.goto(`${base}?op=conv&fw=keras&in=${size}x${size}&k=3&p=same`);
+  await page.getByTestId('output-size').waitFor();
+  return page.evaluate(async (n) => {
+    const input = document.querySelector('[data-testid="kernel"]');
+    const target = document.querySelector('[data-testid="grid-svg"] g.base');
+    const times = [];
+    for (let i = 0; i < n; i++) {
+      const changed = new Promise((resolve) => {
+        const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()); });
+        observer.observe(target, { childList: true, subtree: true });
+      });
+      const t0 = performance.now();
+      input.value = i % 2 ? '3' : '5';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      times.push((await changed) - t0);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    }
+    return times;
+  }, runs * 4);
+}
+
+/** Frame times while the window animates at 60 steps per second. */
+async function animation(page, size, seconds) {
+  await page.goto(`${base}?op=conv&fw=torch&in=${size}x${size}&k=3&p=1`);
+  await page.getByTestId('output-size').waitFor();
+  const drawn = await page.getByTestId('grid-svg').count();
+  if (!drawn) return { drawn: false };
+  await page.getByTestId('speed').selectOption('16');
+  await page.getByTestId('play').click();
+  const frames = await page.evaluate((s) => new Promise((done) => {
+    const out = []; let last = performance.now(); const end = last + s * 1000;
+    const tick = (t) => { out.push(t - last); last = t; if (t < end) requestAnimationFrame(tick); else done(out); };
+    requestAnimationFrame(tick);
+  }), seconds);
+  await page.getByTestId('play').click();
+  const body = frames.slice(2);
+  return { drawn: true, fps: 1000 / pct(body, 0.5), p95: pct(body, 0.95), max: Math.max(...body) };
+}
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
+const w = weight();
+const grid = await firstGrid(browser);
+const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
+const c32 = await controlChange(page, 32);
+const c128 = await controlChange(page, 128);
+const a64 = await animation(page, 64, 3);
+const large = [];
+for (const size of [96, 128, 160, 192, 256]) large.push([size, await animation(page, size, 1.5)]);
+await browser.close();
+
+console.log(`| measure | result | target |`);
+console.log(`|---|---|---|`);
+console.log(`| first-load weight (gzip: ${w.sizes.map(([f, s]) => `${f.replace(/-[0-9a-f]{16}/, '')} ${(s / 1024).toFixed(1)} KB`).join(', ')}) | ${(w.total / 1024).toFixed(1)} KB | ≤ 80 KB |`);
+console.log(`| first grid visible, median of ${runs} cold loads (p95) | ${ms(pct(grid, 0.5))} (${ms(pct(grid, 0.95))}) | ≤ 60 ms |`);
+console.log(`| control change → DOM updated, 32×32, p50 / p95 | ${ms(pct(c32, 0.5))} / ${ms(pct(c32, 0.95))} | p95 ≤ 4 ms |`);
+console.log(`| control change → DOM updated, 128×128, p50 / p95 | ${ms(pct(c128, 0.5))} / ${ms(pct(c128, 0.95))} | p95 ≤ 16 ms |`);
+console.log(`| animation at 64×64: fps (frame p95, max) | ${a64.fps.toFixed(0)} fps (${ms(a64.p95)}, ${ms(a64.max)}) | 60 fps |`);
+for (const [size, r] of large) {
+  console.log(`| animation at ${size}×${size}: max frame | ${r.drawn ? `${ms(r.max)} (${r.fps.toFixed(0)} fps)` : 'not drawn (cell budget)'} | no frame > 50 ms up to ≥ 256×256 |`);
+}
