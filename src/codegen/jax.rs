@@ -1,7 +1,7 @@
 //! JAX: `lax` functions over NCHW arrays with torch-layout weights.
 
 use super::Render;
-use super::plan::{Fill, Native, Step};
+use super::plan::{Fill, Native, Step, average_comment};
 use super::writer::{Py, join, tuple};
 
 fn pairs_text(pairs: &[(i64, i64)]) -> String {
@@ -135,28 +135,20 @@ pub fn layer(r: &Render) -> Py {
                         ));
                     }
                 }
-                Step::AverageRatio { before, after, extra, include_pad, stride } => {
+                Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
                     let np_pairs = |pairs: &[(i64, i64)]| format!("[(0, 0), (0, 0), {}", &pairs_text(pairs)[1..]);
-                    let inner: Vec<(i64, i64)> = before.iter().zip(after).map(|(&b, &a)| (b, a)).collect();
-                    let ext: Vec<(i64, i64)> = extra.iter().map(|&e| (0, e)).collect();
-                    let all: Vec<(i64, i64)> =
-                        before.iter().zip(after).zip(extra).map(|((&b, &a), &e)| (b, a + e)).collect();
-                    py.comment(if *include_pad {
-                        "Average = window sum / number of input and padding elements in the window."
-                    } else {
-                        "Average = window sum / number of input elements in the window."
-                    });
+                    py.comment(average_comment(*include_pad));
                     py.line("ones = jnp.ones_like(x[:1, :1])");
                     if *include_pad {
                         py.line(format!(
                             "mask = jnp.pad(jnp.pad(ones, {}, constant_values=1.0), {})",
-                            np_pairs(&inner),
-                            np_pairs(&ext)
+                            np_pairs(inner),
+                            np_pairs(extension)
                         ));
                     } else {
-                        py.line(format!("mask = jnp.pad(ones, {})", np_pairs(&all)));
+                        py.line(format!("mask = jnp.pad(ones, {})", np_pairs(padded)));
                     }
-                    py.line(format!("x = jnp.pad(x, {})", np_pairs(&all)));
+                    py.line(format!("x = jnp.pad(x, {})", np_pairs(padded)));
                     py.line(format!(
                         "x = {} / {}",
                         window("x", "0.0", "lax.add", stride, "\"VALID\""),

@@ -3,7 +3,7 @@
 use crate::core::Op;
 
 use super::Render;
-use super::plan::{Fill, Native, Step};
+use super::plan::{Fill, Native, Step, average_comment};
 use super::writer::{Py, pad_list, pair_tuples, tuple};
 
 fn keyword(padding: &Native) -> &'static str {
@@ -161,42 +161,29 @@ pub fn layer(r: &Render) -> Py {
                 py.blank();
             }
             Step::AverageRatio {
-                before,
-                after,
-                extra,
+                inner,
+                extension,
+                padded,
                 include_pad,
                 stride,
             } => {
-                let all: Vec<(i64, i64)> = before
-                    .iter()
-                    .zip(after)
-                    .zip(extra)
-                    .map(|((&b, &a), &e)| (b, a + e))
-                    .collect();
-                let pads: Vec<(i64, i64)> =
-                    before.iter().zip(after).map(|(&b, &a)| (b, a)).collect();
-                let ext: Vec<(i64, i64)> = extra.iter().map(|&e| (0, e)).collect();
                 if dilated {
                     taps_function(&mut py, &format!("window_sum_{i}"), r, stride, false);
                     py.blank();
                 }
                 py.block(format!("def average_{i}(t)"), |py| {
-                    py.comment(if *include_pad {
-                        "Average = window sum / number of input and padding elements in the window."
-                    } else {
-                        "Average = window sum / number of input elements in the window."
-                    });
+                    py.comment(average_comment(*include_pad));
                     py.line("ones = keras.ops.ones_like(t[:1, ..., :1])");
                     if *include_pad {
                         py.line(format!(
                             "mask = keras.ops.pad(keras.ops.pad(ones, {}, constant_values=1.0), {})",
-                            pad_list(&pads, 1, 1),
-                            pad_list(&ext, 1, 1)
+                            pad_list(inner, 1, 1),
+                            pad_list(extension, 1, 1)
                         ));
                     } else {
-                        py.line(format!("mask = keras.ops.pad(ones, {})", pad_list(&all, 1, 1)));
+                        py.line(format!("mask = keras.ops.pad(ones, {})", pad_list(padded, 1, 1)));
                     }
-                    py.line(format!("t = keras.ops.pad(t, {})", pad_list(&all, 1, 1)));
+                    py.line(format!("t = keras.ops.pad(t, {})", pad_list(padded, 1, 1)));
                     if dilated {
                         py.line(format!("return window_sum_{i}(t) / window_sum_{i}(mask)"));
                     } else {

@@ -3,7 +3,7 @@
 use crate::core::Op;
 
 use super::Render;
-use super::plan::{Fill, Native, Step};
+use super::plan::{Fill, Native, Step, average_comment};
 use super::writer::{Py, list};
 
 /// `pads` in ONNX order: every begin, then every end.
@@ -155,32 +155,25 @@ pub fn layer(r: &Render) -> Py {
                     let kind = if *max { "MaxPool" } else { "AveragePool" };
                     py.line(format!("nodes.append(helper.make_node(\"{kind}\", [\"{current}\"], [\"{out}\"], {attrs}))"));
                 }
-                Step::AverageRatio { before, after, extra, include_pad, stride } => {
+                Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
                     let channels = if op.is_pool() { "channels" } else { "out_channels" };
-                    py.comment(if *include_pad {
-                        "Average = window sum / number of input and padding elements in the window."
-                    } else {
-                        "Average = window sum / number of input elements in the window."
-                    });
-                    let pads: Vec<(i64, i64)> = before.iter().zip(after).zip(extra).map(|((&b, &a), &e)| (b, a + e)).collect();
+                    py.comment(average_comment(*include_pad));
                     let np_pairs = |pairs: &[(i64, i64)]| {
                         format!("[(0, 0), (0, 0), {}]", pairs.iter().map(|(b, a)| format!("({b}, {a})")).collect::<Vec<_>>().join(", "))
                     };
-                    let inner: Vec<(i64, i64)> = before.iter().zip(after).map(|(&b, &a)| (b, a)).collect();
-                    let ext: Vec<(i64, i64)> = extra.iter().map(|&e| (0, e)).collect();
                     let ones = format!("np.ones((1, 1, {}), np.float32)", super::writer::join(&size));
                     let mask = if *include_pad {
-                        format!("np.pad(np.pad({ones}, {}, constant_values=1.0), {})", np_pairs(&inner), np_pairs(&ext))
+                        format!("np.pad(np.pad({ones}, {}, constant_values=1.0), {})", np_pairs(inner), np_pairs(extension))
                     } else {
-                        format!("np.pad({ones}, {})", np_pairs(&pads))
+                        format!("np.pad({ones}, {})", np_pairs(padded))
                     };
-                    let full: Vec<i64> = [0, 0].into_iter().chain(pads.iter().map(|p| p.0)).chain([0, 0]).chain(pads.iter().map(|p| p.1)).collect();
+                    let full: Vec<i64> = [0, 0].into_iter().chain(padded.iter().map(|p| p.0)).chain([0, 0]).chain(padded.iter().map(|p| p.1)).collect();
                     py.line(format!(
                         "nodes.append(helper.make_node(\"Pad\", [\"{current}\", constant(\"p{i}\", np.array({}, np.int64))], [\"x{i}\"]))",
                         list(&full)
                     ));
                     // Window sums as a depthwise convolution with ones: ONNX Runtime fuses a Pad
-                    // into a following AveragePool and then refuses pads >= kernel.
+                    // into a following AveragePool and then refuses padded >= kernel.
                     py.line(format!(
                         "ones = constant(\"k{i}\", np.ones(({channels}, 1, {}), np.float32))",
                         super::writer::join(&shape.kernel)

@@ -93,12 +93,13 @@ pub enum Step {
     /// Max-pool windows with no input element: the target leaves `from` there where the source
     /// gives the other value (−∞ in torch and JAX, the lowest float in TF, Keras, ONNX Runtime).
     EmptyWindows { to_neg_inf: bool },
-    /// An average with an exact divisor: window sums of the zero-padded input divided by window
-    /// sums of a mask that is 1 on input elements (and on padding for `RealAndPad`).
+    /// An average with an exact divisor: window sums of the input zero-padded by `padded`,
+    /// divided by window sums of a mask that is 1 on input elements (and, for `include_pad`, on
+    /// the `inner` padding) and 0 on the `extension` past it that ceil mode reaches.
     AverageRatio {
-        before: Vec<i64>,
-        after: Vec<i64>,
-        extra: Vec<i64>,
+        inner: Pairs,
+        extension: Pairs,
+        padded: Pairs,
         include_pad: bool,
         stride: Vec<i64>,
     },
@@ -507,10 +508,19 @@ fn composed_steps(sem: &Semantics, target: Framework) -> Vec<Step> {
                 if let Some(pairs) = crop {
                     steps.push(Step::Crop { pairs });
                 }
+                let inner: Pairs = before
+                    .iter()
+                    .zip(after)
+                    .map(|(&b, &a)| (b.max(0), a.max(0)))
+                    .collect();
                 steps.push(Step::AverageRatio {
-                    before: before.iter().map(|&b| b.max(0)).collect(),
-                    after: after.iter().map(|&a| a.max(0)).collect(),
-                    extra: extra.clone(),
+                    padded: inner
+                        .iter()
+                        .zip(extra)
+                        .map(|(&(b, a), &e)| (b, a + e))
+                        .collect(),
+                    extension: extra.iter().map(|&e| (0, e)).collect(),
+                    inner,
                     include_pad: *divisor == Divisor::RealAndPad,
                     stride: shape.stride.clone(),
                 });
@@ -552,4 +562,13 @@ fn has_empty_window(sem: &Semantics) -> bool {
 /// (TF, Keras, ONNX Runtime start their max there).
 fn empty_is_neg_inf(framework: Framework) -> bool {
     matches!(framework, Framework::Torch | Framework::Jax)
+}
+
+/// The comment every renderer puts above an exact average.
+pub fn average_comment(include_pad: bool) -> &'static str {
+    if include_pad {
+        "Average = window sum / number of input and padding elements in the window."
+    } else {
+        "Average = window sum / number of input elements in the window."
+    }
 }

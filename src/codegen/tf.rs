@@ -1,7 +1,7 @@
 //! TensorFlow's low-level ops (`tf.nn`), channels last (NHWC).
 
 use super::Render;
-use super::plan::{Fill, Native, Step};
+use super::plan::{Fill, Native, Step, average_comment};
 use super::writer::{Py, join, list, pad_list};
 
 fn padding_arg(padding: &Native) -> String {
@@ -194,27 +194,19 @@ pub fn layer(r: &Render) -> Py {
                         padding_arg(padding)
                     ));
                 }
-                Step::AverageRatio { before, after, extra, include_pad, stride } => {
-                    let pads: Vec<(i64, i64)> = before.iter().zip(after).map(|(&b, &a)| (b, a)).collect();
-                    let ext: Vec<(i64, i64)> = extra.iter().map(|&e| (0, e)).collect();
-                    let all: Vec<(i64, i64)> =
-                        before.iter().zip(after).zip(extra).map(|((&b, &a), &e)| (b, a + e)).collect();
-                    py.comment(if *include_pad {
-                        "Average = window sum / number of input and padding elements in the window."
-                    } else {
-                        "Average = window sum / number of input elements in the window."
-                    });
+                Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
+                    py.comment(average_comment(*include_pad));
                     py.line("ones = tf.ones_like(x[:1, ..., :1])");
                     if *include_pad {
                         py.line(format!(
                             "mask = tf.pad(tf.pad(ones, {}, constant_values=1.0), {})",
-                            pad_list(&pads, 1, 1),
-                            pad_list(&ext, 1, 1)
+                            pad_list(inner, 1, 1),
+                            pad_list(extension, 1, 1)
                         ));
                     } else {
-                        py.line(format!("mask = tf.pad(ones, {})", pad_list(&all, 1, 1)));
+                        py.line(format!("mask = tf.pad(ones, {})", pad_list(padded, 1, 1)));
                     }
-                    py.line(format!("x = tf.pad(x, {})", pad_list(&all, 1, 1)));
+                    py.line(format!("x = tf.pad(x, {})", pad_list(padded, 1, 1)));
                     py.line(format!("x = {} / {}", window(r, "x", "AVG", stride), window(r, "mask", "AVG", stride)));
                 }
             }

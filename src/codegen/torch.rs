@@ -3,7 +3,7 @@
 use crate::core::{Op, PaddingMode};
 
 use super::Render;
-use super::plan::{Fill, Native, Step};
+use super::plan::{Fill, Native, Step, average_comment};
 use super::writer::{Py, join, torch_pad_tuple, tuple};
 
 fn pad_call(x: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
@@ -77,37 +77,24 @@ fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) 
                 ));
             }
             Step::AverageRatio {
-                before,
-                after,
-                extra,
+                inner,
+                extension,
+                padded,
                 include_pad,
                 stride,
             } => {
-                let pads: Vec<(i64, i64)> =
-                    before.iter().zip(after).map(|(&b, &a)| (b, a)).collect();
-                let ext: Vec<(i64, i64)> = extra.iter().map(|&e| (0, e)).collect();
-                let all: Vec<(i64, i64)> = before
-                    .iter()
-                    .zip(after)
-                    .zip(extra)
-                    .map(|((&b, &a), &e)| (b, a + e))
-                    .collect();
-                py.comment(if *include_pad {
-                    "Average = window sum / number of input and padding elements in the window."
-                } else {
-                    "Average = window sum / number of input elements in the window."
-                });
+                py.comment(average_comment(*include_pad));
                 py.line("ones = torch.ones_like(x[:1, :1])");
                 if *include_pad {
                     py.line(format!(
                         "mask = F.pad(F.pad(ones, {}, value=1.0), {})",
-                        torch_pad_tuple(&pads),
-                        torch_pad_tuple(&ext)
+                        torch_pad_tuple(inner),
+                        torch_pad_tuple(extension)
                     ));
                 } else {
-                    py.line(format!("mask = F.pad(ones, {})", torch_pad_tuple(&all)));
+                    py.line(format!("mask = F.pad(ones, {})", torch_pad_tuple(padded)));
                 }
-                py.line(format!("x = F.pad(x, {})", torch_pad_tuple(&all)));
+                py.line(format!("x = F.pad(x, {})", torch_pad_tuple(padded)));
                 py.line(format!(
                     "x = {} / {}",
                     window_sum(r, "x", stride, true),
