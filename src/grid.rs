@@ -339,12 +339,20 @@ pub fn base_svg(picture: &Picture, at: &Layout) -> String {
     let c = at.cell;
     let mut out =
         String::with_capacity(((rows.len() * cols.len() + picture.steps()) * 110) as usize);
+    let sides = if picture.axes.len() == 1 {
+        format!("padding left {}, right {}", cols.before, cols.after)
+    } else {
+        format!(
+            "padding top {}, bottom {}, left {}, right {}",
+            rows.before, rows.after, cols.before, cols.after
+        )
+    };
     let _ = write!(
         out,
-        r#"<text x="0" y="{:.1}" class="label">input{}</text>"#,
+        r#"<text x="0" y="{:.1}" class="label" data-testid="pad-counts">input{}; {sides}</text>"#,
         at.top - 0.4 * c.max(12.0),
         if picture.transposed {
-            " (zeros inserted, padded k'−1)"
+            " (zeros inserted)"
         } else {
             ""
         }
@@ -422,5 +430,9 @@ mod svg_tests {
         assert_eq!(svg.matches("data-testid=\"cell-output\"").count(), 9);
         // Row 9 and column 9 (the last padding) are never read: 19 dead cells.
         assert_eq!(svg.matches(" dead\"").count(), 19);
+        assert!(
+            svg.contains("padding top 2, bottom 2, left 2, right 2"),
+            "{svg:.300}"
+        );
     }
 }

@@ -44,3 +44,9 @@ test('the animation plays and is driven from the keyboard', async ({ padlab }) =
   await padlab.page.keyboard.press(' ');
   await expect(padlab.page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
 });
+
+test('the grid states the padding on each side', async ({ padlab }) => {
+  await padlab.open();
+  await padlab.preset('seed-000');
+  await expect(padlab.page.getByTestId('pad-counts')).toContainText('padding top 1, bottom 2, left 0, right 0');
+});
