@@ -102,27 +102,50 @@ impl Axis {
 /// The picture of one layer: one axis per drawn dimension (the last two of a 3-D layer).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Picture {
+    /// The drawn axes: (columns) or (rows, columns).
     pub axes: Vec<Axis>,
+    /// A 3-D layer's first axis, shown one slice at a time.
+    pub depth: Option<Axis>,
     pub transposed: bool,
     /// Max pooling pads with −∞ (drawn as such); others with zeros.
     pub pad_value: &'static str,
 }
 
 impl Picture {
-    /// Number of window steps (outputs), row-major.
-    pub fn steps(&self) -> i64 {
-        self.axes.iter().map(|a| a.output).product()
+    /// Every axis in order: depth (if any), then the drawn ones.
+    fn all_axes(&self) -> impl Iterator<Item = &Axis> {
+        self.depth.iter().chain(&self.axes)
     }
 
-    /// The output index of step `n` per axis (row-major).
+    /// Number of window steps (outputs), row-major over every axis.
+    pub fn steps(&self) -> i64 {
+        self.all_axes().map(|a| a.output).product()
+    }
+
+    /// The output index of step `n` per axis, depth first (row-major).
     pub fn step_index(&self, n: i64) -> Vec<i64> {
+        let axes: Vec<&Axis> = self.all_axes().collect();
         let mut rest = n.rem_euclid(self.steps().max(1));
-        let mut index = vec![0; self.axes.len()];
-        for (a, axis) in self.axes.iter().enumerate().rev() {
+        let mut index = vec![0; axes.len()];
+        for (a, axis) in axes.iter().enumerate().rev() {
             index[a] = rest % axis.output.max(1);
             rest /= axis.output.max(1);
         }
         index
+    }
+
+    /// The drawn axes' part of a step index (without depth).
+    pub fn drawn_index(&self, n: i64) -> Vec<i64> {
+        let index = self.step_index(n);
+        index[usize::from(self.depth.is_some())..].to_vec()
+    }
+
+    /// Whether the window of step `n` reads depth slice `slice` (always true in 1-D and 2-D).
+    pub fn reads_slice(&self, n: i64, slice: i64) -> bool {
+        match &self.depth {
+            Some(depth) => depth.taps(self.step_index(n)[0]).any(|t| t == slice),
+            None => true,
+        }
     }
 
     /// Drawn cells in all: the budget check for the renderer.
@@ -135,11 +158,9 @@ impl Picture {
 pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
     let g = Geometry::of(spec).ok()?;
     let n = g.ndim();
-    let dims: Vec<usize> = (n.saturating_sub(2)..n).collect();
     let transposed = spec.op == Op::ConvTranspose;
-    let axes = dims
-        .iter()
-        .map(|&a| {
+    let mut axes = (0..n)
+        .map(|a| {
             let (i, k, s, d) = (g.input[a], g.kernel[a], g.stride[a], g.dilation[a]);
             let keff = d * (k - 1) + 1;
             if transposed {
@@ -174,8 +195,10 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
             }
         })
         .collect::<Option<Vec<_>>>()?;
+    let depth = (n == 3).then(|| axes.remove(0));
     Some(Picture {
         axes,
+        depth,
         transposed,
         pad_value: if spec.op == Op::MaxPool {
             "−∞"
@@ -228,6 +251,7 @@ mod tests {
         assert_eq!(kinds(&p.axes[0]), "ppiiiiiipP");
         assert_eq!(p.steps(), 9);
         assert_eq!(p.step_index(4), vec![1, 1]);
+        assert_eq!(p.drawn_index(4), vec![1, 1]);
         assert_eq!(p.axes[0].taps(1).collect::<Vec<_>>(), vec![2, 3, 4, 5, 6]);
     }
 
@@ -333,9 +357,13 @@ pub fn layout(picture: &Picture, max_width: f64) -> Layout {
 /// The static part of the picture as SVG markup: every input, padding and output cell, with
 /// `data-testid` (`cell-input`, `cell-pad`, `cell-output`), `data-r`/`data-c` for hit testing,
 /// and flags for dead and cropped cells. Highlights are drawn on top by the caller.
-pub fn base_svg(picture: &Picture, at: &Layout) -> String {
+pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
     use std::fmt::Write;
     let (rows, cols) = rows_cols(picture);
+    let (depth_kind, depth_dead) = match &picture.depth {
+        Some(depth) => (depth.cell(slice), depth.is_dead(slice)),
+        None => (Cell::Input, false),
+    };
     let c = at.cell;
     let mut out =
         String::with_capacity(((rows.len() * cols.len() + picture.steps()) * 110) as usize);
@@ -370,21 +398,23 @@ pub fn base_svg(picture: &Picture, at: &Layout) -> String {
     );
     for r in 0..rows.len() {
         for col in 0..cols.len() {
-            let (kr, kc) = (rows.cell(r), cols.cell(col));
-            let kind = match (kr, kc) {
-                (Cell::Beyond, _) | (_, Cell::Beyond) => "beyond",
-                (Cell::PadBefore | Cell::PadAfter, _) | (_, Cell::PadBefore | Cell::PadAfter) => {
-                    "pad"
-                }
-                (Cell::Inserted, _) | (_, Cell::Inserted) => "inserted",
-                _ => "input",
+            let kinds = [depth_kind, rows.cell(r), cols.cell(col)];
+            let any = |f: fn(&Cell) -> bool| kinds.iter().any(f);
+            let kind = if any(|k| *k == Cell::Beyond) {
+                "beyond"
+            } else if any(|k| matches!(k, Cell::PadBefore | Cell::PadAfter)) {
+                "pad"
+            } else if any(|k| *k == Cell::Inserted) {
+                "inserted"
+            } else {
+                "input"
             };
             let testid = match kind {
                 "input" | "inserted" => "cell-input",
                 "pad" => "cell-pad",
                 _ => "cell-beyond",
             };
-            let dead = kind != "beyond" && (rows.is_dead(r) || cols.is_dead(col));
+            let dead = kind != "beyond" && (depth_dead || rows.is_dead(r) || cols.is_dead(col));
             let _ = write!(
                 out,
                 r#"<rect class="cell {kind}{}" data-testid="{testid}" data-panel="in" data-r="{r}" data-c="{col}" x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}"/>"#,
@@ -424,7 +454,7 @@ mod svg_tests {
         };
         let spec = c.to_spec().unwrap();
         let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
-        let svg = base_svg(&p, &layout(&p, 600.0));
+        let svg = base_svg(&p, &layout(&p, 600.0), 0);
         assert_eq!(svg.matches("data-testid=\"cell-input\"").count(), 36);
         assert_eq!(svg.matches("data-testid=\"cell-pad\"").count(), 100 - 36);
         assert_eq!(svg.matches("data-testid=\"cell-output\"").count(), 9);
@@ -433,6 +463,40 @@ mod svg_tests {
         assert!(
             svg.contains("padding top 2, bottom 2, left 2, right 2"),
             "{svg:.300}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+    use crate::compact::CompactSpec;
+    use crate::core::{Framework, evaluate};
+
+    #[test]
+    fn a_3d_layer_is_drawn_one_depth_slice_at_a_time() {
+        let c = CompactSpec {
+            padding: "1".into(),
+            ..CompactSpec::new(Op::Conv, Framework::Torch, "3x4x4", "3")
+        };
+        let spec = c.to_spec().unwrap();
+        let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
+        assert_eq!(p.depth.as_ref().map(Axis::len), Some(5));
+        assert_eq!(p.steps(), 3 * 4 * 4);
+        assert_eq!(p.step_index(17), vec![1, 0, 1]);
+        assert_eq!(p.drawn_index(17), vec![0, 1]);
+        // Output depth 1 reads slices 1, 2, 3 (padded coordinates); slice 0 is padding.
+        assert!(p.reads_slice(17, 1) && p.reads_slice(17, 3) && !p.reads_slice(17, 0));
+        let at = layout(&p, 600.0);
+        let padding_slice = base_svg(&p, &at, 0);
+        assert_eq!(
+            padding_slice.matches("data-testid=\"cell-input\"").count(),
+            0
+        );
+        let input_slice = base_svg(&p, &at, 2);
+        assert_eq!(
+            input_slice.matches("data-testid=\"cell-input\"").count(),
+            16
         );
     }
 }

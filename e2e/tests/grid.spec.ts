@@ -50,3 +50,15 @@ test('the grid states the padding on each side', async ({ padlab }) => {
   await padlab.preset('seed-000');
   await expect(padlab.page.getByTestId('pad-counts')).toContainText('padding top 1, bottom 2, left 0, right 0');
 });
+
+test('a 3-D layer is shown one depth slice at a time', async ({ padlab }) => {
+  await padlab.page.goto('./?op=conv&fw=torch&in=3x4x4&k=3&p=1');
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '3x4x4');
+  const grid = padlab.page.getByTestId('grid-svg');
+  const slice = padlab.page.getByTestId('depth-slice');
+  await expect(slice).toHaveValue('1'); // the first input slice
+  await expect(grid.getByTestId('cell-input')).toHaveCount(16);
+  await slice.fill('0'); // the padding slice
+  await expect(grid.getByTestId('cell-input')).toHaveCount(0);
+  await expect(padlab.page.getByText(/Depth slice 0 of 5 \(padding; the current window reads it\)/)).toBeVisible();
+});

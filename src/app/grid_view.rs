@@ -34,19 +34,29 @@ fn rect(at: &Layout, x0: f64, r: i64, c: i64, class: &'static str) -> impl IntoV
 }
 
 /// The highlight rects for the current step and the hovered cell.
-fn overlay(p: &Picture, at: &Layout, step: i64, hover: Option<Hover>) -> impl IntoView + use<> {
+fn overlay(
+    p: &Picture,
+    at: &Layout,
+    step: i64,
+    slice: i64,
+    hover: Option<Hover>,
+) -> impl IntoView + use<> {
     let (rows, cols) = rows_cols(p);
-    let index = p.step_index(step);
+    let index = p.drawn_index(step);
+    let on_slice = p.reads_slice(step, slice);
     let (jr, jc) = if index.len() == 2 {
         (index[0], index[1])
     } else {
         (0, index.first().copied().unwrap_or(0))
     };
     let mut views = Vec::new();
-    // The window: its taps (dilation leaves holes) and its outline.
-    for r in rows.taps(jr) {
-        for c in cols.taps(jc) {
-            views.push(rect(at, 0.0, r, c, "tap").into_any());
+    // The window: its taps (dilation leaves holes) and its outline; in 3-D, taps only on the
+    // depth slices the window reads.
+    if on_slice {
+        for r in rows.taps(jr) {
+            for c in cols.taps(jc) {
+                views.push(rect(at, 0.0, r, c, "tap").into_any());
+            }
         }
     }
     let span = |a: &crate::grid::Axis| (a.kernel - 1) * a.dilation + 1;
@@ -106,8 +116,10 @@ pub fn GridView(
         _ => last.get_value(),
     });
     let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, 640.0))));
+    // The depth slice shown for a 3-D layer (padded coordinates).
+    let slice = RwSignal::new(0i64);
     let base = Memo::new(move |_| match (pic.get(), at.get()) {
-        (Some(p), Some(at)) if p.cell_count() <= MAX_CELLS => base_svg(&p, &at),
+        (Some(p), Some(at)) if p.cell_count() <= MAX_CELLS => base_svg(&p, &at, slice.get()),
         _ => String::new(),
     });
     let steps = Memo::new(move |_| pic.with(|p| p.as_ref().map_or(1, |p| p.steps().max(1))));
@@ -115,10 +127,15 @@ pub fn GridView(
     let playing = RwSignal::new(false);
     let speed_ms = RwSignal::new(400u64);
     let hover = RwSignal::new(None::<Hover>);
-    // A new layer starts at its first window.
+    // A new layer starts at its first window, on the first input slice.
     Effect::new(move |_| {
         pic.track();
         step.set(0);
+        slice.set(pic.with_untracked(|p| {
+            p.as_ref()
+                .and_then(|p| p.depth.as_ref())
+                .map_or(0, |d| d.before)
+        }));
     });
     let ticker = StoredValue::new(None::<IntervalHandle>);
     Effect::new(move |_| {
@@ -216,7 +233,7 @@ pub fn GridView(
                     >
                         <g class="base" inner_html=move || base.get()></g>
                         <g class="overlay" pointer-events="none">
-                            {move || overlay(&p, &at, step.get(), hover.get())}
+                            {move || overlay(&p, &at, step.get(), slice.get(), hover.get())}
                         </g>
                     </svg>
                 }.into_any(),
@@ -234,6 +251,35 @@ pub fn GridView(
                 <li><span class="swatch out"></span>"output"</li>
                 <li><span class="swatch hl"></span>"linked to the hovered cell"</li>
             </ul>
+            {move || pic.with(|p| p.as_ref().and_then(|p| p.depth.clone())).map(|depth| {
+                let len = depth.len();
+                view! {
+                <label class="field depth">
+                    <span>{move || {
+                        let s = slice.get();
+                        let kind = match depth.cell(s) {
+                            crate::grid::Cell::PadBefore | crate::grid::Cell::PadAfter => "padding",
+                            crate::grid::Cell::Beyond => "past the padding",
+                            _ if depth.is_dead(s) => "input, never read",
+                            _ => "input",
+                        };
+                        let read = pic.with(|p| p.as_ref().is_some_and(|p| p.reads_slice(step.get(), s)));
+                        format!("Depth slice {s} of {len} ({kind}{})", if read { "; the current window reads it" } else { "" })
+                    }}</span>
+                    <input
+                        type="range"
+                        min="0"
+                        data-testid="depth-slice"
+                        max=(len - 1).to_string()
+                        prop:value=move || slice.get().to_string()
+                        on:input=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<i64>() {
+                                slice.set(v);
+                            }
+                        }
+                    />
+                </label>
+            }})}
             <p class="step-text" aria-live="polite" data-testid="step-text">{description}</p>
             <div class="player" role="group" aria-label="Animation">
                 <button type="button" data-testid="step-back" aria-label="Previous window" on:click=move |_| move_by(-1)>"◀"</button>
