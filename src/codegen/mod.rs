@@ -8,6 +8,7 @@ mod jax;
 mod keras;
 mod onnx;
 pub mod plan;
+pub mod protocol;
 pub mod semantics;
 mod tf;
 mod torch;
