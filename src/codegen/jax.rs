@@ -2,44 +2,45 @@
 
 use super::Render;
 use super::plan::{Fill, Native, Step, average_comment};
-use super::writer::{Py, join, tuple};
-
-fn pairs_text(pairs: &[(i64, i64)]) -> String {
-    format!(
-        "[{}]",
-        pairs
-            .iter()
-            .map(|(b, a)| format!("({b}, {a})"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
-}
+use super::writer::{Py, join, nchw_pad_width, pair_list, tuple};
 
 fn dimension_numbers(n: usize) -> String {
     let spatial = &"DHW"[3 - n..];
     format!("(\"NC{spatial}\", \"OI{spatial}\", \"NC{spatial}\")")
 }
 
-fn padding_arg(r: &Render, padding: &Native) -> String {
-    let keff = r.shape().effective_kernel();
+/// The pairs of a numeric (or flax-causal) padding; `None` for lax's string forms.
+fn native_pairs(r: &Render, padding: &Native) -> Option<Vec<(i64, i64)>> {
     match padding {
-        Native::Valid => "\"VALID\"".into(),
-        Native::Same => "\"SAME\"".into(),
-        Native::SameLower => "\"SAME_LOWER\"".into(),
         // flax's CAUSAL: everything before.
-        Native::Causal => pairs_text(&keff.iter().map(|&k| (k - 1, 0)).collect::<Vec<_>>()),
-        Native::Symmetric(v) => pairs_text(&v.iter().map(|&p| (p, p)).collect::<Vec<_>>()),
-        Native::Explicit(v) => pairs_text(v),
+        Native::Causal => Some(
+            r.shape()
+                .effective_kernel()
+                .iter()
+                .map(|&k| (k - 1, 0))
+                .collect(),
+        ),
+        Native::Symmetric(v) => Some(v.iter().map(|&p| (p, p)).collect()),
+        Native::Explicit(v) => Some(v.clone()),
+        Native::Valid | Native::Same | Native::SameLower => None,
     }
 }
 
+/// The `padding` argument of a convolution: a string or per-dimension pairs.
+fn padding_arg(r: &Render, padding: &Native) -> String {
+    match (native_pairs(r, padding), padding) {
+        (Some(pairs), _) => pair_list(&pairs),
+        (None, Native::Same) => "\"SAME\"".into(),
+        (None, Native::SameLower) => "\"SAME_LOWER\"".into(),
+        (None, _) => "\"VALID\"".into(),
+    }
+}
+
+/// The `padding` argument of `lax.reduce_window`: pairs cover the batch and channel axes too.
 fn window_padding(r: &Render, padding: &Native) -> String {
-    match padding {
-        Native::Valid | Native::Same | Native::SameLower => padding_arg(r, padding),
-        other => {
-            let text = padding_arg(r, other);
-            format!("[(0, 0), (0, 0), {}", &text[1..])
-        }
+    match native_pairs(r, padding) {
+        Some(pairs) => nchw_pad_width(&pairs),
+        None => padding_arg(r, padding),
     }
 }
 
@@ -71,7 +72,7 @@ pub fn layer(r: &Render) -> Py {
                     py.line(format!("x = x[:, :, {}]", parts.join(", ")));
                 }
                 Step::Pad { pairs, fill } => {
-                    let pw = format!("[(0, 0), (0, 0), {}", &pairs_text(pairs)[1..]);
+                    let pw = nchw_pad_width(pairs);
                     py.line(match fill {
                         Fill::Zero => format!("x = jnp.pad(x, {pw})"),
                         Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
@@ -101,7 +102,7 @@ pub fn layer(r: &Render) -> Py {
                     // when the kernel is shorter than the stride.
                     let pad = if output_padding.is_some() || output_size.is_some() {
                         let keff: Vec<i64> = kernel.iter().zip(dilation).map(|(k, d)| d * (k - 1) + 1).collect();
-                        pairs_text(&keff.iter().map(|&k| (k - 1, k - 1)).collect::<Vec<_>>())
+                        pair_list(&keff.iter().map(|&k| (k - 1, k - 1)).collect::<Vec<_>>())
                     } else {
                         padding_arg(r, padding)
                     };
@@ -136,19 +137,18 @@ pub fn layer(r: &Render) -> Py {
                     }
                 }
                 Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
-                    let np_pairs = |pairs: &[(i64, i64)]| format!("[(0, 0), (0, 0), {}", &pairs_text(pairs)[1..]);
                     py.comment(average_comment(*include_pad));
                     py.line("ones = jnp.ones_like(x[:1, :1])");
                     if *include_pad {
                         py.line(format!(
                             "mask = jnp.pad(jnp.pad(ones, {}, constant_values=1.0), {})",
-                            np_pairs(inner),
-                            np_pairs(extension)
+                            nchw_pad_width(inner),
+                            nchw_pad_width(extension)
                         ));
                     } else {
-                        py.line(format!("mask = jnp.pad(ones, {})", np_pairs(padded)));
+                        py.line(format!("mask = jnp.pad(ones, {})", nchw_pad_width(padded)));
                     }
-                    py.line(format!("x = jnp.pad(x, {})", np_pairs(padded)));
+                    py.line(format!("x = jnp.pad(x, {})", nchw_pad_width(padded)));
                     py.line(format!(
                         "x = {} / {}",
                         window("x", "0.0", "lax.add", stride, "\"VALID\""),

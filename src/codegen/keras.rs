@@ -4,7 +4,7 @@ use crate::core::Op;
 
 use super::Render;
 use super::plan::{Fill, Native, Step, average_comment};
-use super::writer::{Py, pad_list, pair_tuples, tuple};
+use super::writer::{Py, pad_list, pair_list, pair_tuples, tuple};
 
 fn keyword(padding: &Native) -> &'static str {
     match padding {
@@ -21,20 +21,9 @@ fn ops_pad(pairs: &[(i64, i64)], fill: Fill) -> String {
         Fill::NegInf => format!("keras.ops.pad(t, {pw}, constant_values=float(\"-inf\"))"),
         Fill::Reflect => format!("keras.ops.pad(t, {pw}, mode=\"reflect\")"),
         // keras.ops.pad on TensorFlow has no "edge" or "wrap": helpers below.
-        Fill::Replicate => format!("pad_edge(t, {})", pairs_list(pairs)),
-        Fill::Circular => format!("pad_wrap(t, {})", pairs_list(pairs)),
+        Fill::Replicate => format!("pad_edge(t, {})", pair_list(pairs)),
+        Fill::Circular => format!("pad_wrap(t, {})", pair_list(pairs)),
     }
-}
-
-fn pairs_list(pairs: &[(i64, i64)]) -> String {
-    format!(
-        "[{}]",
-        pairs
-            .iter()
-            .map(|(b, a)| format!("({b}, {a})"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
 }
 
 /// Window reduction by taps: exact for any dilation (Keras pooling has none).

@@ -293,14 +293,7 @@ pub fn translate_pads(pairs: &[(i64, i64)]) -> Vec<(&'static str, String)> {
         .chain([0, 0])
         .chain(pairs.iter().map(|p| p.1))
         .collect();
-    let jax = format!(
-        "[(0, 0), (0, 0), {}]",
-        pairs
-            .iter()
-            .map(|(b, a)| format!("({b}, {a})"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let jax = writer::nchw_pad_width(pairs);
     vec![
         (
             "torch F.pad (last dimension first)",

@@ -158,14 +158,11 @@ pub fn layer(r: &Render) -> Py {
                 Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
                     let channels = if op.is_pool() { "channels" } else { "out_channels" };
                     py.comment(average_comment(*include_pad));
-                    let np_pairs = |pairs: &[(i64, i64)]| {
-                        format!("[(0, 0), (0, 0), {}]", pairs.iter().map(|(b, a)| format!("({b}, {a})")).collect::<Vec<_>>().join(", "))
-                    };
                     let ones = format!("np.ones((1, 1, {}), np.float32)", super::writer::join(&size));
                     let mask = if *include_pad {
-                        format!("np.pad(np.pad({ones}, {}, constant_values=1.0), {})", np_pairs(inner), np_pairs(extension))
+                        format!("np.pad(np.pad({ones}, {}, constant_values=1.0), {})", super::writer::nchw_pad_width(inner), super::writer::nchw_pad_width(extension))
                     } else {
-                        format!("np.pad({ones}, {})", np_pairs(padded))
+                        format!("np.pad({ones}, {})", super::writer::nchw_pad_width(padded))
                     };
                     let full: Vec<i64> = [0, 0].into_iter().chain(padded.iter().map(|p| p.0)).chain([0, 0]).chain(padded.iter().map(|p| p.1)).collect();
                     py.line(format!(

@@ -2,7 +2,7 @@
 
 use super::Render;
 use super::plan::{Fill, Native, Step, average_comment};
-use super::writer::{Py, join, list, pad_list};
+use super::writer::{Py, join, list, pad_list, pair_list};
 
 fn padding_arg(padding: &Native) -> String {
     match padding {
@@ -28,20 +28,9 @@ fn pad_line(pairs: &[(i64, i64)], fill: Fill) -> String {
         Fill::Zero => format!("x = tf.pad(x, {pw})"),
         Fill::NegInf => format!("x = tf.pad(x, {pw}, constant_values=float(\"-inf\"))"),
         Fill::Reflect => format!("x = tf.pad(x, {pw}, mode=\"REFLECT\")"),
-        Fill::Replicate => format!("x = pad_edge(x, {})", list_pairs(pairs)),
-        Fill::Circular => format!("x = pad_wrap(x, {})", list_pairs(pairs)),
+        Fill::Replicate => format!("x = pad_edge(x, {})", pair_list(pairs)),
+        Fill::Circular => format!("x = pad_wrap(x, {})", pair_list(pairs)),
     }
-}
-
-fn list_pairs(pairs: &[(i64, i64)]) -> String {
-    format!(
-        "[{}]",
-        pairs
-            .iter()
-            .map(|(b, a)| format!("({b}, {a})"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
 }
 
 /// Window sums (or maxima) of `x` with the layer's kernel and dilation at `stride`.

@@ -155,6 +155,25 @@ pub fn pad_list(pairs: &[(i64, i64)], leading: usize, trailing: usize) -> String
     format!("[{}]", all.join(", "))
 }
 
+/// `[(1, 2), (0, 0)]`: per-dimension pairs as a list of tuples.
+pub fn pair_list(pairs: &[(i64, i64)]) -> String {
+    format!(
+        "[{}]",
+        pairs
+            .iter()
+            .map(|(b, a)| format!("({b}, {a})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// NumPy/JAX `pad_width` for NCHW: `[(0, 0), (0, 0), (1, 2), ...]`.
+pub fn nchw_pad_width(pairs: &[(i64, i64)]) -> String {
+    let mut all = vec![(0, 0), (0, 0)];
+    all.extend_from_slice(pairs);
+    pair_list(&all)
+}
+
 /// torch `F.pad` order: last dimension first, `(before, after)` each.
 pub fn torch_pad_tuple(pairs: &[(i64, i64)]) -> String {
     let flat: Vec<i64> = pairs.iter().rev().flat_map(|&(b, a)| [b, a]).collect();
@@ -193,5 +212,7 @@ mod tests {
         );
         // F.pad takes the last dimension first: (left, right, top, bottom).
         assert_eq!(torch_pad_tuple(&[(1, 2), (3, 4)]), "(3, 4, 1, 2)");
+        assert_eq!(pair_list(&[(1, 2)]), "[(1, 2)]");
+        assert_eq!(nchw_pad_width(&[(1, 2)]), "[(0, 0), (0, 0), (1, 2)]");
     }
 }
