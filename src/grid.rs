@@ -302,17 +302,20 @@ mod tests {
     }
 }
 
-/// Where the picture's parts sit, in SVG user units (zero at the top left).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Where the picture's parts sit, in whole SVG user units (zero at the top left). Integers on
+/// purpose: no float formatting in the page's wasm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Side of one cell.
-    pub cell: f64,
+    pub cell: i64,
     /// Left edge of the output grid.
-    pub output_x: f64,
+    pub output_x: i64,
     /// Top edge of both grids (room for the labels above).
-    pub top: f64,
-    pub width: f64,
-    pub height: f64,
+    pub top: i64,
+    /// Baseline of the labels above the grids.
+    pub label_y: i64,
+    pub width: i64,
+    pub height: i64,
 }
 
 /// The two axes as (rows, columns); a 1-D layer is one row.
@@ -337,20 +340,19 @@ pub fn rows_cols(picture: &Picture) -> (Axis, Axis) {
 }
 
 /// Cell size and positions for a picture, fitting about `max_width` units across.
-pub fn layout(picture: &Picture, max_width: f64) -> Layout {
+pub fn layout(picture: &Picture, max_width: i64) -> Layout {
     let (rows, cols) = rows_cols(picture);
-    let across = (cols.len() + cols.output) as f64 + 3.0;
-    let cell = (max_width / across).clamp(2.0, 28.0).floor();
-    let top = 1.5 * cell.max(12.0);
-    let output_x = (cols.len() as f64 + 3.0) * cell;
-    let width = output_x + cols.output as f64 * cell + 1.0;
-    let height = top + rows.len().max(rows.output) as f64 * cell + 1.0;
+    let across = cols.len() + cols.output + 3;
+    let cell = (max_width / across.max(1)).clamp(2, 28);
+    let top = 3 * cell.max(12) / 2;
+    let output_x = (cols.len() + 3) * cell;
     Layout {
         cell,
         output_x,
         top,
-        width,
-        height,
+        label_y: top - 2 * cell.max(12) / 5,
+        width: output_x + cols.output * cell + 1,
+        height: top + rows.len().max(rows.output) * cell + 1,
     }
 }
 
@@ -377,8 +379,8 @@ pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
     };
     let _ = write!(
         out,
-        r#"<text x="0" y="{:.1}" class="label" data-testid="pad-counts">input{}; {sides}</text>"#,
-        at.top - 0.4 * c.max(12.0),
+        r#"<text x="0" y="{}" class="label" data-testid="pad-counts">input{}; {sides}</text>"#,
+        at.label_y,
         if picture.transposed {
             " (zeros inserted)"
         } else {
@@ -387,9 +389,9 @@ pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
     );
     let _ = write!(
         out,
-        r#"<text x="{:.1}" y="{:.1}" class="label">{}</text>"#,
+        r#"<text x="{}" y="{}" class="label">{}</text>"#,
         at.output_x,
-        at.top - 0.4 * c.max(12.0),
+        at.label_y,
         if picture.transposed {
             "full output (crop marked)"
         } else {
@@ -417,10 +419,10 @@ pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
             let dead = kind != "beyond" && (depth_dead || rows.is_dead(r) || cols.is_dead(col));
             let _ = write!(
                 out,
-                r#"<rect class="cell {kind}{}" data-testid="{testid}" data-panel="in" data-r="{r}" data-c="{col}" x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}"/>"#,
+                r#"<rect class="cell {kind}{}" data-testid="{testid}" data-panel="in" data-r="{r}" data-c="{col}" x="{}" y="{}" width="{c}" height="{c}"/>"#,
                 if dead { " dead" } else { "" },
-                col as f64 * c,
-                at.top + r as f64 * c
+                col * c,
+                at.top + r * c
             );
         }
     }
@@ -429,10 +431,10 @@ pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
             let cropped = picture.transposed && (rows.is_cropped(r) || cols.is_cropped(col));
             let _ = write!(
                 out,
-                r#"<rect class="cell out{}" data-testid="cell-output" data-panel="out" data-r="{r}" data-c="{col}" x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}"/>"#,
+                r#"<rect class="cell out{}" data-testid="cell-output" data-panel="out" data-r="{r}" data-c="{col}" x="{}" y="{}" width="{c}" height="{c}"/>"#,
                 if cropped { " cropped" } else { "" },
-                at.output_x + col as f64 * c,
-                at.top + r as f64 * c
+                at.output_x + col * c,
+                at.top + r * c
             );
         }
     }
@@ -454,7 +456,7 @@ mod svg_tests {
         };
         let spec = c.to_spec().unwrap();
         let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
-        let svg = base_svg(&p, &layout(&p, 600.0), 0);
+        let svg = base_svg(&p, &layout(&p, 600), 0);
         assert_eq!(svg.matches("data-testid=\"cell-input\"").count(), 36);
         assert_eq!(svg.matches("data-testid=\"cell-pad\"").count(), 100 - 36);
         assert_eq!(svg.matches("data-testid=\"cell-output\"").count(), 9);
@@ -487,7 +489,7 @@ mod depth_tests {
         assert_eq!(p.drawn_index(17), vec![0, 1]);
         // Output depth 1 reads slices 1, 2, 3 (padded coordinates); slice 0 is padding.
         assert!(p.reads_slice(17, 1) && p.reads_slice(17, 3) && !p.reads_slice(17, 0));
-        let at = layout(&p, 600.0);
+        let at = layout(&p, 600);
         let padding_slice = base_svg(&p, &at, 0);
         assert_eq!(
             padding_slice.matches("data-testid=\"cell-input\"").count(),

@@ -21,14 +21,14 @@ enum Hover {
     Output(i64, i64),
 }
 
-fn rect(at: &Layout, x0: f64, r: i64, c: i64, class: &'static str) -> impl IntoView + use<> {
+fn rect(at: &Layout, x0: i64, r: i64, c: i64, class: &'static str) -> impl IntoView + use<> {
     view! {
         <rect
             class=class
-            x=format!("{:.1}", x0 + c as f64 * at.cell)
-            y=format!("{:.1}", at.top + r as f64 * at.cell)
-            width=format!("{:.1}", at.cell)
-            height=format!("{:.1}", at.cell)
+            x=(x0 + c * at.cell).to_string()
+            y=(at.top + r * at.cell).to_string()
+            width=at.cell.to_string()
+            height=at.cell.to_string()
         />
     }
 }
@@ -55,7 +55,7 @@ fn overlay(
     if on_slice {
         for r in rows.taps(jr) {
             for c in cols.taps(jc) {
-                views.push(rect(at, 0.0, r, c, "tap").into_any());
+                views.push(rect(at, 0, r, c, "tap").into_any());
             }
         }
     }
@@ -64,10 +64,10 @@ fn overlay(
         view! {
             <rect
                 class="window"
-                x=format!("{:.1}", (jc * cols.stride) as f64 * at.cell)
-                y=format!("{:.1}", at.top + (jr * rows.stride) as f64 * at.cell)
-                width=format!("{:.1}", span(&cols) as f64 * at.cell)
-                height=format!("{:.1}", span(&rows) as f64 * at.cell)
+                x=(jc * cols.stride * at.cell).to_string()
+                y=(at.top + jr * rows.stride * at.cell).to_string()
+                width=(span(&cols) * at.cell).to_string()
+                height=(span(&rows) * at.cell).to_string()
             />
         }
         .into_any(),
@@ -77,7 +77,7 @@ fn overlay(
         Some(Hover::Output(r, c)) => {
             for tr in rows.taps(r) {
                 for tc in cols.taps(c) {
-                    views.push(rect(at, 0.0, tr, tc, "hl").into_any());
+                    views.push(rect(at, 0, tr, tc, "hl").into_any());
                 }
             }
             views.push(rect(at, at.output_x, r, c, "hl").into_any());
@@ -89,7 +89,7 @@ fn overlay(
                     views.push(rect(at, at.output_x, or, oc, "hl").into_any());
                 }
             }
-            views.push(rect(at, 0.0, r, c, "hl").into_any());
+            views.push(rect(at, 0, r, c, "hl").into_any());
         }
         None => {}
     }
@@ -115,7 +115,7 @@ pub fn GridView(
         }
         _ => last.get_value(),
     });
-    let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, 640.0))));
+    let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, 640))));
     // The depth slice shown for a 3-D layer (padded coordinates).
     let slice = RwSignal::new(0i64);
     let base = Memo::new(move |_| match (pic.get(), at.get()) {
@@ -226,8 +226,8 @@ pub fn GridView(
                         role="img"
                         aria-label="Input with its padding, the window at the current step, and the output"
                         data-testid="grid-svg"
-                        viewBox=format!("0 0 {:.1} {:.1}", at.width, at.height)
-                        width=format!("{:.0}", at.width)
+                        viewBox=format!("0 0 {} {}", at.width, at.height)
+                        width=at.width.to_string()
                         on:mouseover=on_pointer
                         on:mouseleave=move |_| hover.set(None)
                     >
