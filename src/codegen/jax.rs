@@ -1,7 +1,7 @@
 //! JAX: `lax` functions over NCHW arrays with torch-layout weights.
 
 use super::Render;
-use super::plan::{Fill, Native, Step, average_comment};
+use super::plan::{Fill, Native, Step};
 use super::writer::{Py, join, nchw_pad_width, pair_list, tuple};
 
 fn dimension_numbers(n: usize) -> String {
@@ -137,18 +137,16 @@ pub fn layer(r: &Render) -> Py {
                     }
                 }
                 Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
-                    py.comment(average_comment(*include_pad));
-                    py.line("ones = jnp.ones_like(x[:1, :1])");
-                    if *include_pad {
-                        py.line(format!(
-                            "mask = jnp.pad(jnp.pad(ones, {}, constant_values=1.0), {})",
-                            nchw_pad_width(inner),
-                            nchw_pad_width(extension)
-                        ));
-                    } else {
-                        py.line(format!("mask = jnp.pad(ones, {})", nchw_pad_width(padded)));
-                    }
-                    py.line(format!("x = jnp.pad(x, {})", nchw_pad_width(padded)));
+                    super::average_prologue(
+                        py,
+                        "x",
+                        "jnp.ones_like(x[:1, :1])",
+                        &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
+                        Some(v) => format!("jnp.pad({e}, {}, constant_values={v})", nchw_pad_width(p)),
+                        None => format!("jnp.pad({e}, {})", nchw_pad_width(p)),
+                    },
+                        (inner, extension, padded, *include_pad),
+                    );
                     py.line(format!(
                         "x = {} / {}",
                         window("x", "0.0", "lax.add", stride, "\"VALID\""),

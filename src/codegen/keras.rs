@@ -3,7 +3,7 @@
 use crate::core::Op;
 
 use super::Render;
-use super::plan::{Fill, Native, Step, average_comment};
+use super::plan::{Fill, Native, Step};
 use super::writer::{Py, pad_list, pair_list, pair_tuples, tuple};
 
 fn keyword(padding: &Native) -> &'static str {
@@ -161,18 +161,16 @@ pub fn layer(r: &Render) -> Py {
                     py.blank();
                 }
                 py.block(format!("def average_{i}(t)"), |py| {
-                    py.comment(average_comment(*include_pad));
-                    py.line("ones = keras.ops.ones_like(t[:1, ..., :1])");
-                    if *include_pad {
-                        py.line(format!(
-                            "mask = keras.ops.pad(keras.ops.pad(ones, {}, constant_values=1.0), {})",
-                            pad_list(inner, 1, 1),
-                            pad_list(extension, 1, 1)
-                        ));
-                    } else {
-                        py.line(format!("mask = keras.ops.pad(ones, {})", pad_list(padded, 1, 1)));
-                    }
-                    py.line(format!("t = keras.ops.pad(t, {})", pad_list(padded, 1, 1)));
+                    super::average_prologue(
+                        py,
+                        "t",
+                        "keras.ops.ones_like(t[:1, ..., :1])",
+                        &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
+                        Some(v) => format!("keras.ops.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
+                        None => format!("keras.ops.pad({e}, {})", pad_list(p, 1, 1)),
+                    },
+                        (inner, extension, padded, *include_pad),
+                    );
                     if dilated {
                         py.line(format!("return window_sum_{i}(t) / window_sum_{i}(mask)"));
                     } else {

@@ -319,6 +319,34 @@ pub fn translate_pads(pairs: &[(i64, i64)]) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// A target's constant pad call: `(expression, pairs, value)` -> code; value `None` pads zeros.
+pub(crate) type PadCall<'a> = &'a dyn Fn(&str, &[(i64, i64)], Option<&str>) -> String;
+
+/// Writes the prologue of an exact average (`Step::AverageRatio`) in one target's words: `ones`
+/// shaped like one channel of the input, the `mask` that is 1 where the divisor counts (input,
+/// and the inner padding when `include_pad`) and 0 past it, and the zero-padded input `var`.
+/// `pad(expr, pairs, value)` writes the target's constant pad call (value `None`: zeros).
+pub(crate) fn average_prologue(
+    py: &mut Py,
+    var: &str,
+    ones_like: &str,
+    pad: PadCall,
+    step: (&[(i64, i64)], &[(i64, i64)], &[(i64, i64)], bool),
+) {
+    let (inner, extension, padded, include_pad) = step;
+    py.comment(plan::average_comment(include_pad));
+    py.line(format!("ones = {ones_like}"));
+    if include_pad {
+        py.line(format!(
+            "mask = {}",
+            pad(&pad("ones", inner, Some("1.0")), extension, None)
+        ));
+    } else {
+        py.line(format!("mask = {}", pad("ones", padded, None)));
+    }
+    py.line(format!("{var} = {}", pad(var, padded, None)));
+}
+
 const DILATE_KERNEL: &str = "def dilate_kernel(w, dilation):
     \"\"\"Inserts dilation - 1 zeros between taps (torch layout): a dilated kernel for a layer
     that takes no dilation together with a stride.\"\"\"

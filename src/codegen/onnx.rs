@@ -74,11 +74,12 @@ pub fn layer(r: &Render) -> Py {
         for (i, step) in r.plan.steps.iter().enumerate() {
             let out = format!("t{i}");
             match step {
-                Step::Crop { pairs } | Step::Pad { pairs, .. } => {
+                Step::Crop { .. } | Step::Pad { .. } => {
+                    // A crop is a Pad with negative amounts.
                     let (signed, fill): (Vec<(i64, i64)>, Fill) = match step {
                         Step::Crop { pairs } => (pairs.iter().map(|&(b, a)| (-b, -a)).collect(), Fill::Zero),
-                        Step::Pad { fill, .. } => (pairs.clone(), *fill),
-                        _ => unreachable!(),
+                        Step::Pad { pairs, fill } => (pairs.clone(), *fill),
+                        _ => (vec![], Fill::Zero),
                     };
                     for (s, (b, a)) in size.iter_mut().zip(&signed) {
                         *s += b + a;

@@ -1,7 +1,7 @@
 //! TensorFlow's low-level ops (`tf.nn`), channels last (NHWC).
 
 use super::Render;
-use super::plan::{Fill, Native, Step, average_comment};
+use super::plan::{Fill, Native, Step};
 use super::writer::{Py, join, list, pad_list, pair_list};
 
 fn padding_arg(padding: &Native) -> String {
@@ -184,18 +184,16 @@ pub fn layer(r: &Render) -> Py {
                     ));
                 }
                 Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
-                    py.comment(average_comment(*include_pad));
-                    py.line("ones = tf.ones_like(x[:1, ..., :1])");
-                    if *include_pad {
-                        py.line(format!(
-                            "mask = tf.pad(tf.pad(ones, {}, constant_values=1.0), {})",
-                            pad_list(inner, 1, 1),
-                            pad_list(extension, 1, 1)
-                        ));
-                    } else {
-                        py.line(format!("mask = tf.pad(ones, {})", pad_list(padded, 1, 1)));
-                    }
-                    py.line(format!("x = tf.pad(x, {})", pad_list(padded, 1, 1)));
+                    super::average_prologue(
+                        py,
+                        "x",
+                        "tf.ones_like(x[:1, ..., :1])",
+                        &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
+                        Some(v) => format!("tf.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
+                        None => format!("tf.pad({e}, {})", pad_list(p, 1, 1)),
+                    },
+                        (inner, extension, padded, *include_pad),
+                    );
                     py.line(format!("x = {} / {}", window(r, "x", "AVG", stride), window(r, "mask", "AVG", stride)));
                 }
             }

@@ -3,7 +3,7 @@
 use crate::core::{Op, PaddingMode};
 
 use super::Render;
-use super::plan::{Fill, Native, Step, average_comment};
+use super::plan::{Fill, Native, Step};
 use super::writer::{Py, join, torch_pad_tuple, tuple};
 
 fn pad_call(x: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
@@ -83,18 +83,16 @@ fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) 
                 include_pad,
                 stride,
             } => {
-                py.comment(average_comment(*include_pad));
-                py.line("ones = torch.ones_like(x[:1, :1])");
-                if *include_pad {
-                    py.line(format!(
-                        "mask = F.pad(F.pad(ones, {}, value=1.0), {})",
-                        torch_pad_tuple(inner),
-                        torch_pad_tuple(extension)
-                    ));
-                } else {
-                    py.line(format!("mask = F.pad(ones, {})", torch_pad_tuple(padded)));
-                }
-                py.line(format!("x = F.pad(x, {})", torch_pad_tuple(padded)));
+                super::average_prologue(
+                    py,
+                    "x",
+                    "torch.ones_like(x[:1, :1])",
+                    &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
+                        Some(v) => format!("F.pad({e}, {}, value={v})", torch_pad_tuple(p)),
+                        None => format!("F.pad({e}, {})", torch_pad_tuple(p)),
+                    },
+                    (inner, extension, padded, *include_pad),
+                );
                 py.line(format!(
                     "x = {} / {}",
                     window_sum(r, "x", stride, true),
