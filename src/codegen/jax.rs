@@ -136,7 +136,7 @@ pub fn layer(r: &Render) -> Py {
                         ));
                     }
                 }
-                Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
+                Step::AverageRatio { stride, .. } => {
                     super::average_prologue(
                         py,
                         "x",
@@ -145,7 +145,7 @@ pub fn layer(r: &Render) -> Py {
                         Some(v) => format!("jnp.pad({e}, {}, constant_values={v})", nchw_pad_width(p)),
                         None => format!("jnp.pad({e}, {})", nchw_pad_width(p)),
                     },
-                        (inner, extension, padded, *include_pad),
+                        step,
                     );
                     py.line(format!(
                         "x = {} / {}",

@@ -149,13 +149,7 @@ pub fn layer(r: &Render) -> Py {
                 );
                 py.blank();
             }
-            Step::AverageRatio {
-                inner,
-                extension,
-                padded,
-                include_pad,
-                stride,
-            } => {
+            Step::AverageRatio { stride, .. } => {
                 if dilated {
                     taps_function(&mut py, &format!("window_sum_{i}"), r, stride, false);
                     py.blank();
@@ -169,7 +163,7 @@ pub fn layer(r: &Render) -> Py {
                         Some(v) => format!("keras.ops.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
                         None => format!("keras.ops.pad({e}, {})", pad_list(p, 1, 1)),
                     },
-                        (inner, extension, padded, *include_pad),
+                        step,
                     );
                     if dilated {
                         py.line(format!("return window_sum_{i}(t) / window_sum_{i}(mask)"));

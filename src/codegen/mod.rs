@@ -326,17 +326,20 @@ pub(crate) type PadCall<'a> = &'a dyn Fn(&str, &[(i64, i64)], Option<&str>) -> S
 /// shaped like one channel of the input, the `mask` that is 1 where the divisor counts (input,
 /// and the inner padding when `include_pad`) and 0 past it, and the zero-padded input `var`.
 /// `pad(expr, pairs, value)` writes the target's constant pad call (value `None`: zeros).
-pub(crate) fn average_prologue(
-    py: &mut Py,
-    var: &str,
-    ones_like: &str,
-    pad: PadCall,
-    step: (&[(i64, i64)], &[(i64, i64)], &[(i64, i64)], bool),
-) {
-    let (inner, extension, padded, include_pad) = step;
-    py.comment(plan::average_comment(include_pad));
+pub(crate) fn average_prologue(py: &mut Py, var: &str, ones_like: &str, pad: PadCall, step: &Step) {
+    let Step::AverageRatio {
+        inner,
+        extension,
+        padded,
+        include_pad,
+        ..
+    } = step
+    else {
+        return;
+    };
+    py.comment(plan::average_comment(*include_pad));
     py.line(format!("ones = {ones_like}"));
-    if include_pad {
+    if *include_pad {
         py.line(format!(
             "mask = {}",
             pad(&pad("ones", inner, Some("1.0")), extension, None)

@@ -183,7 +183,7 @@ pub fn layer(r: &Render) -> Py {
                         padding_arg(padding)
                     ));
                 }
-                Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
+                Step::AverageRatio { stride, .. } => {
                     super::average_prologue(
                         py,
                         "x",
@@ -192,7 +192,7 @@ pub fn layer(r: &Render) -> Py {
                         Some(v) => format!("tf.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
                         None => format!("tf.pad({e}, {})", pad_list(p, 1, 1)),
                     },
-                        (inner, extension, padded, *include_pad),
+                        step,
                     );
                     py.line(format!("x = {} / {}", window(r, "x", "AVG", stride), window(r, "mask", "AVG", stride)));
                 }

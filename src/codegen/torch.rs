@@ -76,13 +76,7 @@ fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) 
                     "x = x if {bias} is None else x + {bias}.view(1, -1, {unit})"
                 ));
             }
-            Step::AverageRatio {
-                inner,
-                extension,
-                padded,
-                include_pad,
-                stride,
-            } => {
+            Step::AverageRatio { stride, .. } => {
                 super::average_prologue(
                     py,
                     "x",
@@ -91,7 +85,7 @@ fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) 
                         Some(v) => format!("F.pad({e}, {}, value={v})", torch_pad_tuple(p)),
                         None => format!("F.pad({e}, {})", torch_pad_tuple(p)),
                     },
-                    (inner, extension, padded, *include_pad),
+                    step,
                 );
                 py.line(format!(
                     "x = {} / {}",
