@@ -15,5 +15,6 @@ pub mod explain;
 pub mod grid;
 pub mod highlight;
 pub mod permalink;
+pub mod plot;
 pub mod presets;
 pub mod wire;

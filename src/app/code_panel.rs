@@ -3,28 +3,10 @@
 
 use leptos::prelude::*;
 
-use wasm_bindgen::{JsCast, JsValue, closure::Closure};
-use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
-
+use super::generator::Generator;
 use crate::codegen::Options;
-use crate::codegen::protocol::{Snippets, read_reply, request};
-use crate::compact::{CompactSpec, FieldError};
-use crate::core::{Framework, LayerSpec};
+use crate::core::Framework;
 use crate::highlight::highlight;
-
-/// Starts the code-generator worker (`padlab-codegen.js` beside the page, under any sub-path).
-fn start_worker() -> Option<Worker> {
-    let base = web_sys::window()?.document()?.base_uri().ok()??;
-    let dir = Url::new_with_base(".", &base).ok()?.href();
-    let script = format!(
-        r#"importScripts("{dir}padlab-codegen.js");wasm_bindgen("{dir}padlab-codegen_bg.wasm");"#
-    );
-    let parts = js_sys::Array::of1(&JsValue::from_str(&script));
-    let options = BlobPropertyBag::new();
-    options.set_type("text/javascript");
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
-    Worker::new(&Url::create_object_url_with_blob(&blob).ok()?).ok()
-}
 
 /// One checkbox bound to an `Options` flag.
 #[component]
@@ -89,61 +71,17 @@ fn copy(text: String, target: Framework, status: RwSignal<String>) {
 /// The code panel.
 #[component]
 pub fn CodePanel(
-    /// The layer from the form.
-    spec: Memo<Result<LayerSpec, FieldError>>,
+    /// The worker link (code, options).
+    generator: Generator,
 ) -> impl IntoView {
-    let options = RwSignal::new(Options::default());
+    let Generator {
+        options,
+        reply,
+        ready,
+        failed,
+    } = generator;
     let selected = RwSignal::new(Framework::Torch);
     let status = RwSignal::new(String::new());
-    // The generator runs in a worker, started after the first picture; replies carry the id
-    // of their request so a stale one is dropped.
-    let snippets = RwSignal::new(None::<Snippets>);
-    let latest = StoredValue::new(0u64);
-    let ready = RwSignal::new(false);
-    let worker = StoredValue::new_local(None::<Worker>);
-    let failed = RwSignal::new(false);
-    Effect::new(move |_| {
-        if worker.with_value(Option::is_some) {
-            return;
-        }
-        let Some(w) = start_worker() else {
-            failed.set(true);
-            return;
-        };
-        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |message: MessageEvent| {
-            let Some(text) = message.data().as_string() else {
-                return;
-            };
-            if text == "ready" {
-                ready.set(true);
-            } else if let Some((id, entries)) = read_reply(&text)
-                && id == latest.get_value()
-            {
-                snippets.set(Some(entries));
-            }
-        });
-        w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
-        worker.set_value(Some(w));
-    });
-    Effect::new(move |_| {
-        let options = options.get();
-        let layer = spec.with(|s| s.as_ref().ok().map(CompactSpec::from_spec));
-        if !ready.get() {
-            return;
-        }
-        let Some(layer) = layer else {
-            snippets.set(None);
-            return;
-        };
-        let id = latest.get_value() + 1;
-        latest.set_value(id);
-        worker.with_value(|w| {
-            if let Some(w) = w {
-                let _ = w.post_message(&JsValue::from_str(&request(id, &layer, &options)));
-            }
-        });
-    });
     view! {
         <section class="code" aria-label="Equivalent code">
             <h2>"Equivalent code"</h2>
@@ -173,7 +111,7 @@ pub fn CodePanel(
                     .collect_view()}
             </div>
             <p class="status" role="status" data-testid="copy-status">{move || status.get()}</p>
-            {move || match snippets.get() {
+            {move || match reply.with(|r| r.as_ref().map(|r| r.snippets.clone())) {
                 None if failed.get() => view! { <p class="error">"The code generator could not start in this browser."</p> }.into_any(),
                 None if !ready.get() => view! { <p class="muted" data-testid="code-loading">"Loading the code generator…"</p> }.into_any(),
                 None => view! { <p class="muted">"Code appears once the layer is valid."</p> }.into_any(),

@@ -1,14 +1,16 @@
 //! The web app (Leptos, client-side rendered, built by Trunk). Components are thin over pure
-//! calls: the root owns the form (a [`CompactSpec`]); the spec, the answer and the code are
-//! `Memo`s over `compact`, `core` and `codegen`.
+//! calls: the root owns the form (a [`CompactSpec`]); the spec and the answer are `Memo`s over
+//! `compact` and `core`; the code and the plot come from a worker ([`generator`]).
 
 mod code_panel;
 mod comparison;
 mod controls;
 mod formula;
+mod generator;
 mod grid_view;
 mod inverse_panel;
 mod link;
+mod plot_panel;
 mod preset_bar;
 mod summary;
 
@@ -20,9 +22,11 @@ use code_panel::CodePanel;
 use comparison::Comparison;
 use controls::Controls;
 use formula::FormulaPanel;
+use generator::Generator;
 use grid_view::GridView;
 use inverse_panel::InversePanel;
 use link::{LinkBar, read_location, sync_url};
+use plot_panel::PlotPanel;
 use preset_bar::PresetBar;
 use summary::Summary;
 
@@ -57,6 +61,7 @@ pub fn App() -> impl IntoView {
             Err(e) => Err(e.message.clone()),
         })
     });
+    let generator = Generator::start(spec);
     view! {
         <PresetBar form=form />
         <LinkBar notices=notices />
@@ -66,8 +71,9 @@ pub fn App() -> impl IntoView {
             <GridView spec=spec answer=answer />
             <FormulaPanel spec=spec answer=answer />
             <Comparison spec=spec />
+            <PlotPanel generator=generator />
             <InversePanel spec=spec />
-            <CodePanel spec=spec />
+            <CodePanel generator=generator />
         </div>
     }
 }

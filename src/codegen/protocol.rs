@@ -1,6 +1,7 @@
 //! Messages between the web app and the code-generator worker: plain text, so the app needs
-//! neither the generator nor a JSON library. A request is `id`, option flags and the layer's
-//! permalink query; a reply is `id` and, per target, the code or the reason there is none.
+//! neither the generator, plotters nor a JSON library. A request is `id`, option flags and the
+//! layer's permalink query; a reply is `id`, per target the code or the reason there is none,
+//! and the input-size plot (`crate::plot`) with its one-sentence summary.
 
 use super::{Options, generate};
 use crate::compact::CompactSpec;
@@ -56,28 +57,67 @@ pub fn answer(request: &str) -> String {
             target.name()
         ));
     }
+    let plot = loaded
+        .spec
+        .to_spec()
+        .map_err(|e| e.message)
+        // A refused layer gets its reason, not an empty plot.
+        .and_then(|spec| match crate::core::evaluate(&spec) {
+            Ok(_) => crate::plot::sweep(&spec).ok_or_else(|| "No dimension to sweep.".into()),
+            Err(e) => Err(e.to_string()),
+        })
+        .and_then(|sweep| {
+            let svg = crate::plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
+            Ok(format!("{}{FIELD}{svg}", crate::plot::summary(&sweep)))
+        });
+    let (tag, text) = match plot {
+        Ok(text) => ("ok", text),
+        Err(why) => ("err", why),
+    };
+    out.push_str(&format!("plot{FIELD}{tag}{FIELD}{text}{RECORD}"));
     out
 }
+
+/// The plot's size in SVG pixels (it scales to the page width).
+pub const PLOT_SIZE: (u32, u32) = (640, 440);
 
 /// Each target's code, or why there is none.
 pub type Snippets = Vec<(Framework, Result<String, String>)>;
 
-/// The app's side: the id and each target's code (or reason) from a reply text.
-pub fn read_reply(reply: &str) -> Option<(u64, Snippets)> {
+/// The input-size plot: `(summary, svg)`, or why there is none.
+pub type Plot = Result<(String, String), String>;
+
+/// A reply, read by the app.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// The request's id (a stale reply is dropped).
+    pub id: u64,
+    pub snippets: Snippets,
+    pub plot: Plot,
+}
+
+/// The app's side: a reply text read back.
+pub fn read_reply(reply: &str) -> Option<Reply> {
     let (id, rest) = reply.split_once('\n')?;
     let id = id.parse().ok()?;
-    let entries = rest
-        .split(RECORD)
-        .filter(|r| !r.is_empty())
-        .filter_map(|record| {
-            let mut parts = record.splitn(3, FIELD);
-            let target: Framework = parts.next()?.parse().ok()?;
-            let tag = parts.next()?;
-            let text = parts.next()?.to_string();
-            Some((target, if tag == "ok" { Ok(text) } else { Err(text) }))
-        })
-        .collect();
-    Some((id, entries))
+    let mut snippets = Vec::new();
+    let mut plot = Err("No plot in the reply.".to_string());
+    for record in rest.split(RECORD).filter(|r| !r.is_empty()) {
+        let mut parts = record.splitn(3, FIELD);
+        let (Some(name), Some(tag), Some(text)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let text = text.to_string();
+        if name == "plot" {
+            plot = match text.split_once(FIELD) {
+                Some((summary, svg)) if tag == "ok" => Ok((summary.to_string(), svg.to_string())),
+                _ => Err(text),
+            };
+        } else if let Ok(target) = name.parse::<Framework>() {
+            snippets.push((target, if tag == "ok" { Ok(text) } else { Err(text) }));
+        }
+    }
+    Some(Reply { id, snippets, plot })
 }
 
 #[cfg(test)]
@@ -95,8 +135,18 @@ mod tests {
             check: true,
             ..Options::default()
         };
-        let (id, entries) = read_reply(&answer(&request(7, &spec, &options))).unwrap();
+        let reply = read_reply(&answer(&request(7, &spec, &options))).unwrap();
+        let (id, entries) = (reply.id, reply.snippets);
         assert_eq!(id, 7);
+        let (summary, svg) = reply.plot.unwrap();
+        assert!(
+            summary.contains("the pads are the same for every size"),
+            "{summary}"
+        );
+        assert!(
+            svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
+            "{svg}"
+        );
         assert_eq!(entries.len(), 5);
         let direct = generate(&spec.to_spec().unwrap(), Framework::Torch, &options)
             .unwrap()
@@ -111,7 +161,9 @@ mod tests {
             padding: "same".into(),
             ..CompactSpec::new(Op::Conv, Framework::Torch, "8", "3")
         };
-        let (_, entries) = read_reply(&answer(&request(1, &spec, &Options::default()))).unwrap();
+        let reply = read_reply(&answer(&request(1, &spec, &Options::default()))).unwrap();
+        assert!(reply.plot.is_err_and(|e| e.contains("strided")));
+        let entries = reply.snippets;
         assert!(
             entries
                 .iter()

@@ -1,0 +1,96 @@
+//! The link to the worker (`padlab-codegen`) that writes the code and draws the plot, so the
+//! page's first load carries neither the generator nor plotters. Started after the first
+//! picture; each request carries an id and a stale reply is dropped.
+
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue, closure::Closure};
+use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
+
+use crate::codegen::Options;
+use crate::codegen::protocol::{Reply, read_reply, request};
+use crate::compact::{CompactSpec, FieldError};
+use crate::core::LayerSpec;
+
+/// What the panels read; `options` is written by the code panel's toggles.
+#[derive(Clone, Copy)]
+pub struct Generator {
+    pub options: RwSignal<Options>,
+    /// The latest reply for the current layer; `None` while invalid or loading.
+    pub reply: RwSignal<Option<Reply>>,
+    /// The worker said it is ready.
+    pub ready: RwSignal<bool>,
+    /// The worker could not be started.
+    pub failed: RwSignal<bool>,
+}
+
+/// Starts the worker script (`padlab-codegen.js` beside the page, under any sub-path).
+fn start_worker() -> Option<Worker> {
+    let base = web_sys::window()?.document()?.base_uri().ok()??;
+    let dir = Url::new_with_base(".", &base).ok()?.href();
+    let script = format!(
+        r#"importScripts("{dir}padlab-codegen.js");wasm_bindgen("{dir}padlab-codegen_bg.wasm");"#
+    );
+    let parts = js_sys::Array::of1(&JsValue::from_str(&script));
+    let options = BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    Worker::new(&Url::create_object_url_with_blob(&blob).ok()?).ok()
+}
+
+impl Generator {
+    /// Starts the worker after the first render and asks it again whenever the layer or the
+    /// options change.
+    pub fn start(spec: Memo<Result<LayerSpec, FieldError>>) -> Self {
+        let g = Generator {
+            options: RwSignal::new(Options::default()),
+            reply: RwSignal::new(None),
+            ready: RwSignal::new(false),
+            failed: RwSignal::new(false),
+        };
+        let latest = StoredValue::new(0u64);
+        let worker = StoredValue::new_local(None::<Worker>);
+        Effect::new(move |_| {
+            if worker.with_value(Option::is_some) {
+                return;
+            }
+            let Some(w) = start_worker() else {
+                g.failed.set(true);
+                return;
+            };
+            let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |message: MessageEvent| {
+                let Some(text) = message.data().as_string() else {
+                    return;
+                };
+                if text == "ready" {
+                    g.ready.set(true);
+                } else if let Some(reply) = read_reply(&text)
+                    && reply.id == latest.get_value()
+                {
+                    g.reply.set(Some(reply));
+                }
+            });
+            w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            on_message.forget();
+            worker.set_value(Some(w));
+        });
+        Effect::new(move |_| {
+            let options = g.options.get();
+            let layer = spec.with(|s| s.as_ref().ok().map(CompactSpec::from_spec));
+            if !g.ready.get() {
+                return;
+            }
+            let Some(layer) = layer else {
+                g.reply.set(None);
+                return;
+            };
+            let id = latest.get_value() + 1;
+            latest.set_value(id);
+            worker.with_value(|w| {
+                if let Some(w) = w {
+                    let _ = w.post_message(&JsValue::from_str(&request(id, &layer, &options)));
+                }
+            });
+        });
+        g
+    }
+}
