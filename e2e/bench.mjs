@@ -43,24 +43,35 @@ async function firstGrid(browser) {
   return times;
 }
 
-/** Time from an input event to the grid's DOM being replaced (a MutationObserver fires). */
+/** Time from an input event to the last change it makes to the page (grid, summary, formula,
+ * comparison…), seen by a MutationObserver on the whole app; the code and plot panels, which
+ * the worker fills later, are left out. Waits two frames after each change. */
 async function controlChange(page, size) {
   await page.goto(`${base}?op=conv&fw=keras&in=${size}x${size}&k=3&p=same`);
   await page.getByTestId('output-size').waitFor();
+  await page.waitForTimeout(500);
   return page.evaluate(async (n) => {
     const input = document.querySelector('[data-testid="kernel"]');
-    const target = document.querySelector('[data-testid="grid-svg"] g.base');
+    const app = document.getElementById('app');
+    const later = (node) => {
+      const el = node.nodeType === 1 ? node : node.parentElement;
+      return el && el.closest('section.code, section.plot');
+    };
     const times = [];
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
     for (let i = 0; i < n; i++) {
-      const changed = new Promise((resolve) => {
-        const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()); });
-        observer.observe(target, { childList: true, subtree: true });
+      let last = null;
+      const observer = new MutationObserver((records) => {
+        if (records.some((m) => !later(m.target))) last = performance.now();
       });
+      observer.observe(app, { childList: true, subtree: true, attributes: true, characterData: true });
       const t0 = performance.now();
       input.value = i % 2 ? '3' : '5';
       input.dispatchEvent(new Event('input', { bubbles: true }));
-      times.push((await changed) - t0);
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      await frame();
+      await frame();
+      observer.disconnect();
+      if (last !== null) times.push(last - t0);
     }
     return times;
   }, runs * 4);
@@ -70,7 +81,7 @@ async function controlChange(page, size) {
 async function animation(page, size, seconds) {
   await page.goto(`${base}?op=conv&fw=torch&in=${size}x${size}&k=3&p=1`);
   await page.getByTestId('output-size').waitFor();
-  const drawn = await page.getByTestId('grid-svg').count();
+  const drawn = await page.getByTestId('grid-svg').isVisible();
   if (!drawn) return { drawn: false };
   await page.getByTestId('speed').selectOption('16');
   await page.getByTestId('play').click();

@@ -356,19 +356,76 @@ pub fn layout(picture: &Picture, max_width: i64) -> Layout {
     }
 }
 
-/// The static part of the picture as SVG markup: every input, padding and output cell, with
-/// `data-testid` (`cell-input`, `cell-pad`, `cell-output`), `data-r`/`data-c` for hit testing,
-/// and flags for dead and cropped cells. Highlights are drawn on top by the caller.
-pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
-    use std::fmt::Write;
+/// One cell of a [`Block`], in the block's own unit coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockCell {
+    pub r: i64,
+    pub c: i64,
+    /// The `class` attribute: `cell` and the kind (`input`, `pad`, `dead`, …).
+    pub class: &'static str,
+    /// The `data-testid`: `cell-input`, `cell-pad`, `cell-beyond` or `cell-output`.
+    pub testid: &'static str,
+}
+
+/// A group of cells drawn in unit coordinates under one `translate(x y) scale(cell)`, so a
+/// change of padding or cell size moves the group, not every cell: the app patches only the
+/// cells whose state changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// `data-panel`: `pad` (padded coordinates), `in` (input coordinates: add `before` for
+    /// padded ones) or `out` (output coordinates).
+    pub panel: &'static str,
+    /// Where unit cell (0, 0) sits, in layout units.
+    pub x: i64,
+    pub y: i64,
+    /// Equal shapes mean the same cells in the same order (only their states may differ).
+    pub shape: Vec<i64>,
+    pub cells: Vec<BlockCell>,
+}
+
+/// The static part of the picture: the two labels and three blocks (padding, input, output).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scene {
+    pub labels: String,
+    pub cell: i64,
+    pub blocks: Vec<Block>,
+}
+
+/// The class of a padded-input cell (its kinds along every axis) and its test id.
+fn input_class(kinds: [Cell; 3], dead: bool) -> (&'static str, &'static str) {
+    let any = |f: fn(&Cell) -> bool| kinds.iter().any(f);
+    if any(|k| *k == Cell::Beyond) {
+        ("cell beyond", "cell-beyond")
+    } else if any(|k| matches!(k, Cell::PadBefore | Cell::PadAfter)) {
+        (if dead { "cell pad dead" } else { "cell pad" }, "cell-pad")
+    } else if any(|k| *k == Cell::Inserted) {
+        (
+            if dead {
+                "cell inserted dead"
+            } else {
+                "cell inserted"
+            },
+            "cell-input",
+        )
+    } else {
+        (
+            if dead {
+                "cell input dead"
+            } else {
+                "cell input"
+            },
+            "cell-input",
+        )
+    }
+}
+
+/// The static cells of `picture` on depth slice `slice`, placed by `at`.
+pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
     let (rows, cols) = rows_cols(picture);
     let (depth_kind, depth_dead) = match &picture.depth {
         Some(depth) => (depth.cell(slice), depth.is_dead(slice)),
         None => (Cell::Input, false),
     };
-    let c = at.cell;
-    let mut out =
-        String::with_capacity(((rows.len() * cols.len() + picture.steps()) * 110) as usize);
     let sides = if picture.axes.len() == 1 {
         format!("padding left {}, right {}", cols.before, cols.after)
     } else {
@@ -377,19 +434,14 @@ pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
             rows.before, rows.after, cols.before, cols.after
         )
     };
-    let _ = write!(
-        out,
-        r#"<text x="0" y="{}" class="label" data-testid="pad-counts">input{}; {sides}</text>"#,
+    let labels = format!(
+        r#"<text x="0" y="{}" class="label" data-testid="pad-counts">input{}; {sides}</text><text x="{}" y="{}" class="label">{}</text>"#,
         at.label_y,
         if picture.transposed {
             " (zeros inserted)"
         } else {
             ""
-        }
-    );
-    let _ = write!(
-        out,
-        r#"<text x="{}" y="{}" class="label">{}</text>"#,
+        },
         at.output_x,
         at.label_y,
         if picture.transposed {
@@ -398,47 +450,131 @@ pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
             "output"
         }
     );
+    let cell_at = |r: i64, c: i64| {
+        let kinds = [depth_kind, rows.cell(r), cols.cell(c)];
+        let beyond = kinds.contains(&Cell::Beyond);
+        let dead = !beyond && (depth_dead || rows.is_dead(r) || cols.is_dead(c));
+        let (class, testid) = input_class(kinds, dead);
+        BlockCell {
+            r,
+            c,
+            class,
+            testid,
+        }
+    };
+    let in_rows = rows.before..rows.before + rows.input;
+    let in_cols = cols.before..cols.before + cols.input;
+    let mut pads = Vec::new();
     for r in 0..rows.len() {
-        for col in 0..cols.len() {
-            let kinds = [depth_kind, rows.cell(r), cols.cell(col)];
-            let any = |f: fn(&Cell) -> bool| kinds.iter().any(f);
-            let kind = if any(|k| *k == Cell::Beyond) {
-                "beyond"
-            } else if any(|k| matches!(k, Cell::PadBefore | Cell::PadAfter)) {
-                "pad"
-            } else if any(|k| *k == Cell::Inserted) {
-                "inserted"
-            } else {
-                "input"
-            };
-            let testid = match kind {
-                "input" | "inserted" => "cell-input",
-                "pad" => "cell-pad",
-                _ => "cell-beyond",
-            };
-            let dead = kind != "beyond" && (depth_dead || rows.is_dead(r) || cols.is_dead(col));
-            let _ = write!(
-                out,
-                r#"<rect class="cell {kind}{}" data-testid="{testid}" data-panel="in" data-r="{r}" data-c="{col}" x="{}" y="{}" width="{c}" height="{c}"/>"#,
-                if dead { " dead" } else { "" },
-                col * c,
-                at.top + r * c
-            );
+        for c in 0..cols.len() {
+            if !(in_rows.contains(&r) && in_cols.contains(&c)) {
+                pads.push(cell_at(r, c));
+            }
         }
     }
-    for r in 0..rows.output {
-        for col in 0..cols.output {
-            let cropped = picture.transposed && (rows.is_cropped(r) || cols.is_cropped(col));
-            let _ = write!(
-                out,
-                r#"<rect class="cell out{}" data-testid="cell-output" data-panel="out" data-r="{r}" data-c="{col}" x="{}" y="{}" width="{c}" height="{c}"/>"#,
-                if cropped { " cropped" } else { "" },
-                at.output_x + col * c,
-                at.top + r * c
-            );
+    let mut inputs = Vec::with_capacity((rows.input * cols.input).max(0) as usize);
+    for r in in_rows.clone() {
+        for c in in_cols.clone() {
+            let cell = cell_at(r, c);
+            inputs.push(BlockCell {
+                r: r - rows.before,
+                c: c - cols.before,
+                ..cell
+            });
         }
+    }
+    let mut outputs = Vec::with_capacity((rows.output * cols.output).max(0) as usize);
+    for r in 0..rows.output {
+        for c in 0..cols.output {
+            let cropped = picture.transposed && (rows.is_cropped(r) || cols.is_cropped(c));
+            outputs.push(BlockCell {
+                r,
+                c,
+                class: if cropped {
+                    "cell out cropped"
+                } else {
+                    "cell out"
+                },
+                testid: "cell-output",
+            });
+        }
+    }
+    let cell = at.cell;
+    Scene {
+        labels,
+        cell,
+        blocks: vec![
+            Block {
+                panel: "pad",
+                x: 0,
+                y: at.top,
+                shape: vec![
+                    rows.before,
+                    rows.input,
+                    rows.after + rows.beyond,
+                    cols.before,
+                    cols.input,
+                    cols.after + cols.beyond,
+                ],
+                cells: pads,
+            },
+            Block {
+                panel: "in",
+                x: cols.before * cell,
+                y: at.top + rows.before * cell,
+                shape: vec![rows.input, cols.input],
+                cells: inputs,
+            },
+            Block {
+                panel: "out",
+                x: at.output_x,
+                y: at.top,
+                shape: vec![rows.output, cols.output],
+                cells: outputs,
+            },
+        ],
+    }
+}
+
+/// A block's `transform` attribute.
+pub fn block_transform(block: &Block, cell: i64) -> String {
+    format!("translate({} {}) scale({cell})", block.x, block.y)
+}
+
+/// A block's cells as SVG markup (the children of its `<g>`).
+pub fn block_cells_svg(block: &Block) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(block.cells.len() * 72);
+    for cell in &block.cells {
+        let _ = write!(
+            out,
+            r#"<rect class="{}" data-testid="{}" x="{}" y="{}" width="1" height="1"/>"#,
+            cell.class, cell.testid, cell.c, cell.r
+        );
     }
     out
+}
+
+/// The whole static layer as SVG markup: the labels, then each block's `<g>` with its cells.
+/// Cells carry `data-testid` (`cell-input`, `cell-pad`, `cell-output`); their `x`/`y` are the
+/// block's unit coordinates, which hover maps back through the block's `data-panel`.
+pub fn scene_svg(scene: &Scene) -> String {
+    let mut out = format!(r#"<g class="labels">{}</g>"#, scene.labels);
+    for block in &scene.blocks {
+        out.push_str(&format!(
+            r#"<g class="block" data-panel="{}" transform="{}">"#,
+            block.panel,
+            block_transform(block, scene.cell)
+        ));
+        out.push_str(&block_cells_svg(block));
+        out.push_str("</g>");
+    }
+    out
+}
+
+/// [`scene`] as markup.
+pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
+    scene_svg(&scene(picture, at, slice))
 }
 
 #[cfg(test)]
@@ -500,5 +636,44 @@ mod depth_tests {
             input_slice.matches("data-testid=\"cell-input\"").count(),
             16
         );
+    }
+}
+
+#[cfg(test)]
+mod scene_tests {
+    use super::*;
+    use crate::compact::CompactSpec;
+    use crate::core::{Framework, evaluate};
+
+    fn scene_of(kernel: &str) -> Scene {
+        let c = CompactSpec {
+            padding: "same".into(),
+            ..CompactSpec::new(Op::Conv, Framework::Keras, "32x32", kernel)
+        };
+        let spec = c.to_spec().unwrap();
+        let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
+        scene(&p, &layout(&p, 640), 0)
+    }
+
+    #[test]
+    fn a_padding_change_moves_the_input_block_instead_of_redrawing_it() {
+        let (k3, k5) = (scene_of("3"), scene_of("5"));
+        let [pad3, in3, out3] = &k3.blocks[..] else {
+            panic!("three blocks")
+        };
+        let [pad5, in5, out5] = &k5.blocks[..] else {
+            panic!("three blocks")
+        };
+        // The input and output cells are identical (the patch touches none of them); only the
+        // input block's offset and the padding ring change.
+        assert_eq!((&in3.shape, &in3.cells), (&in5.shape, &in5.cells));
+        assert_eq!((&out3.shape, &out3.cells), (&out5.shape, &out5.cells));
+        assert_ne!((in3.x, in3.y), (in5.x, in5.y));
+        assert_eq!(
+            (pad3.cells.len(), pad5.cells.len()),
+            (34 * 34 - 1024, 36 * 36 - 1024)
+        );
+        assert!(in5.cells.iter().all(|c| c.testid == "cell-input"));
+        assert!(pad5.cells.iter().all(|c| c.testid == "cell-pad"));
     }
 }

@@ -9,7 +9,10 @@ use wasm_bindgen::JsCast;
 
 use crate::compact::FieldError;
 use crate::core::{Answer, LayerSpec};
-use crate::grid::{Layout, Picture, base_svg, layout, picture, rows_cols};
+use crate::grid::{
+    Layout, Picture, Scene, block_cells_svg, block_transform, layout, picture, rows_cols, scene,
+    scene_svg,
+};
 
 /// Cells beyond this are not drawn one by one (a later renderer takes them).
 const MAX_CELLS: i64 = 40_000;
@@ -118,9 +121,23 @@ pub fn GridView(
     let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, 640))));
     // The depth slice shown for a 3-D layer (padded coordinates).
     let slice = RwSignal::new(0i64);
+    let drawn =
+        Memo::new(move |_| pic.with(|p| p.as_ref().is_some_and(|p| p.cell_count() <= MAX_CELLS)));
     let base = Memo::new(move |_| match (pic.get(), at.get()) {
-        (Some(p), Some(at)) if p.cell_count() <= MAX_CELLS => base_svg(&p, &at, slice.get()),
-        _ => String::new(),
+        (Some(p), Some(at)) if drawn.get() => Some(scene(&p, &at, slice.get())),
+        _ => None,
+    });
+    // The static cells are patched in place: only the cells whose state changed are touched.
+    let base_ref = NodeRef::<leptos::svg::G>::new();
+    let shown = StoredValue::new(None::<Scene>);
+    Effect::new(move |_| {
+        let Some(g) = base_ref.get() else {
+            return;
+        };
+        base.with(|new| {
+            shown.update_value(|old| patch(&g, old.as_ref(), new.as_ref()));
+            shown.set_value(new.clone());
+        });
     });
     let steps = Memo::new(move |_| pic.with(|p| p.as_ref().map_or(1, |p| p.steps().max(1))));
     let step = RwSignal::new(0i64);
@@ -169,10 +186,16 @@ pub fn GridView(
             el.get_attribute(name).and_then(|v| v.parse::<i64>().ok())
         };
         hover.set(target.and_then(|el| {
-            let (r, c) = (read(&el, "data-r")?, read(&el, "data-c")?);
-            match el.get_attribute("data-panel").as_deref() {
-                Some("in") => Some(Hover::Input(r, c)),
-                Some("out") => Some(Hover::Output(r, c)),
+            // Cells sit at unit x/y in their block; the block says which coordinates they are.
+            let (r, c) = (read(&el, "y")?, read(&el, "x")?);
+            let panel = el.parent_element()?.get_attribute("data-panel")?;
+            match panel.as_str() {
+                "pad" => Some(Hover::Input(r, c)),
+                "in" => pic.with_untracked(|p| {
+                    let (rows, cols) = rows_cols(p.as_ref()?);
+                    Some(Hover::Input(r + rows.before, c + cols.before))
+                }),
+                "out" => Some(Hover::Output(r, c)),
                 _ => None,
             }
         }));
@@ -220,27 +243,32 @@ pub fn GridView(
             <Show when=move || stale.get() && pic.with(Option::is_some)>
                 <p class="muted" data-testid="stale-note">"Showing the last valid layer until the settings are fixed."</p>
             </Show>
-            {move || match (pic.get(), at.get()) {
-                (Some(p), Some(at)) if p.cell_count() <= MAX_CELLS => view! {
-                    <svg
-                        role="img"
-                        aria-label="Input with its padding, the window at the current step, and the output"
-                        data-testid="grid-svg"
-                        viewBox=format!("0 0 {} {}", at.width, at.height)
-                        width=at.width.to_string()
-                        on:mouseover=on_pointer
-                        on:mouseleave=move |_| hover.set(None)
-                    >
-                        <g class="base" inner_html=move || base.get()></g>
-                        <g class="overlay" pointer-events="none">
-                            {move || overlay(&p, &at, step.get(), slice.get(), hover.get())}
-                        </g>
-                    </svg>
-                }.into_any(),
-                (Some(p), _) => view! {
-                    <p class="muted">{format!("{} cells: too many to draw one by one here.", p.cell_count())}</p>
-                }.into_any(),
-                _ => view! { <p class="muted">"Nothing to draw for this layer."</p> }.into_any(),
+            <svg
+                role="img"
+                aria-label="Input with its padding, the window at the current step, and the output"
+                data-testid="grid-svg"
+                style:display=move || if drawn.get() { "block" } else { "none" }
+                viewBox=move || at.get().map(|at| format!("0 0 {} {}", at.width, at.height))
+                width=move || at.get().map(|at| at.width.to_string())
+                on:mouseover=on_pointer
+                on:mouseleave=move |_| hover.set(None)
+            >
+                <g class="base" node_ref=base_ref></g>
+                <g class="overlay" pointer-events="none">
+                    {move || match (pic.get(), at.get()) {
+                        (Some(p), Some(at)) if drawn.get() => {
+                            Some(overlay(&p, &at, step.get(), slice.get(), hover.get()))
+                        }
+                        _ => None,
+                    }}
+                </g>
+            </svg>
+            {move || match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
+                Some(n) if n > MAX_CELLS => Some(view! {
+                    <p class="muted">{format!("{n} cells: too many to draw one by one here.")}</p>
+                }.into_any()),
+                Some(_) => None,
+                None => Some(view! { <p class="muted">"Nothing to draw for this layer."</p> }.into_any()),
             }}
             <ul class="legend" aria-label="Legend">
                 <li><span class="swatch input"></span>"input"</li>
@@ -324,5 +352,49 @@ pub fn GridView(
                 <span class="keys">"Keys: space play/pause, ← → step"</span>
             </div>
         </section>
+    }
+}
+
+/// Brings the base `<g>` from the `old` scene to the `new` one: whole markup when the blocks
+/// differ in number, a block's markup when its cells differ in number or order, otherwise only
+/// the changed cells' attributes and the blocks' transforms.
+fn patch(base: &web_sys::Element, old: Option<&Scene>, new: Option<&Scene>) {
+    let Some(new) = new else {
+        base.set_inner_html("");
+        return;
+    };
+    let children = base.children();
+    let same_blocks = old.is_some_and(|old| {
+        old.blocks.len() == new.blocks.len() && children.length() as usize == new.blocks.len() + 1
+    });
+    let Some(old) = old.filter(|_| same_blocks) else {
+        base.set_inner_html(&scene_svg(new));
+        return;
+    };
+    if old.labels != new.labels
+        && let Some(labels) = children.item(0)
+    {
+        labels.set_inner_html(&new.labels);
+    }
+    for (i, (a, b)) in old.blocks.iter().zip(&new.blocks).enumerate() {
+        let Some(g) = children.item(i as u32 + 1) else {
+            continue;
+        };
+        if (a.x, a.y, old.cell) != (b.x, b.y, new.cell) {
+            let _ = g.set_attribute("transform", &block_transform(b, new.cell));
+        }
+        if a.shape != b.shape || a.cells.len() != b.cells.len() {
+            g.set_inner_html(&block_cells_svg(b));
+            continue;
+        }
+        let rects = g.children();
+        for (k, (ca, cb)) in a.cells.iter().zip(&b.cells).enumerate() {
+            if ca != cb
+                && let Some(rect) = rects.item(k as u32)
+            {
+                let _ = rect.set_attribute("class", cb.class);
+                let _ = rect.set_attribute("data-testid", cb.testid);
+            }
+        }
     }
 }
