@@ -572,6 +572,28 @@ pub fn scene_svg(scene: &Scene) -> String {
     out
 }
 
+/// The picture's `aria-label` (the app's `<svg>` and the pre-rendered one).
+pub const SVG_LABEL: &str =
+    "Input with its padding, the window at the current step, and the output";
+
+/// Layout width the app fits the picture into.
+pub const MAX_WIDTH: i64 = 640;
+
+/// The static picture of `spec` as `index.html` carries it before the wasm runs: the same
+/// `<svg>` size and the same `g.base` markup the app draws (an e2e spec compares the two).
+pub fn prerendered(spec: &LayerSpec) -> Option<String> {
+    let answer = crate::core::evaluate(spec).ok()?;
+    let p = picture(spec, &answer)?;
+    let at = layout(&p, MAX_WIDTH);
+    let slice = p.depth.as_ref().map_or(0, |d| d.before);
+    Some(format!(
+        r#"<svg role="img" aria-label="{SVG_LABEL}" viewBox="0 0 {w} {h}" width="{w}"><g class="base">{}</g></svg>"#,
+        base_svg(&p, &at, slice),
+        w = at.width,
+        h = at.height,
+    ))
+}
+
 /// [`scene`] as markup.
 pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
     scene_svg(&scene(picture, at, slice))

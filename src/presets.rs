@@ -28,6 +28,22 @@ fn spec(
     s
 }
 
+/// The layer shown when the page opens: seed 004 (6×6, kernel 5, stride 2, padding 2 -> 3×3).
+pub fn default_layer() -> CompactSpec {
+    presets()
+        .into_iter()
+        .find(|p| p.id == "seed-004")
+        .map(|p| p.spec)
+        .unwrap_or_else(|| {
+            CompactSpec::new(
+                crate::core::Op::Conv,
+                crate::core::Framework::Torch,
+                "6x6",
+                "5",
+            )
+        })
+}
+
 /// Every preset, in display order.
 pub fn presets() -> Vec<Preset> {
     use Framework::*;

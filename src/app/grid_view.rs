@@ -10,8 +10,8 @@ use wasm_bindgen::JsCast;
 use crate::compact::FieldError;
 use crate::core::{Answer, LayerSpec};
 use crate::grid::{
-    Layout, Picture, Scene, block_cells_svg, block_transform, layout, picture, rows_cols, scene,
-    scene_svg,
+    Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cells_svg, block_transform, layout,
+    picture, rows_cols, scene, scene_svg,
 };
 
 /// Cells beyond this are not drawn one by one (a later renderer takes them).
@@ -118,7 +118,7 @@ pub fn GridView(
         }
         _ => last.get_value(),
     });
-    let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, 640))));
+    let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, MAX_WIDTH))));
     // The depth slice shown for a 3-D layer (padded coordinates).
     let slice = RwSignal::new(0i64);
     let drawn =
@@ -245,7 +245,7 @@ pub fn GridView(
             </Show>
             <svg
                 role="img"
-                aria-label="Input with its padding, the window at the current step, and the output"
+                aria-label=SVG_LABEL
                 data-testid="grid-svg"
                 style:display=move || if drawn.get() { "block" } else { "none" }
                 viewBox=move || at.get().map(|at| format!("0 0 {} {}", at.width, at.height))

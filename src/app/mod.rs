@@ -30,20 +30,9 @@ use plot_panel::PlotPanel;
 use preset_bar::PresetBar;
 use summary::Summary;
 
-/// The layer shown when the page opens: seed 004 (6×6, kernel 5, stride 2, padding 2 -> 3×3).
+/// The layer shown when the page opens (see [`crate::presets::default_layer`]).
 pub fn default_form() -> CompactSpec {
-    crate::presets::presets()
-        .into_iter()
-        .find(|p| p.id == "seed-004")
-        .map(|p| p.spec)
-        .unwrap_or_else(|| {
-            CompactSpec::new(
-                crate::core::Op::Conv,
-                crate::core::Framework::Torch,
-                "6x6",
-                "5",
-            )
-        })
+    crate::presets::default_layer()
 }
 
 /// The whole page below the static header.

@@ -1,0 +1,36 @@
+import { test, expect } from './fixtures/padlab';
+
+test('the picture pre-rendered in index.html is exactly the one the app draws', async ({ padlab }) => {
+  const html = await (await padlab.page.request.get('./')).text();
+  await padlab.open();
+  const live = await padlab.page.getByTestId('grid-svg').evaluate((svg: Element) => ({
+    base: svg.querySelector('g.base')!.innerHTML,
+    viewBox: svg.getAttribute('viewBox'),
+    width: svg.getAttribute('width'),
+    label: svg.getAttribute('aria-label'),
+  }));
+  const pre = await padlab.page.evaluate((text) => {
+    const svg = new DOMParser().parseFromString(text, 'text/html').querySelector('#prerendered svg')!;
+    return {
+      base: svg.querySelector('g.base')!.innerHTML,
+      viewBox: svg.getAttribute('viewBox'),
+      width: svg.getAttribute('width'),
+      label: svg.getAttribute('aria-label'),
+    };
+  }, html);
+  expect(pre.base.match(/data-testid="cell-input"/g)).toHaveLength(36);
+  expect(pre).toEqual(live);
+  // The app replaced the static copy.
+  await expect(padlab.page.locator('#prerendered')).toHaveCount(0);
+});
+
+test('a permalink never shows the default picture first', async ({ padlab }) => {
+  await padlab.page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      (window as any).__prerenderedAtLoad = document.getElementById('prerendered') !== null;
+    });
+  });
+  await padlab.page.goto('./?op=conv&fw=keras&in=8x8&k=3&p=same');
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '8x8');
+  expect(await padlab.page.evaluate(() => (window as any).__prerenderedAtLoad)).toBe(false);
+});
