@@ -536,6 +536,41 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
     }
 }
 
+/// How the canvas painter fills a cell of `class`: the CSS variable holding its colour, the
+/// opacity, and whether it is only outlined (past the padding). Mirrors the `.cell` rules of
+/// style/main.css.
+pub fn paint(class: &str) -> (&'static str, f64, bool) {
+    let dead = class.ends_with(" dead");
+    let alpha = if dead { 0.35 } else { 1.0 };
+    match class.split(' ').nth(1).unwrap_or("") {
+        "input" => ("--c-input", alpha, false),
+        "inserted" => ("--c-inserted", alpha, false),
+        "pad" if dead => ("--c-dead", alpha, false),
+        "pad" => ("--c-pad", alpha, false),
+        "beyond" => ("--line", 1.0, true),
+        "out" if class.ends_with("cropped") => ("--c-cropped", 1.0, false),
+        _ => ("--c-out", 1.0, false),
+    }
+}
+
+/// Which cell is at layout point `(x, y)`: `Some((false, r, c))` for the padded input
+/// (padded coordinates), `Some((true, r, c))` for the output (hit testing on the canvas).
+pub fn hit(picture: &Picture, at: &Layout, x: i64, y: i64) -> Option<(bool, i64, i64)> {
+    let (rows, cols) = rows_cols(picture);
+    let cell = at.cell.max(1);
+    if y < at.top {
+        return None;
+    }
+    let r = (y - at.top) / cell;
+    if x >= at.output_x {
+        let c = (x - at.output_x) / cell;
+        (r < rows.output && c < cols.output).then_some((true, r, c))
+    } else {
+        let c = x / cell;
+        (r < rows.len() && c < cols.len() && x >= 0).then_some((false, r, c))
+    }
+}
+
 /// A block's `transform` attribute.
 pub fn block_transform(block: &Block, cell: i64) -> String {
     format!("translate({} {}) scale({cell})", block.x, block.y)
@@ -697,5 +732,42 @@ mod scene_tests {
         );
         assert!(in5.cells.iter().all(|c| c.testid == "cell-input"));
         assert!(pad5.cells.iter().all(|c| c.testid == "cell-pad"));
+    }
+}
+
+#[cfg(test)]
+mod canvas_tests {
+    use super::*;
+    use crate::compact::CompactSpec;
+    use crate::core::{Framework, evaluate};
+
+    #[test]
+    fn hit_testing_finds_the_padded_input_and_output_cells() {
+        let c = CompactSpec {
+            stride: "2".into(),
+            padding: "2".into(),
+            ..CompactSpec::new(Op::Conv, Framework::Torch, "6x6", "5")
+        };
+        let spec = c.to_spec().unwrap();
+        let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
+        let at = layout(&p, 640);
+        let centre = |x0: i64, r: i64, c: i64| (x0 + c * at.cell + 1, at.top + r * at.cell + 1);
+        let (x, y) = centre(0, 9, 0);
+        assert_eq!(hit(&p, &at, x, y), Some((false, 9, 0)));
+        let (x, y) = centre(at.output_x, 2, 1);
+        assert_eq!(hit(&p, &at, x, y), Some((true, 2, 1)));
+        assert_eq!(hit(&p, &at, 1, 1), None);
+        let (x, y) = centre(at.output_x, 3, 0);
+        assert_eq!(hit(&p, &at, x, y), None);
+    }
+
+    #[test]
+    fn every_cell_class_has_a_paint() {
+        assert_eq!(paint("cell input"), ("--c-input", 1.0, false));
+        assert_eq!(paint("cell input dead"), ("--c-input", 0.35, false));
+        assert_eq!(paint("cell pad dead"), ("--c-dead", 0.35, false));
+        assert_eq!(paint("cell beyond"), ("--line", 1.0, true));
+        assert_eq!(paint("cell out cropped"), ("--c-cropped", 1.0, false));
+        assert_eq!(paint("cell out"), ("--c-out", 1.0, false));
     }
 }

@@ -10,12 +10,24 @@ use wasm_bindgen::JsCast;
 use crate::compact::FieldError;
 use crate::core::{Answer, LayerSpec};
 use crate::grid::{
-    Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cells_svg, block_transform, layout,
-    picture, rows_cols, scene, scene_svg,
+    Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cells_svg, block_transform, hit, layout,
+    paint, picture, rows_cols, scene, scene_svg,
 };
 
-/// Cells beyond this are not drawn one by one (a later renderer takes them).
-const MAX_CELLS: i64 = 40_000;
+/// Up to this many cells the static layer is SVG, one element per cell (with its test id);
+/// above it, a canvas. Measured (BENCHMARKS.md): SVG holds 60 fps up to 128×128 (33k cells)
+/// and drops to 20–30 fps at 256×256, where its first draw also takes 2–3 s.
+const SVG_CELLS: i64 = 40_000;
+/// Above this nothing is drawn (a canvas that large passes browser limits).
+const MAX_CELLS: i64 = 2_500_000;
+
+/// How the static layer is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Renderer {
+    Svg,
+    Canvas,
+    Nothing,
+}
 
 /// What the pointer is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,22 +133,46 @@ pub fn GridView(
     let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, MAX_WIDTH))));
     // The depth slice shown for a 3-D layer (padded coordinates).
     let slice = RwSignal::new(0i64);
-    let drawn =
-        Memo::new(move |_| pic.with(|p| p.as_ref().is_some_and(|p| p.cell_count() <= MAX_CELLS)));
+    let renderer = Memo::new(
+        move |_| match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
+            Some(n) if n <= SVG_CELLS => Renderer::Svg,
+            Some(n) if n <= MAX_CELLS => Renderer::Canvas,
+            _ => Renderer::Nothing,
+        },
+    );
+    let drawn = Memo::new(move |_| renderer.get() != Renderer::Nothing);
     let base = Memo::new(move |_| match (pic.get(), at.get()) {
         (Some(p), Some(at)) if drawn.get() => Some(scene(&p, &at, slice.get())),
         _ => None,
     });
-    // The static cells are patched in place: only the cells whose state changed are touched.
+    // SVG: the static cells are patched in place, only the cells whose state changed are
+    // touched. Canvas: the SVG keeps the labels and the canvas below it is repainted.
     let base_ref = NodeRef::<leptos::svg::G>::new();
+    let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
     let shown = StoredValue::new(None::<Scene>);
     Effect::new(move |_| {
         let Some(g) = base_ref.get() else {
             return;
         };
+        let mode = renderer.get();
         base.with(|new| {
+            let new = match (mode, new) {
+                (Renderer::Canvas, Some(scene)) => {
+                    if let (Some(canvas), Some(at)) =
+                        (canvas_ref.get_untracked(), at.get_untracked())
+                    {
+                        paint_canvas(&canvas, scene, &at);
+                    }
+                    Some(Scene {
+                        blocks: Vec::new(),
+                        ..scene.clone()
+                    })
+                }
+                (_, new) => new.clone(),
+            };
             shown.update_value(|old| patch(&g, old.as_ref(), new.as_ref()));
-            shown.set_value(new.clone());
+            shown.set_value(new);
         });
     });
     let steps = Memo::new(move |_| pic.with(|p| p.as_ref().map_or(1, |p| p.steps().max(1))));
@@ -200,6 +236,36 @@ pub fn GridView(
             }
         }));
     };
+    // On the canvas there are no cell elements: the pointer position picks the cell.
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        if renderer.get_untracked() != Renderer::Canvas {
+            return;
+        }
+        let (Some(svg), Some(at), Some(p)) = (
+            svg_ref.get_untracked(),
+            at.get_untracked(),
+            pic.get_untracked(),
+        ) else {
+            return;
+        };
+        let rect = svg.get_bounding_client_rect();
+        if rect.width() <= 0.0 {
+            return;
+        }
+        let scale = at.width as f64 / rect.width();
+        let x = ((f64::from(ev.client_x()) - rect.left()) * scale) as i64;
+        let y = ((f64::from(ev.client_y()) - rect.top()) * scale) as i64;
+        let now = hit(&p, &at, x, y).map(|(out, r, c)| {
+            if out {
+                Hover::Output(r, c)
+            } else {
+                Hover::Input(r, c)
+            }
+        });
+        if hover.get_untracked() != now {
+            hover.set(now);
+        }
+    };
     let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
         " " | "k" => {
             ev.prevent_default();
@@ -243,29 +309,53 @@ pub fn GridView(
             <Show when=move || stale.get() && pic.with(Option::is_some)>
                 <p class="muted" data-testid="stale-note">"Showing the last valid layer until the settings are fixed."</p>
             </Show>
-            <svg
-                role="img"
-                aria-label=SVG_LABEL
-                data-testid="grid-svg"
-                style:display=move || if drawn.get() { "block" } else { "none" }
-                viewBox=move || at.get().map(|at| format!("0 0 {} {}", at.width, at.height))
-                width=move || at.get().map(|at| at.width.to_string())
-                on:mouseover=on_pointer
-                on:mouseleave=move |_| hover.set(None)
-            >
-                <g class="base" node_ref=base_ref></g>
-                <g class="overlay" pointer-events="none">
-                    {move || match (pic.get(), at.get()) {
-                        (Some(p), Some(at)) if drawn.get() => {
-                            Some(overlay(&p, &at, step.get(), slice.get(), hover.get()))
-                        }
-                        _ => None,
-                    }}
-                </g>
-            </svg>
+            // Two stacked SVGs: the static cells, and the window/highlights in their own
+            // composited layer, so animating the window never repaints thousands of cells.
+            <div class="picture" style:display=move || if drawn.get() { "block" } else { "none" }>
+                <canvas
+                    node_ref=canvas_ref
+                    data-testid="grid-canvas"
+                    aria-hidden="true"
+                    style:display=move || if renderer.get() == Renderer::Canvas { "block" } else { "none" }
+                ></canvas>
+                <svg
+                    node_ref=svg_ref
+                    role="img"
+                    aria-label=SVG_LABEL
+                    data-testid="grid-svg"
+                    data-renderer=move || if renderer.get() == Renderer::Canvas { "canvas" } else { "svg" }
+                    // Small cells lose their separating stroke, which would wash them out.
+                    class:fine=move || at.get().is_some_and(|at| at.cell < 5)
+                    on:mousemove=on_move
+                    viewBox=move || at.get().map(|at| format!("0 0 {} {}", at.width, at.height))
+                    width=move || at.get().map(|at| at.width.to_string())
+                    on:mouseover=on_pointer
+                    on:mouseleave=move |_| hover.set(None)
+                >
+                    <g class="base" node_ref=base_ref></g>
+                </svg>
+                <svg
+                    class="overlay-layer"
+                    aria-hidden="true"
+                    viewBox=move || at.get().map(|at| format!("0 0 {} {}", at.width, at.height))
+                    width=move || at.get().map(|at| at.width.to_string())
+                >
+                    <g class="overlay">
+                        {move || match (pic.get(), at.get()) {
+                            (Some(p), Some(at)) if drawn.get() => {
+                                Some(overlay(&p, &at, step.get(), slice.get(), hover.get()))
+                            }
+                            _ => None,
+                        }}
+                    </g>
+                </svg>
+            </div>
             {move || match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
                 Some(n) if n > MAX_CELLS => Some(view! {
-                    <p class="muted">{format!("{n} cells: too many to draw one by one here.")}</p>
+                    <p class="muted">{format!("{n} cells: too many to draw here.")}</p>
+                }.into_any()),
+                Some(n) if n > SVG_CELLS => Some(view! {
+                    <p class="muted" data-testid="canvas-note">{format!("{n} cells: drawn on a canvas; hover and the window work as usual, cells are not separate elements.")}</p>
                 }.into_any()),
                 Some(_) => None,
                 None => Some(view! { <p class="muted">"Nothing to draw for this layer."</p> }.into_any()),
@@ -397,4 +487,58 @@ fn patch(base: &web_sys::Element, old: Option<&Scene>, new: Option<&Scene>) {
             }
         }
     }
+}
+
+/// Paints the static cells of `scene` on `canvas`, one `fillRect` per cell, colours from the
+/// same CSS variables the SVG cells use (so dark mode follows).
+fn paint_canvas(canvas: &web_sys::HtmlCanvasElement, scene: &Scene, at: &Layout) {
+    let (Ok(width), Ok(height)) = (u32::try_from(at.width), u32::try_from(at.height)) else {
+        return;
+    };
+    // Setting the size also clears the canvas.
+    canvas.set_width(width);
+    canvas.set_height(height);
+    let Some(ctx) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let style = web_sys::window().and_then(|w| w.get_computed_style(canvas).ok().flatten());
+    let colour = |var: &str| {
+        style
+            .as_ref()
+            .and_then(|s| s.get_property_value(var).ok())
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| "#888".to_string())
+    };
+    let cell = scene.cell as f64;
+    // A one-unit gap between cells while they are big enough to show it, like the SVG stroke.
+    let gap = if scene.cell >= 4 { 1.0 } else { 0.0 };
+    let mut current = "";
+    let mut outline = false;
+    for block in &scene.blocks {
+        for c in &block.cells {
+            if c.class != current {
+                let (var, alpha, only_outline) = paint(c.class);
+                let colour = colour(var);
+                ctx.set_global_alpha(alpha);
+                ctx.set_fill_style_str(&colour);
+                ctx.set_stroke_style_str(&colour);
+                current = c.class;
+                outline = only_outline;
+            }
+            let x = (block.x + c.c * scene.cell) as f64;
+            let y = (block.y + c.r * scene.cell) as f64;
+            if outline {
+                ctx.stroke_rect(x + 0.5, y + 0.5, cell - 1.0, cell - 1.0);
+            } else {
+                ctx.fill_rect(x, y, cell - gap, cell - gap);
+            }
+        }
+    }
+    ctx.set_global_alpha(1.0);
 }

@@ -1,0 +1,12 @@
+import { chromium } from '@playwright/test';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu'] });
+const p = await b.newPage({ viewport: { width: 1200, height: 900 } });
+await p.goto(process.argv[2]);
+await p.getByTestId('output-size').waitFor();
+await p.waitForTimeout(300);
+const box = await p.getByTestId('grid-svg').boundingBox();
+await p.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.5);
+await p.waitForTimeout(200);
+console.log('hl', await p.locator('.overlay .hl').count());
+await p.getByTestId('grid').screenshot({ path: '/tmp/grid.png' });
+await b.close();
