@@ -24,7 +24,7 @@ function weight() {
   return { total: sum(sizes), sizes, later: sum(later) };
 }
 
-async function firstGrid(browser) {
+async function firstGrid(browser, url) {
   const times = [];
   for (let i = 0; i < runs; i++) {
     const context = await browser.newContext();
@@ -35,7 +35,7 @@ async function firstGrid(browser) {
       };
       new MutationObserver(seen).observe(document, { childList: true, subtree: true });
     });
-    await page.goto(base);
+    await page.goto(url);
     await page.waitForFunction(() => window.__firstGrid);
     times.push(await page.evaluate(() => window.__firstGrid));
     await context.close();
@@ -83,6 +83,7 @@ async function animation(page, size, seconds) {
   await page.getByTestId('output-size').waitFor();
   const drawn = await page.getByTestId('grid-svg').isVisible();
   if (!drawn) return { drawn: false };
+  const renderer = await page.getByTestId('grid-svg').getAttribute('data-renderer');
   await page.getByTestId('speed').selectOption('16');
   await page.getByTestId('play').click();
   const frames = await page.evaluate((s) => new Promise((done) => {
@@ -92,28 +93,33 @@ async function animation(page, size, seconds) {
   }), seconds);
   await page.getByTestId('play').click();
   const body = frames.slice(2);
-  return { drawn: true, fps: 1000 / pct(body, 0.5), p95: pct(body, 0.95), max: Math.max(...body) };
+  return { drawn: true, renderer, fps: 1000 / pct(body, 0.5), p95: pct(body, 0.95), max: Math.max(...body) };
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
 const w = weight();
-const grid = await firstGrid(browser);
+const grid = await firstGrid(browser, base);
+// A permalink to another layer has no pre-rendered picture: the wasm draws it.
+const gridLink = await firstGrid(browser, `${base}?op=conv&fw=keras&in=100x20&k=4x1&p=same`);
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
 const c32 = await controlChange(page, 32);
 const c128 = await controlChange(page, 128);
 const a64 = await animation(page, 64, 3);
 const large = [];
-for (const size of [96, 128, 160, 192, 256]) large.push([size, await animation(page, size, 1.5)]);
+for (const size of [96, 128, 160, 192, 256, 512]) large.push([size, await animation(page, size, 1.5)]);
 await browser.close();
 
 console.log(`| measure | result | target |`);
 console.log(`|---|---|---|`);
-console.log(`| first-load weight (gzip: ${w.sizes.map(([f, s]) => `${f.replace(/-[0-9a-f]{16}/, '')} ${(s / 1024).toFixed(1)} KB`).join(', ')}) | ${(w.total / 1024).toFixed(1)} KB | ≤ 80 KB |`);
+const staticPart = w.sizes.filter(([f]) => /\.(html|css)$/.test(f)).reduce((a, [, s]) => a + s, 0);
+console.log(`| first-load weight, default page: its picture is pre-rendered, so html + css (gzip) | ${(staticPart / 1024).toFixed(1)} KB | ≤ 80 KB |`);
+console.log(`| first-load weight, interactive or a permalink (gzip: ${w.sizes.map(([f, s]) => `${f.replace(/-[0-9a-f]{16}/, '')} ${(s / 1024).toFixed(1)} KB`).join(', ')}) | ${(w.total / 1024).toFixed(1)} KB | ≤ 80 KB |`);
 console.log(`| code generator worker, loaded after the first picture (gzip) | ${(w.later / 1024).toFixed(1)} KB | on demand |`);
-console.log(`| first grid visible, median of ${runs} cold loads (p95) | ${ms(pct(grid, 0.5))} (${ms(pct(grid, 0.95))}) | ≤ 60 ms |`);
+console.log(`| first grid visible, default page, median of ${runs} cold loads (p95) | ${ms(pct(grid, 0.5))} (${ms(pct(grid, 0.95))}) | ≤ 60 ms |`);
+console.log(`| first grid visible, permalink (drawn by the wasm), median (p95) | ${ms(pct(gridLink, 0.5))} (${ms(pct(gridLink, 0.95))}) | ≤ 60 ms |`);
 console.log(`| control change → DOM updated, 32×32, p50 / p95 | ${ms(pct(c32, 0.5))} / ${ms(pct(c32, 0.95))} | p95 ≤ 4 ms |`);
 console.log(`| control change → DOM updated, 128×128, p50 / p95 | ${ms(pct(c128, 0.5))} / ${ms(pct(c128, 0.95))} | p95 ≤ 16 ms |`);
 console.log(`| animation at 64×64: fps (frame p95, max) | ${a64.fps.toFixed(0)} fps (${ms(a64.p95)}, ${ms(a64.max)}) | 60 fps |`);
 for (const [size, r] of large) {
-  console.log(`| animation at ${size}×${size}: max frame | ${r.drawn ? `${ms(r.max)} (${r.fps.toFixed(0)} fps)` : 'not drawn (cell budget)'} | no frame > 50 ms up to ≥ 256×256 |`);
+  console.log(`| animation at ${size}×${size}: max frame | ${r.drawn ? `${ms(r.max)} (${r.fps.toFixed(0)} fps, ${r.renderer})` : 'not drawn (cell budget)'} | no frame > 50 ms up to ≥ 256×256 |`);
 }
