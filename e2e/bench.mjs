@@ -30,8 +30,15 @@ async function firstGrid(browser, url) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.addInitScript(() => {
+      // A cell counts once it is still in the page at the next frame: a permalink's page
+      // drops the pre-rendered default picture before it is ever painted.
       const seen = () => {
-        if (!window.__firstGrid && document.querySelector('[data-testid="cell-input"]')) window.__firstGrid = performance.now();
+        const cell = document.querySelector('[data-testid="cell-input"]');
+        if (!cell || window.__firstGrid) return;
+        const t = performance.now();
+        requestAnimationFrame(() => {
+          if (cell.isConnected && !window.__firstGrid) window.__firstGrid = t;
+        });
       };
       new MutationObserver(seen).observe(document, { childList: true, subtree: true });
     });

@@ -19,10 +19,13 @@ test('a grid patched in place by edits equals the grid a fresh load draws', asyn
     ['padding', '1,2x0,3', '8x4'],
   ];
   for (const [field, value, size] of edits) {
+    const before = padlab.page.url();
     if (field === 'framework') await padlab.chooseFramework(value);
     else await padlab.set(field, value);
     await expect(padlab.outputSize).toHaveAttribute('data-value', size);
     const patched = await base(padlab);
+    // The address bar follows the edit once typing pauses.
+    await expect.poll(() => padlab.page.url()).not.toBe(before);
     const url = padlab.page.url();
     const fresh = await padlab.page.context().newPage();
     await fresh.goto(url);

@@ -37,6 +37,9 @@ fn start_worker() -> Option<Worker> {
     Worker::new(&Url::create_object_url_with_blob(&blob).ok()?).ok()
 }
 
+/// How long a request waits for the edits to pause.
+const REQUEST_DELAY: std::time::Duration = std::time::Duration::from_millis(60);
+
 impl Generator {
     /// Starts the worker after the first render and asks it again whenever the layer or the
     /// options change.
@@ -73,11 +76,17 @@ impl Generator {
             on_message.forget();
             worker.set_value(Some(w));
         });
+        // Requests wait for a burst of edits to pause, so typing never competes with replies.
+        let pending = StoredValue::new(None::<TimeoutHandle>);
         Effect::new(move |_| {
             let options = g.options.get();
             let layer = spec.with(|s| s.as_ref().ok().map(CompactSpec::from_spec));
             if !g.ready.get() {
                 return;
+            }
+            if let Some(handle) = pending.get_value() {
+                handle.clear();
+                pending.set_value(None);
             }
             let Some(layer) = layer else {
                 g.reply.set(None);
@@ -85,11 +94,15 @@ impl Generator {
             };
             let id = latest.get_value() + 1;
             latest.set_value(id);
-            worker.with_value(|w| {
-                if let Some(w) = w {
-                    let _ = w.post_message(&JsValue::from_str(&request(id, &layer, &options)));
-                }
-            });
+            let send = move || {
+                pending.set_value(None);
+                worker.with_value(|w| {
+                    if let Some(w) = w {
+                        let _ = w.post_message(&JsValue::from_str(&request(id, &layer, &options)));
+                    }
+                });
+            };
+            pending.set_value(set_timeout_with_handle(send, REQUEST_DELAY).ok());
         });
         g
     }

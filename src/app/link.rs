@@ -13,7 +13,44 @@ pub fn read_location(fallback: &CompactSpec) -> Loaded {
     parse_query(&search, fallback)
 }
 
-/// Keeps the URL in step with `form`, and `form` in step with back/forward.
+/// Writes `query` to the address bar: a new history entry (`push`), or a replacement of the
+/// current one.
+fn write_url(query: &str, push: bool, last_push: StoredValue<f64>, first: StoredValue<bool>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    if location
+        .search()
+        .unwrap_or_default()
+        .trim_start_matches('?')
+        == query
+    {
+        first.set_value(false);
+        return;
+    }
+    let url = format!("{}?{query}", location.pathname().unwrap_or_default());
+    let Ok(history) = window.history() else {
+        return;
+    };
+    let result = if push {
+        history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+    } else {
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+    };
+    if result.is_ok() {
+        last_push.set_value(js_sys::Date::now());
+    }
+    first.set_value(false);
+}
+
+/// How long the address bar waits for a burst of edits to pause: a history write costs about
+/// 2 ms, too much to pay inside every keystroke's update.
+const URL_DELAY: std::time::Duration = std::time::Duration::from_millis(120);
+
+/// Keeps the URL in step with `form`, and `form` in step with back/forward. The first edit after
+/// a pause opens a new history entry at once (so Back right after a click works); the rest of
+/// its burst (typing "224" is one step back, not three) replaces it once the typing pauses.
 pub fn sync_url(
     form: RwSignal<CompactSpec>,
     notices: RwSignal<Vec<String>>,
@@ -21,36 +58,26 @@ pub fn sync_url(
 ) {
     let last_push = StoredValue::new(f64::NEG_INFINITY);
     let first = StoredValue::new(true);
+    let pending = StoredValue::new(None::<TimeoutHandle>);
     Effect::new(move |_| {
         let query = form.with(format_query);
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        let location = window.location();
-        if location
-            .search()
-            .unwrap_or_default()
-            .trim_start_matches('?')
-            == query
-        {
-            first.set_value(false);
+        if let Some(handle) = pending.get_value() {
+            handle.clear();
+            pending.set_value(None);
+        }
+        let new_entry = !first.get_value() && js_sys::Date::now() - last_push.get_value() >= 1000.0;
+        if new_entry || first.get_value() {
+            write_url(&query, new_entry, last_push, first);
             return;
         }
-        let url = format!("{}?{query}", location.pathname().unwrap_or_default());
-        let Ok(history) = window.history() else {
-            return;
-        };
-        let now = js_sys::Date::now();
-        // One history entry per burst of edits (typing "224" is one step back, not three).
-        let result = if first.get_value() || now - last_push.get_value() < 1000.0 {
-            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
-        } else {
-            history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
-        };
-        if result.is_ok() {
-            last_push.set_value(now);
-        }
-        first.set_value(false);
+        let handle = set_timeout_with_handle(
+            move || {
+                pending.set_value(None);
+                write_url(&query, false, last_push, first);
+            },
+            URL_DELAY,
+        );
+        pending.set_value(handle.ok());
     });
     let handle = window_event_listener(leptos::ev::popstate, move |_| {
         let loaded = read_location(&fallback);
@@ -65,13 +92,21 @@ pub fn sync_url(
 pub fn LinkBar(
     /// What the URL contained that could not be used.
     notices: RwSignal<Vec<String>>,
+    /// The layer (the link is made from it: the address bar lags the edits slightly).
+    form: RwSignal<CompactSpec>,
 ) -> impl IntoView {
     let status = RwSignal::new(String::new());
     let copy_link = move |_| {
         let Some(window) = web_sys::window() else {
             return;
         };
-        let href = window.location().href().unwrap_or_default();
+        let location = window.location();
+        let href = format!(
+            "{}{}?{}",
+            location.origin().unwrap_or_default(),
+            location.pathname().unwrap_or_default(),
+            form.with_untracked(format_query)
+        );
         let promise = window.navigator().clipboard().write_text(&href);
         leptos::task::spawn_local(async move {
             status.set(match wasm_bindgen_futures::JsFuture::from(promise).await {

@@ -53,7 +53,7 @@ pub fn App() -> impl IntoView {
     let generator = Generator::start(spec);
     view! {
         <PresetBar form=form />
-        <LinkBar notices=notices />
+        <LinkBar notices=notices form=form />
         <Controls form=form spec=spec />
         <div class="results">
             <Summary answer=answer />
