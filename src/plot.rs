@@ -164,7 +164,7 @@ fn draw(s: &Sweep, out: &mut String, width: u32, height: u32) -> Result<(), Fail
     let xs = first.input..last.input + 1;
     let root = SVGBackend::with_string(out, (width, height)).into_drawing_area();
     let (top, bottom) = root.split_vertically(height / 2);
-    let label = ("sans-serif", 13).into_font();
+    let label = ("sans-serif", 16).into_font();
     let accepted = || s.points.iter().filter(|p| p.output.is_some());
 
     let max_out = accepted()
