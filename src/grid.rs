@@ -634,21 +634,26 @@ pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
     scene_svg(&scene(picture, at, slice))
 }
 
+/// Seed 004 (6×6, kernel 5, stride 2, padding 2 -> 3×3), the picture several tests read.
+#[cfg(test)]
+fn seed_004() -> Picture {
+    let c = crate::compact::CompactSpec {
+        stride: "2".into(),
+        padding: "2".into(),
+        ..crate::compact::CompactSpec::new(Op::Conv, crate::core::Framework::Torch, "6x6", "5")
+    };
+    let spec = c.to_spec().expect("seed 004 is valid");
+    let answer = crate::core::evaluate(&spec).expect("seed 004 is accepted");
+    picture(&spec, &answer).expect("seed 004 has a picture")
+}
+
 #[cfg(test)]
 mod svg_tests {
     use super::*;
-    use crate::compact::CompactSpec;
-    use crate::core::{Framework, evaluate};
 
     #[test]
     fn the_base_layer_has_one_rect_per_cell_with_its_kind() {
-        let c = CompactSpec {
-            stride: "2".into(),
-            padding: "2".into(),
-            ..CompactSpec::new(Op::Conv, Framework::Torch, "6x6", "5")
-        };
-        let spec = c.to_spec().unwrap();
-        let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
+        let p = seed_004();
         let svg = base_svg(&p, &layout(&p, 600), 0);
         assert_eq!(svg.matches("data-testid=\"cell-input\"").count(), 36);
         assert_eq!(svg.matches("data-testid=\"cell-pad\"").count(), 100 - 36);
@@ -738,18 +743,10 @@ mod scene_tests {
 #[cfg(test)]
 mod canvas_tests {
     use super::*;
-    use crate::compact::CompactSpec;
-    use crate::core::{Framework, evaluate};
 
     #[test]
     fn hit_testing_finds_the_padded_input_and_output_cells() {
-        let c = CompactSpec {
-            stride: "2".into(),
-            padding: "2".into(),
-            ..CompactSpec::new(Op::Conv, Framework::Torch, "6x6", "5")
-        };
-        let spec = c.to_spec().unwrap();
-        let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
+        let p = seed_004();
         let at = layout(&p, 640);
         let centre = |x0: i64, r: i64, c: i64| (x0 + c * at.cell + 1, at.top + r * at.cell + 1);
         let (x, y) = centre(0, 9, 0);
