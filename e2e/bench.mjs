@@ -30,14 +30,14 @@ async function firstGrid(browser, url) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.addInitScript(() => {
-      // A cell counts once it is still in the page at the next frame: a permalink's page
-      // drops the pre-rendered default picture before it is ever painted.
+      // A cell counts once it is still in the page, and visible, at the next frame: a
+      // permalink's page hides the pre-rendered default picture before it can be painted.
       const seen = () => {
         const cell = document.querySelector('[data-testid="cell-input"]');
         if (!cell || window.__firstGrid) return;
         const t = performance.now();
         requestAnimationFrame(() => {
-          if (cell.isConnected && !window.__firstGrid) window.__firstGrid = t;
+          if (cell.isConnected && cell.checkVisibility() && !window.__firstGrid) window.__firstGrid = t;
         });
       };
       new MutationObserver(seen).observe(document, { childList: true, subtree: true });

@@ -25,12 +25,31 @@ test('the picture pre-rendered in index.html is exactly the one the app draws', 
 });
 
 test('a permalink never shows the default picture first', async ({ padlab }) => {
+  // Every frame until the app has drawn, note whether the pre-rendered picture is visible.
   await padlab.page.addInitScript(() => {
-    document.addEventListener('DOMContentLoaded', () => {
-      (window as any).__prerenderedAtLoad = document.getElementById('prerendered') !== null;
-    });
+    const w = window as any;
+    w.__prerenderedShown = false;
+    const check = () => {
+      const el = document.getElementById('prerendered');
+      if (el && el.checkVisibility()) w.__prerenderedShown = true;
+      if (!document.querySelector('[data-testid="output-size"]')) requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+    new MutationObserver(check).observe(document, { childList: true, subtree: true });
   });
   await padlab.page.goto('./?op=conv&fw=keras&in=8x8&k=3&p=same');
   await expect(padlab.outputSize).toHaveAttribute('data-value', '8x8');
-  expect(await padlab.page.evaluate(() => (window as any).__prerenderedAtLoad)).toBe(false);
+  expect(await padlab.page.evaluate(() => (window as any).__prerenderedShown)).toBe(false);
+  // The default page does show it (so the check above can fail).
+  const fresh = await padlab.page.context().newPage();
+  await fresh.addInitScript(() => {
+    new MutationObserver(() => {
+      const el = document.getElementById('prerendered');
+      if (el && el.checkVisibility()) (window as any).__prerenderedShown = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await fresh.goto('./');
+  await expect(fresh.getByTestId('output-size')).toBeVisible();
+  expect(await fresh.evaluate(() => (window as any).__prerenderedShown)).toBe(true);
+  await fresh.close();
 });

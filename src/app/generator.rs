@@ -41,9 +41,9 @@ fn start_worker() -> Option<Worker> {
 const REQUEST_DELAY: std::time::Duration = std::time::Duration::from_millis(60);
 
 impl Generator {
-    /// Starts the worker after the first render and asks it again whenever the layer or the
-    /// options change.
-    pub fn start(spec: Memo<Result<LayerSpec, FieldError>>) -> Self {
+    /// Starts the worker once the first picture is `painted`, and asks it again whenever the
+    /// layer or the options change.
+    pub fn start(spec: Memo<Result<LayerSpec, FieldError>>, painted: RwSignal<bool>) -> Self {
         let g = Generator {
             options: RwSignal::new(Options::default()),
             reply: RwSignal::new(None),
@@ -53,7 +53,7 @@ impl Generator {
         let latest = StoredValue::new(0u64);
         let worker = StoredValue::new_local(None::<Worker>);
         Effect::new(move |_| {
-            if worker.with_value(Option::is_some) {
+            if !painted.get() || worker.with_value(Option::is_some) {
                 return;
             }
             let Some(w) = start_worker() else {

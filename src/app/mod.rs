@@ -50,7 +50,13 @@ pub fn App() -> impl IntoView {
             Err(e) => Err(e.message.clone()),
         })
     });
-    let generator = Generator::start(spec);
+    // The picture first: the panels below it, and the worker, start once it has been painted
+    // (a frame, then a task), so a permalink's first grid does not wait for them.
+    let painted = RwSignal::new(false);
+    request_animation_frame(move || {
+        set_timeout(move || painted.set(true), std::time::Duration::ZERO);
+    });
+    let generator = Generator::start(spec, painted);
     view! {
         <PresetBar form=form />
         <LinkBar notices=notices form=form />
@@ -58,11 +64,13 @@ pub fn App() -> impl IntoView {
         <div class="results">
             <Summary answer=answer />
             <GridView spec=spec answer=answer />
-            <FormulaPanel spec=spec answer=answer />
-            <Comparison spec=spec />
-            <PlotPanel generator=generator />
-            <InversePanel spec=spec />
-            <CodePanel generator=generator />
+            <Show when=move || painted.get()>
+                <FormulaPanel spec=spec answer=answer />
+                <Comparison spec=spec />
+                <PlotPanel generator=generator />
+                <InversePanel spec=spec />
+                <CodePanel generator=generator />
+            </Show>
         </div>
     }
 }
