@@ -10,8 +10,8 @@ use wasm_bindgen::JsCast;
 use crate::compact::FieldError;
 use crate::core::{Answer, LayerSpec};
 use crate::grid::{
-    Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cells_svg, block_transform, hit, layout,
-    paint, picture, rows_cols, scene, scene_svg,
+    Block, Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cells_svg, block_transform, hit,
+    layout, paint, picture, rows_cols, scene, scene_svg,
 };
 
 /// Up to this many cells the static layer is SVG, one element per cell (with its test id);
@@ -473,17 +473,43 @@ fn patch(base: &web_sys::Element, old: Option<&Scene>, new: Option<&Scene>) {
         if (a.x, a.y, old.cell) != (b.x, b.y, new.cell) {
             let _ = g.set_attribute("transform", &block_transform(b, new.cell));
         }
-        if a.shape != b.shape || a.cells.len() != b.cells.len() {
+        let rects = g.children();
+        if rects.length() as usize != a.cells.len() {
             g.set_inner_html(&block_cells_svg(b));
             continue;
         }
-        let rects = g.children();
+        // Reuse the existing rects in order (a padding ring that grows keeps its first cells),
+        // then add or drop the difference at the end.
         for (k, (ca, cb)) in a.cells.iter().zip(&b.cells).enumerate() {
-            if ca != cb
-                && let Some(rect) = rects.item(k as u32)
-            {
+            if ca == cb {
+                continue;
+            }
+            let Some(rect) = rects.item(k as u32) else {
+                continue;
+            };
+            if ca.c != cb.c {
+                let _ = rect.set_attribute("x", &cb.c.to_string());
+            }
+            if ca.r != cb.r {
+                let _ = rect.set_attribute("y", &cb.r.to_string());
+            }
+            if ca.class != cb.class {
                 let _ = rect.set_attribute("class", cb.class);
+            }
+            if ca.testid != cb.testid {
                 let _ = rect.set_attribute("data-testid", cb.testid);
+            }
+        }
+        if b.cells.len() > a.cells.len() {
+            let extra = Block {
+                cells: b.cells[a.cells.len()..].to_vec(),
+                ..b.clone()
+            };
+            let _ = g.insert_adjacent_html("beforeend", &block_cells_svg(&extra));
+        }
+        for _ in b.cells.len()..a.cells.len() {
+            if let Some(last) = g.last_element_child() {
+                last.remove();
             }
         }
     }
