@@ -397,7 +397,21 @@ fn input_class(kinds: [Cell; 3], dead: bool) -> (&'static str, &'static str) {
     if any(|k| *k == Cell::Beyond) {
         ("cell beyond", "cell-beyond")
     } else if any(|k| matches!(k, Cell::PadBefore | Cell::PadAfter)) {
-        (if dead { "cell pad dead" } else { "cell pad" }, "cell-pad")
+        // Coloured by side: before (top/left/front), after (bottom/right/back), or a corner
+        // that is before in one dimension and after in another.
+        let class = match (
+            any(|k| *k == Cell::PadBefore),
+            any(|k| *k == Cell::PadAfter),
+            dead,
+        ) {
+            (true, false, false) => "cell pad before",
+            (true, false, true) => "cell pad before dead",
+            (false, true, false) => "cell pad after",
+            (false, true, true) => "cell pad after dead",
+            (_, _, false) => "cell pad corner",
+            (_, _, true) => "cell pad corner dead",
+        };
+        (class, "cell-pad")
     } else if any(|k| *k == Cell::Inserted) {
         (
             if dead {
@@ -546,7 +560,11 @@ pub fn paint(class: &str) -> (&'static str, f64, bool) {
         "input" => ("--c-input", alpha, false),
         "inserted" => ("--c-inserted", alpha, false),
         "pad" if dead => ("--c-dead", alpha, false),
-        "pad" => ("--c-pad", alpha, false),
+        "pad" => match class.split(' ').nth(2) {
+            Some("after") => ("--c-pad-after", alpha, false),
+            Some("corner") => ("--c-pad-corner", alpha, false),
+            _ => ("--c-pad", alpha, false),
+        },
         "beyond" => ("--line", 1.0, true),
         "out" if class.ends_with("cropped") => ("--c-cropped", 1.0, false),
         _ => ("--c-out", 1.0, false),
@@ -658,6 +676,11 @@ mod svg_tests {
         assert_eq!(svg.matches("data-testid=\"cell-input\"").count(), 36);
         assert_eq!(svg.matches("data-testid=\"cell-pad\"").count(), 100 - 36);
         assert_eq!(svg.matches("data-testid=\"cell-output\"").count(), 9);
+        // By side: top rows and left columns are before (2x8 + 6x2 = 28), bottom rows and
+        // right columns after (28); the top-right and bottom-left 2x2 corners are both (8).
+        assert_eq!(svg.matches("cell pad before").count(), 28);
+        assert_eq!(svg.matches("cell pad after").count(), 28);
+        assert_eq!(svg.matches("cell pad corner").count(), 8);
         // Row 9 and column 9 (the last padding) are never read: 19 dead cells.
         assert_eq!(svg.matches(" dead\"").count(), 19);
         assert!(
@@ -762,7 +785,10 @@ mod canvas_tests {
     fn every_cell_class_has_a_paint() {
         assert_eq!(paint("cell input"), ("--c-input", 1.0, false));
         assert_eq!(paint("cell input dead"), ("--c-input", 0.35, false));
-        assert_eq!(paint("cell pad dead"), ("--c-dead", 0.35, false));
+        assert_eq!(paint("cell pad before dead"), ("--c-dead", 0.35, false));
+        assert_eq!(paint("cell pad before"), ("--c-pad", 1.0, false));
+        assert_eq!(paint("cell pad after"), ("--c-pad-after", 1.0, false));
+        assert_eq!(paint("cell pad corner"), ("--c-pad-corner", 1.0, false));
         assert_eq!(paint("cell beyond"), ("--line", 1.0, true));
         assert_eq!(paint("cell out cropped"), ("--c-cropped", 1.0, false));
         assert_eq!(paint("cell out"), ("--c-out", 1.0, false));

@@ -362,7 +362,8 @@ pub fn GridView(
             }}
             <ul class="legend" aria-label="Legend">
                 <li><span class="swatch input"></span>"input"</li>
-                <li><span class="swatch pad"></span>{move || pic.with(|p| format!("padding ({})", p.as_ref().map_or("0", |p| p.pad_value)))}</li>
+                <li><span class="swatch pad"></span>{move || pic.with(|p| format!("padding before: top, left ({})", p.as_ref().map_or("0", |p| p.pad_value)))}</li>
+                <li><span class="swatch pad-after"></span>"padding after: bottom, right"</li>
                 <li><span class="swatch dead"></span>"dead: no window reads it"</li>
                 <li><span class="swatch beyond"></span>"past the padding (ceil mode)"</li>
                 <li><span class="swatch tap"></span>"window taps"</li>
