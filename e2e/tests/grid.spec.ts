@@ -16,11 +16,19 @@ test('stepping moves the window; hovering an output lights its taps', async ({ p
   await padlab.open();
   const text = padlab.page.getByTestId('step-text');
   await expect(text).toContainText('Window 1 of 9 (output 0, 0)');
+  // The stride step: the next window (dashed) sits one stride (2 cells of 28) to the right.
+  const window = padlab.page.locator('.overlay .window');
+  const next = padlab.page.locator('.overlay .next-window');
+  await expect(window).toHaveAttribute('x', '0');
+  await expect(next).toHaveAttribute('x', '56');
   await padlab.page.getByTestId('step-forward').click();
   await expect(text).toContainText('Window 2 of 9 (output 0, 1)');
+  await expect(window).toHaveAttribute('x', '56');
+  await expect(next).toHaveAttribute('x', '112');
   await padlab.page.getByTestId('step-back').click();
   await padlab.page.getByTestId('step-back').click();
   await expect(text).toContainText('Window 9 of 9 (output 2, 2)');
+  await expect(next).toHaveCount(0); // the last window of its row has no next one
   await padlab.page.getByTestId('grid-svg').getByTestId('cell-output').nth(4).hover();
   // 5x5 taps plus the hovered output itself.
   await expect(padlab.page.locator('.overlay .hl')).toHaveCount(26);

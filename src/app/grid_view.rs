@@ -75,18 +75,22 @@ fn overlay(
         }
     }
     let span = |a: &crate::grid::Axis| (a.kernel - 1) * a.dilation + 1;
-    views.push(
+    let outline = |class: &'static str, r: i64, c: i64| {
         view! {
             <rect
-                class="window"
-                x=(jc * cols.stride * at.cell).to_string()
-                y=(at.top + jr * rows.stride * at.cell).to_string()
+                class=class
+                x=(c * cols.stride * at.cell).to_string()
+                y=(at.top + r * rows.stride * at.cell).to_string()
                 width=(span(&cols) * at.cell).to_string()
                 height=(span(&rows) * at.cell).to_string()
             />
         }
-        .into_any(),
-    );
+    };
+    // The stride step: where the window goes next along the row (dashed).
+    if jc + 1 < cols.output {
+        views.push(outline("next-window", jr, jc + 1).into_any());
+    }
+    views.push(outline("window", jr, jc).into_any());
     views.push(rect(at, at.output_x, jr, jc, "current").into_any());
     match hover {
         Some(Hover::Output(r, c)) => {
@@ -367,6 +371,7 @@ pub fn GridView(
                 <li><span class="swatch dead"></span>"dead: no window reads it"</li>
                 <li><span class="swatch beyond"></span>"past the padding (ceil mode)"</li>
                 <li><span class="swatch tap"></span>"window taps"</li>
+                <li><span class="swatch next-window"></span>"next window, one stride on"</li>
                 <li><span class="swatch out"></span>"output"</li>
                 <li><span class="swatch hl"></span>"linked to the hovered cell"</li>
             </ul>
