@@ -43,7 +43,10 @@ pub struct Axis {
 impl Axis {
     /// Number of drawn positions.
     pub fn len(&self) -> i64 {
-        self.before + self.input + self.after + self.beyond
+        self.before
+            .saturating_add(self.input)
+            .saturating_add(self.after)
+            .saturating_add(self.beyond)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -119,7 +122,8 @@ impl Picture {
 
     /// Number of window steps (outputs), row-major over every axis.
     pub fn steps(&self) -> i64 {
-        self.all_axes().map(|a| a.output).product()
+        self.all_axes()
+            .fold(1i64, |n, a| n.saturating_mul(a.output))
     }
 
     /// The output index of step `n` per axis, depth first (row-major).
@@ -149,8 +153,12 @@ impl Picture {
     }
 
     /// Drawn cells in all: the budget check for the renderer.
+    /// Saturates at `i64::MAX` (a layer can be far too big to draw).
     pub fn cell_count(&self) -> i64 {
-        self.axes.iter().map(Axis::len).product::<i64>() + self.steps()
+        self.axes
+            .iter()
+            .fold(1i64, |n, a| n.saturating_mul(a.len()))
+            .saturating_add(self.steps())
     }
 }
 
@@ -162,11 +170,12 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
     let mut axes = (0..n)
         .map(|a| {
             let (i, k, s, d) = (g.input[a], g.kernel[a], g.stride[a], g.dilation[a]);
-            let keff = d * (k - 1) + 1;
+            // The core accepted the layer, so these fit; saturation only guards the picture.
+            let keff = d.saturating_mul(k - 1).saturating_add(1);
             if transposed {
                 let full = answer.full_output.as_ref()?.get(a).copied()?;
                 Some(Axis {
-                    input: (i - 1) * s + 1,
+                    input: (i - 1).saturating_mul(s).saturating_add(1),
                     before: keff - 1,
                     after: keff - 1,
                     beyond: 0,
@@ -179,12 +188,14 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
                 })
             } else {
                 let (b, af, o) = (answer.before[a], answer.after[a], answer.output[a]);
-                let reach = (o - 1) * s + keff;
+                let reach = (o - 1).saturating_mul(s).saturating_add(keff);
                 Some(Axis {
                     input: i,
                     before: b.max(0),
                     after: af.max(0),
-                    beyond: (reach - (i + b.max(0) + af.max(0))).max(0),
+                    beyond: reach
+                        .saturating_sub(i.saturating_add(b.max(0)).saturating_add(af.max(0)))
+                        .max(0),
                     kernel: k,
                     stride: s,
                     dilation: d,
@@ -342,17 +353,21 @@ pub fn rows_cols(picture: &Picture) -> (Axis, Axis) {
 /// Cell size and positions for a picture, fitting about `max_width` units across.
 pub fn layout(picture: &Picture, max_width: i64) -> Layout {
     let (rows, cols) = rows_cols(picture);
-    let across = cols.len() + cols.output + 3;
+    let across = cols.len().saturating_add(cols.output).saturating_add(3);
     let cell = (max_width / across.max(1)).clamp(2, 28);
     let top = 3 * cell.max(12) / 2;
-    let output_x = (cols.len() + 3) * cell;
+    let output_x = cols.len().saturating_add(3).saturating_mul(cell);
     Layout {
         cell,
         output_x,
         top,
         label_y: top - 2 * cell.max(12) / 5,
-        width: output_x + cols.output * cell + 1,
-        height: top + rows.len().max(rows.output) * cell + 1,
+        width: output_x
+            .saturating_add(cols.output.saturating_mul(cell))
+            .saturating_add(1),
+        height: top
+            .saturating_add(rows.len().max(rows.output).saturating_mul(cell))
+            .saturating_add(1),
     }
 }
 

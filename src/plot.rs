@@ -37,14 +37,23 @@ pub struct Sweep {
     pub dropped_output_size: bool,
 }
 
+/// The largest size or pad the plot draws.
+const LARGEST: u64 = 1 << 40;
+
 /// The most sizes swept: enough to show the pattern, few enough to stay instant.
 const MAX_POINTS: i64 = 64;
 
-/// Sizes `1..=n` around `current`: at least 16, twice the current size, at most 64 points.
+/// The sizes swept: from 1 to twice `current` (at least 16) while that is at most 64 sizes,
+/// else the 64 sizes centred on `current`.
 fn range(current: i64) -> (i64, i64) {
-    let last = current.saturating_mul(2).max(16);
-    let first = (last - MAX_POINTS + 1).max(1);
-    (first, last)
+    if current <= MAX_POINTS / 2 {
+        (1, current.saturating_mul(2).max(16))
+    } else {
+        let first = current
+            .saturating_sub(MAX_POINTS / 2)
+            .min(i64::MAX - (MAX_POINTS - 1));
+        (first, first + (MAX_POINTS - 1))
+    }
 }
 
 /// Evaluates `spec` at every input size of the sweep (last dimension; the others fixed).
@@ -53,7 +62,7 @@ pub fn sweep(spec: &LayerSpec) -> Option<Sweep> {
     let current = *spec.input.get(dim)?;
     let mut layer = spec.clone();
     let dropped_output_size = layer.output_size.take().is_some();
-    let (first, last) = range(current.clamp(1, 1 << 20));
+    let (first, last) = range(current.max(1));
     let mut placement = Placement::Pad;
     let points: Vec<Point> = (first..=last)
         .map(|size| {
@@ -133,6 +142,16 @@ const MARK: RGBColor = RGBColor(0x88, 0x88, 0x88);
 
 /// The plot as an SVG document: output size above, pads (or crops) below.
 pub fn svg(s: &Sweep, width: u32, height: u32) -> Result<String, String> {
+    // plotters' integer axes add and multiply without checks: keep far from the limits.
+    let huge = s.current.unsigned_abs() > LARGEST
+        || s.points.iter().any(|p| {
+            [p.input, p.output.unwrap_or(0), p.before, p.after]
+                .iter()
+                .any(|v| v.unsigned_abs() > LARGEST)
+        });
+    if huge {
+        return Err("The sizes are too large to plot.".into());
+    }
     let mut out = String::new();
     draw(s, &mut out, width, height).map_err(|e| format!("The plot could not be drawn: {e}"))?;
     Ok(out)
@@ -285,6 +304,18 @@ mod tests {
     }
 
     #[test]
+    fn the_sweep_always_contains_the_layers_own_size() {
+        for current in [1, 7, 32, 33, 64, 100, 5000, i64::MAX / 2, i64::MAX] {
+            let (first, last) = range(current);
+            assert!(
+                first <= current && current <= last,
+                "{current}: {first}..{last}"
+            );
+            assert!(last - first < MAX_POINTS);
+        }
+    }
+
+    #[test]
     fn the_svg_has_both_charts_and_the_axis_titles() {
         let text = svg(&sweep(&same_stride_2()).unwrap(), 640, 420).unwrap();
         assert!(text.starts_with("<svg"));
@@ -297,7 +328,12 @@ mod tests {
     fn large_and_transposed_layers_sweep_without_panicking() {
         let mut spec = same_stride_2();
         spec.input = vec![i64::MAX];
-        assert_eq!(sweep(&spec).unwrap().points.len(), MAX_POINTS as usize);
+        let huge = sweep(&spec).unwrap();
+        assert_eq!(huge.points.len(), MAX_POINTS as usize);
+        assert_eq!(
+            svg(&huge, 640, 420),
+            Err("The sizes are too large to plot.".into())
+        );
         let t = LayerSpec {
             stride: Some(Dims::All(6)),
             padding: Some(Padding::All(9)),

@@ -169,3 +169,42 @@ proptest! {
         }
     }
 }
+
+/// A size from tiny to near the 64-bit limit: the picture's arithmetic must hold at both ends.
+fn size() -> impl Strategy<Value = i64> {
+    prop_oneof![1..40i64, 1..i64::MAX / 2, Just(i64::MAX / 3)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Whatever layer the core accepts, the picture, its size, its layout, the scene (when it
+    /// is small enough to draw) and the input-size plot are computed without a panic (these
+    /// tests build with overflow checks, so an overflow would fail here).
+    #[test]
+    fn the_picture_and_plot_never_panic(
+        op in op(), fw in framework(),
+        input in prop::collection::vec(size(), 1..4),
+        kernel in size(), stride in size(), dilation in 1..4i64,
+        pad in 0..5i64, same in any::<bool>(),
+    ) {
+        let mut spec = LayerSpec::new(op, fw, input, Dims::All(kernel));
+        spec.stride = Some(Dims::All(stride));
+        spec.dilation = Some(Dims::All(dilation));
+        spec.padding = Some(if same { Padding::Same } else { Padding::All(pad) });
+        if let Ok(answer) = evaluate(&spec) {
+            if let Some(p) = padlab::grid::picture(&spec, &answer) {
+                let count = p.cell_count();
+                prop_assert!(count > 0);
+                let at = padlab::grid::layout(&p, 640);
+                prop_assert!(at.cell >= 2 && at.width > 0 && at.height > 0);
+                let _ = p.step_index(p.steps().saturating_sub(1));
+                if count <= 5_000 {
+                    let svg = padlab::grid::base_svg(&p, &at, 0);
+                    prop_assert!(svg.contains("cell-output"));
+                }
+            }
+            let _ = padlab::plot::sweep(&spec).map(|s| padlab::plot::svg(&s, 640, 440));
+        }
+    }
+}
