@@ -35,4 +35,10 @@ test('a large layer is painted on a canvas, with hover and stepping, and small o
   await expect(svg).toHaveAttribute('data-renderer', 'svg');
   await expect(svg.getByTestId('cell-input')).toHaveCount(64);
   await expect(canvas).toBeHidden();
+
+  // A 1-D layer of 600,000 would need a canvas far wider than browsers allow: said, not drawn.
+  await padlab.set('input', '600000');
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '300000');
+  await expect(padlab.page.getByTestId('grid')).toContainText('900002 cells: too many, or too wide, to draw here.');
+  await expect(svg).toBeHidden();
 });

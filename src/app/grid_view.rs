@@ -20,6 +20,8 @@ use crate::grid::{
 const SVG_CELLS: i64 = 40_000;
 /// Above this nothing is drawn (a canvas that large passes browser limits).
 const MAX_CELLS: i64 = 2_500_000;
+/// Nor a canvas wider or taller than this (browsers refuse far larger ones silently).
+const MAX_SIDE: i64 = 16_384;
 
 /// How the static layer is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,13 +139,14 @@ pub fn GridView(
     let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, MAX_WIDTH))));
     // The depth slice shown for a 3-D layer (padded coordinates).
     let slice = RwSignal::new(0i64);
-    let renderer = Memo::new(
-        move |_| match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
+    let renderer = Memo::new(move |_| {
+        let fits = at.with(|at| at.is_some_and(|at| at.width <= MAX_SIDE && at.height <= MAX_SIDE));
+        match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
             Some(n) if n <= SVG_CELLS => Renderer::Svg,
-            Some(n) if n <= MAX_CELLS => Renderer::Canvas,
+            Some(n) if n <= MAX_CELLS && fits => Renderer::Canvas,
             _ => Renderer::Nothing,
-        },
-    );
+        }
+    });
     let drawn = Memo::new(move |_| renderer.get() != Renderer::Nothing);
     let base = Memo::new(move |_| match (pic.get(), at.get()) {
         (Some(p), Some(at)) if drawn.get() => Some(scene(&p, &at, slice.get())),
@@ -355,8 +358,8 @@ pub fn GridView(
                 </svg>
             </div>
             {move || match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
-                Some(n) if n > MAX_CELLS => Some(view! {
-                    <p class="muted">{format!("{n} cells: too many to draw here.")}</p>
+                Some(n) if n > SVG_CELLS && !drawn.get() => Some(view! {
+                    <p class="muted">{format!("{n} cells: too many, or too wide, to draw here.")}</p>
                 }.into_any()),
                 Some(n) if n > SVG_CELLS => Some(view! {
                     <p class="muted" data-testid="canvas-note">{format!("{n} cells: drawn on a canvas; hover and the window work as usual, cells are not separate elements.")}</p>
