@@ -38,9 +38,12 @@ test('the animation plays and is driven from the keyboard', async ({ padlab }) =
   await padlab.open();
   const text = padlab.page.getByTestId('step-text');
   await padlab.page.getByTestId('speed').selectOption('16');
+  await expect(text).toHaveAttribute('aria-live', 'polite');
   await padlab.page.getByTestId('play').click();
   await expect(text).not.toContainText('Window 1 of 9');
+  await expect(text).toHaveAttribute('aria-live', 'off'); // no announcement flood while playing
   await padlab.page.getByTestId('play').click();
+  await expect(text).toHaveAttribute('aria-live', 'polite');
   await padlab.page.getByTestId('grid').focus();
   await padlab.page.keyboard.press('Home');
   await expect(text).toContainText('Window 1 of 9');

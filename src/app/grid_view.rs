@@ -407,7 +407,8 @@ pub fn GridView(
                     />
                 </label>
             }})}
-            <p class="step-text" aria-live="polite" data-testid="step-text">{description}</p>
+            // Announced when stepping; silent while playing (60 steps a second would flood a reader).
+            <p class="step-text" aria-live=move || if playing.get() { "off" } else { "polite" } data-testid="step-text">{description}</p>
             <div class="player" role="group" aria-label="Animation">
                 <button type="button" data-testid="step-back" aria-label="Previous window" on:click=move |_| move_by(-1)>"◀"</button>
                 <button
