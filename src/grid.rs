@@ -604,6 +604,20 @@ pub fn hit(picture: &Picture, at: &Layout, x: i64, y: i64) -> Option<(bool, i64,
     }
 }
 
+/// Maps a cell of the block `panel` at block coordinates `(r, c)` to what [`hit`] answers:
+/// `(true, r, c)` for an output, `(false, r, c)` in padded-input coordinates.
+pub fn block_cell(picture: &Picture, panel: &str, r: i64, c: i64) -> Option<(bool, i64, i64)> {
+    match panel {
+        "pad" => Some((false, r, c)),
+        "in" => {
+            let (rows, cols) = rows_cols(picture);
+            Some((false, r + rows.before, c + cols.before))
+        }
+        "out" => Some((true, r, c)),
+        _ => None,
+    }
+}
+
 /// A block's `transform` attribute.
 pub fn block_transform(block: &Block, cell: i64) -> String {
     format!("translate({} {}) scale({cell})", block.x, block.y)
@@ -794,6 +808,15 @@ mod canvas_tests {
         assert_eq!(hit(&p, &at, 1, 1), None);
         let (x, y) = centre(at.output_x, 3, 0);
         assert_eq!(hit(&p, &at, x, y), None);
+    }
+
+    #[test]
+    fn block_coordinates_map_back_to_padded_input_and_output() {
+        let p = seed_004();
+        assert_eq!(block_cell(&p, "in", 0, 0), Some((false, 2, 2)));
+        assert_eq!(block_cell(&p, "pad", 9, 0), Some((false, 9, 0)));
+        assert_eq!(block_cell(&p, "out", 2, 1), Some((true, 2, 1)));
+        assert_eq!(block_cell(&p, "labels", 0, 0), None);
     }
 
     #[test]

@@ -10,8 +10,8 @@ use wasm_bindgen::JsCast;
 use crate::compact::FieldError;
 use crate::core::{Answer, LayerSpec};
 use crate::grid::{
-    Block, Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cells_svg, block_transform, hit,
-    layout, paint, picture, rows_cols, scene, scene_svg,
+    Block, Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cell, block_cells_svg,
+    block_transform, hit, layout, paint, picture, rows_cols, scene, scene_svg,
 };
 
 /// Up to this many cells the static layer is SVG, one element per cell (with its test id);
@@ -36,6 +36,17 @@ enum Renderer {
 enum Hover {
     Input(i64, i64),
     Output(i64, i64),
+}
+
+impl From<(bool, i64, i64)> for Hover {
+    /// From `grid::hit` / `grid::block_cell`: (is output, row, column).
+    fn from((output, r, c): (bool, i64, i64)) -> Self {
+        if output {
+            Hover::Output(r, c)
+        } else {
+            Hover::Input(r, c)
+        }
+    }
 }
 
 fn rect(at: &Layout, x0: i64, r: i64, c: i64, class: &'static str) -> impl IntoView + use<> {
@@ -178,7 +189,7 @@ pub fn GridView(
                 }
                 (_, new) => new.clone(),
             };
-            shown.update_value(|old| patch(&g, old.as_ref(), new.as_ref()));
+            shown.with_value(|old| patch(&g, old.as_ref(), new.as_ref()));
             shown.set_value(new);
         });
     });
@@ -232,15 +243,8 @@ pub fn GridView(
             // Cells sit at unit x/y in their block; the block says which coordinates they are.
             let (r, c) = (read(&el, "y")?, read(&el, "x")?);
             let panel = el.parent_element()?.get_attribute("data-panel")?;
-            match panel.as_str() {
-                "pad" => Some(Hover::Input(r, c)),
-                "in" => pic.with_untracked(|p| {
-                    let (rows, cols) = rows_cols(p.as_ref()?);
-                    Some(Hover::Input(r + rows.before, c + cols.before))
-                }),
-                "out" => Some(Hover::Output(r, c)),
-                _ => None,
-            }
+            let cell = pic.with_untracked(|p| block_cell(p.as_ref()?, &panel, r, c))?;
+            Some(Hover::from(cell))
         }));
     };
     // On the canvas there are no cell elements: the pointer position picks the cell.
@@ -262,13 +266,7 @@ pub fn GridView(
         let scale = at.width as f64 / rect.width();
         let x = ((f64::from(ev.client_x()) - rect.left()) * scale) as i64;
         let y = ((f64::from(ev.client_y()) - rect.top()) * scale) as i64;
-        let now = hit(&p, &at, x, y).map(|(out, r, c)| {
-            if out {
-                Hover::Output(r, c)
-            } else {
-                Hover::Input(r, c)
-            }
-        });
+        let now = hit(&p, &at, x, y).map(Hover::from);
         if hover.get_untracked() != now {
             hover.set(now);
         }
