@@ -37,9 +37,16 @@ test('a permalink never shows the default picture first', async ({ padlab }) => 
     requestAnimationFrame(check);
     new MutationObserver(check).observe(document, { childList: true, subtree: true });
   });
+  await padlab.page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      (window as any).__prerenderedAtLoad = document.getElementById('prerendered') !== null;
+    });
+  });
   await padlab.page.goto('./?op=conv&fw=keras&in=8x8&k=3&p=same');
   await expect(padlab.outputSize).toHaveAttribute('data-value', '8x8');
   expect(await padlab.page.evaluate(() => (window as any).__prerenderedShown)).toBe(false);
+  // Nor left in the page for anything that counts cells before the app has drawn.
+  expect(await padlab.page.evaluate(() => (window as any).__prerenderedAtLoad)).toBe(false);
   // The default page does show it (so the check above can fail).
   const fresh = await padlab.page.context().newPage();
   await fresh.addInitScript(() => {
