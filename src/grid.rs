@@ -661,19 +661,11 @@ pub const SVG_LABEL: &str =
 /// Layout width the app fits the picture into.
 pub const MAX_WIDTH: i64 = 640;
 
-/// Up to this many cells the picture is SVG with one element per cell (the app draws larger
-/// ones on a canvas, and nothing draws them ahead of the app).
-pub const SVG_CELLS: i64 = 40_000;
-
-/// The static picture of `spec` as the page shows it before the app runs: the same `<svg>` size
-/// and the same `g.base` markup the app draws (e2e specs compare the two). `None` when the layer
-/// is refused or too big for SVG.
+/// The static picture of `spec` as `index.html` carries it before the wasm runs: the same
+/// `<svg>` size and the same `g.base` markup the app draws (an e2e spec compares the two).
 pub fn prerendered(spec: &LayerSpec) -> Option<String> {
     let answer = crate::core::evaluate(spec).ok()?;
     let p = picture(spec, &answer)?;
-    if p.cell_count() > SVG_CELLS {
-        return None;
-    }
     let at = layout(&p, MAX_WIDTH);
     let slice = p.depth.as_ref().map_or(0, |d| d.before);
     Some(format!(
@@ -681,15 +673,6 @@ pub fn prerendered(spec: &LayerSpec) -> Option<String> {
         base_svg(&p, &at, slice),
         w = at.width,
         h = at.height,
-    ))
-}
-
-/// [`prerendered`] in its skeleton section, with the element `id` (`prerendered` in
-/// `index.html`, `early` when the picture module draws a permalink ahead of the app).
-pub fn skeleton_section(spec: &LayerSpec, id: &str) -> Option<String> {
-    Some(format!(
-        r#"<section class="grid skeleton" id="{id}" aria-label="Padding picture"><h2>The picture</h2>{}</section>"#,
-        prerendered(spec)?
     ))
 }
 

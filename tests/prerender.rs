@@ -3,7 +3,7 @@
 //! renders; `e2e/tests/prerender.spec.ts` compares the two in the browser). After a change to
 //! the picture, `scripts/prerender.sh` rewrites it (`PADLAB_BLESS=1`).
 
-use padlab::grid::skeleton_section;
+use padlab::grid::prerendered;
 use padlab::presets::default_layer;
 
 const START: &str = "<!-- prerendered:";
@@ -13,8 +13,10 @@ fn expected() -> String {
     let spec = default_layer()
         .to_spec()
         .expect("the default layer is valid");
-    let section = skeleton_section(&spec, "prerendered").expect("the default layer has a picture");
-    format!("\n      {section}\n      ")
+    let svg = prerendered(&spec).expect("the default layer has a picture");
+    format!(
+        "\n      <section class=\"grid skeleton\" id=\"prerendered\" aria-label=\"Padding picture\"><h2>The picture</h2>{svg}</section>\n      "
+    )
 }
 
 #[test]

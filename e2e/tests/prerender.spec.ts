@@ -60,26 +60,3 @@ test('a permalink never shows the default picture first', async ({ padlab }) => 
   expect(await fresh.evaluate(() => (window as any).__prerenderedShown)).toBe(true);
   await fresh.close();
 });
-
-test("a permalink's picture is drawn ahead of the app by the small picture module, exactly as the app draws it", async ({ padlab }) => {
-  // Hold the app's wasm back so the picture module's drawing can be read first.
-  await padlab.page.route('**/padlab-web-*_bg.wasm', async (route) => {
-    await new Promise((r) => setTimeout(r, 1500));
-    await route.continue();
-  });
-  await padlab.page.goto('./?op=conv&fw=keras&in=100x20&k=4x1&p=same');
-  const early = padlab.page.locator('#early');
-  await expect(early.getByTestId('cell-input')).toHaveCount(2000);
-  await expect(padlab.outputSize).toHaveCount(0); // the app is not up yet
-  const read = (svg: Element) => ({
-    base: svg.querySelector('g.base')!.innerHTML,
-    viewBox: svg.getAttribute('viewBox'),
-    width: svg.getAttribute('width'),
-    label: svg.getAttribute('aria-label'),
-  });
-  const ahead = await early.locator('svg').evaluate(read);
-  await expect(padlab.outputSize).toHaveAttribute('data-value', '100x20');
-  await expect(early).toHaveCount(0); // replaced by the app
-  const live = await padlab.page.getByTestId('grid-svg').evaluate(read);
-  expect(ahead).toEqual(live);
-});
