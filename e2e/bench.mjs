@@ -121,7 +121,7 @@ console.log(`|---|---|---|`);
 const staticPart = w.sizes.filter(([f]) => /\.(html|css)$/.test(f)).reduce((a, [, s]) => a + s, 0);
 console.log(`| first-load weight, default page: its picture is pre-rendered, so html + css (gzip) | ${(staticPart / 1024).toFixed(1)} KB | ≤ 80 KB |`);
 console.log(`| first-load weight, interactive or a permalink (gzip: ${w.sizes.map(([f, s]) => `${f.replace(/-[0-9a-f]{8,}/, '')} ${(s / 1024).toFixed(1)} KB`).join(', ')}) | ${(w.total / 1024).toFixed(1)} KB | ≤ 80 KB |`);
-console.log(`| code generator worker, loaded after the first picture (gzip) | ${(w.later / 1024).toFixed(1)} KB | on demand |`);
+console.log(`| code generator and plot worker, loaded after the first picture (gzip) | ${(w.later / 1024).toFixed(1)} KB | on demand |`);
 console.log(`| first grid visible, default page, median of ${runs} cold loads (p95) | ${ms(pct(grid, 0.5))} (${ms(pct(grid, 0.95))}) | ≤ 60 ms |`);
 console.log(`| first grid visible, permalink (drawn by the wasm), median (p95) | ${ms(pct(gridLink, 0.5))} (${ms(pct(gridLink, 0.95))}) | ≤ 60 ms |`);
 console.log(`| control change → DOM updated, 32×32, p50 / p95 | ${ms(pct(c32, 0.5))} / ${ms(pct(c32, 0.95))} | p95 ≤ 4 ms |`);
