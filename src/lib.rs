@@ -14,6 +14,7 @@ pub mod core;
 pub mod explain;
 pub mod grid;
 pub mod highlight;
+pub mod panels;
 pub mod permalink;
 pub mod plot;
 pub mod presets;

@@ -1,0 +1,205 @@
+//! The read-only panels as HTML strings: the answer, the arithmetic and the framework table.
+//! Pure (natively tested); the app sets them with `inner_html`. One string per panel costs the
+//! page's wasm far less than a typed view per row and cell (see BENCHMARKS.md, weight).
+//! Everything that can carry user text goes through [`escape`].
+
+use std::fmt::Write;
+
+use crate::compact::join;
+use crate::compare::{Row, odd_side};
+use crate::core::{Answer, Placement};
+use crate::explain::{Line, dimension_names};
+
+/// Text made safe for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `6x6` as the page writes it: `6 × 6`.
+fn times(values: &[i64]) -> String {
+    join(values).replace('x', " × ")
+}
+
+/// The answer: output size and per-side pads (or crops), or the framework's reason. Carries the
+/// test hooks `output-size` (with `data-value`), `pad-before`, `pad-after` and `error`.
+pub fn summary(answer: &Result<Answer, String>) -> String {
+    let a = match answer {
+        Ok(a) => a,
+        Err(reason) => {
+            return format!(
+                r#"<p class="error" role="alert" data-testid="error">{}</p>"#,
+                escape(reason)
+            );
+        }
+    };
+    let (before, after) = match a.placement {
+        Placement::Pad => ("pad before", "pad after"),
+        Placement::Crop => ("crop before", "crop after"),
+    };
+    let mut out = format!(
+        r#"<p class="output">Output <strong data-testid="output-size" data-value="{}">{}</strong></p><table class="pads"><thead><tr><th scope="col">dimension</th><th scope="col">{before}</th><th scope="col">{after}</th></tr></thead><tbody>"#,
+        join(&a.output),
+        times(&a.output)
+    );
+    for (d, name) in dimension_names(a.output.len()).iter().enumerate() {
+        let _ = write!(
+            out,
+            r#"<tr><th scope="row">{name}</th><td data-testid="pad-before">{}</td><td data-testid="pad-after">{}</td></tr>"#,
+            a.before.get(d).copied().unwrap_or(0),
+            a.after.get(d).copied().unwrap_or(0)
+        );
+    }
+    out.push_str("</tbody></table>");
+    if let Some(full) = &a.full_output {
+        let _ = write!(
+            out,
+            r#"<p class="note">Full transposed output {}, then cropped (negative: zeros appended).</p>"#,
+            times(full)
+        );
+    }
+    if a.pads_depend_on_input {
+        out.push_str(
+            r#"<p class="badge">Input-dependent: strided 'same' pads change with the input size.</p>"#,
+        );
+    }
+    out
+}
+
+/// The arithmetic, one entry per dimension (`formula-output` on each output formula).
+pub fn formula(lines: &[Line]) -> String {
+    if lines.is_empty() {
+        return r#"<p class="muted">No output to explain.</p>"#.into();
+    }
+    let mut out = String::from("<dl>");
+    for line in lines {
+        let _ = write!(out, "<dt>{}</dt><dd>", line.dimension);
+        for part in [&line.kernel, &line.padding].into_iter().flatten() {
+            let _ = write!(out, r#"<div class="math">{}</div>"#, escape(part));
+        }
+        let _ = write!(
+            out,
+            r#"<div class="math" data-testid="formula-output">{}</div></dd>"#,
+            escape(&line.output)
+        );
+    }
+    out.push_str("</dl>");
+    out
+}
+
+/// The framework table: output and per-side pads under each framework, the odd pixel's side
+/// marked, or the framework's refusal. Empty when there is nothing to compare.
+pub fn comparison(rows: &[Row]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        r#"<h2>Across frameworks</h2><table data-testid="comparison"><thead><tr><th scope="col">padding</th><th scope="col">output</th><th scope="col">pads (before, after)</th></tr></thead><tbody>"#,
+    );
+    for row in rows {
+        let _ = write!(out, r#"<tr><th scope="row">{}</th>"#, escape(&row.label));
+        match &row.answer {
+            Ok(a) => {
+                let _ = write!(out, "<td>{}</td><td>", times(&a.output));
+                for (d, name) in dimension_names(a.output.len()).iter().enumerate() {
+                    let (b, af) = (
+                        a.before.get(d).copied().unwrap_or(0),
+                        a.after.get(d).copied().unwrap_or(0),
+                    );
+                    match odd_side(a, d) {
+                        Some(side) => {
+                            let _ = write!(
+                                out,
+                                r#"<span class="pad odd" title="odd pixel {side}">{name}: ({b}, {af}) — odd pixel {side}</span>"#
+                            );
+                        }
+                        None => {
+                            let _ = write!(out, r#"<span class="pad">{name}: ({b}, {af})</span>"#);
+                        }
+                    }
+                }
+                if a.pads_depend_on_input {
+                    out.push_str(r#"<span class="badge small">input-dependent</span>"#);
+                }
+                out.push_str("</td>");
+            }
+            Err(reason) => {
+                let _ = write!(
+                    out,
+                    r#"<td colspan="2" class="refused">{}</td>"#,
+                    escape(reason)
+                );
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compact::CompactSpec;
+    use crate::core::{Framework, Op, evaluate};
+
+    fn seed_004() -> (crate::core::LayerSpec, Answer) {
+        let c = CompactSpec {
+            stride: "2".into(),
+            padding: "2".into(),
+            ..CompactSpec::new(Op::Conv, Framework::Torch, "6x6", "5")
+        };
+        let spec = c.to_spec().unwrap();
+        let answer = evaluate(&spec).unwrap();
+        (spec, answer)
+    }
+
+    #[test]
+    fn the_summary_carries_the_hooks_and_escapes_reasons() {
+        let (_, answer) = seed_004();
+        let html = summary(&Ok(answer));
+        assert!(html.contains(r#"data-testid="output-size" data-value="3x3">3 × 3</strong>"#));
+        assert_eq!(html.matches(r#"data-testid="pad-before">2<"#).count(), 2);
+        let refused = summary(&Err("padding <b>'x'</b> & more".into()));
+        assert_eq!(
+            refused,
+            r#"<p class="error" role="alert" data-testid="error">padding &lt;b&gt;&#39;x&#39;&lt;/b&gt; &amp; more</p>"#
+        );
+    }
+
+    #[test]
+    fn the_formula_has_one_output_line_per_dimension() {
+        let (spec, answer) = seed_004();
+        let html = formula(&crate::explain::explain(&spec, &answer));
+        assert_eq!(html.matches(r#"data-testid="formula-output""#).count(), 2);
+        assert!(html.contains("⌊(6 + 2 + 2 − 5) / 2⌋ + 1 = 3"), "{html}");
+        assert_eq!(
+            formula(&[]),
+            r#"<p class="muted">No output to explain.</p>"#
+        );
+    }
+
+    #[test]
+    fn the_comparison_marks_the_odd_pixel_and_refusals() {
+        let c = CompactSpec {
+            stride: "2".into(),
+            padding: "same".into(),
+            ..CompactSpec::new(Op::Conv, Framework::Keras, "12x12", "3")
+        };
+        let html = comparison(&crate::compare::compare(&c.to_spec().unwrap()));
+        assert!(html.contains("height: (0, 1) — odd pixel after"), "{html}");
+        assert!(html.contains(r#"class="refused">padding=&#39;same&#39; is not supported"#));
+        assert!(html.contains("input-dependent"));
+        assert_eq!(comparison(&[]), "");
+    }
+}
