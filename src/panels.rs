@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use crate::compact::join;
 use crate::compare::{Row, odd_side};
-use crate::core::{Answer, Placement};
+use crate::core::{Answer, Framework, Placement};
 use crate::explain::{Line, dimension_names};
 
 /// Text made safe for HTML content and attribute values.
@@ -147,6 +147,53 @@ pub fn comparison(rows: &[Row]) -> String {
     out
 }
 
+/// Python with its tokens coloured (`highlight` classes), escaped.
+fn highlighted(code: &str) -> String {
+    let mut out = String::with_capacity(code.len() * 2);
+    for (token, text) in crate::highlight::highlight(code) {
+        match token.class() {
+            Some(class) => {
+                let _ = write!(out, r#"<span class="{class}">{}</span>"#, escape(text));
+            }
+            None => out.push_str(&escape(text)),
+        }
+    }
+    out
+}
+
+/// The code panel's tab panels: per target, a copy button (`data-copy` names the target) and
+/// the code (`code-<target>`), or the reason there is none. Only the `selected` tab is coloured
+/// and shown; the others stay in the page as plain text.
+pub fn code_tabs(snippets: &crate::codegen::protocol::Snippets, selected: Framework) -> String {
+    let mut out = String::new();
+    for (target, code) in snippets {
+        let name = target.name();
+        let _ = write!(
+            out,
+            r#"<div class="tabpanel" role="tabpanel" id="panel-{name}" aria-labelledby="tab-{name}"{}>"#,
+            if *target == selected { "" } else { " hidden" }
+        );
+        match code {
+            Ok(code) => {
+                let _ = write!(
+                    out,
+                    r#"<button type="button" class="copy" data-testid="copy-{name}" data-copy="{name}">Copy</button><pre data-testid="code-{name}" tabindex="0"><code>{}</code></pre>"#,
+                    if *target == selected {
+                        highlighted(code)
+                    } else {
+                        escape(code)
+                    }
+                );
+            }
+            Err(reason) => {
+                let _ = write!(out, r#"<p class="error">{}</p>"#, escape(reason));
+            }
+        }
+        out.push_str("</div>");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +234,24 @@ mod tests {
             formula(&[]),
             r#"<p class="muted">No output to explain.</p>"#
         );
+    }
+
+    #[test]
+    fn code_tabs_escape_the_code_and_colour_only_the_selected_one() {
+        let snippets = vec![
+            (Framework::Torch, Ok("x = a < b  # 'c'".to_string())),
+            (Framework::Keras, Err("no <such> layer".to_string())),
+            (Framework::Tf, Ok("import tensorflow as tf".to_string())),
+        ];
+        let html = code_tabs(&snippets, Framework::Torch);
+        assert!(html.contains(r#"id="panel-torch" aria-labelledby="tab-torch">"#));
+        assert!(html.contains(r#"data-copy="torch">Copy</button><pre data-testid="code-torch""#));
+        assert!(html.contains("&lt;") && !html.contains("a < b"));
+        assert!(html.contains(r#"<p class="error">no &lt;such&gt; layer</p>"#));
+        // TF is hidden and plain; torch, selected, has coloured spans.
+        assert!(html.contains(r#"id="panel-tf" aria-labelledby="tab-tf" hidden>"#));
+        assert!(html.contains("<code>import tensorflow as tf</code>"));
+        assert!(html.contains("<span class="));
     }
 
     #[test]

@@ -2,11 +2,12 @@
 //! self-check script, export-safe PyTorch and the functional form.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::generator::Generator;
 use crate::codegen::Options;
 use crate::core::Framework;
-use crate::highlight::highlight;
+use crate::panels;
 
 /// One checkbox bound to an `Options` flag.
 #[component]
@@ -36,20 +37,6 @@ fn Toggle(
             <span>{label}</span>
         </label>
     }
-}
-
-/// Python with coloured tokens.
-fn highlighted(code: &str) -> impl IntoView + use<> {
-    highlight(code)
-        .into_iter()
-        .map(|(token, text)| {
-            let text = text.to_string();
-            match token.class() {
-                Some(class) => view! { <span class=class>{text}</span> }.into_any(),
-                None => text.into_any(),
-            }
-        })
-        .collect_view()
 }
 
 /// Copies `text` to the clipboard and reports the outcome in `status`.
@@ -115,44 +102,37 @@ pub fn CodePanel(
                 None if failed.get() => view! { <p class="error">"The code generator could not start in this browser."</p> }.into_any(),
                 None if !ready.get() => view! { <p class="muted" data-testid="code-loading">"Loading the code generator…"</p> }.into_any(),
                 None => view! { <p class="muted">"Code appears once the layer is valid."</p> }.into_any(),
-                Some(list) => list
-                    .into_iter()
-                    .map(|(t, code)| {
-                        let copy_text = code.clone().unwrap_or_default();
-                        view! {
-                            <div
-                                class="tabpanel"
-                                role="tabpanel"
-                                id=format!("panel-{}", t.name())
-                                aria-labelledby=format!("tab-{}", t.name())
-                                hidden=move || selected.get() != t
-                            >
-                                {match code {
-                                    Ok(code) => view! {
-                                        <button
-                                            type="button"
-                                            class="copy"
-                                            data-testid=format!("copy-{}", t.name())
-                                            on:click=move |_| copy(copy_text.clone(), t, status)
-                                        >
-                                            "Copy"
-                                        </button>
-                                        // Only the visible tab is coloured: one text node for the others
-                                        // keeps every block in the DOM at a fraction of the cost.
-                                        <pre data-testid=format!("code-{}", t.name()) tabindex="0">
-                                            <code>
-                                                {move || if selected.get() == t { highlighted(&code).into_any() } else { code.clone().into_any() }}
-                                            </code>
-                                        </pre>
-                                    }
-                                    .into_any(),
-                                    Err(reason) => view! { <p class="error">{reason}</p> }.into_any(),
-                                }}
-                            </div>
+                Some(list) => {
+                    // One delegated handler for every copy button (`data-copy` names the target).
+                    let copy_clicked = move |ev: leptos::ev::MouseEvent| {
+                        let button = ev
+                            .target()
+                            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                            .and_then(|el| el.closest("[data-copy]").ok().flatten());
+                        let Some(target) = button
+                            .and_then(|b| b.get_attribute("data-copy"))
+                            .and_then(|name| name.parse::<Framework>().ok())
+                        else {
+                            return;
+                        };
+                        let text = reply.with_untracked(|r| {
+                            r.as_ref()
+                                .and_then(|r| r.snippets.iter().find(|(t, _)| *t == target))
+                                .and_then(|(_, code)| code.clone().ok())
+                        });
+                        if let Some(text) = text {
+                            copy(text, target, status);
                         }
-                    })
-                    .collect_view()
-                    .into_any(),
+                    };
+                    view! {
+                        <div
+                            class="tabpanels"
+                            on:click=copy_clicked
+                            inner_html=move || panels::code_tabs(&list, selected.get())
+                        ></div>
+                    }
+                    .into_any()
+                }
             }}
         </section>
     }
