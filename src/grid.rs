@@ -618,6 +618,90 @@ pub fn block_cell(picture: &Picture, panel: &str, r: i64, c: i64) -> Option<(boo
     }
 }
 
+/// The moving part of the picture as SVG markup: the window's taps (dilation leaves holes; in
+/// 3-D only on the slices it reads), its outline, the next window one stride on (dashed), the
+/// current output, and the cells linked to the hovered one (`hover`: as [`hit`] answers).
+pub fn overlay_svg(
+    p: &Picture,
+    at: &Layout,
+    step: i64,
+    slice: i64,
+    hover: Option<(bool, i64, i64)>,
+) -> String {
+    use std::fmt::Write;
+    let (rows, cols) = rows_cols(p);
+    let index = p.drawn_index(step);
+    let (jr, jc) = match index.as_slice() {
+        [r, c] => (*r, *c),
+        [c] => (0, *c),
+        _ => (0, 0),
+    };
+    let cell = at.cell;
+    let mut out = String::new();
+    let mut rect = |x0: i64, r: i64, c: i64, class: &str| {
+        let _ = write!(
+            out,
+            r#"<rect class="{class}" x="{}" y="{}" width="{cell}" height="{cell}"/>"#,
+            x0 + c * cell,
+            at.top + r * cell
+        );
+    };
+    if p.reads_slice(step, slice) {
+        for r in rows.taps(jr) {
+            for c in cols.taps(jc) {
+                rect(0, r, c, "tap");
+            }
+        }
+    }
+    let span = |a: &Axis| (a.kernel - 1) * a.dilation + 1;
+    let mut windows = String::new();
+    let mut outline = |class: &str, r: i64, c: i64| {
+        let _ = write!(
+            windows,
+            r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
+            c * cols.stride * cell,
+            at.top + r * rows.stride * cell,
+            span(&cols) * cell,
+            span(&rows) * cell
+        );
+    };
+    if jc + 1 < cols.output {
+        outline("next-window", jr, jc + 1);
+    }
+    outline("window", jr, jc);
+    out.push_str(&windows);
+    let mut rect = |x0: i64, r: i64, c: i64, class: &str| {
+        let _ = write!(
+            out,
+            r#"<rect class="{class}" x="{}" y="{}" width="{cell}" height="{cell}"/>"#,
+            x0 + c * cell,
+            at.top + r * cell
+        );
+    };
+    rect(at.output_x, jr, jc, "current");
+    match hover {
+        Some((true, r, c)) => {
+            for tr in rows.taps(r) {
+                for tc in cols.taps(c) {
+                    rect(0, tr, tc, "hl");
+                }
+            }
+            rect(at.output_x, r, c, "hl");
+        }
+        Some((false, r, c)) => {
+            let readers_r: Vec<i64> = rows.readers(r).collect();
+            for oc in cols.readers(c) {
+                for &or in &readers_r {
+                    rect(at.output_x, or, oc, "hl");
+                }
+            }
+            rect(0, r, c, "hl");
+        }
+        None => {}
+    }
+    out
+}
+
 /// A block's `transform` attribute.
 pub fn block_transform(block: &Block, cell: i64) -> String {
     format!("translate({} {}) scale({cell})", block.x, block.y)
@@ -817,6 +901,22 @@ mod canvas_tests {
         assert_eq!(block_cell(&p, "pad", 9, 0), Some((false, 9, 0)));
         assert_eq!(block_cell(&p, "out", 2, 1), Some((true, 2, 1)));
         assert_eq!(block_cell(&p, "labels", 0, 0), None);
+    }
+
+    #[test]
+    fn the_overlay_draws_taps_windows_and_hover_links() {
+        let p = seed_004();
+        let at = layout(&p, 640);
+        let svg = overlay_svg(&p, &at, 1, 0, Some((true, 1, 1)));
+        // Step 1 is output (0, 1): 25 taps, the window at column 2 (stride 2), the next one at 4.
+        assert_eq!(svg.matches(r#"class="tap""#).count(), 25);
+        assert!(svg.contains(&format!(r#"class="window" x="{}""#, 2 * at.cell)));
+        assert!(svg.contains(&format!(r#"class="next-window" x="{}""#, 4 * at.cell)));
+        assert_eq!(svg.matches(r#"class="current""#).count(), 1);
+        // Hovering output (1, 1): its 25 taps and itself.
+        assert_eq!(svg.matches(r#"class="hl""#).count(), 26);
+        // The last window of a row has no next one.
+        assert!(!overlay_svg(&p, &at, 2, 0, None).contains("next-window"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::compact::FieldError;
 use crate::core::{Answer, LayerSpec};
 use crate::grid::{
     Block, Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cell, block_cells_svg,
-    block_transform, hit, layout, paint, picture, rows_cols, scene, scene_svg,
+    block_transform, hit, layout, overlay_svg, paint, picture, scene, scene_svg,
 };
 
 /// Up to this many cells the static layer is SVG, one element per cell (with its test id);
@@ -47,85 +47,6 @@ impl From<(bool, i64, i64)> for Hover {
             Hover::Input(r, c)
         }
     }
-}
-
-fn rect(at: &Layout, x0: i64, r: i64, c: i64, class: &'static str) -> impl IntoView + use<> {
-    view! {
-        <rect
-            class=class
-            x=(x0 + c * at.cell).to_string()
-            y=(at.top + r * at.cell).to_string()
-            width=at.cell.to_string()
-            height=at.cell.to_string()
-        />
-    }
-}
-
-/// The highlight rects for the current step and the hovered cell.
-fn overlay(
-    p: &Picture,
-    at: &Layout,
-    step: i64,
-    slice: i64,
-    hover: Option<Hover>,
-) -> impl IntoView + use<> {
-    let (rows, cols) = rows_cols(p);
-    let index = p.drawn_index(step);
-    let on_slice = p.reads_slice(step, slice);
-    let (jr, jc) = if index.len() == 2 {
-        (index[0], index[1])
-    } else {
-        (0, index.first().copied().unwrap_or(0))
-    };
-    let mut views = Vec::new();
-    // The window: its taps (dilation leaves holes) and its outline; in 3-D, taps only on the
-    // depth slices the window reads.
-    if on_slice {
-        for r in rows.taps(jr) {
-            for c in cols.taps(jc) {
-                views.push(rect(at, 0, r, c, "tap").into_any());
-            }
-        }
-    }
-    let span = |a: &crate::grid::Axis| (a.kernel - 1) * a.dilation + 1;
-    let outline = |class: &'static str, r: i64, c: i64| {
-        view! {
-            <rect
-                class=class
-                x=(c * cols.stride * at.cell).to_string()
-                y=(at.top + r * rows.stride * at.cell).to_string()
-                width=(span(&cols) * at.cell).to_string()
-                height=(span(&rows) * at.cell).to_string()
-            />
-        }
-    };
-    // The stride step: where the window goes next along the row (dashed).
-    if jc + 1 < cols.output {
-        views.push(outline("next-window", jr, jc + 1).into_any());
-    }
-    views.push(outline("window", jr, jc).into_any());
-    views.push(rect(at, at.output_x, jr, jc, "current").into_any());
-    match hover {
-        Some(Hover::Output(r, c)) => {
-            for tr in rows.taps(r) {
-                for tc in cols.taps(c) {
-                    views.push(rect(at, 0, tr, tc, "hl").into_any());
-                }
-            }
-            views.push(rect(at, at.output_x, r, c, "hl").into_any());
-        }
-        Some(Hover::Input(r, c)) => {
-            let readers_r: Vec<i64> = rows.readers(r).collect();
-            for oc in cols.readers(c) {
-                for &or in &readers_r {
-                    views.push(rect(at, at.output_x, or, oc, "hl").into_any());
-                }
-            }
-            views.push(rect(at, 0, r, c, "hl").into_any());
-        }
-        None => {}
-    }
-    views
 }
 
 /// The grid with its animation controls.
@@ -345,14 +266,18 @@ pub fn GridView(
                     viewBox=move || at.get().map(|at| format!("0 0 {} {}", at.width, at.height))
                     width=move || at.get().map(|at| at.width.to_string())
                 >
-                    <g class="overlay">
-                        {move || match (pic.get(), at.get()) {
+                    <g class="overlay" inner_html=move || {
+                        let hover = hover.get().map(|h| match h {
+                            Hover::Input(r, c) => (false, r, c),
+                            Hover::Output(r, c) => (true, r, c),
+                        });
+                        pic.with(|p| match (p, at.get()) {
                             (Some(p), Some(at)) if drawn.get() => {
-                                Some(overlay(&p, &at, step.get(), slice.get(), hover.get()))
+                                overlay_svg(p, &at, step.get(), slice.get(), hover)
                             }
-                            _ => None,
-                        }}
-                    </g>
+                            _ => String::new(),
+                        })
+                    }></g>
                 </svg>
             </div>
             {move || match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
