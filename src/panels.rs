@@ -194,6 +194,60 @@ pub fn code_tabs(snippets: &crate::codegen::protocol::Snippets, selected: Framew
     out
 }
 
+/// A reason shown in place of a panel's answer.
+pub fn refusal(reason: &str) -> String {
+    format!(r#"<p class="error">{}</p>"#, escape(reason))
+}
+
+/// One framework's ways to reach the wanted output (at most four), or why none can.
+fn ways(spec: &crate::core::LayerSpec, want: &[i64]) -> Result<Vec<String>, String> {
+    let solutions = crate::core::inverse(spec, want).map_err(|e| e.to_string())?;
+    Ok(solutions
+        .iter()
+        .take(4)
+        .map(|sol| {
+            let mut text = format!(
+                "padding={}",
+                sol.spec
+                    .padding
+                    .as_ref()
+                    .map(crate::compact::format_padding)
+                    .unwrap_or_default()
+            );
+            if let Some(crate::core::Dims::Each(op)) = &sol.spec.output_padding {
+                text.push_str(&format!(", output_padding={}", join(op)));
+            }
+            if let Some(o) = &sol.spec.output_size {
+                text.push_str(&format!(", output_size={}", join(o)));
+            }
+            format!(
+                "{text} → pads {:?} / {:?}",
+                sol.answer.before, sol.answer.after
+            )
+        })
+        .collect())
+}
+
+/// "I want output N": per framework, the padding (or output_padding / output_size) in its own
+/// vocabulary that gives it, or why none can (`inverse` on the list).
+pub fn inverse(spec: &crate::core::LayerSpec, want: &[i64]) -> String {
+    let mut out = String::from(r#"<ul class="inverse-list" data-testid="inverse">"#);
+    for &framework in Framework::ALL {
+        let mut s = spec.clone();
+        s.framework = framework;
+        let _ = write!(out, "<li><strong>{}: </strong>", framework.title());
+        match ways(&s, want) {
+            Ok(found) => out.push_str(&escape(&found.join("; "))),
+            Err(why) => {
+                let _ = write!(out, r#"<span class="refused">{}</span>"#, escape(&why));
+            }
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ul>");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +306,18 @@ mod tests {
         assert!(html.contains(r#"id="panel-tf" aria-labelledby="tab-tf" hidden>"#));
         assert!(html.contains("<code>import tensorflow as tf</code>"));
         assert!(html.contains("<span class="));
+    }
+
+    #[test]
+    fn the_inverse_lists_every_framework_with_its_ways_or_reason() {
+        let (spec, _) = seed_004();
+        let html = inverse(&spec, &[3, 3]);
+        assert_eq!(html.matches("<li>").count(), Framework::ALL.len());
+        assert!(
+            html.contains("<strong>PyTorch: </strong>padding=2"),
+            "{html}"
+        );
+        assert_eq!(refusal("a <b>"), r#"<p class="error">a &lt;b&gt;</p>"#);
     }
 
     #[test]
