@@ -248,6 +248,23 @@ pub fn inverse(spec: &crate::core::LayerSpec, want: &[i64]) -> String {
     out
 }
 
+/// The plot panel's body: the summary, the SVG drawn by the worker and a legend; or why there
+/// is no plot. `reply` is the worker's plot for the current layer (`None` while there is none).
+pub fn plot(reply: Option<&crate::codegen::protocol::Plot>, ready: bool, failed: bool) -> String {
+    match reply {
+        Some(Ok((summary, svg))) => format!(
+            r#"<p id="plot-summary" data-testid="plot-summary">{}</p><div class="plot-svg" role="img" aria-label="Plot: output size, and the padding before and after, for each input size" aria-describedby="plot-summary" data-testid="plot-svg">{svg}</div><ul class="legend" aria-label="Plot legend"><li><span class="swatch line-output"></span>output size</li><li><span class="swatch line-before"></span>before (circles)</li><li><span class="swatch line-after"></span>after (crosses)</li><li><span class="swatch line-mark"></span>this layer's input size</li></ul>"#,
+            escape(summary)
+        ),
+        Some(Err(why)) => format!(r#"<p class="muted">{}</p>"#, escape(why)),
+        None if failed => {
+            r#"<p class="error">The plot could not start in this browser.</p>"#.into()
+        }
+        None if !ready => r#"<p class="muted">Loading the plot…</p>"#.into(),
+        None => r#"<p class="muted">The plot appears once the layer is valid.</p>"#.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +335,16 @@ mod tests {
             "{html}"
         );
         assert_eq!(refusal("a <b>"), r#"<p class="error">a &lt;b&gt;</p>"#);
+    }
+
+    #[test]
+    fn the_plot_panel_says_why_when_there_is_no_plot() {
+        let ok: crate::codegen::protocol::Plot = Ok(("a < b".into(), "<svg></svg>".into()));
+        let html = plot(Some(&ok), true, false);
+        assert!(html.contains(r#"data-testid="plot-summary">a &lt; b</p>"#));
+        assert!(html.contains(r#"data-testid="plot-svg"><svg></svg></div>"#));
+        assert!(plot(None, false, false).contains("Loading the plot"));
+        assert!(plot(None, true, true).contains("could not start"));
     }
 
     #[test]
