@@ -387,8 +387,8 @@ pub struct BlockCell {
 /// cells whose state changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
-    /// `data-panel`: `pad` (padded coordinates), `in` (input coordinates: add `before` for
-    /// padded ones) or `out` (output coordinates).
+    /// `data-panel`: `pad` or `in` (input coordinates, negative in the padding before: add
+    /// `before` for padded ones) or `out` (output coordinates).
     pub panel: &'static str,
     /// Where unit cell (0, 0) sits, in layout units.
     pub x: i64,
@@ -493,14 +493,31 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
     };
     let in_rows = rows.before..rows.before + rows.input;
     let in_cols = cols.before..cols.before + cols.input;
+    // The padding ring in input coordinates (the block moves with `before`), innermost ring
+    // first: when the padding grows, the cells already drawn keep their places and the new
+    // outer ring is appended, so the app patches by adding cells, not by moving them.
+    let ring = |p: i64, axis: &Axis| {
+        (axis.before - p)
+            .max(p - (axis.before + axis.input - 1))
+            .max(0)
+    };
     let mut pads = Vec::new();
     for r in 0..rows.len() {
         for c in 0..cols.len() {
             if !(in_rows.contains(&r) && in_cols.contains(&c)) {
-                pads.push(cell_at(r, c));
+                let cell = cell_at(r, c);
+                pads.push(BlockCell {
+                    r: r - rows.before,
+                    c: c - cols.before,
+                    ..cell
+                });
             }
         }
     }
+    pads.sort_by_key(|cell| {
+        let d = ring(cell.r + rows.before, &rows).max(ring(cell.c + cols.before, &cols));
+        (d, cell.r, cell.c)
+    });
     let mut inputs = Vec::with_capacity((rows.input * cols.input).max(0) as usize);
     for r in in_rows.clone() {
         for c in in_cols.clone() {
@@ -535,8 +552,8 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
         blocks: vec![
             Block {
                 panel: "pad",
-                x: 0,
-                y: at.top,
+                x: cols.before * cell,
+                y: at.top + rows.before * cell,
                 shape: vec![
                     rows.before,
                     rows.input,
@@ -608,8 +625,7 @@ pub fn hit(picture: &Picture, at: &Layout, x: i64, y: i64) -> Option<(bool, i64,
 /// `(true, r, c)` for an output, `(false, r, c)` in padded-input coordinates.
 pub fn block_cell(picture: &Picture, panel: &str, r: i64, c: i64) -> Option<(bool, i64, i64)> {
     match panel {
-        "pad" => Some((false, r, c)),
-        "in" => {
+        "pad" | "in" => {
             let (rows, cols) = rows_cols(picture);
             Some((false, r + rows.before, c + cols.before))
         }
@@ -871,6 +887,8 @@ mod scene_tests {
             (pad3.cells.len(), pad5.cells.len()),
             (34 * 34 - 1024, 36 * 36 - 1024)
         );
+        // The padding grows by an outer ring: the inner ring's cells come first, unchanged.
+        assert_eq!(pad5.cells[..pad3.cells.len()], pad3.cells[..]);
         assert!(in5.cells.iter().all(|c| c.testid == "cell-input"));
         assert!(pad5.cells.iter().all(|c| c.testid == "cell-pad"));
     }
@@ -898,7 +916,7 @@ mod canvas_tests {
     fn block_coordinates_map_back_to_padded_input_and_output() {
         let p = seed_004();
         assert_eq!(block_cell(&p, "in", 0, 0), Some((false, 2, 2)));
-        assert_eq!(block_cell(&p, "pad", 9, 0), Some((false, 9, 0)));
+        assert_eq!(block_cell(&p, "pad", 7, -2), Some((false, 9, 0)));
         assert_eq!(block_cell(&p, "out", 2, 1), Some((true, 2, 1)));
         assert_eq!(block_cell(&p, "labels", 0, 0), None);
     }
