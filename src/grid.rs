@@ -501,23 +501,27 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
             .max(p - (axis.before + axis.input - 1))
             .max(0)
     };
-    let mut pads = Vec::new();
+    // Bucketed by ring (row-major within a ring): no sort code in the page's wasm.
+    let mut rings: Vec<Vec<BlockCell>> = Vec::new();
     for r in 0..rows.len() {
         for c in 0..cols.len() {
-            if !(in_rows.contains(&r) && in_cols.contains(&c)) {
-                let cell = cell_at(r, c);
-                pads.push(BlockCell {
+            if in_rows.contains(&r) && in_cols.contains(&c) {
+                continue;
+            }
+            let d = ring(r, &rows).max(ring(c, &cols)).max(1) as usize - 1;
+            if rings.len() <= d {
+                rings.resize_with(d + 1, Vec::new);
+            }
+            if let Some(bucket) = rings.get_mut(d) {
+                bucket.push(BlockCell {
                     r: r - rows.before,
                     c: c - cols.before,
-                    ..cell
+                    ..cell_at(r, c)
                 });
             }
         }
     }
-    pads.sort_by_key(|cell| {
-        let d = ring(cell.r + rows.before, &rows).max(ring(cell.c + cols.before, &cols));
-        (d, cell.r, cell.c)
-    });
+    let pads: Vec<BlockCell> = rings.into_iter().flatten().collect();
     let mut inputs = Vec::with_capacity((rows.input * cols.input).max(0) as usize);
     for r in in_rows.clone() {
         for c in in_cols.clone() {
