@@ -658,7 +658,7 @@ pub fn overlay_svg(
     };
     let cell = at.cell;
     let mut out = String::new();
-    let mut rect = |x0: i64, r: i64, c: i64, class: &str| {
+    let rect = |out: &mut String, x0: i64, r: i64, c: i64, class: &str| {
         let _ = write!(
             out,
             r#"<rect class="{class}" x="{}" y="{}" width="{cell}" height="{cell}"/>"#,
@@ -669,15 +669,14 @@ pub fn overlay_svg(
     if p.reads_slice(step, slice) {
         for r in rows.taps(jr) {
             for c in cols.taps(jc) {
-                rect(0, r, c, "tap");
+                rect(&mut out, 0, r, c, "tap");
             }
         }
     }
     let span = |a: &Axis| (a.kernel - 1) * a.dilation + 1;
-    let mut windows = String::new();
-    let mut outline = |class: &str, r: i64, c: i64| {
+    let outline = |out: &mut String, class: &str, r: i64, c: i64| {
         let _ = write!(
-            windows,
+            out,
             r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
             c * cols.stride * cell,
             at.top + r * rows.stride * cell,
@@ -686,36 +685,27 @@ pub fn overlay_svg(
         );
     };
     if jc + 1 < cols.output {
-        outline("next-window", jr, jc + 1);
+        outline(&mut out, "next-window", jr, jc + 1);
     }
-    outline("window", jr, jc);
-    out.push_str(&windows);
-    let mut rect = |x0: i64, r: i64, c: i64, class: &str| {
-        let _ = write!(
-            out,
-            r#"<rect class="{class}" x="{}" y="{}" width="{cell}" height="{cell}"/>"#,
-            x0 + c * cell,
-            at.top + r * cell
-        );
-    };
-    rect(at.output_x, jr, jc, "current");
+    outline(&mut out, "window", jr, jc);
+    rect(&mut out, at.output_x, jr, jc, "current");
     match hover {
         Some((true, r, c)) => {
             for tr in rows.taps(r) {
                 for tc in cols.taps(c) {
-                    rect(0, tr, tc, "hl");
+                    rect(&mut out, 0, tr, tc, "hl");
                 }
             }
-            rect(at.output_x, r, c, "hl");
+            rect(&mut out, at.output_x, r, c, "hl");
         }
         Some((false, r, c)) => {
             let readers_r: Vec<i64> = rows.readers(r).collect();
             for oc in cols.readers(c) {
                 for &or in &readers_r {
-                    rect(at.output_x, or, oc, "hl");
+                    rect(&mut out, at.output_x, or, oc, "hl");
                 }
             }
-            rect(0, r, c, "hl");
+            rect(&mut out, 0, r, c, "hl");
         }
         None => {}
     }

@@ -66,7 +66,9 @@ pub fn sweep(spec: &LayerSpec) -> Option<Sweep> {
     let mut placement = Placement::Pad;
     let points: Vec<Point> = (first..=last)
         .map(|size| {
-            layer.input[dim] = size;
+            if let Some(slot) = layer.input.get_mut(dim) {
+                *slot = size;
+            }
             match evaluate(&layer) {
                 Ok(answer) => {
                     placement = answer.placement;
