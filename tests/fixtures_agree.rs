@@ -9,10 +9,16 @@ use std::path::Path;
 
 use serde_json::Value;
 
+/// The committed fixtures, or a fresh batch written elsewhere by `generate.py --out DIR`
+/// (`PADLAB_FIXTURES_DIR=DIR cargo test --test fixtures_agree`): new seeds and wider
+/// distributions are checked the same way before any of them is committed.
 fn fixture_files() -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dir = std::env::var_os("PADLAB_FIXTURES_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+        Into::into,
+    );
     let mut files: Vec<_> = fs::read_dir(&dir)
-        .expect("tests/fixtures exists")
+        .expect("the fixtures directory exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();

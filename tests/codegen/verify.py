@@ -82,9 +82,9 @@ SEEDS = [
 ]
 
 
-def sources(per_file, only_ops, only_fws):
+def sources(per_file, only_ops, only_fws, fixtures):
     picked = [s for s in SEEDS if s["op"] in only_ops and s["framework"] in only_fws]
-    for path in sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/*.jsonl"))):
+    for path in sorted(glob.glob(os.path.join(fixtures, "*.jsonl"))):
         rows = [json.loads(l) for l in open(path)]
         ok = [r["spec"] for r in rows if "output" in r["expect"]]
         ok = [s for s in ok if s["op"] in only_ops and s["framework"] in only_fws]
@@ -101,6 +101,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--padlab", default=os.path.join(ROOT, "target/release/padlab"))
     ap.add_argument("--per-file", type=int, default=30)
+    ap.add_argument("--fixtures", default=os.path.join(ROOT, "tests/fixtures"),
+                    help="where the source layers come from (a fresh generate.py --out batch works)")
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--ops", default="conv,conv_transpose,max_pool,avg_pool")
     ap.add_argument("--frameworks", default=",".join(TARGETS))
@@ -108,7 +110,7 @@ def main():
     ap.add_argument("--show", type=int, default=15, help="failures to print")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    specs = sources(args.per_file, args.ops.split(","), args.frameworks.split(","))
+    specs = sources(args.per_file, args.ops.split(","), args.frameworks.split(","), args.fixtures)
     targets = args.targets.split(",")
     worker = Worker()
     passed, failed = Counter(), Counter()
