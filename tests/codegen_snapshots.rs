@@ -218,3 +218,26 @@ fn a_refused_source_is_an_error_not_code() {
         "{err}"
     );
 }
+
+#[test]
+fn max_pool_windows_that_miss_the_input_keep_the_source_value_in_keras() {
+    // ONNX Runtime starts a max at the lowest float; Keras has no dilated pool, so padlab takes
+    // the maximum of strided slices of the -inf-padded input, which leaves -inf: map it back.
+    let onnx_dilated = r#"{"op":"max_pool","framework":"onnx","input":[2,2,8],"kernel":[5,3,1],"stride":[7,6,5],"padding":"same_lower","dilation":[1,3,1]}"#;
+    let keras = plain(onnx_dilated, Framework::Keras);
+    assert!(
+        keras.contains("keras.ops.where(t == float(\"-inf\"), -3.4028234663852886e38, t)"),
+        "{keras}"
+    );
+    // JAX gives -inf there too: nothing to map for a dilated pool...
+    let jax_dilated = r#"{"op":"max_pool","framework":"jax","input":[4],"kernel":2,"stride":2,"dilation":2,"padding":[[0,5]]}"#;
+    let keras = plain(jax_dilated, Framework::Keras);
+    assert!(!keras.contains("keras.ops.where"), "{keras}");
+    // ...but Keras' own pooling layer starts at the lowest float: map that to -inf.
+    let jax_plain = r#"{"op":"max_pool","framework":"jax","input":[4],"kernel":2,"stride":2,"padding":[[0,3]]}"#;
+    let keras = plain(jax_plain, Framework::Keras);
+    assert!(
+        keras.contains("keras.ops.where(t == -3.4028234663852886e38, float(\"-inf\"), t)"),
+        "{keras}"
+    );
+}

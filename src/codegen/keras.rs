@@ -217,7 +217,8 @@ pub fn layer(r: &Render) -> Py {
                     keyword(padding)
                 ),
                 Step::AverageRatio { .. } => format!("keras.layers.Lambda(average_{i})"),
-                Step::EmptyWindows { .. } => "keras.layers.Lambda(lambda t: keras.ops.where(t == -3.4028234663852886e38, float(\"-inf\"), t))  # source: -inf for windows with no input".into(),
+                Step::EmptyWindows { to_neg_inf: true } => "keras.layers.Lambda(lambda t: keras.ops.where(t == -3.4028234663852886e38, float(\"-inf\"), t))  # source: -inf for windows with no input".into(),
+                Step::EmptyWindows { to_neg_inf: false } => "keras.layers.Lambda(lambda t: keras.ops.where(t == float(\"-inf\"), -3.4028234663852886e38, t))  # source: the lowest float for windows with no input".into(),
             };
             py.line(format!("    {layer},"));
         }

@@ -151,7 +151,7 @@ pub fn lower(
         plan.steps = composed_steps(&sem, target);
     }
     if sem.op == Op::MaxPool
-        && empty_is_neg_inf(source.framework) != empty_is_neg_inf(target)
+        && empty_is_neg_inf(source.framework) != target_empty_is_neg_inf(target, &sem)
         && has_empty_window(&sem)
     {
         plan.steps.push(Step::EmptyWindows {
@@ -562,6 +562,14 @@ fn has_empty_window(sem: &Semantics) -> bool {
 /// (TF, Keras, ONNX Runtime start their max there).
 fn empty_is_neg_inf(framework: Framework) -> bool {
     matches!(framework, Framework::Torch | Framework::Jax)
+}
+
+/// What the target's rendering gives for such a window. Keras has no dilated pooling layer: a
+/// dilated max pool is rendered as a maximum over strided slices of the (−∞-padded) input, so
+/// its empty windows hold −∞ too, unlike its pooling layers.
+fn target_empty_is_neg_inf(target: Framework, sem: &Semantics) -> bool {
+    empty_is_neg_inf(target)
+        || (target == Framework::Keras && sem.shape.dilation.iter().any(|&d| d > 1))
 }
 
 /// The comment every renderer puts above an exact average.
