@@ -36,6 +36,11 @@ mod cli {
         ///   echo '{"op":"conv","framework":"keras","input":[100,20],"kernel":[4,1],"padding":"same"}' | padlab code --to torch --check
         ///   padlab code --framework keras --input 100x20 --kernel 4x1 --padding same
         Code(Box<CodeArgs>),
+        /// Read layer specs as JSON Lines; write each one's web app permalink query
+        /// (`{"query": "op=...&fw=..."}`); append it to the site's address after `?`.
+        ///
+        /// Example: echo '{"op":"conv","framework":"keras","input":[100,20],"kernel":[4,1],"padding":"same"}' | padlab link
+        Link,
     }
 
     #[derive(clap::Args)]
@@ -96,6 +101,7 @@ mod cli {
         let answer: fn(&str) -> serde_json::Value = match cli.command {
             Command::Eval => padlab::wire::eval_line,
             Command::Inverse => padlab::wire::inverse_line,
+            Command::Link => padlab::wire::link_line,
             Command::Code(args) => return code(*args),
         };
         match lines(io::stdin().lock(), io::stdout().lock(), answer) {

@@ -159,6 +159,24 @@ pub fn eval_line(line: &str) -> Value {
     out
 }
 
+/// Answers one line of `padlab link` input: the web app's permalink query for the spec
+/// (`{"query": "op=conv&fw=keras&in=100x20&k=4x1&p=same"}`), so a layer from a script or a
+/// fixture opens in the app. A refused layer still has a link: the app shows the refusal.
+pub fn link_line(line: &str) -> Value {
+    let value: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => return error_json(&format!("invalid JSON: {e}")),
+    };
+    match parse_spec(&value) {
+        Ok(parsed) => json!({
+            "query": crate::permalink::format_query(&crate::compact::CompactSpec::from_spec(
+                &parsed.spec
+            ))
+        }),
+        Err(e) => error_json(&e),
+    }
+}
+
 /// Answers one line of `padlab inverse` input: a spec plus `"want": [sizes]`. The answer lists
 /// every way to get that output, each as the padding fields to set plus the resulting answer.
 pub fn inverse_line(line: &str) -> Value {

@@ -6,8 +6,12 @@ use std::process::{Command, Stdio};
 use serde_json::{Value, json};
 
 fn run_eval(input: &str) -> Vec<Value> {
+    run("eval", input)
+}
+
+fn run(command: &str, input: &str) -> Vec<Value> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_padlab"))
-        .arg("eval")
+        .arg(command)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -19,7 +23,7 @@ fn run_eval(input: &str) -> Vec<Value> {
         .write_all(input.as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "padlab eval exits 0");
+    assert!(out.status.success(), "padlab {command} exits 0");
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -114,5 +118,25 @@ fn a_last_line_without_newline_is_answered_too() {
     assert_eq!(
         answers,
         vec![json!({"output":[3],"pad_before":[0],"pad_after":[0],"pads_depend_on_input":false})]
+    );
+}
+
+#[test]
+fn link_writes_the_permalink_query_line_by_line() {
+    let out = run(
+        "link",
+        "{\"op\":\"conv\",\"framework\":\"keras\",\"input\":[100,20],\"kernel\":[4,1],\"padding\":\"same\"}\n\
+         not json\n\
+         {\"op\":\"avg_pool\",\"framework\":\"torch\",\"input\":[7],\"kernel\":3,\"stride\":2,\"padding\":1,\"ceil_mode\":true,\"count_include_pad\":false}\n",
+    );
+    assert_eq!(out.len(), 3);
+    assert_eq!(
+        out[0],
+        json!({"query": "op=conv&fw=keras&in=100x20&k=4x1&p=same"})
+    );
+    assert!(out[1]["error"].is_string(), "{}", out[1]);
+    assert_eq!(
+        out[2],
+        json!({"query": "op=avg_pool&fw=torch&in=7&k=3&s=2&p=1&ceil=1&cip=0"})
     );
 }

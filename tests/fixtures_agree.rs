@@ -103,3 +103,45 @@ fn padlab_agrees_with_every_recorded_framework_run() {
         );
     }
 }
+
+/// The web app opens a layer from its permalink (`padlab link` writes it): every layer a
+/// framework was asked about, accepted or refused, must come back from its link without a
+/// notice and with the same answer (the same sizes and pads, or the same refusal), or the app
+/// would show another layer than the one the link names.
+#[test]
+fn every_recorded_layer_survives_its_permalink() {
+    use padlab::core::evaluate;
+    let fallback = padlab::presets::default_layer();
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for file in fixture_files() {
+        for line in fs::read_to_string(&file).unwrap().lines() {
+            let case: Value = serde_json::from_str(line).unwrap();
+            let Ok(parsed) = padlab::wire::parse_spec(&case["spec"]) else {
+                continue;
+            };
+            let link = padlab::wire::link_line(&case["spec"].to_string());
+            let query = link["query"].as_str().unwrap_or_default();
+            let loaded = padlab::permalink::parse_query(query, &fallback);
+            let want = format!("{:?}", evaluate(&parsed.spec));
+            let got = match loaded.spec.to_spec() {
+                Ok(back) => format!("{:?}", evaluate(&back)),
+                Err(e) => format!("the link does not parse: {e:?}"),
+            };
+            if !loaded.notices.is_empty() || got != want {
+                failures.push(format!(
+                    "{} -> {query:?}: {:?}\n  {want}\n  {got}",
+                    case["spec"], loaded.notices
+                ));
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 10_000, "only {n} layers");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} layers change through their link:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
