@@ -24,11 +24,16 @@ pub struct Generator {
 }
 
 /// Starts the worker script (`padlab-codegen.js` beside the page, under any sub-path).
+///
+/// Instantiating can fail for a while when many pages were opened in quick succession in one
+/// tab: each wasm memory reserves address space that the engine returns only once the old
+/// pages have been collected ("Out of memory: Cannot allocate Wasm memory"). The worker tries
+/// again after a pause (four times, 0.2 to 1.6 s) and then says "failed" instead of throwing.
 fn start_worker() -> Option<Worker> {
     let base = web_sys::window()?.document()?.base_uri().ok()??;
     let dir = Url::new_with_base(".", &base).ok()?.href();
     let script = format!(
-        r#"importScripts("{dir}padlab-codegen.js");wasm_bindgen("{dir}padlab-codegen_bg.wasm");"#
+        r#"importScripts("{dir}padlab-codegen.js");(function start(n){{wasm_bindgen("{dir}padlab-codegen_bg.wasm").catch(function(e){{if(n<4)setTimeout(start,200<<n,n+1);else postMessage("failed: "+e);}});}})(0);"#
     );
     let parts = js_sys::Array::of1(&JsValue::from_str(&script));
     let options = BlobPropertyBag::new();
@@ -66,6 +71,8 @@ impl Generator {
                 };
                 if text == "ready" {
                     g.ready.set(true);
+                } else if text.starts_with("failed") {
+                    g.failed.set(true);
                 } else if let Some(reply) = read_reply(&text)
                     && reply.id == latest.get_value()
                 {
