@@ -758,8 +758,16 @@ pub const MAX_WIDTH: i64 = 640;
 /// The static picture of `spec` as `index.html` carries it before the wasm runs: the same
 /// `<svg>` size and the same `g.base` markup the app draws (an e2e spec compares the two).
 pub fn prerendered(spec: &LayerSpec) -> Option<String> {
+    prerendered_up_to(spec, i64::MAX)
+}
+
+/// [`prerendered`], or `None` when the picture has more than `max_cells` cells.
+pub fn prerendered_up_to(spec: &LayerSpec, max_cells: i64) -> Option<String> {
     let answer = crate::core::evaluate(spec).ok()?;
     let p = picture(spec, &answer)?;
+    if p.cell_count() > max_cells {
+        return None;
+    }
     let at = layout(&p, MAX_WIDTH);
     let slice = p.depth.as_ref().map_or(0, |d| d.before);
     Some(format!(

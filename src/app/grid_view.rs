@@ -17,7 +17,7 @@ use crate::grid::{
 /// Up to this many cells the static layer is SVG, one element per cell (with its test id);
 /// above it, a canvas. Measured (BENCHMARKS.md): SVG holds 60 fps up to 128×128 (33k cells)
 /// and drops to 20–30 fps at 256×256, where its first draw also takes 2–3 s.
-const SVG_CELLS: i64 = 40_000;
+pub(super) const SVG_CELLS: i64 = 40_000;
 /// Above this nothing is drawn (a canvas that large passes browser limits).
 const MAX_CELLS: i64 = 2_500_000;
 /// Nor a canvas wider or taller than this (browsers refuse far larger ones silently).

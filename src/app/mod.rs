@@ -75,12 +75,51 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Replaces the static skeleton in `index.html` with the live app.
+/// Replaces the static skeleton in `index.html` with the live app. A permalink's picture is
+/// drawn into the skeleton first and painted before the app mounts (which takes tens of ms):
+/// `index.html` carries the default layer's picture, a link's comes from the same function.
 pub fn mount() {
     console_error_panic_hook::set_once();
     let Some(root) = document().get_element_by_id("app") else {
         return;
     };
+    if draw_linked_picture(&root) {
+        request_animation_frame(move || {
+            set_timeout(move || mount_app(root), std::time::Duration::ZERO);
+        });
+    } else {
+        mount_app(root);
+    }
+}
+
+/// Draws the picture of the layer the address names into the skeleton (in the place of the
+/// default's, which `index.html` removed); false when there is no link or nothing to draw.
+fn draw_linked_picture(root: &web_sys::Element) -> bool {
+    let search = window().location().search().unwrap_or_default();
+    if search.trim_start_matches('?').is_empty() {
+        return false;
+    }
+    let loaded = crate::permalink::parse_query(&search, &default_form());
+    let Ok(spec) = loaded.spec.to_spec() else {
+        return false;
+    };
+    let Some(svg) = crate::grid::prerendered_up_to(&spec, grid_view::SVG_CELLS) else {
+        return false;
+    };
+    let Ok(Some(summary)) = root.query_selector(".results > .summary") else {
+        return false;
+    };
+    summary
+        .insert_adjacent_html(
+            "afterend",
+            &format!(
+                r#"<section class="grid skeleton" aria-label="Padding picture"><h2>The picture</h2>{svg}</section>"#
+            ),
+        )
+        .is_ok()
+}
+
+fn mount_app(root: web_sys::Element) {
     root.set_inner_html("");
     // The skeleton marked the region busy for assistive technology until now.
     let _ = root.remove_attribute("aria-busy");
