@@ -58,10 +58,12 @@ if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
   DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y -qq chromium chromium-driver >/dev/null
 fi
 
-want_pw="$(sed -n 's/.*"@playwright\/test": "\([0-9.]*\)".*/\1/p' e2e/package.json)"
-have_pw="$(node -p "require('./e2e/node_modules/@playwright/test/package.json').version" 2>/dev/null || true)"
-if [ "$have_pw" != "$want_pw" ]; then
-  say "installing the e2e npm packages (Playwright without its browser download)"
+# The e2e packages are exactly e2e/package-lock.json: reinstalled whenever the lock changes.
+want_lock="$(sha256sum e2e/package-lock.json | cut -d' ' -f1)"
+have_lock="$(cat e2e/node_modules/.padlab-lock.sha256 2>/dev/null || true)"
+if [ "$have_lock" != "$want_lock" ]; then
+  say "installing the e2e npm packages (Playwright without its browser download, axe-core)"
   (cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
+  echo "$want_lock" > e2e/node_modules/.padlab-lock.sha256
 fi
 say "ready"
