@@ -80,6 +80,15 @@ pub fn App() -> impl IntoView {
 /// `index.html` carries the default layer's picture, a link's comes from the same function.
 pub fn mount() {
     console_error_panic_hook::set_once();
+    // The loader is an async module (Trunk.toml): it may run before the page has been parsed.
+    if document().ready_state() == "loading" {
+        let later = wasm_bindgen::closure::Closure::once_into_js(mount);
+        let _ = document().add_event_listener_with_callback(
+            "DOMContentLoaded",
+            wasm_bindgen::JsCast::unchecked_ref(&later),
+        );
+        return;
+    }
     let Some(root) = document().get_element_by_id("app") else {
         return;
     };
