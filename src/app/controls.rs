@@ -56,21 +56,23 @@ fn TextField(
     }
 }
 
-/// A labelled select over named values.
+/// A labelled select over named values, bound to one `CompactSpec` field by name (one
+/// component for every select: a generic one was compiled once per value type).
 #[component]
-fn Choice<T: Copy + PartialEq + Send + Sync + 'static>(
+fn Choice(
     /// The visible label.
     label: &'static str,
     /// `data-testid` of the select.
     testid: &'static str,
-    /// `(value, text)` per option.
-    options: Vec<(T, &'static str, String)>,
-    /// The current value.
-    get: Signal<T>,
-    /// Called with the chosen value.
-    on_change: Callback<T>,
+    /// `(name, text)` per option.
+    options: Vec<(&'static str, String)>,
+    /// The chosen option's name.
+    get: fn(&CompactSpec) -> &'static str,
+    /// Writes the option chosen by name.
+    set: fn(&mut CompactSpec, &str),
+    /// The form state owned by the root.
+    form: RwSignal<CompactSpec>,
 ) -> impl IntoView {
-    let values: Vec<(T, &'static str)> = options.iter().map(|(v, name, _)| (*v, *name)).collect();
     view! {
         <label class="field">
             <span>{label}</span>
@@ -78,15 +80,13 @@ fn Choice<T: Copy + PartialEq + Send + Sync + 'static>(
                 data-testid=testid
                 on:change=move |ev| {
                     let chosen = event_target_value(&ev);
-                    if let Some((v, _)) = values.iter().find(|(_, name)| *name == chosen) {
-                        on_change.run(*v);
-                    }
+                    form.update(|f| set(f, &chosen));
                 }
             >
                 {options
                     .into_iter()
-                    .map(|(v, name, text)| {
-                        view! { <option value=name selected=move || get.get() == v>{text}</option> }
+                    .map(|(name, text)| {
+                        view! { <option value=name selected=move || form.with(|f| get(f) == name)>{text}</option> }
                     })
                     .collect_view()}
             </select>
@@ -126,21 +126,21 @@ pub fn Controls(
                 Op::MaxPool => "Max pooling",
                 Op::AvgPool => "Average pooling",
             };
-            (o, o.name(), text.to_string())
+            (o.name(), text.to_string())
         })
         .collect();
     let frameworks = Framework::ALL
         .iter()
-        .map(|&f| (f, f.name(), f.title().to_string()))
+        .map(|&f| (f.name(), f.title().to_string()))
         .collect();
     let modes: Vec<_> = PaddingMode::ALL
         .iter()
-        .map(|&m| (m, m.name(), m.name().to_string()))
+        .map(|&m| (m.name(), m.name().to_string()))
         .collect();
     let cip = vec![
-        (None, "default", "framework default".to_string()),
-        (Some(true), "true", "True".into()),
-        (Some(false), "false", "False".into()),
+        ("default", "framework default".to_string()),
+        ("true", "True".into()),
+        ("false", "False".into()),
     ];
     view! {
         <form class="controls" aria-label="Layer settings" on:submit=|ev| ev.prevent_default()>
@@ -148,15 +148,25 @@ pub fn Controls(
                 label="Operation"
                 testid="op"
                 options=ops
-                get=op
-                on_change=Callback::new(move |o| form.update(|f| f.op = o))
+                get=|f| f.op.name()
+                set=|f, v| {
+                    if let Ok(o) = v.parse() {
+                        f.op = o;
+                    }
+                }
+                form=form
             />
             <Choice
                 label="Framework"
                 testid="framework"
                 options=frameworks
-                get=fw
-                on_change=Callback::new(move |v| form.update(|f| f.framework = v))
+                get=|f| f.framework.name()
+                set=|f, v| {
+                    if let Ok(fw) = v.parse() {
+                        f.framework = fw;
+                    }
+                }
+                form=form
             />
             <TextField label="Input size" name="input" placeholder="100x20" get=|f| &f.input set=|f, v| f.input = v form=form spec=spec />
             <TextField label="Kernel" name="kernel" placeholder="3 or 4x1" get=|f| &f.kernel set=|f, v| f.kernel = v form=form spec=spec />
@@ -187,8 +197,13 @@ pub fn Controls(
                     label="padding_mode"
                     testid="padding-mode"
                     options=modes.clone()
-                    get=Signal::derive(move || form.with(|f| f.padding_mode.unwrap_or_default()))
-                    on_change=Callback::new(move |m| form.update(|f| f.padding_mode = Some(m)))
+                    get=|f| f.padding_mode.unwrap_or_default().name()
+                    set=|f, v| {
+                        if let Ok(m) = v.parse() {
+                            f.padding_mode = Some(m);
+                        }
+                    }
+                    form=form
                 />
             </Show>
             <Show when=move || op.get() == Op::ConvTranspose>
@@ -214,8 +229,17 @@ pub fn Controls(
                     label="count_include_pad"
                     testid="count-include-pad"
                     options=cip.clone()
-                    get=Signal::derive(move || form.with(|f| f.count_include_pad))
-                    on_change=Callback::new(move |c| form.update(|f| f.count_include_pad = c))
+                    get=|f| match f.count_include_pad {
+                        None => "default",
+                        Some(true) => "true",
+                        Some(false) => "false",
+                    }
+                    set=|f, v| f.count_include_pad = match v {
+                        "true" => Some(true),
+                        "false" => Some(false),
+                        _ => None,
+                    }
+                    form=form
                 />
             </Show>
         </form>
