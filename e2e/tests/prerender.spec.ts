@@ -61,33 +61,38 @@ test('a permalink never shows the default picture first', async ({ padlab }) => 
   await fresh.close();
 });
 
-test("a permalink's picture is drawn before the app mounts, and it is the app's picture", async ({ padlab }) => {
-  // Record the first picture that appears while the skeleton is still up (#app aria-busy).
-  await padlab.page.addInitScript(() => {
-    new MutationObserver(() => {
-      const w = window as any;
-      // (The default's copy in index.html is parsed, hidden and removed: not this one.)
-      const svg = document.querySelector('#app[aria-busy] .results section:not(#prerendered) svg');
-      if (svg && w.__early === undefined) {
-        w.__early = {
-          base: svg.querySelector('g.base')!.innerHTML,
-          viewBox: svg.getAttribute('viewBox'),
-          width: svg.getAttribute('width'),
-        };
-      }
-    }).observe(document, { childList: true, subtree: true });
+for (const [query, size, cells] of [
+  ['op=conv&fw=torch&in=7x5&k=3&s=2&p=1x2', '4x4', 35],
+  ['op=max_pool&fw=onnx&in=4x5x6&k=2&s=2&p=1&ceil=1', '3x3x4', 30], // 3-D: one depth slice
+] as const) {
+  test(`a permalink's picture is drawn before the app mounts, and it is the app's picture (${query})`, async ({ padlab }) => {
+    // Record the first picture that appears while the skeleton is still up (#app aria-busy).
+    await padlab.page.addInitScript(() => {
+      new MutationObserver(() => {
+        const w = window as any;
+        // (The default's copy in index.html is parsed, hidden and removed: not this one.)
+        const svg = document.querySelector('#app[aria-busy] .results section:not(#prerendered) svg');
+        if (svg && w.__early === undefined) {
+          w.__early = {
+            base: svg.querySelector('g.base')!.innerHTML,
+            viewBox: svg.getAttribute('viewBox'),
+            width: svg.getAttribute('width'),
+          };
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await padlab.page.goto(`./?${query}`);
+    await expect(padlab.outputSize).toHaveAttribute('data-value', size);
+    const early = await padlab.page.evaluate(() => (window as any).__early);
+    expect(early, 'a picture before the app mounted').toBeTruthy();
+    expect(early.base.match(/data-testid="cell-input"/g)).toHaveLength(cells);
+    const live = await padlab.page.getByTestId('grid-svg').evaluate((svg: Element) => ({
+      base: svg.querySelector('g.base')!.innerHTML,
+      viewBox: svg.getAttribute('viewBox'),
+      width: svg.getAttribute('width'),
+    }));
+    expect(early).toEqual(live);
+    // The skeleton's copy is gone once the app has drawn: one picture in the page.
+    await expect(padlab.page.locator('.results svg g.base')).toHaveCount(1);
   });
-  await padlab.page.goto('./?op=conv&fw=torch&in=7x5&k=3&s=2&p=1x2');
-  await expect(padlab.outputSize).toHaveAttribute('data-value', '4x4');
-  const early = await padlab.page.evaluate(() => (window as any).__early);
-  expect(early, 'a picture before the app mounted').toBeTruthy();
-  expect(early.base.match(/data-testid="cell-input"/g)).toHaveLength(35);
-  const live = await padlab.page.getByTestId('grid-svg').evaluate((svg: Element) => ({
-    base: svg.querySelector('g.base')!.innerHTML,
-    viewBox: svg.getAttribute('viewBox'),
-    width: svg.getAttribute('width'),
-  }));
-  expect(early).toEqual(live);
-  // The skeleton's copy is gone once the app has drawn: one picture in the page.
-  await expect(padlab.page.locator('.results svg g.base')).toHaveCount(1);
-});
+}
