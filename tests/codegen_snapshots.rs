@@ -241,3 +241,30 @@ fn max_pool_windows_that_miss_the_input_keep_the_source_value_in_keras() {
         "{keras}"
     );
 }
+
+#[test]
+fn export_safe_torch_uses_only_what_onnx_export_keeps_exact() {
+    let safe = Options {
+        export_safe: true,
+        ..Options::default()
+    };
+    // A dilated average (torch has no dilated AvgPool): eager code sums windows with a
+    // grouped convolution whose ones kernel is made at run time, which ONNX export refuses.
+    let dilated_average = r#"{"op":"avg_pool","framework":"jax","input":[24],"kernel":7,"stride":4,"dilation":2,"padding":"valid"}"#;
+    let eager = plain(dilated_average, Framework::Torch);
+    assert!(eager.contains(".new_ones("), "{eager}");
+    let exported = code(dilated_average, Framework::Torch, safe);
+    assert!(!exported.contains(".new_ones("), "{exported}");
+    assert!(
+        exported.contains("window_sum(x, (7,), (4,), (2,))"),
+        "{exported}"
+    );
+    assert!(exported.contains("import itertools"), "{exported}");
+    // Windows that miss the input: torch gives -inf (as JAX does), but once exported the pool
+    // starts at the lowest float, like ONNX Runtime's: export-safe code maps it back.
+    let empty_windows = r#"{"op":"max_pool","framework":"jax","input":[18,14],"kernel":[2,1],"stride":[1,3],"padding":2}"#;
+    let restore = "x.masked_fill(x == torch.finfo(x.dtype).min, float(\"-inf\"))";
+    assert!(!plain(empty_windows, Framework::Torch).contains(restore));
+    let exported = code(empty_windows, Framework::Torch, safe);
+    assert!(exported.contains(restore), "{exported}");
+}

@@ -45,6 +45,8 @@ pub struct Render<'a> {
     /// The Python name of the layer function (or, in CamelCase, the class).
     pub name: &'a str,
     pub functional: bool,
+    /// PyTorch for exporters (`Options::export_safe`): only ops that ONNX export keeps exact.
+    pub export_safe: bool,
     pub source: &'a LayerSpec,
 }
 
@@ -376,6 +378,7 @@ pub fn generate(
         plan: &plan,
         name: "padlab_layer",
         functional: options.functional,
+        export_safe: options.export_safe,
         source,
     };
     let sem = &plan.semantics;
@@ -484,6 +487,7 @@ pub fn generate(
             plan: &source_plan,
             name: "source_layer",
             functional: false,
+            export_safe: false,
             source,
         };
         py.blank();

@@ -150,8 +150,11 @@ pub fn lower(
     } else {
         plan.steps = composed_steps(&sem, target);
     }
+    // Exported to ONNX, torch's max pool starts at the lowest float like ONNX Runtime's, so
+    // export-safe torch states the source's value either way.
+    let exported = options.export_safe && target == Framework::Torch;
     if sem.op == Op::MaxPool
-        && empty_is_neg_inf(source.framework) != target_empty_is_neg_inf(target, &sem)
+        && (exported || empty_is_neg_inf(source.framework) != target_empty_is_neg_inf(target, &sem))
         && has_empty_window(&sem)
     {
         plan.steps.push(Step::EmptyWindows {

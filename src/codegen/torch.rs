@@ -65,10 +65,13 @@ fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) 
             Step::Pad { pairs, fill } => {
                 py.line(format!("x = {}", pad_call("x", pairs, *fill)));
             }
-            Step::EmptyWindows { to_neg_inf } => {
+            Step::EmptyWindows { to_neg_inf: false } => {
                 py.comment("A window with no input element: the source gives the lowest float, torch -inf.");
-                let _ = to_neg_inf;
                 py.line("x = x.masked_fill(x == float(\"-inf\"), torch.finfo(x.dtype).min)");
+            }
+            Step::EmptyWindows { to_neg_inf: true } => {
+                py.comment("A window with no input element: the source gives -inf; exported to ONNX, the pool gives the lowest float.");
+                py.line("x = x.masked_fill(x == torch.finfo(x.dtype).min, float(\"-inf\"))");
             }
             Step::AddBias => {
                 let bias = if r.functional { "bias" } else { "self.bias" };
@@ -109,6 +112,13 @@ fn window_sum(r: &Render, x: &str, stride: &[i64], per_channel: bool) -> String 
     if d.iter().all(|&v| v == 1) {
         // Both averages divide by the same window size, so their ratio is the ratio of sums.
         format!("F.avg_pool{n}d({x}, {}, {})", tuple(k), tuple(stride))
+    } else if r.export_safe {
+        format!(
+            "window_sum({x}, {}, {}, {})",
+            tuple(k),
+            tuple(stride),
+            tuple(d)
+        )
     } else {
         let channels = if per_channel {
             format!("{x}.shape[1]")
@@ -124,12 +134,36 @@ fn window_sum(r: &Render, x: &str, stride: &[i64], per_channel: bool) -> String 
     }
 }
 
+/// For export-safe code: a dilated window sum as one strided slice per kernel tap. ONNX export
+/// refuses the grouped convolution with a ones kernel made at run time that eager code uses.
+const WINDOW_SUM_TAPS: &str = "def window_sum(t, kernel, stride, dilation):
+    \"\"\"Sum over each dilated window: one strided slice per kernel tap (exports to ONNX).\"\"\"
+    out = [(size - (k - 1) * d - 1) // s + 1 for size, k, s, d in zip(t.shape[2:], kernel, stride, dilation)]
+    total = 0
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        index = tuple(slice(i * d, i * d + (o - 1) * s + 1, s) for i, o, s, d in zip(tap, out, stride, dilation))
+        total = total + t[(slice(None), slice(None)) + index]
+    return total";
+
 /// The layer definition.
 pub fn layer(r: &Render) -> Py {
     let mut py = Py::new();
     py.import("import torch");
     py.import("import torch.nn as nn");
     py.import("import torch.nn.functional as F");
+    let dilated_average = r
+        .plan
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::AverageRatio { .. }))
+        && r.shape().dilation.iter().any(|&d| d > 1);
+    if r.export_safe && dilated_average {
+        py.import("import itertools");
+        for line in WINDOW_SUM_TAPS.lines() {
+            py.line(line);
+        }
+        py.blank();
+    }
     let shape = r.shape();
     let n = shape.ndim();
     let op = r.plan.semantics.op;
