@@ -108,6 +108,8 @@ def main():
     ap.add_argument("--frameworks", default=",".join(TARGETS))
     ap.add_argument("--out", default=os.path.join(ROOT, "target/codegen-check"))
     ap.add_argument("--show", type=int, default=15, help="failures to print")
+    ap.add_argument("--flag", action="append", default=[], choices=["--export-safe", "--functional"],
+                    help="also pass this option to `padlab code` (repeatable)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     specs = sources(args.per_file, args.ops.split(","), args.frameworks.split(","), args.fixtures)
@@ -117,7 +119,7 @@ def main():
     failures = []
     for i, spec in enumerate(specs):
         for target in targets:
-            flags = ["--check"]
+            flags = ["--check", *args.flag]
             gen = subprocess.run([args.padlab, "code", "--to", target, *flags], input=json.dumps(spec),
                                  capture_output=True, text=True)
             key = (spec["framework"], target, spec["op"])
