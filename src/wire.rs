@@ -131,10 +131,9 @@ pub fn error_json(message: &str) -> Value {
 
 /// Answers one line of `padlab eval` input: always exactly one JSON object.
 pub fn eval_line(line: &str) -> Value {
-    let value: Value = match serde_json::from_str(line) {
+    let value = match read_line(line) {
         Ok(v) => v,
-        Err(e) if line.trim().is_empty() => return error_json(&format!("empty line ({e})")),
-        Err(e) => return error_json(&format!("invalid JSON: {e}")),
+        Err(e) => return e,
     };
     let parsed = match parse_spec(&value) {
         Ok(p) => p,
@@ -159,13 +158,24 @@ pub fn eval_line(line: &str) -> Value {
     out
 }
 
+/// One JSON Lines input line, or the error answer for it (every command reads lines the same way).
+fn read_line(line: &str) -> Result<Value, Value> {
+    serde_json::from_str(line).map_err(|e| {
+        if line.trim().is_empty() {
+            error_json(&format!("empty line ({e})"))
+        } else {
+            error_json(&format!("invalid JSON: {e}"))
+        }
+    })
+}
+
 /// Answers one line of `padlab link` input: the web app's permalink query for the spec
 /// (`{"query": "op=conv&fw=keras&in=100x20&k=4x1&p=same"}`), so a layer from a script or a
 /// fixture opens in the app. A refused layer still has a link: the app shows the refusal.
 pub fn link_line(line: &str) -> Value {
-    let value: Value = match serde_json::from_str(line) {
+    let value = match read_line(line) {
         Ok(v) => v,
-        Err(e) => return error_json(&format!("invalid JSON: {e}")),
+        Err(e) => return e,
     };
     match parse_spec(&value) {
         Ok(parsed) => json!({
@@ -180,9 +190,9 @@ pub fn link_line(line: &str) -> Value {
 /// Answers one line of `padlab inverse` input: a spec plus `"want": [sizes]`. The answer lists
 /// every way to get that output, each as the padding fields to set plus the resulting answer.
 pub fn inverse_line(line: &str) -> Value {
-    let mut value: Value = match serde_json::from_str(line) {
+    let mut value = match read_line(line) {
         Ok(v) => v,
-        Err(e) => return error_json(&format!("invalid JSON: {e}")),
+        Err(e) => return e,
     };
     let want = match value.as_object_mut().and_then(|m| m.remove("want")) {
         Some(w) => match int_list(&w, "want") {

@@ -104,12 +104,14 @@ pub fn mount() {
 /// Draws the picture of the layer the address names into the skeleton (in the place of the
 /// default's, which `index.html` removed); false when there is no link or nothing to draw.
 fn draw_linked_picture(root: &web_sys::Element) -> bool {
-    let search = window().location().search().unwrap_or_default();
-    if search.trim_start_matches('?').is_empty() {
+    // The head script of index.html marks a permalink (`<html data-link>`).
+    let linked = document()
+        .document_element()
+        .is_some_and(|html| html.has_attribute("data-link"));
+    if !linked {
         return false;
     }
-    let loaded = crate::permalink::parse_query(&search, &default_form());
-    let Ok(spec) = loaded.spec.to_spec() else {
+    let Ok(spec) = read_location(&default_form()).spec.to_spec() else {
         return false;
     };
     let Some(svg) = crate::grid::prerendered_up_to(&spec, grid_view::SVG_CELLS) else {

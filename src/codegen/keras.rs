@@ -217,8 +217,12 @@ pub fn layer(r: &Render) -> Py {
                     keyword(padding)
                 ),
                 Step::AverageRatio { .. } => format!("keras.layers.Lambda(average_{i})"),
-                Step::EmptyWindows { to_neg_inf: true } => "keras.layers.Lambda(lambda t: keras.ops.where(t == -3.4028234663852886e38, float(\"-inf\"), t))  # source: -inf for windows with no input".into(),
-                Step::EmptyWindows { to_neg_inf: false } => "keras.layers.Lambda(lambda t: keras.ops.where(t == float(\"-inf\"), -3.4028234663852886e38, t))  # source: the lowest float for windows with no input".into(),
+                Step::EmptyWindows { to_neg_inf } => {
+                    // Windows with no input element: the value the source gives there.
+                    let (lowest, neg_inf) = ("-3.4028234663852886e38", "float(\"-inf\")");
+                    let (from, to, name) = if *to_neg_inf { (lowest, neg_inf, "-inf") } else { (neg_inf, lowest, "the lowest float") };
+                    format!("keras.layers.Lambda(lambda t: keras.ops.where(t == {from}, {to}, t))  # source: {name} for windows with no input")
+                }
             };
             py.line(format!("    {layer},"));
         }

@@ -9,7 +9,6 @@ export-safe PyTorch module is built, run eagerly on a random input, exported wit
 """
 
 import argparse
-import glob
 import io
 import json
 import os
@@ -36,12 +35,10 @@ def main():
     import onnxruntime as ort
 
     torch.manual_seed(0)
-    specs = []
-    for path in sorted(glob.glob(os.path.join(args.fixtures, "*.jsonl"))):
-        rows = [json.loads(line) for line in open(path)]
-        ok = [r["spec"] for r in rows if "output" in r["expect"]]
-        step = max(1, len(ok) // args.per_file)
-        specs += ok[::step][: args.per_file]
+    sys.path.insert(0, HERE)
+    from verify import OPS, TARGETS, sources  # the same layers the check scripts use
+
+    specs = sources(args.per_file, OPS, TARGETS, args.fixtures)
     failures, passed = [], 0
     for spec in specs:
         gen = subprocess.run([args.padlab, "code", "--to", "torch", "--export-safe"],

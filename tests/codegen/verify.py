@@ -23,6 +23,7 @@ from collections import Counter
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TARGETS = ["torch", "keras", "tf", "onnx", "jax"]
+OPS = ["conv", "conv_transpose", "max_pool", "avg_pool"]
 
 
 def serve():
@@ -104,7 +105,7 @@ def main():
     ap.add_argument("--fixtures", default=os.path.join(ROOT, "tests/fixtures"),
                     help="where the source layers come from (a fresh generate.py --out batch works)")
     ap.add_argument("--targets", default=",".join(TARGETS))
-    ap.add_argument("--ops", default="conv,conv_transpose,max_pool,avg_pool")
+    ap.add_argument("--ops", default=",".join(OPS))
     ap.add_argument("--frameworks", default=",".join(TARGETS))
     ap.add_argument("--out", default=os.path.join(ROOT, "target/codegen-check"))
     ap.add_argument("--show", type=int, default=15, help="failures to print")
