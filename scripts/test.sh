@@ -15,7 +15,8 @@ counted() { "$@" 2>&1 | tee -a "$log"; }
 step "cargo fmt --check";               cargo fmt --all -- --check
 step "cargo fetch";                     cargo fetch --quiet
 step "cargo clippy (all targets)";      cargo clippy --all-targets --quiet -- -D warnings
-step "cargo clippy (wasm32 app + worker)"; cargo clippy --target wasm32-unknown-unknown --bins --quiet -- -D warnings
+step "cargo clippy (with the app)";     cargo clippy --all-targets --all-features --quiet -- -D warnings
+step "cargo clippy (wasm32 app + worker)"; cargo clippy --target wasm32-unknown-unknown --bins --features web --quiet -- -D warnings
 step "cargo test";                      counted cargo test --quiet
 step "trunk build --release";           trunk build --release --quiet
 step "e2e at /";                        (cd e2e && counted npx playwright test)

@@ -1,21 +1,27 @@
 //! padlab: how convolution and pooling padding works in each deep-learning framework.
 //!
-//! - [`core`]: the rules (pure Rust, no browser crates);
-//! - [`codegen`]: equivalent code for another framework (lower, then render);
-//! - [`compact`]: the `100x20` / `1,2x0,0` text form shared by CLI flags, the form and URLs;
-//! - [`wire`]: the JSON form of a spec and an answer, shared by the CLI and the app;
-//! - `app`: the Leptos web app (built for wasm32 by Trunk).
+//! The folders say the role (ARCHITECTURE.md has the full code map and the invariants):
+//!
+//! - [`core`]: the rules: every framework's padding for conv, transposed conv and pooling in
+//!   1 to 3 dimensions; `core::evaluate(&LayerSpec)` is the one question everything asks.
+//! - [`forms`]: the spec in its three written forms: compact text (`100x20`, form fields and
+//!   CLI flags), the URL query (permalinks) and JSON (`padlab eval`).
+//! - [`codegen`]: equivalent code for another framework: lower to a plan, then render.
+//! - [`picture`]: the picture's geometry, its scene of cells, SVG and canvas painting, and the
+//!   diff that patches a drawn scene into the next.
+//! - [`view`]: the read-only panels as escaped markup, and the pure content they show (the
+//!   arithmetic, the framework comparison, the input-size plot, presets, highlighting).
+//! - [`worker`]: the plain-text messages between the page and the code-generator worker.
+//! - `app` (feature `web`): the Leptos components, thin over the pure modules above.
+//!
+//! Everything but `app` is pure: the browser crates are optional dependencies that only the
+//! `web` and `worker` features enable, so the pure modules cannot import them.
 
+#[cfg(feature = "web")]
 pub mod app;
 pub mod codegen;
-pub mod compact;
-pub mod compare;
 pub mod core;
-pub mod explain;
-pub mod grid;
-pub mod highlight;
-pub mod panels;
-pub mod permalink;
-pub mod plot;
-pub mod presets;
-pub mod wire;
+pub mod forms;
+pub mod picture;
+pub mod view;
+pub mod worker;

@@ -99,9 +99,9 @@ mod cli {
     pub fn main() -> ExitCode {
         let cli = Cli::parse();
         let answer: fn(&str) -> serde_json::Value = match cli.command {
-            Command::Eval => padlab::wire::eval_line,
-            Command::Inverse => padlab::wire::inverse_line,
-            Command::Link => padlab::wire::link_line,
+            Command::Eval => padlab::forms::wire::eval_line,
+            Command::Inverse => padlab::forms::wire::inverse_line,
+            Command::Link => padlab::forms::wire::link_line,
             Command::Code(args) => return code(*args),
         };
         match lines(io::stdin().lock(), io::stdout().lock(), answer) {
@@ -149,7 +149,7 @@ mod cli {
                 .map_err(|e| e.to_string())?;
             let value: serde_json::Value =
                 serde_json::from_str(&text).map_err(|e| format!("invalid JSON: {e}"))?;
-            padlab::wire::parse_spec(&value)?.spec
+            padlab::forms::wire::parse_spec(&value)?.spec
         };
         let mut out = String::new();
         if human {
@@ -184,7 +184,7 @@ mod cli {
 
     /// The layer flags as a spec, through the same text syntax as the web form.
     fn flags_spec(args: &CodeArgs) -> Result<padlab::core::LayerSpec, String> {
-        use padlab::compact::CompactSpec;
+        use padlab::forms::compact::CompactSpec;
         let framework = args.framework.as_deref().unwrap_or_default().parse()?;
         let input = args
             .input

@@ -3,7 +3,7 @@
 
 use padlab::codegen::{Options, generate};
 use padlab::core::Framework;
-use padlab::wire::parse_spec;
+use padlab::forms::wire::parse_spec;
 
 fn code(spec: &str, target: Framework, options: Options) -> String {
     let spec = parse_spec(&serde_json::from_str(spec).unwrap())

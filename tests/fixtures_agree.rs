@@ -80,7 +80,7 @@ fn padlab_agrees_with_every_recorded_framework_run() {
         let mut n = 0;
         for (lineno, line) in text.lines().enumerate() {
             let case: Value = serde_json::from_str(line).unwrap();
-            let ours = padlab::wire::eval_line(&case["spec"].to_string());
+            let ours = padlab::forms::wire::eval_line(&case["spec"].to_string());
             if let Some(why) = disagreement(&case["expect"], &ours) {
                 failures.push(format!("{name}:{} {}\n    {why}", lineno + 1, case["spec"]));
             }
@@ -111,18 +111,18 @@ fn padlab_agrees_with_every_recorded_framework_run() {
 #[test]
 fn every_recorded_layer_survives_its_permalink() {
     use padlab::core::evaluate;
-    let fallback = padlab::presets::default_layer();
+    let fallback = padlab::view::presets::default_layer();
     let mut failures = Vec::new();
     let mut n = 0;
     for file in fixture_files() {
         for line in fs::read_to_string(&file).unwrap().lines() {
             let case: Value = serde_json::from_str(line).unwrap();
-            let Ok(parsed) = padlab::wire::parse_spec(&case["spec"]) else {
+            let Ok(parsed) = padlab::forms::wire::parse_spec(&case["spec"]) else {
                 continue;
             };
-            let link = padlab::wire::link_line(&case["spec"].to_string());
+            let link = padlab::forms::wire::link_line(&case["spec"].to_string());
             let query = link["query"].as_str().unwrap_or_default();
-            let loaded = padlab::permalink::parse_query(query, &fallback);
+            let loaded = padlab::forms::permalink::parse_query(query, &fallback);
             let want = format!("{:?}", evaluate(&parsed.spec));
             let got = match loaded.spec.to_spec() {
                 Ok(back) => format!("{:?}", evaluate(&back)),

@@ -3,8 +3,8 @@
 //! renders; `e2e/tests/prerender.spec.ts` compares the two in the browser). After a change to
 //! the picture, `scripts/prerender.sh` rewrites it (`PADLAB_BLESS=1`).
 
-use padlab::grid::prerendered;
-use padlab::presets::default_layer;
+use padlab::picture::prerendered;
+use padlab::view::presets::default_layer;
 
 const START: &str = "<!-- prerendered:";
 const END: &str = "<!-- /prerendered -->";

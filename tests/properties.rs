@@ -193,18 +193,18 @@ proptest! {
         spec.dilation = Some(Dims::All(dilation));
         spec.padding = Some(if same { Padding::Same } else { Padding::All(pad) });
         if let Ok(answer) = evaluate(&spec) {
-            if let Some(p) = padlab::grid::picture(&spec, &answer) {
+            if let Some(p) = padlab::picture::picture(&spec, &answer) {
                 let count = p.cell_count();
                 prop_assert!(count > 0);
-                let at = padlab::grid::layout(&p, 640);
+                let at = padlab::picture::layout(&p, 640);
                 prop_assert!(at.cell >= 2 && at.width > 0 && at.height > 0);
                 let _ = p.step_index(p.steps().saturating_sub(1));
                 if count <= 5_000 {
-                    let svg = padlab::grid::base_svg(&p, &at, 0);
+                    let svg = padlab::picture::base_svg(&p, &at, 0);
                     prop_assert!(svg.contains("cell-output"));
                 }
             }
-            let _ = padlab::plot::sweep(&spec).map(|s| padlab::plot::svg(&s, 640, 440));
+            let _ = padlab::view::plot::sweep(&spec).map(|s| padlab::view::plot::svg(&s, 640, 440));
         }
     }
 }

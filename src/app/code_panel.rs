@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use super::generator::Generator;
 use crate::codegen::Options;
 use crate::core::Framework;
-use crate::panels;
+use crate::view::panels;
 
 /// One checkbox bound to an `Options` flag.
 #[component]

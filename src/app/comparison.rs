@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use crate::compact::FieldError;
-use crate::compare::compare;
 use crate::core::LayerSpec;
-use crate::panels;
+use crate::forms::compact::FieldError;
+use crate::view::compare::compare;
+use crate::view::panels;
 
 /// A table: output size and per-side pads per framework, the odd pixel's side marked.
 #[component]

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::compact::{CompactSpec, FieldError};
 use crate::core::{Framework, LayerSpec, Op, PaddingMode};
+use crate::forms::compact::{CompactSpec, FieldError};
 
 /// A labelled text field bound to one `CompactSpec` field.
 #[component]

@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use crate::compact::FieldError;
 use crate::core::{Answer, LayerSpec};
-use crate::explain::explain;
-use crate::panels;
+use crate::forms::compact::FieldError;
+use crate::view::explain::explain;
+use crate::view::panels;
 
 /// One entry per dimension: effective kernel, how the padding came about, the output formula.
 #[component]

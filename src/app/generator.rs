@@ -7,9 +7,9 @@ use wasm_bindgen::{JsCast, JsValue, closure::Closure};
 use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
 
 use crate::codegen::Options;
-use crate::codegen::protocol::{Reply, read_reply, request};
-use crate::compact::{CompactSpec, FieldError};
 use crate::core::LayerSpec;
+use crate::forms::compact::{CompactSpec, FieldError};
+use crate::worker::protocol::{Reply, read_reply, request};
 
 /// What the panels read; `options` is written by the code panel's toggles.
 #[derive(Clone, Copy)]

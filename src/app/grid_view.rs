@@ -7,9 +7,9 @@ use std::time::Duration;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::compact::FieldError;
 use crate::core::{Answer, LayerSpec};
-use crate::grid::{
+use crate::forms::compact::FieldError;
+use crate::picture::{
     Block, Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cell, block_cells_svg,
     block_transform, hit, layout, overlay_svg, paint, picture, scene, scene_svg,
 };
@@ -308,8 +308,8 @@ pub fn GridView(
                     <span>{move || {
                         let s = slice.get();
                         let kind = match depth.cell(s) {
-                            crate::grid::Cell::PadBefore | crate::grid::Cell::PadAfter => "padding",
-                            crate::grid::Cell::Beyond => "past the padding",
+                            crate::picture::Cell::PadBefore | crate::picture::Cell::PadAfter => "padding",
+                            crate::picture::Cell::Beyond => "past the padding",
                             _ if depth.is_dead(s) => "input, never read",
                             _ => "input",
                         };

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::compact::{FieldError, parse_sizes};
 use crate::core::LayerSpec;
-use crate::panels;
+use crate::forms::compact::{FieldError, parse_sizes};
+use crate::view::panels;
 
 /// The inverse: a wanted output size and, per framework, how to get it.
 #[component]

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::compact::CompactSpec;
-use crate::permalink::{Loaded, format_query, parse_query};
+use crate::forms::compact::CompactSpec;
+use crate::forms::permalink::{Loaded, format_query, parse_query};
 
 /// The layer in the current URL (or `fallback`), with notices about what could not be used.
 pub fn read_location(fallback: &CompactSpec) -> Loaded {

@@ -16,8 +16,8 @@ mod summary;
 
 use leptos::prelude::*;
 
-use crate::compact::{CompactSpec, FieldError};
 use crate::core::{Answer, LayerSpec, evaluate};
+use crate::forms::compact::{CompactSpec, FieldError};
 use code_panel::CodePanel;
 use comparison::Comparison;
 use controls::Controls;
@@ -30,9 +30,9 @@ use plot_panel::PlotPanel;
 use preset_bar::PresetBar;
 use summary::Summary;
 
-/// The layer shown when the page opens (see [`crate::presets::default_layer`]).
+/// The layer shown when the page opens (see [`crate::view::presets::default_layer`]).
 pub fn default_form() -> CompactSpec {
-    crate::presets::default_layer()
+    crate::view::presets::default_layer()
 }
 
 /// The whole page below the static header.
@@ -114,7 +114,7 @@ fn draw_linked_picture(root: &web_sys::Element) -> bool {
     let Ok(spec) = read_location(&default_form()).spec.to_spec() else {
         return false;
     };
-    let Some(svg) = crate::grid::prerendered_up_to(&spec, grid_view::SVG_CELLS) else {
+    let Some(svg) = crate::picture::prerendered_up_to(&spec, grid_view::SVG_CELLS) else {
         return false;
     };
     let Ok(Some(summary)) = root.query_selector(".results > .summary") else {

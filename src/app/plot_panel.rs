@@ -1,10 +1,10 @@
-//! Output size and per-side padding against the input size (`crate::plot`), drawn by the
+//! Output size and per-side padding against the input size (`crate::view::plot`), drawn by the
 //! worker with plotters; this panel only places the markup of `panels::plot`.
 
 use leptos::prelude::*;
 
 use super::generator::Generator;
-use crate::panels;
+use crate::view::panels;
 
 /// The plot panel.
 #[component]

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::compact::CompactSpec;
-use crate::presets::presets;
+use crate::forms::compact::CompactSpec;
+use crate::view::presets::presets;
 
 /// A row of preset buttons; choosing one replaces the form.
 #[component]

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::Answer;
-use crate::panels;
+use crate::view::panels;
 
 /// Output size and pads of the current layer.
 #[component]

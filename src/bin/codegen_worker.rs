@@ -1,6 +1,6 @@
 //! The code generator as a web worker (Trunk builds it with `data-type="worker"`), so the page's
 //! first load does not carry it: the code panel starts it after the first picture.
-//! Protocol: `padlab::codegen::protocol` (plain text in, plain text out); "ready" once loaded.
+//! Protocol: `padlab::worker::protocol` (plain text in, plain text out); "ready" once loaded.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -11,7 +11,7 @@ fn main() {
     let reply_to = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |message: MessageEvent| {
         if let Some(request) = message.data().as_string() {
-            let reply = padlab::codegen::protocol::answer(&request);
+            let reply = padlab::worker::protocol::answer(&request);
             let _ = reply_to.post_message(&JsValue::from_str(&reply));
         }
     });

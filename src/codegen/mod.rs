@@ -8,7 +8,6 @@ mod jax;
 mod keras;
 mod onnx;
 pub mod plan;
-pub mod protocol;
 pub mod semantics;
 mod tf;
 mod torch;

@@ -1,7 +1,7 @@
 //! One-click layers: the five user questions padlab grew from, and common ones.
 
-use crate::compact::CompactSpec;
 use crate::core::{Framework, Op};
+use crate::forms::compact::CompactSpec;
 
 /// A named layer.
 #[derive(Clone, Debug, PartialEq, Eq)]

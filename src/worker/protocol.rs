@@ -1,12 +1,12 @@
 //! Messages between the web app and the code-generator worker: plain text, so the app needs
 //! neither the generator, plotters nor a JSON library. A request is `id`, option flags and the
 //! layer's permalink query; a reply is `id`, per target the code or the reason there is none,
-//! and the input-size plot (`crate::plot`) with its one-sentence summary.
+//! and the input-size plot (`crate::view::plot`) with its one-sentence summary.
 
-use super::{Options, generate};
-use crate::compact::CompactSpec;
+use crate::codegen::{Options, generate};
 use crate::core::Framework;
-use crate::permalink::{format_query, parse_query};
+use crate::forms::compact::CompactSpec;
+use crate::forms::permalink::{format_query, parse_query};
 
 const FIELD: char = '\u{1e}';
 const RECORD: char = '\u{1f}';
@@ -63,12 +63,15 @@ pub fn answer(request: &str) -> String {
         .map_err(|e| e.message)
         // A refused layer gets its reason, not an empty plot.
         .and_then(|spec| match crate::core::evaluate(&spec) {
-            Ok(_) => crate::plot::sweep(&spec).ok_or_else(|| "No dimension to sweep.".into()),
+            Ok(_) => crate::view::plot::sweep(&spec).ok_or_else(|| "No dimension to sweep.".into()),
             Err(e) => Err(e.to_string()),
         })
         .and_then(|sweep| {
-            let svg = crate::plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
-            Ok(format!("{}{FIELD}{svg}", crate::plot::summary(&sweep)))
+            let svg = crate::view::plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
+            Ok(format!(
+                "{}{FIELD}{svg}",
+                crate::view::plot::summary(&sweep)
+            ))
         });
     let (tag, text) = match plot {
         Ok(text) => ("ok", text),

@@ -5,10 +5,10 @@
 
 use std::fmt::Write;
 
-use crate::compact::join;
-use crate::compare::{Row, odd_side};
 use crate::core::{Answer, Framework, Placement};
-use crate::explain::{Line, dimension_names};
+use crate::forms::compact::join;
+use crate::view::compare::{Row, odd_side};
+use crate::view::explain::{Line, dimension_names};
 
 /// Text made safe for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -150,7 +150,7 @@ pub fn comparison(rows: &[Row]) -> String {
 /// Python with its tokens coloured (`highlight` classes), escaped.
 fn highlighted(code: &str) -> String {
     let mut out = String::with_capacity(code.len() * 2);
-    for (token, text) in crate::highlight::highlight(code) {
+    for (token, text) in crate::view::highlight::highlight(code) {
         match token.class() {
             Some(class) => {
                 let _ = write!(out, r#"<span class="{class}">{}</span>"#, escape(text));
@@ -164,7 +164,7 @@ fn highlighted(code: &str) -> String {
 /// The code panel's tab panels: per target, a copy button (`data-copy` names the target) and
 /// the code (`code-<target>`), or the reason there is none. Only the `selected` tab is coloured
 /// and shown; the others stay in the page as plain text.
-pub fn code_tabs(snippets: &crate::codegen::protocol::Snippets, selected: Framework) -> String {
+pub fn code_tabs(snippets: &crate::worker::protocol::Snippets, selected: Framework) -> String {
     let mut out = String::new();
     for (target, code) in snippets {
         let name = target.name();
@@ -211,7 +211,7 @@ fn ways(spec: &crate::core::LayerSpec, want: &[i64]) -> Result<Vec<String>, Stri
                 sol.spec
                     .padding
                     .as_ref()
-                    .map(crate::compact::format_padding)
+                    .map(crate::forms::compact::format_padding)
                     .unwrap_or_default()
             );
             if let Some(crate::core::Dims::Each(op)) = &sol.spec.output_padding {
@@ -250,7 +250,7 @@ pub fn inverse(spec: &crate::core::LayerSpec, want: &[i64]) -> String {
 
 /// The plot panel's body: the summary, the SVG drawn by the worker and a legend; or why there
 /// is no plot. `reply` is the worker's plot for the current layer (`None` while there is none).
-pub fn plot(reply: Option<&crate::codegen::protocol::Plot>, ready: bool, failed: bool) -> String {
+pub fn plot(reply: Option<&crate::worker::protocol::Plot>, ready: bool, failed: bool) -> String {
     match reply {
         Some(Ok((summary, svg))) => format!(
             r#"<p id="plot-summary" data-testid="plot-summary">{}</p><div class="plot-svg" role="img" aria-label="Plot: output size, and the padding before and after, for each input size" aria-describedby="plot-summary" data-testid="plot-svg">{svg}</div><ul class="legend" aria-label="Plot legend"><li><span class="swatch line-output"></span>output size</li><li><span class="swatch line-before"></span>before (circles)</li><li><span class="swatch line-after"></span>after (crosses)</li><li><span class="swatch line-mark"></span>this layer's input size</li></ul>"#,
@@ -268,8 +268,8 @@ pub fn plot(reply: Option<&crate::codegen::protocol::Plot>, ready: bool, failed:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::CompactSpec;
     use crate::core::{Framework, Op, evaluate};
+    use crate::forms::compact::CompactSpec;
 
     fn seed_004() -> (crate::core::LayerSpec, Answer) {
         let c = CompactSpec {
@@ -298,7 +298,7 @@ mod tests {
     #[test]
     fn the_formula_has_one_output_line_per_dimension() {
         let (spec, answer) = seed_004();
-        let html = formula(&crate::explain::explain(&spec, &answer));
+        let html = formula(&crate::view::explain::explain(&spec, &answer));
         assert_eq!(html.matches(r#"data-testid="formula-output""#).count(), 2);
         assert!(html.contains("⌊(6 + 2 + 2 − 5) / 2⌋ + 1 = 3"), "{html}");
         assert_eq!(
@@ -339,7 +339,7 @@ mod tests {
 
     #[test]
     fn the_plot_panel_says_why_when_there_is_no_plot() {
-        let ok: crate::codegen::protocol::Plot = Ok(("a < b".into(), "<svg></svg>".into()));
+        let ok: crate::worker::protocol::Plot = Ok(("a < b".into(), "<svg></svg>".into()));
         let html = plot(Some(&ok), true, false);
         assert!(html.contains(r#"data-testid="plot-summary">a &lt; b</p>"#));
         assert!(html.contains(r#"data-testid="plot-svg"><svg></svg></div>"#));
@@ -354,7 +354,7 @@ mod tests {
             padding: "same".into(),
             ..CompactSpec::new(Op::Conv, Framework::Keras, "12x12", "3")
         };
-        let html = comparison(&crate::compare::compare(&c.to_spec().unwrap()));
+        let html = comparison(&crate::view::compare::compare(&c.to_spec().unwrap()));
         assert!(html.contains("height: (0, 1) — odd pixel after"), "{html}");
         assert!(html.contains(r#"class="refused">padding=&#39;same&#39; is not supported"#));
         assert!(html.contains("input-dependent"));

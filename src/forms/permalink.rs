@@ -1,8 +1,8 @@
 //! The URL query is the layer's serialized form: `?op=conv&fw=keras&in=100x20&k=4x1&p=same`.
 //! Names follow the CLI fields; values use the compact text syntax. One parse, one format.
 
-use crate::compact::CompactSpec;
 use crate::core::{Framework, Op, PaddingMode};
+use crate::forms::compact::CompactSpec;
 
 /// A layer read from a URL, with what could not be used (shown to the user).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,7 +152,7 @@ fn decode(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::presets::presets;
+    use crate::view::presets::presets;
 
     fn default() -> CompactSpec {
         CompactSpec::new(Op::Conv, Framework::Torch, "6x6", "5")

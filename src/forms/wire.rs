@@ -179,7 +179,7 @@ pub fn link_line(line: &str) -> Value {
     };
     match parse_spec(&value) {
         Ok(parsed) => json!({
-            "query": crate::permalink::format_query(&crate::compact::CompactSpec::from_spec(
+            "query": crate::forms::permalink::format_query(&crate::forms::compact::CompactSpec::from_spec(
                 &parsed.spec
             ))
         }),

@@ -103,8 +103,8 @@ pub fn explain(spec: &LayerSpec, answer: &Answer) -> Vec<Line> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::CompactSpec;
     use crate::core::evaluate;
+    use crate::forms::compact::CompactSpec;
 
     fn lines(
         op: Op,

@@ -222,8 +222,8 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::CompactSpec;
     use crate::core::{Framework, evaluate};
+    use crate::forms::compact::CompactSpec;
 
     fn pic(
         op: Op,
@@ -786,10 +786,15 @@ pub fn base_svg(picture: &Picture, at: &Layout, slice: i64) -> String {
 /// Seed 004 (6×6, kernel 5, stride 2, padding 2 -> 3×3), the picture several tests read.
 #[cfg(test)]
 fn seed_004() -> Picture {
-    let c = crate::compact::CompactSpec {
+    let c = crate::forms::compact::CompactSpec {
         stride: "2".into(),
         padding: "2".into(),
-        ..crate::compact::CompactSpec::new(Op::Conv, crate::core::Framework::Torch, "6x6", "5")
+        ..crate::forms::compact::CompactSpec::new(
+            Op::Conv,
+            crate::core::Framework::Torch,
+            "6x6",
+            "5",
+        )
     };
     let spec = c.to_spec().expect("seed 004 is valid");
     let answer = crate::core::evaluate(&spec).expect("seed 004 is accepted");
@@ -824,8 +829,8 @@ mod svg_tests {
 #[cfg(test)]
 mod depth_tests {
     use super::*;
-    use crate::compact::CompactSpec;
     use crate::core::{Framework, evaluate};
+    use crate::forms::compact::CompactSpec;
 
     #[test]
     fn a_3d_layer_is_drawn_one_depth_slice_at_a_time() {
@@ -858,8 +863,8 @@ mod depth_tests {
 #[cfg(test)]
 mod scene_tests {
     use super::*;
-    use crate::compact::CompactSpec;
     use crate::core::{Framework, evaluate};
+    use crate::forms::compact::CompactSpec;
 
     fn scene_of(kernel: &str) -> Scene {
         let c = CompactSpec {

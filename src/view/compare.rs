@@ -50,7 +50,7 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
     };
     let torch_label = format!(
         "PyTorch padding={}",
-        crate::compact::join(&torch_int).replace('x', ", ")
+        crate::forms::compact::join(&torch_int).replace('x', ", ")
     );
     let rows: Vec<(String, LayerSpec)> = vec![
         (
