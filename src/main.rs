@@ -157,16 +157,17 @@ mod cli {
             out.push_str(&format!("{}\n", padlab::codegen::describe_layer(&spec)));
             out.push_str(&format!(
                 "output: {}\n",
-                padlab::codegen::plan::dims_text(&answer.output)
+                padlab::codegen::plan::dims_text(&answer.output())
             ));
-            let (b, a) = if answer.full_output.is_some() {
+            let (b, a) = if answer.full_output().is_some() {
                 ("crop before", "crop after")
             } else {
                 ("pad before", "pad after")
             };
             out.push_str(&format!(
                 "{b}: {:?}\n{a}: {:?}\n",
-                answer.before, answer.after
+                answer.before(),
+                answer.after()
             ));
             if answer.pads_depend_on_input {
                 out.push_str("the pads depend on the input size (strided 'same')\n");

@@ -78,7 +78,7 @@ proptest! {
         spec.output_padding = Some(Dims::All(outpad));
         spec.output_size = Some(out);
         spec.ceil_mode = Some(ceil);
-        let _ = evaluate(&spec).map(|a| a.output);
+        let _ = evaluate(&spec).map(|a| a.output());
         spec.padding = Some(Padding::Same);
         spec.output_size = None;
         let _ = evaluate(&spec).map_err(|e| e.to_string());
@@ -93,12 +93,12 @@ proptest! {
         spec.output_padding = None;
         if let Ok(a) = evaluate(&spec) {
             prop_assert_eq!(a.placement, Placement::Pad);
-            for d in 0..a.output.len() {
+            for d in 0..a.output().len() {
                 let s = match &spec.stride { Some(Dims::Each(v)) => v[d], _ => 1 };
-                let want = floor_formula(spec.input[d], a.before[d], a.after[d], a.effective_kernel[d], s);
+                let want = floor_formula(spec.input[d], a.before()[d], a.after()[d], a.effective_kernel()[d], s);
                 let onnx_pool = spec.framework == Framework::Onnx && spec.op.is_pool();
-                if !onnx_pool || spec.input[d] + a.before[d] + a.after[d] >= a.effective_kernel[d] {
-                    prop_assert_eq!(a.output[d], want, "dimension {}", d);
+                if !onnx_pool || spec.input[d] + a.before()[d] + a.after()[d] >= a.effective_kernel()[d] {
+                    prop_assert_eq!(a.output()[d], want, "dimension {}", d);
                 }
             }
         }
@@ -110,9 +110,9 @@ proptest! {
         spec.op = Op::ConvTranspose;
         spec.ceil_mode = None;
         if let Ok(a) = evaluate(&spec) {
-            let full = a.full_output.clone().unwrap();
+            let full = a.full_output().clone().unwrap();
             for (d, full) in full.iter().enumerate() {
-                prop_assert_eq!(a.output[d], full - a.before[d] - a.after[d]);
+                prop_assert_eq!(a.output()[d], full - a.before()[d] - a.after()[d]);
             }
             prop_assert!(!a.pads_depend_on_input);
         }
@@ -132,7 +132,7 @@ proptest! {
         let n = spec.input.len();
         spec.stride = Some(Dims::Each(vec![1; n]));
         if let Ok(a) = evaluate(&spec) {
-            prop_assert_eq!(&a.output, &spec.input);
+            prop_assert_eq!(&a.output(), &spec.input);
             prop_assert!(!a.pads_depend_on_input);
         }
     }
@@ -144,8 +144,8 @@ proptest! {
         let mut bigger = spec.clone();
         bigger.input[dim] += grow;
         if let (Ok(a), Ok(b)) = (evaluate(&spec), evaluate(&bigger)) {
-            for d in 0..a.output.len() {
-                prop_assert!(b.output[d] >= a.output[d], "{:?} -> {:?}", a.output, b.output);
+            for d in 0..a.output().len() {
+                prop_assert!(b.output()[d] >= a.output()[d], "{:?} -> {:?}", a.output(), b.output());
             }
         }
     }
@@ -162,9 +162,9 @@ proptest! {
         if let Ok(a) = evaluate(&spec) {
             let Some(Dims::Each(s)) = &spec.stride else { unreachable!() };
             for (d, s) in s.iter().enumerate() {
-                prop_assert_eq!(a.output[d], (spec.input[d] + s - 1) / s);
+                prop_assert_eq!(a.output()[d], (spec.input[d] + s - 1) / s);
             }
-            let expect = (0..a.output.len()).any(|d| s[d] > 1 && a.effective_kernel[d] > 1);
+            let expect = (0..a.output().len()).any(|d| s[d] > 1 && a.effective_kernel()[d] > 1);
             prop_assert_eq!(a.pads_depend_on_input, expect);
         }
     }

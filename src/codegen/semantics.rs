@@ -86,18 +86,18 @@ pub fn semantics(spec: &LayerSpec) -> Result<(Semantics, Answer), PadError> {
         kernel: geometry.kernel.clone(),
         stride: geometry.stride.clone(),
         dilation: geometry.dilation.clone(),
-        output: answer.output.clone(),
+        output: answer.output(),
     };
     let kind = match spec.op {
         Op::Conv => Kind::Conv {
-            before: answer.before.clone(),
-            after: answer.after.clone(),
+            before: answer.before(),
+            after: answer.after(),
             mode: spec.padding_mode.unwrap_or_default(),
         },
         Op::ConvTranspose => Kind::Transpose {
-            full: answer.full_output.clone().unwrap_or_default(),
-            crop_before: answer.before.clone(),
-            crop_after: answer.after.clone(),
+            full: answer.full_output().unwrap_or_default(),
+            crop_before: answer.before(),
+            crop_after: answer.after(),
         },
         Op::MaxPool | Op::AvgPool => pool_kind(spec, &shape, &answer, &geometry),
     };
@@ -119,11 +119,12 @@ fn pool_kind(
     let max = spec.op == Op::MaxPool;
 
     let keff = shape.effective_kernel();
-    let mut after = answer.after.clone();
+    let mut after = answer.after();
     let mut extra: Vec<i64> = (0..shape.ndim())
         .map(|a| {
-            let reach = (answer.output[a] - 1) * shape.stride[a] + keff[a];
-            (reach - (shape.input[a] + answer.before[a] + answer.after[a])).max(0)
+            let axis = answer.axes[a];
+            let reach = (axis.output - 1) * shape.stride[a] + keff[a];
+            (reach - (shape.input[a] + axis.before + axis.after)).max(0)
         })
         .collect();
     // tf.nn.pool with a dilation and explicit pads goes through space_to_batch, which pads
@@ -141,7 +142,7 @@ fn pool_kind(
         Framework::Tf => geometry.dilated() && explicit,
         Framework::Keras => false,
     };
-    let no_padding = answer.before.iter().chain(&answer.after).all(|&p| p <= 0);
+    let no_padding = answer.axes.iter().all(|a| a.before <= 0 && a.after <= 0);
     let divisor = if max || !include_pad || no_padding {
         Divisor::Real
     } else {
@@ -159,7 +160,7 @@ fn pool_kind(
     }
     Kind::Pool {
         max,
-        before: answer.before.clone(),
+        before: answer.before(),
         after,
         extra,
         divisor,

@@ -1,128 +1,19 @@
 //! Forward convolution: the padding each framework applies, and the output it gives.
 
-use super::answer::{Answer, Placement};
+use super::answer::{Answer, Computed, Placement};
 use super::error::PadError;
 use super::geometry::{Geometry, explicit_pairs, narrow, onnx_conv_same, same_split, windows};
+use super::rules::{Arg, check_pairs, default_padding, describe, keyword_refused, takes};
 use super::spec::{Framework, LayerSpec, Op, Padding, PaddingMode};
 
 /// Answers a forward convolution.
 pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
     let fw = spec.framework;
-    let padding = spec.padding.clone().unwrap_or(Padding::Valid);
+    let padding = spec.padding.clone().unwrap_or_else(|| default_padding(fw));
     let mode = spec.padding_mode.unwrap_or_default();
-    if mode != PaddingMode::Zeros && fw != Framework::Torch {
-        return Err(PadError::not_accepted(
-            fw,
-            Op::Conv,
-            format!("padding_mode={mode:?}"),
-            "padding_mode is a torch option",
-        ));
-    }
     let n = g.ndim();
     let pairs = explicit_pairs(&padding, n)?;
-
-    // Framework rules that do not depend on the sizes.
-    match fw {
-        Framework::Torch => {
-            if matches!(padding, Padding::SameLower | Padding::Causal) {
-                return Err(keyword_refused(
-                    fw,
-                    Op::Conv,
-                    &padding,
-                    "use 'same', 'valid' or integers",
-                ));
-            }
-            if padding == Padding::Same && g.strided() {
-                return Err(PadError::TorchSameStrided);
-            }
-            if let Some(p) = &pairs
-                && p.iter().any(|(b, a)| b != a)
-            {
-                return Err(PadError::not_accepted(
-                    fw,
-                    Op::Conv,
-                    "per-side padding",
-                    "its padding is symmetric: pad with F.pad(x, (left, right, top, bottom)) and use padding=0",
-                ));
-            }
-        }
-        Framework::Keras => {
-            let ok = match &padding {
-                Padding::Valid | Padding::Same => true,
-                Padding::Causal => n == 1,
-                _ => false,
-            };
-            if !ok {
-                return Err(PadError::not_accepted(
-                    fw,
-                    Op::Conv,
-                    format!("padding {}", describe(&padding)),
-                    "The `padding` argument must be one of 'valid', 'same' ('causal' only in Conv1D); \
-                     pad explicitly with ZeroPaddingND first",
-                ));
-            }
-            if g.strided() && g.dilated() {
-                return Err(PadError::StrideWithDilation {
-                    framework: fw,
-                    stride: g.stride.clone(),
-                    dilation: g.dilation.clone(),
-                });
-            }
-        }
-        Framework::Tf => {
-            if matches!(padding, Padding::SameLower | Padding::Causal) {
-                return Err(keyword_refused(
-                    fw,
-                    Op::Conv,
-                    &padding,
-                    "padding is 'SAME', 'VALID' or explicit pairs (2-D)",
-                ));
-            }
-            if pairs.is_some() && n != 2 {
-                return Err(PadError::not_accepted(
-                    fw,
-                    Op::Conv,
-                    format!("explicit padding in {n}-D"),
-                    "only tf.nn.conv2d takes explicit pairs: pad with tf.pad and use 'VALID'",
-                ));
-            }
-        }
-        Framework::Onnx => {
-            if padding == Padding::Causal {
-                return Err(keyword_refused(
-                    fw,
-                    Op::Conv,
-                    &padding,
-                    "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
-                ));
-            }
-            if matches!(padding, Padding::Same | Padding::SameLower) && g.dilated() {
-                return Err(PadError::OnnxSameDilation {
-                    lower: padding == Padding::SameLower,
-                });
-            }
-        }
-        Framework::Jax => {
-            if padding == Padding::Causal && n != 1 {
-                return Err(PadError::not_accepted(
-                    fw,
-                    Op::Conv,
-                    "CAUSAL padding in more than one dimension",
-                    "Causal padding is only implemented for 1D convolutions.",
-                ));
-            }
-        }
-    }
-    if let Some(p) = &pairs {
-        let negative = p.iter().flat_map(|&(b, a)| [b, a]).find(|&v| v < 0);
-        if let (Some(value), false) = (negative, fw == Framework::Jax) {
-            return Err(PadError::Negative {
-                framework: fw,
-                field: "padding",
-                value,
-            });
-        }
-    }
+    validate(spec, g, &padding, pairs.as_deref(), mode)?;
 
     // Per-dimension pads.
     let mut before = Vec::with_capacity(n);
@@ -176,15 +67,117 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
     }
     let depends = matches!(padding, Padding::Same | Padding::SameLower)
         && (0..n).any(|a| g.stride[a] > 1 && keffs[a] > 1);
-    Ok(Answer {
-        output: narrow_all(&output)?,
+    Computed {
         placement: Placement::Pad,
-        before: narrow_all(&before)?,
-        after: narrow_all(&after)?,
+        output: &output,
+        before: &before,
+        after: &after,
+        effective_kernel: &keffs,
         pads_depend_on_input: depends,
-        effective_kernel: narrow_all(&keffs)?,
-        full_output: None,
-    })
+    }
+    .answer()
+}
+
+/// The framework's rules that do not depend on the sizes.
+fn validate(
+    spec: &LayerSpec,
+    g: &Geometry,
+    padding: &Padding,
+    pairs: Option<&[(i64, i64)]>,
+    mode: PaddingMode,
+) -> Result<(), PadError> {
+    let fw = spec.framework;
+    let n = g.ndim();
+    if mode != PaddingMode::Zeros && !takes(fw, Op::Conv, Arg::PaddingMode) {
+        return Err(PadError::not_accepted(
+            fw,
+            Op::Conv,
+            format!("padding_mode={mode:?}"),
+            "padding_mode is a torch option",
+        ));
+    }
+    match fw {
+        Framework::Torch => {
+            if matches!(padding, Padding::SameLower | Padding::Causal) {
+                return Err(keyword_refused(
+                    fw,
+                    Op::Conv,
+                    padding,
+                    "use 'same', 'valid' or integers",
+                ));
+            }
+            if *padding == Padding::Same && g.strided() {
+                return Err(PadError::TorchSameStrided);
+            }
+        }
+        Framework::Keras => {
+            let ok = match padding {
+                Padding::Valid | Padding::Same => true,
+                Padding::Causal => n == 1,
+                _ => false,
+            };
+            if !ok {
+                return Err(PadError::not_accepted(
+                    fw,
+                    Op::Conv,
+                    format!("padding {}", describe(padding)),
+                    "The `padding` argument must be one of 'valid', 'same' ('causal' only in Conv1D); \
+                     pad explicitly with ZeroPaddingND first",
+                ));
+            }
+            if g.strided() && g.dilated() {
+                return Err(PadError::StrideWithDilation {
+                    framework: fw,
+                    stride: g.stride.clone(),
+                    dilation: g.dilation.clone(),
+                });
+            }
+        }
+        Framework::Tf => {
+            if matches!(padding, Padding::SameLower | Padding::Causal) {
+                return Err(keyword_refused(
+                    fw,
+                    Op::Conv,
+                    padding,
+                    "padding is 'SAME', 'VALID' or explicit pairs (2-D)",
+                ));
+            }
+            if pairs.is_some() && n != 2 {
+                return Err(PadError::not_accepted(
+                    fw,
+                    Op::Conv,
+                    format!("explicit padding in {n}-D"),
+                    "only tf.nn.conv2d takes explicit pairs: pad with tf.pad and use 'VALID'",
+                ));
+            }
+        }
+        Framework::Onnx => {
+            if *padding == Padding::Causal {
+                return Err(keyword_refused(
+                    fw,
+                    Op::Conv,
+                    padding,
+                    "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
+                ));
+            }
+            if matches!(padding, Padding::Same | Padding::SameLower) && g.dilated() {
+                return Err(PadError::OnnxSameDilation {
+                    lower: *padding == Padding::SameLower,
+                });
+            }
+        }
+        Framework::Jax => {
+            if *padding == Padding::Causal && n != 1 {
+                return Err(PadError::not_accepted(
+                    fw,
+                    Op::Conv,
+                    "CAUSAL padding in more than one dimension",
+                    "Causal padding is only implemented for 1D convolutions.",
+                ));
+            }
+        }
+    }
+    pairs.map_or(Ok(()), |p| check_pairs(fw, Op::Conv, p))
 }
 
 /// torch pads a copy with `F.pad(mode=...)` for non-zero modes; F.pad's limits apply.
@@ -213,23 +206,4 @@ fn check_torch_padding_mode(
         }
     }
     Ok(())
-}
-
-pub(crate) fn narrow_all(values: &[i128]) -> Result<Vec<i64>, PadError> {
-    values.iter().map(|&v| narrow(v)).collect()
-}
-
-/// A short rendering of a padding value for messages.
-pub(crate) fn keyword_refused(fw: Framework, op: Op, padding: &Padding, hint: &str) -> PadError {
-    PadError::not_accepted(fw, op, format!("padding={}", describe(padding)), hint)
-}
-
-/// A short rendering of a padding value for messages.
-pub(crate) fn describe(padding: &Padding) -> String {
-    match padding {
-        Padding::All(p) => p.to_string(),
-        Padding::PerDim(v) => format!("{v:?}"),
-        Padding::Explicit(v) => format!("{v:?}"),
-        keyword => format!("'{}'", keyword.keyword().unwrap_or("?")),
-    }
 }

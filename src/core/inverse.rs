@@ -72,7 +72,7 @@ pub fn inverse(spec: &LayerSpec, want: &[i64]) -> Result<Vec<Solution>, InverseE
     let mut reason = None;
     for candidate in candidates {
         match evaluate(&candidate) {
-            Ok(answer) if answer.output == want => {
+            Ok(answer) if answer.output() == want => {
                 if !solutions.iter().any(|s| s.spec == candidate) {
                     solutions.push(Solution {
                         spec: candidate,
@@ -81,7 +81,8 @@ pub fn inverse(spec: &LayerSpec, want: &[i64]) -> Result<Vec<Solution>, InverseE
                 }
             }
             Ok(answer) => {
-                reason.get_or_insert_with(|| format!("the nearest form gives {:?}", answer.output));
+                reason
+                    .get_or_insert_with(|| format!("the nearest form gives {:?}", answer.output()));
             }
             Err(e) => {
                 // Prefer a size-related refusal over "does not accept this keyword".
@@ -92,7 +93,7 @@ pub fn inverse(spec: &LayerSpec, want: &[i64]) -> Result<Vec<Solution>, InverseE
         }
     }
     if solutions.is_empty() {
-        let unpadded = evaluate(&base).ok().map(|a| a.output);
+        let unpadded = evaluate(&base).ok().map(|a| a.output());
         let reason = match unpadded {
             Some(o) if spec.op != Op::ConvTranspose && want.iter().zip(&o).any(|(w, o)| w < o) => {
                 format!(
@@ -256,7 +257,7 @@ mod tests {
         spec.stride = Some(Dims::All(stride));
         let solutions = inverse(&spec, want).unwrap_or_else(|e| panic!("{e}"));
         for s in &solutions {
-            assert_eq!(evaluate(&s.spec).unwrap().output, want);
+            assert_eq!(evaluate(&s.spec).unwrap().output(), want);
         }
         solutions
     }
@@ -298,7 +299,7 @@ mod tests {
         assert!(
             solutions
                 .iter()
-                .any(|s| s.spec.padding == Some(Padding::All(7)) && s.answer.before == vec![7])
+                .any(|s| s.spec.padding == Some(Padding::All(7)) && s.answer.before() == vec![7])
         );
         // ... and forward(output_size=[1481]) with padding 7 is the same layer.
         assert!(

@@ -11,13 +11,15 @@ mod error;
 mod geometry;
 mod inverse;
 mod pool;
+mod rules;
 mod spec;
 mod transpose;
 
-pub use answer::{Answer, Placement};
+pub use answer::{Answer, AxisAnswer, Placement};
 pub use error::{PadError, layer_name};
 pub use geometry::Geometry;
 pub use inverse::{InverseError, Solution, inverse};
+pub use rules::{Arg, default_padding, takes};
 pub use spec::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode};
 
 /// Answers one layer: its output size and the padding (or crop) the framework applies, or the

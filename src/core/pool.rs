@@ -1,11 +1,11 @@
 //! Max and average pooling.
 
-use super::answer::{Answer, Placement};
-use super::conv::{describe, keyword_refused, narrow_all};
+use super::answer::{Answer, Computed, Placement};
 use super::error::PadError;
 use super::geometry::{
     Geometry, add, effective, explicit_pairs, mul, onnx_same, same_split, sub, windows,
 };
+use super::rules::{Arg, check_pairs, default_padding, describe, keyword_refused, takes};
 use super::spec::{Framework, LayerSpec, Op, Padding, PaddingMode};
 
 /// Answers a max or average pool.
@@ -13,147 +13,10 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
     let fw = spec.framework;
     let op = spec.op;
     let n = g.ndim();
-    let padding = spec.padding.clone().unwrap_or(match fw {
-        Framework::Torch | Framework::Onnx => Padding::All(0),
-        _ => Padding::Valid,
-    });
+    let padding = spec.padding.clone().unwrap_or_else(|| default_padding(fw));
     let pairs = explicit_pairs(&padding, n)?;
-    let refuse = |what: String, hint: &str| Err(PadError::not_accepted(fw, op, what, hint));
-
-    if spec.padding_mode.is_some_and(|m| m != PaddingMode::Zeros) {
-        return refuse(
-            "padding_mode".to_string(),
-            "padding_mode is an option of torch convolutions",
-        );
-    }
-    if op == Op::MaxPool && spec.count_include_pad.is_some() {
-        return refuse(
-            "count_include_pad".to_string(),
-            "it applies to average pooling only",
-        );
-    }
     let ceil_mode = spec.ceil_mode.unwrap_or(false);
-    if ceil_mode && !matches!(fw, Framework::Torch | Framework::Onnx) {
-        return refuse(
-            "ceil_mode".to_string(),
-            "ceil_mode is a torch and ONNX option; use 'same' padding or pad explicitly",
-        );
-    }
-    if matches!(fw, Framework::Keras | Framework::Tf) && spec.count_include_pad == Some(true) {
-        return refuse(
-            "count_include_pad=True".into(),
-            "its averages never count the padding (pad with zeros explicitly and use 'valid' to count them)",
-        );
-    }
-
-    match fw {
-        Framework::Torch => {
-            if padding.keyword().is_some() {
-                return Err(keyword_refused(
-                    fw,
-                    op,
-                    &padding,
-                    "argument 'padding' must be tuple of ints, not str",
-                ));
-            }
-            if op == Op::AvgPool && g.dilated() {
-                return refuse(
-                    "dilation".to_string(),
-                    "nn.AvgPoolNd has no dilation argument",
-                );
-            }
-        }
-        Framework::Keras => {
-            if !matches!(padding, Padding::Valid | Padding::Same) {
-                return refuse(
-                    format!("padding {}", describe(&padding)),
-                    "padding must be 'valid' or 'same'; pad explicitly with ZeroPaddingND first",
-                );
-            }
-            if g.dilated() {
-                return refuse(
-                    "dilation".to_string(),
-                    "Keras pooling layers have no dilation",
-                );
-            }
-        }
-        Framework::Tf => {
-            if matches!(padding, Padding::SameLower | Padding::Causal) {
-                return Err(keyword_refused(
-                    fw,
-                    op,
-                    &padding,
-                    "padding is 'SAME' or 'VALID'",
-                ));
-            }
-            if g.dilated() {
-                // Only tf.nn.pool takes a dilation.
-                if padding == Padding::Same {
-                    return refuse(
-                        "padding='SAME' with dilation".to_string(),
-                        "pooling with 'SAME' padding is not implemented for `dilation_rate` > 1",
-                    );
-                }
-                if pairs.is_some() && n != 2 {
-                    return refuse(
-                        format!("explicit padding with dilation in {n}-D"),
-                        "tf.nn.pool takes explicit pairs in 2-D only (When padding is a list, it must be of size 4)",
-                    );
-                }
-                if g.strided() {
-                    return Err(PadError::StrideWithDilation {
-                        framework: fw,
-                        stride: g.stride.clone(),
-                        dilation: g.dilation.clone(),
-                    });
-                }
-            } else if pairs.is_some() && !(op == Op::MaxPool && n <= 2) {
-                return refuse(
-                    format!("explicit padding in {n}-D"),
-                    "only tf.nn.max_pool1d/max_pool2d (and tf.nn.pool with a dilation) take explicit \
-                     pairs: pad with tf.pad and use 'VALID'",
-                );
-            }
-        }
-        Framework::Onnx => {
-            if padding == Padding::Causal {
-                return Err(keyword_refused(
-                    fw,
-                    op,
-                    &padding,
-                    "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
-                ));
-            }
-        }
-        Framework::Jax => {
-            if padding == Padding::Causal {
-                return Err(keyword_refused(
-                    fw,
-                    op,
-                    &padding,
-                    "padding is 'SAME', 'SAME_LOWER', 'VALID' or pairs",
-                ));
-            }
-        }
-    }
-    if let Some(p) = &pairs {
-        if fw == Framework::Torch
-            && let Some(&(b, a)) = p.iter().find(|(b, a)| b != a)
-        {
-            return refuse(
-                format!("per-side padding ({b}, {a})"),
-                "its padding is symmetric: pad with F.pad(x, ..., value=-inf for max) first",
-            );
-        }
-        let negative = p.iter().flat_map(|&(b, a)| [b, a]).find(|&v| v < 0);
-        if let (Some(value), false) = (negative, fw == Framework::Jax) {
-            return Err(PadError::Negative {
-                framework: fw,
-                field: "padding",
-                value,
-            });
-        }
-    }
+    validate(spec, g, &padding, pairs.as_deref(), ceil_mode)?;
 
     let mut before = Vec::with_capacity(n);
     let mut after = Vec::with_capacity(n);
@@ -163,54 +26,14 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
     for a in 0..n {
         let (i, k, s, d) = g.dim(a);
         let keff = effective(k, d)?;
-        let (b, af) = match (&padding, &pairs) {
-            (_, Some(p)) => (i128::from(p[a].0), i128::from(p[a].1)),
-            (Padding::Same | Padding::SameLower, _) if fw == Framework::Onnx => {
-                // ONNX Runtime sizes the pad with the undilated kernel, keeps a negative total
-                // (stride > kernel) and halves it with C++ truncation; MaxPool refuses a
-                // negative total unless something is dilated.
-                let (head, tail) = onnx_same(i, s, k, padding == Padding::SameLower)?;
-                if head + tail < 0 && op == Op::MaxPool && !g.dilated() {
-                    return Err(PadError::OnnxNegativePad);
-                }
-                (head, tail)
-            }
-            (Padding::Same, _) => same_split(i, s, keff, false)?,
-            (Padding::SameLower, _) => same_split(i, s, keff, true)?,
-            _ => (0, 0),
+        let (b, af) = match &pairs {
+            Some(p) => (i128::from(p[a].0), i128::from(p[a].1)),
+            None => keyword_pads(spec, g, a, &padding)?,
         };
         if matches!(padding, Padding::Same | Padding::SameLower) && s > 1 && keff > 1 {
             depends = true;
         }
-        match fw {
-            Framework::Torch if 2 * b > k => {
-                return Err(PadError::TorchPoolPadTooLarge {
-                    pad: i64::try_from(b).unwrap_or(i64::MAX),
-                    kernel: g.kernel[a],
-                    dilation: g.dilation[a],
-                });
-            }
-            Framework::Tf if pairs.is_some() && !g.dilated() && (b >= k || af >= k) => {
-                let (side, pad) = match (a + 2 == n || n == 1, b >= k) {
-                    (true, true) => ("Top", b),
-                    (true, false) => ("Bottom", af),
-                    (false, true) => ("Left", b),
-                    (false, false) => ("Right", af),
-                };
-                return Err(PadError::TfPoolPadTooLarge {
-                    side,
-                    pad: i64::try_from(pad).unwrap_or(i64::MAX),
-                    window: g.kernel[a],
-                });
-            }
-            Framework::Onnx if pairs.is_some() && (b >= k || af >= k) => {
-                return Err(PadError::OnnxPadTooLarge {
-                    pad: i64::try_from(b.max(af)).unwrap_or(i64::MAX),
-                    kernel: g.kernel[a],
-                });
-            }
-            _ => {}
-        }
+        check_pad_size(fw, g, a, (b, af), pairs.is_some())?;
         let o = match fw {
             // ONNX Runtime divides with C++ truncation: (1 - 2) / 2 == 0, one output.
             Framework::Onnx if !ceil_mode => add(sub(i + b + af, keff)? / s, 1)?,
@@ -248,13 +71,207 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
             kernel: g.kernel.clone(),
         });
     }
-    Ok(Answer {
-        output: narrow_all(&output)?,
+    Computed {
         placement: Placement::Pad,
-        before: narrow_all(&before)?,
-        after: narrow_all(&after)?,
+        output: &output,
+        before: &before,
+        after: &after,
+        effective_kernel: &keffs,
         pads_depend_on_input: depends,
-        effective_kernel: narrow_all(&keffs)?,
-        full_output: None,
+    }
+    .answer()
+}
+
+/// The pads of a keyword padding (`'valid'`, `'same'`, `'same_lower'`) in dimension `a`.
+fn keyword_pads(
+    spec: &LayerSpec,
+    g: &Geometry,
+    a: usize,
+    padding: &Padding,
+) -> Result<(i128, i128), PadError> {
+    let (i, k, s, d) = g.dim(a);
+    let keff = effective(k, d)?;
+    Ok(match padding {
+        Padding::Same | Padding::SameLower if spec.framework == Framework::Onnx => {
+            // ONNX Runtime sizes the pad with the undilated kernel, keeps a negative total
+            // (stride > kernel) and halves it with C++ truncation; MaxPool refuses a
+            // negative total unless something is dilated.
+            let (head, tail) = onnx_same(i, s, k, *padding == Padding::SameLower)?;
+            if head + tail < 0 && spec.op == Op::MaxPool && !g.dilated() {
+                return Err(PadError::OnnxNegativePad);
+            }
+            (head, tail)
+        }
+        Padding::Same => same_split(i, s, keff, false)?,
+        Padding::SameLower => same_split(i, s, keff, true)?,
+        _ => (0, 0),
     })
+}
+
+/// The frameworks' limits on a pad's size relative to the window, in dimension `a`.
+fn check_pad_size(
+    fw: Framework,
+    g: &Geometry,
+    a: usize,
+    (b, af): (i128, i128),
+    explicit: bool,
+) -> Result<(), PadError> {
+    let n = g.ndim();
+    let k = i128::from(g.kernel[a]);
+    match fw {
+        Framework::Torch if 2 * b > k => Err(PadError::TorchPoolPadTooLarge {
+            pad: i64::try_from(b).unwrap_or(i64::MAX),
+            kernel: g.kernel[a],
+            dilation: g.dilation[a],
+        }),
+        Framework::Tf if explicit && !g.dilated() && (b >= k || af >= k) => {
+            let (side, pad) = match (a + 2 == n || n == 1, b >= k) {
+                (true, true) => ("Top", b),
+                (true, false) => ("Bottom", af),
+                (false, true) => ("Left", b),
+                (false, false) => ("Right", af),
+            };
+            Err(PadError::TfPoolPadTooLarge {
+                side,
+                pad: i64::try_from(pad).unwrap_or(i64::MAX),
+                window: g.kernel[a],
+            })
+        }
+        Framework::Onnx if explicit && (b >= k || af >= k) => Err(PadError::OnnxPadTooLarge {
+            pad: i64::try_from(b.max(af)).unwrap_or(i64::MAX),
+            kernel: g.kernel[a],
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The framework's rules that do not depend on the sizes.
+fn validate(
+    spec: &LayerSpec,
+    g: &Geometry,
+    padding: &Padding,
+    pairs: Option<&[(i64, i64)]>,
+    ceil_mode: bool,
+) -> Result<(), PadError> {
+    let fw = spec.framework;
+    let op = spec.op;
+    let n = g.ndim();
+    let refuse = |what: String, hint: &str| Err(PadError::not_accepted(fw, op, what, hint));
+
+    if spec.padding_mode.is_some_and(|m| m != PaddingMode::Zeros) {
+        return refuse(
+            "padding_mode".to_string(),
+            "padding_mode is an option of torch convolutions",
+        );
+    }
+    if op == Op::MaxPool && spec.count_include_pad.is_some() {
+        return refuse(
+            "count_include_pad".to_string(),
+            "it applies to average pooling only",
+        );
+    }
+    if ceil_mode && !takes(fw, op, Arg::CeilMode) {
+        return refuse(
+            "ceil_mode".to_string(),
+            "ceil_mode is a torch and ONNX option; use 'same' padding or pad explicitly",
+        );
+    }
+    if matches!(fw, Framework::Keras | Framework::Tf) && spec.count_include_pad == Some(true) {
+        return refuse(
+            "count_include_pad=True".into(),
+            "its averages never count the padding (pad with zeros explicitly and use 'valid' to count them)",
+        );
+    }
+
+    match fw {
+        Framework::Torch => {
+            if padding.keyword().is_some() {
+                return Err(keyword_refused(
+                    fw,
+                    op,
+                    padding,
+                    "argument 'padding' must be tuple of ints, not str",
+                ));
+            }
+            if op == Op::AvgPool && g.dilated() {
+                return refuse(
+                    "dilation".to_string(),
+                    "nn.AvgPoolNd has no dilation argument",
+                );
+            }
+        }
+        Framework::Keras => {
+            if !matches!(padding, Padding::Valid | Padding::Same) {
+                return refuse(
+                    format!("padding {}", describe(padding)),
+                    "padding must be 'valid' or 'same'; pad explicitly with ZeroPaddingND first",
+                );
+            }
+            if g.dilated() {
+                return refuse(
+                    "dilation".to_string(),
+                    "Keras pooling layers have no dilation",
+                );
+            }
+        }
+        Framework::Tf => {
+            if matches!(padding, Padding::SameLower | Padding::Causal) {
+                return Err(keyword_refused(
+                    fw,
+                    op,
+                    padding,
+                    "padding is 'SAME' or 'VALID'",
+                ));
+            }
+            if g.dilated() {
+                // Only tf.nn.pool takes a dilation.
+                if *padding == Padding::Same {
+                    return refuse(
+                        "padding='SAME' with dilation".to_string(),
+                        "pooling with 'SAME' padding is not implemented for `dilation_rate` > 1",
+                    );
+                }
+                if pairs.is_some() && n != 2 {
+                    return refuse(
+                        format!("explicit padding with dilation in {n}-D"),
+                        "tf.nn.pool takes explicit pairs in 2-D only (When padding is a list, it must be of size 4)",
+                    );
+                }
+                if g.strided() {
+                    return Err(PadError::StrideWithDilation {
+                        framework: fw,
+                        stride: g.stride.clone(),
+                        dilation: g.dilation.clone(),
+                    });
+                }
+            } else if pairs.is_some() && !(op == Op::MaxPool && n <= 2) {
+                return refuse(
+                    format!("explicit padding in {n}-D"),
+                    "only tf.nn.max_pool1d/max_pool2d (and tf.nn.pool with a dilation) take explicit \
+                     pairs: pad with tf.pad and use 'VALID'",
+                );
+            }
+        }
+        Framework::Onnx => {
+            if *padding == Padding::Causal {
+                return Err(keyword_refused(
+                    fw,
+                    op,
+                    padding,
+                    "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
+                ));
+            }
+        }
+        Framework::Jax => {
+            if *padding == Padding::Causal {
+                return Err(keyword_refused(
+                    fw,
+                    op,
+                    padding,
+                    "padding is 'SAME', 'SAME_LOWER', 'VALID' or pairs",
+                ));
+            }
+        }
+    }
+    pairs.map_or(Ok(()), |p| check_pairs(fw, op, p))
 }

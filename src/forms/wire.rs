@@ -114,9 +114,9 @@ pub fn answer_json(answer: &Answer) -> Value {
         Placement::Crop => ("crop_before", "crop_after"),
     };
     let mut m = Map::new();
-    m.insert("output".into(), json!(answer.output));
-    m.insert(b.into(), json!(answer.before));
-    m.insert(a.into(), json!(answer.after));
+    m.insert("output".into(), json!(answer.output()));
+    m.insert(b.into(), json!(answer.before()));
+    m.insert(a.into(), json!(answer.after()));
     m.insert(
         "pads_depend_on_input".into(),
         json!(answer.pads_depend_on_input),

@@ -173,7 +173,8 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
             // The core accepted the layer, so these fit; saturation only guards the picture.
             let keff = d.saturating_mul(k - 1).saturating_add(1);
             if transposed {
-                let full = answer.full_output.as_ref()?.get(a).copied()?;
+                let axis = answer.axes.get(a)?;
+                let full = axis.full_output();
                 Some(Axis {
                     input: (i - 1).saturating_mul(s).saturating_add(1),
                     before: keff - 1,
@@ -184,10 +185,11 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
                     dilation: d,
                     output: full,
                     inserted_every: s,
-                    crop: (answer.before[a], answer.after[a]),
+                    crop: (axis.before, axis.after),
                 })
             } else {
-                let (b, af, o) = (answer.before[a], answer.after[a], answer.output[a]);
+                let axis = answer.axes.get(a)?;
+                let (b, af, o) = (axis.before, axis.after, axis.output);
                 let reach = (o - 1).saturating_mul(s).saturating_add(keff);
                 Some(Axis {
                     input: i,

@@ -13,8 +13,8 @@ pub struct Row {
 
 /// Where the odd pixel of a dimension went.
 pub fn odd_side(answer: &Answer, dim: usize) -> Option<&'static str> {
-    let (b, a) = (answer.before.get(dim)?, answer.after.get(dim)?);
-    match b.cmp(a) {
+    let axis = answer.axes.get(dim)?;
+    match axis.before.cmp(&axis.after) {
         std::cmp::Ordering::Less => Some("after"),
         std::cmp::Ordering::Greater => Some("before"),
         std::cmp::Ordering::Equal => None,
@@ -99,17 +99,21 @@ mod tests {
     fn the_resnet_stem_shows_the_split_the_refusal_and_the_shift() {
         let rows = resnet_stem();
         let keras = rows[0].answer.as_ref().unwrap();
-        assert_eq!((keras.before[0], keras.after[0]), (2, 3));
+        assert_eq!((keras.axes[0].before, keras.axes[0].after), (2, 3));
         assert_eq!(odd_side(keras, 0), Some("after"));
         assert!(keras.pads_depend_on_input);
         assert!(rows[1].answer.as_ref().unwrap_err().contains("strided"));
         let torch3 = rows[2].answer.as_ref().unwrap();
         assert_eq!(
-            (rows[2].label.as_str(), torch3.before[0], torch3.after[0]),
+            (
+                rows[2].label.as_str(),
+                torch3.axes[0].before,
+                torch3.axes[0].after
+            ),
             ("PyTorch padding=3, 3", 3, 3)
         );
         let lower = rows[4].answer.as_ref().unwrap();
-        assert_eq!((lower.before[0], lower.after[0]), (3, 2));
+        assert_eq!((lower.axes[0].before, lower.axes[0].after), (3, 2));
         assert_eq!(odd_side(lower, 0), Some("before"));
     }
 }

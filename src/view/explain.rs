@@ -1,7 +1,7 @@
 //! The arithmetic behind an answer, one line per dimension, with the numbers substituted:
 //! `⌊(6 + 2 + 2 − 5) / 2⌋ + 1 = 3`.
 
-use crate::core::{Answer, Framework, Geometry, LayerSpec, Op, Padding};
+use crate::core::{Answer, AxisAnswer, Framework, Geometry, LayerSpec, Op, Padding};
 
 /// One dimension's explanation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,8 +44,8 @@ pub fn explain(spec: &LayerSpec, answer: &Answer) -> Vec<Line> {
     (0..n)
         .map(|a| {
             let (i, k, s, d) = (g.input[a], g.kernel[a], g.stride[a], g.dilation[a]);
-            let keff = answer.effective_kernel.get(a).copied().unwrap_or(k);
-            let (b, af, o) = (answer.before[a], answer.after[a], answer.output[a]);
+            let axis = answer.axes.get(a).copied().unwrap_or(AxisAnswer { output: 0, before: 0, after: 0, effective_kernel: k });
+            let (keff, b, af, o) = (axis.effective_kernel, axis.before, axis.after, axis.output);
             let kernel = (d > 1).then(|| format!("k' = {d}·({k} − 1) + 1 = {keff}"));
             let padding = match (spec.op, keyword) {
                 (Op::ConvTranspose, _) | (_, None | Some("valid")) => None,
@@ -69,7 +69,7 @@ pub fn explain(spec: &LayerSpec, answer: &Answer) -> Vec<Line> {
             };
             let output = match spec.op {
                 Op::ConvTranspose => {
-                    let full = answer.full_output.as_ref().and_then(|f| f.get(a).copied()).unwrap_or(0);
+                    let full = axis.full_output();
                     format!(
                         "full = ({i} − 1)·{s} + {keff} = {full}; output = {full} {} {} = {o}",
                         signed(-b),

@@ -49,19 +49,18 @@ pub fn summary(answer: &Result<Answer, String>) -> String {
     };
     let mut out = format!(
         r#"<p class="output">Output <strong data-testid="output-size" data-value="{}">{}</strong></p><table class="pads"><thead><tr><th scope="col">dimension</th><th scope="col">{before}</th><th scope="col">{after}</th></tr></thead><tbody>"#,
-        join(&a.output),
-        times(&a.output)
+        join(&a.output()),
+        times(&a.output())
     );
-    for (d, name) in dimension_names(a.output.len()).iter().enumerate() {
+    for (axis, name) in a.axes.iter().zip(dimension_names(a.ndim())) {
         let _ = write!(
             out,
             r#"<tr><th scope="row">{name}</th><td data-testid="pad-before">{}</td><td data-testid="pad-after">{}</td></tr>"#,
-            a.before.get(d).copied().unwrap_or(0),
-            a.after.get(d).copied().unwrap_or(0)
+            axis.before, axis.after
         );
     }
     out.push_str("</tbody></table>");
-    if let Some(full) = &a.full_output {
+    if let Some(full) = &a.full_output() {
         let _ = write!(
             out,
             r#"<p class="note">Full transposed output {}, then cropped (negative: zeros appended).</p>"#,
@@ -110,12 +109,9 @@ pub fn comparison(rows: &[Row]) -> String {
         let _ = write!(out, r#"<tr><th scope="row">{}</th>"#, escape(&row.label));
         match &row.answer {
             Ok(a) => {
-                let _ = write!(out, "<td>{}</td><td>", times(&a.output));
-                for (d, name) in dimension_names(a.output.len()).iter().enumerate() {
-                    let (b, af) = (
-                        a.before.get(d).copied().unwrap_or(0),
-                        a.after.get(d).copied().unwrap_or(0),
-                    );
+                let _ = write!(out, "<td>{}</td><td>", times(&a.output()));
+                for (d, (axis, name)) in a.axes.iter().zip(dimension_names(a.ndim())).enumerate() {
+                    let (b, af) = (axis.before, axis.after);
                     match odd_side(a, d) {
                         Some(side) => {
                             let _ = write!(
@@ -222,7 +218,8 @@ fn ways(spec: &crate::core::LayerSpec, want: &[i64]) -> Result<Vec<String>, Stri
             }
             format!(
                 "{text} → pads {:?} / {:?}",
-                sol.answer.before, sol.answer.after
+                sol.answer.before(),
+                sol.answer.after()
             )
         })
         .collect())

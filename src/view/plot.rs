@@ -74,9 +74,9 @@ pub fn sweep(spec: &LayerSpec) -> Option<Sweep> {
                     placement = answer.placement;
                     Point {
                         input: size,
-                        output: answer.output.get(dim).copied(),
-                        before: answer.before.get(dim).copied().unwrap_or(0),
-                        after: answer.after.get(dim).copied().unwrap_or(0),
+                        output: answer.axes.get(dim).map(|a| a.output),
+                        before: answer.axes.get(dim).map_or(0, |a| a.before),
+                        after: answer.axes.get(dim).map_or(0, |a| a.after),
                     }
                 }
                 Err(_) => Point {

@@ -116,7 +116,7 @@ mod tests {
 
     fn output(id: &str) -> Vec<i64> {
         let preset = presets().into_iter().find(|p| p.id == id).unwrap();
-        evaluate(&preset.spec.to_spec().unwrap()).unwrap().output
+        evaluate(&preset.spec.to_spec().unwrap()).unwrap().output()
     }
 
     #[test]
