@@ -157,7 +157,7 @@ mod cli {
             out.push_str(&format!("{}\n", padlab::codegen::describe_layer(&spec)));
             out.push_str(&format!(
                 "output: {}\n",
-                padlab::codegen::plan::dims_text(&answer.output())
+                padlab::forms::compact::join(&answer.output())
             ));
             let (b, a) = if answer.full_output().is_some() {
                 ("crop before", "crop after")

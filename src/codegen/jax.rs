@@ -1,63 +1,97 @@
 //! JAX: `lax` functions over NCHW arrays with torch-layout weights.
 
-use super::Render;
-use super::plan::{Fill, Native, Step};
+use crate::core::Framework;
+
+use super::plan::{Fill, Native, Spelling, Step};
+use super::semantics::Shape;
 use super::writer::{Py, join, nchw_pad_width, pair_list, tuple};
+use super::{Render, Target};
+
+/// The JAX renderer.
+pub(crate) struct Jax;
+
+impl Target for Jax {
+    type Pad = JaxPad;
+    fn layer(r: &Render<JaxPad>) -> Py {
+        layer(r)
+    }
+    fn runner(r: &Render<JaxPad>) -> Py {
+        runner(r)
+    }
+}
+
+/// `lax`'s `padding`: `'VALID'`, `'SAME'`, `'SAME_LOWER'`, or `(before, after)` pairs (flax's
+/// CAUSAL is written as its pairs, everything before).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JaxPad {
+    Valid,
+    Same,
+    SameLower,
+    Pairs(Vec<(i64, i64)>),
+}
+
+impl Spelling for JaxPad {
+    const TARGET: Framework = Framework::Jax;
+    fn spell(form: &Native, shape: &Shape) -> Option<JaxPad> {
+        Some(match form {
+            Native::Valid => JaxPad::Valid,
+            Native::Same => JaxPad::Same,
+            Native::SameLower => JaxPad::SameLower,
+            Native::Causal => JaxPad::Pairs(
+                shape
+                    .effective_kernel()
+                    .iter()
+                    .map(|&k| (k - 1, 0))
+                    .collect(),
+            ),
+            Native::Symmetric(v) => JaxPad::Pairs(v.iter().map(|&p| (p, p)).collect()),
+            Native::Explicit(v) => JaxPad::Pairs(v.clone()),
+        })
+    }
+}
 
 fn dimension_numbers(n: usize) -> String {
     let spatial = &"DHW"[3 - n..];
     format!("(\"NC{spatial}\", \"OI{spatial}\", \"NC{spatial}\")")
 }
 
-/// The pairs of a numeric (or flax-causal) padding; `None` for lax's string forms.
-fn native_pairs(r: &Render, padding: &Native) -> Option<Vec<(i64, i64)>> {
-    match padding {
-        // flax's CAUSAL: everything before.
-        Native::Causal => Some(
-            r.shape()
-                .effective_kernel()
-                .iter()
-                .map(|&k| (k - 1, 0))
-                .collect(),
-        ),
-        Native::Symmetric(v) => Some(v.iter().map(|&p| (p, p)).collect()),
-        Native::Explicit(v) => Some(v.clone()),
-        Native::Valid | Native::Same | Native::SameLower => None,
-    }
-}
-
 /// The `padding` argument of a convolution: a string or per-dimension pairs.
-fn padding_arg(r: &Render, padding: &Native) -> String {
-    match (native_pairs(r, padding), padding) {
-        (Some(pairs), _) => pair_list(&pairs),
-        (None, Native::Same) => "\"SAME\"".into(),
-        (None, Native::SameLower) => "\"SAME_LOWER\"".into(),
-        (None, _) => "\"VALID\"".into(),
+fn padding_arg(padding: &JaxPad) -> String {
+    match padding {
+        JaxPad::Pairs(pairs) => pair_list(pairs),
+        JaxPad::Same => "\"SAME\"".into(),
+        JaxPad::SameLower => "\"SAME_LOWER\"".into(),
+        JaxPad::Valid => "\"VALID\"".into(),
     }
 }
 
 /// The `padding` argument of `lax.reduce_window`: pairs cover the batch and channel axes too.
-fn window_padding(r: &Render, padding: &Native) -> String {
-    match native_pairs(r, padding) {
-        Some(pairs) => nchw_pad_width(&pairs),
-        None => padding_arg(r, padding),
+fn window_padding(padding: &JaxPad) -> String {
+    match padding {
+        JaxPad::Pairs(pairs) => nchw_pad_width(pairs),
+        other => padding_arg(other),
     }
 }
 
 /// The layer as a function.
-pub fn layer(r: &Render) -> Py {
+fn layer(r: &Render<JaxPad>) -> Py {
     let mut py = Py::new();
     py.import("import jax.numpy as jnp");
     py.import("from jax import lax");
     let shape = r.shape();
     let n = shape.ndim();
-    let op = r.plan.semantics.op;
-    let window = |x: &str, init: &str, f: &str, stride: &[i64], padding: &str| {
+    let op = r.op();
+    // A window reduction: `(kernel, stride, dilation)` from the step.
+    let window = |x: &str,
+                  init: &str,
+                  f: &str,
+                  (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
+                  padding: &str| {
         format!(
             "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}, window_dilation=(1, 1, {}))",
-            join(&shape.kernel),
+            join(kernel),
             join(stride),
-            join(&shape.dilation)
+            join(dilation)
         )
     };
     let args = if op.is_pool() { "x" } else { "x, w, b=None" };
@@ -85,7 +119,7 @@ pub fn layer(r: &Render) -> Py {
                     py.line(format!(
                         "x = lax.conv_general_dilated(x, w, window_strides={}, padding={}, rhs_dilation={}, dimension_numbers={})",
                         tuple(&shape.stride),
-                        padding_arg(r, padding),
+                        padding_arg(padding),
                         tuple(dilation),
                         dimension_numbers(n)
                     ));
@@ -104,7 +138,7 @@ pub fn layer(r: &Render) -> Py {
                         let keff: Vec<i64> = kernel.iter().zip(dilation).map(|(k, d)| d * (k - 1) + 1).collect();
                         pair_list(&keff.iter().map(|&k| (k - 1, k - 1)).collect::<Vec<_>>())
                     } else {
-                        padding_arg(r, padding)
+                        padding_arg(padding)
                     };
                     py.line(format!(
                         "x = lax.conv_transpose(x, w, strides={}, padding={pad}, rhs_dilation={}, dimension_numbers={}, transpose_kernel=True)",
@@ -121,22 +155,24 @@ pub fn layer(r: &Render) -> Py {
                     py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
                     biased = true;
                 }
-                Step::Pool { max: true, padding, stride, .. } => {
-                    py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", stride, &window_padding(r, padding))));
+                Step::Pool { max: true, padding, kernel, stride, dilation, .. } => {
+                    py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", (kernel, stride, dilation), &window_padding(padding))));
                 }
-                Step::Pool { max: false, padding, stride, count_include_pad, .. } => {
-                    let pad = window_padding(r, padding);
-                    py.line(format!("total = {}", window("x", "0.0", "lax.add", stride, &pad)));
+                Step::Pool { max: false, padding, kernel, stride, dilation, count_include_pad, .. } => {
+                    let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
+                    let pad = window_padding(padding);
+                    py.line(format!("total = {}", window("x", "0.0", "lax.add", geometry, &pad)));
                     if count_include_pad.unwrap_or(true) {
-                        py.line(format!("x = total / {}", shape.kernel.iter().product::<i64>()));
+                        py.line(format!("x = total / {}", kernel.iter().product::<i64>()));
                     } else {
                         py.line(format!(
                             "x = total / {}",
-                            window("jnp.ones_like(x[:1, :1])", "0.0", "lax.add", stride, &pad)
+                            window("jnp.ones_like(x[:1, :1])", "0.0", "lax.add", geometry, &pad)
                         ));
                     }
                 }
-                Step::AverageRatio { stride, .. } => {
+                Step::AverageRatio { kernel, stride, dilation, .. } => {
+                    let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
                     super::average_prologue(
                         py,
                         "x",
@@ -149,8 +185,8 @@ pub fn layer(r: &Render) -> Py {
                     );
                     py.line(format!(
                         "x = {} / {}",
-                        window("x", "0.0", "lax.add", stride, "\"VALID\""),
-                        window("mask", "0.0", "lax.add", stride, "\"VALID\"")
+                        window("x", "0.0", "lax.add", geometry, "\"VALID\""),
+                        window("mask", "0.0", "lax.add", geometry, "\"VALID\"")
                     ));
                 }
             }
@@ -164,11 +200,11 @@ pub fn layer(r: &Render) -> Py {
 }
 
 /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-pub fn runner(r: &Render) -> Py {
+fn runner(r: &Render<JaxPad>) -> Py {
     let mut py = Py::new();
     py.import("import numpy as np");
     py.import("import jax.numpy as jnp");
-    let op = r.plan.semantics.op;
+    let op = r.op();
     py.block(format!("def run_{}(x, w, b)", r.name), |py| {
         if op.is_pool() {
             py.line(format!("return np.asarray({}(jnp.asarray(x)))", r.name));

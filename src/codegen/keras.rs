@@ -1,16 +1,51 @@
 //! Keras 3: a `keras.Sequential` of layers, channels last (NHWC).
 
-use crate::core::Op;
+use crate::core::{Framework, Op};
 
-use super::Render;
-use super::plan::{Fill, Native, Step};
+use super::layout::{data_to_first, data_to_last, kernel_to_last};
+use super::plan::{Fill, Native, Spelling, Step, Window};
+use super::semantics::Shape;
 use super::writer::{Py, pad_list, pair_list, pair_tuples, tuple};
+use super::{Render, Target};
 
-fn keyword(padding: &Native) -> &'static str {
+/// The Keras renderer.
+pub(crate) struct Keras;
+
+impl Target for Keras {
+    type Pad = KerasPad;
+    fn layer(r: &Render<KerasPad>) -> Py {
+        layer(r)
+    }
+    fn runner(r: &Render<KerasPad>) -> Py {
+        runner(r)
+    }
+}
+
+/// Keras's `padding` argument: `'valid'`, `'same'` or `'causal'` (Conv1D); no numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KerasPad {
+    Valid,
+    Same,
+    Causal,
+}
+
+impl Spelling for KerasPad {
+    const TARGET: Framework = Framework::Keras;
+    fn spell(form: &Native, _: &Shape) -> Option<KerasPad> {
+        match form {
+            Native::Valid => Some(KerasPad::Valid),
+            Native::Same => Some(KerasPad::Same),
+            Native::Causal => Some(KerasPad::Causal),
+            Native::SameLower | Native::Symmetric(_) | Native::Explicit(_) => None,
+        }
+    }
+}
+
+fn keyword(padding: &KerasPad) -> &'static str {
     match padding {
-        Native::Same => "same",
-        Native::Causal => "causal",
-        _ => "valid",
+        KerasPad::Valid => "valid",
+        KerasPad::Same => "same",
+        KerasPad::Causal => "causal",
     }
 }
 
@@ -27,25 +62,29 @@ fn ops_pad(pairs: &[(i64, i64)], fill: Fill) -> String {
 }
 
 /// Window reduction by taps: exact for any dilation (Keras pooling has none).
-fn taps_function(py: &mut Py, name: &str, r: &Render, stride: &[i64], max: bool) {
-    let shape = r.shape();
-    let n = shape.ndim();
+fn taps_function(
+    py: &mut Py,
+    name: &str,
+    (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
+    max: bool,
+) {
+    let n = kernel.len();
     py.block(format!("def {name}(t)"), |py| {
         py.comment(
             "One strided slice per kernel tap, combined: a dilated window without a dilated pool.",
         );
         py.line("out = None");
         let mut header = Vec::new();
-        for a in 0..n {
-            header.push(format!("for i{a} in range({})", shape.kernel[a]));
+        for (a, k) in kernel.iter().enumerate() {
+            header.push(format!("for i{a} in range({k})"));
         }
         let slices: Vec<String> = (0..n)
             .map(|a| {
-                let (d, s) = (shape.dilation[a], stride[a]);
+                let (d, s) = (dilation[a], stride[a]);
                 format!(
                     "i{a} * {d} : i{a} * {d} + (t.shape[{}] - {}) // {s} * {s} + 1 : {s}",
                     a + 1,
-                    (shape.kernel[a] - 1) * d + 1
+                    (kernel[a] - 1) * d + 1
                 )
             })
             .collect();
@@ -72,14 +111,13 @@ fn nest(py: &mut Py, headers: &[String], body: &dyn Fn(&mut Py)) {
 }
 
 /// The layer definition: `def name(filters)` returning a `keras.Sequential`.
-pub fn layer(r: &Render) -> Py {
+fn layer(r: &Render<KerasPad>) -> Py {
     let mut py = Py::new();
     py.import("import keras");
     let shape = r.shape();
     let n = shape.ndim();
-    let op = r.plan.semantics.op;
-    let dilated = shape.dilation.iter().any(|&d| d > 1);
-    let adds_bias = r.plan.steps.contains(&Step::AddBias);
+    let op = r.op();
+    let adds_bias = r.plan.adds_bias();
     if adds_bias {
         py.block("class AddBias(keras.layers.Layer)", |py| {
             py.line("\"\"\"Adds a per-channel bias (after a zero-extension the source also biases).\"\"\"");
@@ -94,18 +132,7 @@ pub fn layer(r: &Render) -> Py {
         });
         py.blank();
     }
-    let fills: Vec<Fill> = r
-        .plan
-        .steps
-        .iter()
-        .filter_map(|s| {
-            if let Step::Pad { fill, .. } = s {
-                Some(*fill)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let fills: Vec<Fill> = r.plan.fills().collect();
     if fills.contains(&Fill::Replicate) {
         py.block("def pad_edge(t, pairs)", |py| {
             py.line("\"\"\"Pads by repeating the edge element (torch 'replicate').\"\"\"");
@@ -136,22 +163,35 @@ pub fn layer(r: &Render) -> Py {
         match step {
             Step::Pool {
                 max,
+                kernel,
                 stride,
-                padding: Native::Valid,
+                dilation,
+                window: Window::Taps,
                 ..
-            } if dilated => {
+            } => {
                 taps_function(
                     &mut py,
                     &format!("window_{}_{i}", if *max { "max" } else { "sum" }),
-                    r,
-                    stride,
+                    (kernel, stride, dilation),
                     *max,
                 );
                 py.blank();
             }
-            Step::AverageRatio { stride, .. } => {
-                if dilated {
-                    taps_function(&mut py, &format!("window_sum_{i}"), r, stride, false);
+            Step::AverageRatio {
+                kernel,
+                stride,
+                dilation,
+                window,
+                ..
+            } => {
+                let taps = *window == Window::Taps;
+                if taps {
+                    taps_function(
+                        &mut py,
+                        &format!("window_sum_{i}"),
+                        (kernel, stride, dilation),
+                        false,
+                    );
                     py.blank();
                 }
                 py.block(format!("def average_{i}(t)"), |py| {
@@ -165,12 +205,12 @@ pub fn layer(r: &Render) -> Py {
                     },
                         step,
                     );
-                    if dilated {
+                    if taps {
                         py.line(format!("return window_sum_{i}(t) / window_sum_{i}(mask)"));
                     } else {
                         py.line(format!(
                             "return keras.ops.average_pool(t, {k}, {s}, \"valid\") / keras.ops.average_pool(mask, {k}, {s}, \"valid\")",
-                            k = tuple(&shape.kernel),
+                            k = tuple(kernel),
                             s = tuple(stride)
                         ));
                     }
@@ -206,13 +246,13 @@ pub fn layer(r: &Render) -> Py {
                     if adds_bias { "False" } else { "True" }
                 ),
                 Step::AddBias => "AddBias(name=\"bias\")".into(),
-                Step::Pool { max, stride, padding: Native::Valid, .. } if dilated => {
+                Step::Pool { max, window: Window::Taps, .. } => {
                     format!("keras.layers.Lambda(window_{}_{i})", if *max { "max" } else { "sum" })
                 }
-                Step::Pool { max, padding, stride, .. } => format!(
+                Step::Pool { max, padding, kernel, stride, .. } => format!(
                     "keras.layers.{}Pooling{n}D(pool_size={}, strides={}, padding=\"{}\")",
                     if *max { "Max" } else { "Average" },
-                    tuple(&shape.kernel),
+                    tuple(kernel),
                     tuple(stride),
                     keyword(padding)
                 ),
@@ -232,21 +272,15 @@ pub fn layer(r: &Render) -> Py {
 }
 
 /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-pub fn runner(r: &Render) -> Py {
+fn runner(r: &Render<KerasPad>) -> Py {
     let mut py = Py::new();
     py.import("import numpy as np");
     let n = r.shape().ndim();
-    let op = r.plan.semantics.op;
-    let to_last: Vec<i64> = std::iter::once(0)
-        .chain(2..n as i64 + 2)
-        .chain(std::iter::once(1))
-        .collect();
-    let to_first: Vec<i64> = std::iter::once(0)
-        .chain(std::iter::once(n as i64 + 1))
-        .chain(1..n as i64 + 1)
-        .collect();
-    let kernel_axes: Vec<i64> = (2..n as i64 + 2).chain([1, 0]).collect();
-    let adds_bias = r.plan.steps.contains(&Step::AddBias);
+    let op = r.op();
+    let to_last = data_to_last(n);
+    let to_first = data_to_first(n);
+    let kernel_axes = kernel_to_last(n);
+    let adds_bias = r.plan.adds_bias();
     py.block(format!("def run_{}(x, w, b)", r.name), |py| {
         py.line(format!("x = np.transpose(x, {})", tuple(&to_last)));
         if op.is_pool() {

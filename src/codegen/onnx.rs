@@ -1,43 +1,66 @@
 //! ONNX: a one-layer model built with `onnx.helper` (NCHW), runnable with ONNX Runtime.
 
-use crate::core::Op;
+use crate::core::{Framework, Op};
 
-use super::Render;
-use super::plan::{Fill, Native, Step, average_comment};
-use super::writer::{Py, list};
+use super::plan::{Fill, Native, Spelling, Step, average_comment};
+use super::semantics::Shape;
+use super::writer::{Py, join, list, nchw_pad_width, onnx_pads, tuple};
+use super::{Render, Target};
 
-/// `pads` in ONNX order: every begin, then every end.
-fn onnx_pads(pairs: &[(i64, i64)]) -> Vec<i64> {
-    pairs
-        .iter()
-        .map(|p| p.0)
-        .chain(pairs.iter().map(|p| p.1))
-        .collect()
+/// The ONNX renderer.
+pub(crate) struct Onnx;
+
+impl Target for Onnx {
+    type Pad = OnnxPad;
+    fn layer(r: &Render<OnnxPad>) -> Py {
+        layer(r)
+    }
+    fn runner(r: &Render<OnnxPad>) -> Py {
+        runner(r)
+    }
 }
 
-fn padding_attrs(padding: &Native) -> String {
+/// ONNX's padding attributes: `auto_pad` (`VALID`, `SAME_UPPER`, `SAME_LOWER`) or `pads`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OnnxPad {
+    Valid,
+    SameUpper,
+    SameLower,
+    Pads(Vec<(i64, i64)>),
+}
+
+impl Spelling for OnnxPad {
+    const TARGET: Framework = Framework::Onnx;
+    fn spell(form: &Native, _: &Shape) -> Option<OnnxPad> {
+        match form {
+            Native::Valid => Some(OnnxPad::Valid),
+            Native::Same => Some(OnnxPad::SameUpper),
+            Native::SameLower => Some(OnnxPad::SameLower),
+            Native::Symmetric(v) => Some(OnnxPad::Pads(v.iter().map(|&p| (p, p)).collect())),
+            Native::Explicit(v) => Some(OnnxPad::Pads(v.clone())),
+            Native::Causal => None,
+        }
+    }
+}
+
+fn padding_attrs(padding: &OnnxPad) -> String {
     match padding {
-        Native::Valid => "auto_pad=\"VALID\"".into(),
-        Native::Same => "auto_pad=\"SAME_UPPER\"".into(),
-        Native::SameLower => "auto_pad=\"SAME_LOWER\"".into(),
-        Native::Symmetric(v) => format!(
-            "pads={}",
-            list(&onnx_pads(&v.iter().map(|&p| (p, p)).collect::<Vec<_>>()))
-        ),
-        Native::Explicit(v) => format!("pads={}", list(&onnx_pads(v))),
-        Native::Causal => "auto_pad=\"VALID\"".into(),
+        OnnxPad::Valid => "auto_pad=\"VALID\"".into(),
+        OnnxPad::SameUpper => "auto_pad=\"SAME_UPPER\"".into(),
+        OnnxPad::SameLower => "auto_pad=\"SAME_LOWER\"".into(),
+        OnnxPad::Pads(v) => format!("pads={}", list(&onnx_pads(v, 0))),
     }
 }
 
 /// The model-building function.
-pub fn layer(r: &Render) -> Py {
+fn layer(r: &Render<OnnxPad>) -> Py {
     let mut py = Py::new();
     py.import("import numpy as np");
     py.import("from onnx import TensorProto, helper, numpy_helper");
     let shape = r.shape();
     let n = shape.ndim();
-    let op = r.plan.semantics.op;
-    let adds_bias = r.plan.steps.contains(&Step::AddBias);
+    let op = r.op();
+    let adds_bias = r.plan.adds_bias();
     if r.plan
         .steps
         .iter()
@@ -84,7 +107,7 @@ pub fn layer(r: &Render) -> Py {
                     for (s, (b, a)) in size.iter_mut().zip(&signed) {
                         *s += b + a;
                     }
-                    let full: Vec<i64> = [0, 0].into_iter().chain(signed.iter().map(|p| p.0)).chain([0, 0]).chain(signed.iter().map(|p| p.1)).collect();
+                    let full = onnx_pads(&signed, 2);
                     let (mode, value) = match fill {
                         Fill::Zero => ("constant", None),
                         Fill::NegInf => ("constant", Some("-np.inf")),
@@ -141,12 +164,12 @@ pub fn layer(r: &Render) -> Py {
                     ));
                     py.line(format!("nodes.append(helper.make_node(\"Add\", [\"{current}\", \"b{i}\"], [\"{out}\"]))"));
                 }
-                Step::Pool { max, padding, stride, ceil_mode, count_include_pad } => {
+                Step::Pool { max, padding, kernel, stride, dilation, ceil_mode, count_include_pad, .. } => {
                     let mut attrs = format!(
                         "kernel_shape={}, strides={}, dilations={}, ceil_mode={}, {}",
-                        list(&shape.kernel),
+                        list(kernel),
                         list(stride),
-                        list(&shape.dilation),
+                        list(dilation),
                         i64::from(*ceil_mode),
                         padding_attrs(padding)
                     );
@@ -156,16 +179,17 @@ pub fn layer(r: &Render) -> Py {
                     let kind = if *max { "MaxPool" } else { "AveragePool" };
                     py.line(format!("nodes.append(helper.make_node(\"{kind}\", [\"{current}\"], [\"{out}\"], {attrs}))"));
                 }
-                Step::AverageRatio { inner, extension, padded, include_pad, stride } => {
+                // The plan sums windows with a ones convolution here (Window::OnesConv).
+                Step::AverageRatio { inner, extension, padded, include_pad, kernel, stride, dilation, .. } => {
                     let channels = if op.is_pool() { "channels" } else { "out_channels" };
                     py.comment(average_comment(*include_pad));
-                    let ones = format!("np.ones((1, 1, {}), np.float32)", super::writer::join(&size));
+                    let ones = format!("np.ones((1, 1, {}), np.float32)", join(&size));
                     let mask = if *include_pad {
-                        format!("np.pad(np.pad({ones}, {}, constant_values=1.0), {})", super::writer::nchw_pad_width(inner), super::writer::nchw_pad_width(extension))
+                        format!("np.pad(np.pad({ones}, {}, constant_values=1.0), {})", nchw_pad_width(inner), nchw_pad_width(extension))
                     } else {
-                        format!("np.pad({ones}, {})", super::writer::nchw_pad_width(padded))
+                        format!("np.pad({ones}, {})", nchw_pad_width(padded))
                     };
-                    let full: Vec<i64> = [0, 0].into_iter().chain(padded.iter().map(|p| p.0)).chain([0, 0]).chain(padded.iter().map(|p| p.1)).collect();
+                    let full = onnx_pads(padded, 2);
                     py.line(format!(
                         "nodes.append(helper.make_node(\"Pad\", [\"{current}\", constant(\"p{i}\", np.array({}, np.int64))], [\"x{i}\"]))",
                         list(&full)
@@ -174,20 +198,20 @@ pub fn layer(r: &Render) -> Py {
                     // into a following AveragePool and then refuses padded >= kernel.
                     py.line(format!(
                         "ones = constant(\"k{i}\", np.ones(({channels}, 1, {}), np.float32))",
-                        super::writer::join(&shape.kernel)
+                        join(kernel)
                     ));
                     py.line(format!(
                         "nodes.append(helper.make_node(\"Conv\", [\"x{i}\", ones], [\"s{i}\"], kernel_shape={}, strides={}, dilations={}, group={channels}))",
-                        list(&shape.kernel),
+                        list(kernel),
                         list(stride),
-                        list(&shape.dilation)
+                        list(dilation)
                     ));
                     // The divisor is static: count it here.
                     py.line(format!(
                         "scale = 1.0 / window_counts({mask}, {}, {}, {})",
-                        super::writer::tuple(&shape.kernel),
-                        super::writer::tuple(stride),
-                        super::writer::tuple(&shape.dilation)
+                        tuple(kernel),
+                        tuple(stride),
+                        tuple(dilation)
                     ));
                     py.line(format!(
                         "nodes.append(helper.make_node(\"Mul\", [\"s{i}\", constant(\"c{i}\", scale.astype(np.float32))], [\"{out}\"]))"
@@ -204,7 +228,7 @@ pub fn layer(r: &Render) -> Py {
         ));
         if !op.is_pool() {
             let (wo, wi) = if op == Op::ConvTranspose { ("in_channels", "out_channels") } else { ("out_channels", "in_channels") };
-            let kernel = super::writer::join(&r.weight_kernel());
+            let kernel = join(&r.weight_kernel());
             py.line(format!("inputs.append(helper.make_tensor_value_info(\"w\", TensorProto.FLOAT, [{wo}, {wi}, {kernel}]))"));
             py.line("inputs.append(helper.make_tensor_value_info(\"b\", TensorProto.FLOAT, [out_channels]))");
         }
@@ -219,11 +243,11 @@ pub fn layer(r: &Render) -> Py {
 }
 
 /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-pub fn runner(r: &Render) -> Py {
+fn runner(r: &Render<OnnxPad>) -> Py {
     let mut py = Py::new();
     py.import("import numpy as np");
     py.import("import onnxruntime as ort");
-    let op = r.plan.semantics.op;
+    let op = r.op();
     py.block(format!("def run_{}(x, w, b)", r.name), |py| {
         if op.is_pool() {
             py.line(format!("model = {}(x.shape[1])", r.name));

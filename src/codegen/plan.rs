@@ -1,11 +1,17 @@
 //! Lowering: a layer's [`Semantics`] becomes a [`Plan`] for one target framework — the steps
-//! to emit, in that framework's vocabulary. A native form is used only when the core confirms it
-//! computes exactly the source's semantics; otherwise the plan composes exact primitives
-//! (explicit pad, valid op, crop, zero-extend, zero-inserted kernel, average as a ratio of sums).
+//! to emit, in that framework's vocabulary. Every decision is made here, as a step or a step's
+//! field; renderers only print them.
+//!
+//! A native form is used only when the core confirms it computes exactly the source's
+//! semantics, and only in a padding form the target can write ([`Spelling`]); otherwise the plan
+//! composes exact primitives (explicit pad, valid op, crop, zero-extend, zero-inserted kernel,
+//! average as a ratio of window sums, window sums by taps or by a dense pool and a stride).
 
-use crate::core::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode};
+use std::fmt::Debug;
 
-use super::semantics::{Divisor, Kind, Semantics, semantics};
+use crate::core::{Dims, Framework, LayerSpec, Op, PadError, Padding, PaddingMode};
+
+use super::semantics::{Divisor, Kind, Semantics, Shape, semantics};
 
 /// What fills padding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +35,7 @@ impl Fill {
     }
 }
 
-/// A framework's own padding argument, as the layer takes it.
+/// A padding argument, independent of any framework's spelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Native {
     Valid,
@@ -55,9 +61,34 @@ impl Native {
     }
 }
 
+/// A target's padding argument: only the forms its layers take. Lowering keeps a native
+/// candidate only when the target can write its form, so no renderer ever meets a form it lacks.
+pub trait Spelling: Clone + Debug + PartialEq + Eq {
+    /// The framework whose argument this is.
+    const TARGET: Framework;
+    /// How the target writes `form` for a layer of `shape`, or `None` when it cannot.
+    fn spell(form: &Native, shape: &Shape) -> Option<Self>;
+}
+
+/// How a window reduction (a pool, or an average's window sums) is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    /// The target's pooling op with the step's kernel, stride and dilation.
+    Pool,
+    /// A pool at stride 1 with the dilation, then every `stride`-th output (`tf.nn.pool` takes
+    /// a dilation only at stride 1).
+    DenseThenStride,
+    /// One strided slice per kernel tap, combined (a dilated window where the target has no
+    /// dilated pool, or for exporters).
+    Taps,
+    /// A grouped convolution with a ones kernel (a dilated sum in eager torch; ONNX, where a
+    /// `Pad` before an `AveragePool` is fused and then refused).
+    OnesConv,
+}
+
 /// One step of the emitted computation, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
+pub enum Step<P> {
     /// Pad by `(before, after)` per dimension, all amounts >= 0.
     Pad { pairs: Vec<(i64, i64)>, fill: Fill },
     /// Drop `(before, after)` elements per dimension, all amounts >= 0.
@@ -65,7 +96,7 @@ pub enum Step {
     /// The convolution layer. `kernel`/`dilation` may differ from the source's when the
     /// kernel is zero-inserted (`dilated_kernel`).
     Conv {
-        padding: Native,
+        padding: P,
         kernel: Vec<i64>,
         dilation: Vec<i64>,
         padding_mode: PaddingMode,
@@ -73,11 +104,16 @@ pub enum Step {
     },
     /// The transposed convolution layer.
     ConvTranspose {
-        padding: Native,
+        padding: P,
         kernel: Vec<i64>,
         dilation: Vec<i64>,
         output_padding: Option<Vec<i64>>,
+        /// The output size to request, only where the padding and output padding do not
+        /// already give it (torch ignores the module's output padding when it is passed).
         output_size: Option<Vec<i64>>,
+        /// The output padding that gives this step's output size (what a function without an
+        /// `output_size` argument, like `F.conv_transpose`, takes).
+        size_padding: Vec<i64>,
         dilated_kernel: bool,
     },
     /// The bias, added here because a zero-extension came after the layer.
@@ -85,10 +121,13 @@ pub enum Step {
     /// A pooling layer.
     Pool {
         max: bool,
-        padding: Native,
+        padding: P,
+        kernel: Vec<i64>,
         stride: Vec<i64>,
+        dilation: Vec<i64>,
         ceil_mode: bool,
         count_include_pad: Option<bool>,
+        window: Window,
     },
     /// Max-pool windows with no input element: the target leaves `from` there where the source
     /// gives the other value (−∞ in torch and JAX, the lowest float in TF, Keras, ONNX Runtime).
@@ -101,23 +140,66 @@ pub enum Step {
         extension: Pairs,
         padded: Pairs,
         include_pad: bool,
+        kernel: Vec<i64>,
         stride: Vec<i64>,
+        dilation: Vec<i64>,
+        window: Window,
     },
+}
+
+/// Which side of a 'same' padding gets the odd extra pixel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OddPixel {
+    /// After: TF, Keras, ONNX `SAME_UPPER`, JAX `'SAME'`.
+    After,
+    /// Before: ONNX `SAME_LOWER`, JAX `'SAME_LOWER'`.
+    Before,
 }
 
 /// Everything a renderer needs for one target.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub struct Plan<P> {
     pub target: Framework,
     pub semantics: Semantics,
-    pub steps: Vec<Step>,
+    pub steps: Vec<Step<P>>,
     /// Facts the snippet must state (exactness, input dependence, weight handling).
     pub notes: Vec<String>,
     /// The target's own layer computes the source exactly, with no extra steps.
     pub native: bool,
     /// For strided TF-style 'same' rendered with static pads: the rule to compute them at run
-    /// time (`lower` = SAME_LOWER), so a dynamic form can be offered too.
-    pub dynamic_same: Option<bool>,
+    /// time, so a dynamic form can be offered too.
+    pub dynamic_same: Option<OddPixel>,
+}
+
+impl<P> Plan<P> {
+    /// Whether a step adds the bias (after a zero-extension).
+    pub fn adds_bias(&self) -> bool {
+        self.steps.iter().any(|s| matches!(s, Step::AddBias))
+    }
+
+    /// Whether the main layer takes a zero-inserted kernel instead of a dilation.
+    pub fn dilated_kernel(&self) -> bool {
+        self.steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::Conv {
+                    dilated_kernel: true,
+                    ..
+                } | Step::ConvTranspose {
+                    dilated_kernel: true,
+                    ..
+                }
+            )
+        })
+    }
+
+    /// The fills of the plan's pad steps.
+    pub fn fills(&self) -> impl Iterator<Item = Fill> + '_ {
+        self.steps.iter().filter_map(|s| match s {
+            Step::Pad { fill, .. } => Some(*fill),
+            _ => None,
+        })
+    }
 }
 
 /// Lowering options.
@@ -127,12 +209,9 @@ pub struct LowerOptions {
     pub export_safe: bool,
 }
 
-/// Lowers `source` for `target`.
-pub fn lower(
-    source: &LayerSpec,
-    target: Framework,
-    options: LowerOptions,
-) -> Result<Plan, crate::core::PadError> {
+/// Lowers `source` for the target of `P`.
+pub fn lower<P: Spelling>(source: &LayerSpec, options: LowerOptions) -> Result<Plan<P>, PadError> {
+    let target = P::TARGET;
     let (sem, _) = semantics(source)?;
     let mut plan = Plan {
         target,
@@ -144,17 +223,17 @@ pub fn lower(
     };
     // The source's own spec is the first candidate in its own framework.
     let own = (source.framework == target).then(|| source.clone());
-    if let Some(step) = native_step(source, &sem, target, options, own) {
+    if let Some(step) = native_step::<P>(source, &sem, options, own) {
         plan.steps.push(step);
         plan.native = true;
     } else {
-        plan.steps = composed_steps(&sem, target);
+        plan.steps = composed_steps::<P>(&sem, options);
     }
     // Exported to ONNX, torch's max pool starts at the lowest float like ONNX Runtime's, so
     // export-safe torch states the source's value either way.
     let exported = options.export_safe && target == Framework::Torch;
     if sem.op == Op::MaxPool
-        && (exported || empty_is_neg_inf(source.framework) != target_empty_is_neg_inf(target, &sem))
+        && (exported || empty_is_neg_inf(source.framework) != plan_empty_is_neg_inf(&plan))
         && has_empty_window(&sem)
     {
         plan.steps.push(Step::EmptyWindows {
@@ -162,47 +241,40 @@ pub fn lower(
         });
     }
     if sem.input_dependent {
-        let static_form = !plan.steps.iter().any(|s| {
-            matches!(
-                s,
-                Step::Conv {
-                    padding: Native::Same | Native::SameLower,
-                    ..
-                } | Step::Pool {
-                    padding: Native::Same | Native::SameLower,
-                    ..
-                }
-            )
+        let static_form = !plan.steps.iter().any(|s| match s {
+            Step::Conv { padding, .. } | Step::Pool { padding, .. } => {
+                let forms = [Native::Same, Native::SameLower];
+                forms
+                    .iter()
+                    .any(|f| P::spell(f, &sem.shape).as_ref() == Some(padding))
+            }
+            _ => false,
         });
         if static_form {
-            plan.dynamic_same = Some(source.padding == Some(Padding::SameLower));
+            plan.dynamic_same = Some(if source.padding == Some(Padding::SameLower) {
+                OddPixel::Before
+            } else {
+                OddPixel::After
+            });
             plan.notes.push(format!(
                 "The source's 'same' padding depends on the input size: these pads are exact for \
                  input {} only.",
-                dims_text(&sem.shape.input)
+                crate::core::join(&sem.shape.input, "x")
             ));
         }
     }
     Ok(plan)
 }
 
-/// `100x20`.
-pub fn dims_text(v: &[i64]) -> String {
-    v.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join("x")
-}
-
 /// A target spec with `padding` (and extras) that has exactly `sem`'s meaning, as a single
 /// native step.
-fn native_step(
+fn native_step<P: Spelling>(
     source: &LayerSpec,
     sem: &Semantics,
-    target: Framework,
     options: LowerOptions,
     own: Option<LayerSpec>,
-) -> Option<Step> {
+) -> Option<Step<P>> {
+    let target = P::TARGET;
     let shape = &sem.shape;
     let n = shape.ndim();
     let base = {
@@ -324,6 +396,9 @@ fn native_step(
         }
     }
     for (spec, form) in candidates {
+        let Some(padding) = P::spell(&form, shape) else {
+            continue;
+        };
         let Ok((candidate, _)) = semantics(&spec) else {
             continue;
         };
@@ -334,33 +409,98 @@ fn native_step(
         // (the order above), an input-dependent one must keep its rule to stay exact.
         return Some(match source.op {
             Op::Conv => Step::Conv {
-                padding: form,
+                padding,
                 kernel: shape.kernel.clone(),
                 dilation: shape.dilation.clone(),
                 padding_mode: spec.padding_mode.unwrap_or_default(),
                 dilated_kernel: false,
             },
-            Op::ConvTranspose => Step::ConvTranspose {
-                padding: form,
-                kernel: shape.kernel.clone(),
-                dilation: shape.dilation.clone(),
-                output_padding: spec.output_padding.as_ref().map(|d| match d {
+            Op::ConvTranspose => {
+                let output_padding = spec.output_padding.as_ref().map(|d| match d {
                     Dims::All(v) => vec![*v; n],
                     Dims::Each(v) => v.clone(),
-                }),
-                output_size: spec.output_size.clone(),
-                dilated_kernel: false,
-            },
+                });
+                transpose_step(
+                    target,
+                    sem,
+                    padding,
+                    &form,
+                    output_padding,
+                    spec.output_size.clone(),
+                )
+            }
             Op::MaxPool | Op::AvgPool => Step::Pool {
                 max: source.op == Op::MaxPool,
-                padding: form,
+                padding,
+                kernel: shape.kernel.clone(),
                 stride: shape.stride.clone(),
+                dilation: shape.dilation.clone(),
                 ceil_mode: spec.ceil_mode.unwrap_or(false),
                 count_include_pad: spec.count_include_pad,
+                window: Window::Pool,
             },
         });
     }
     None
+}
+
+/// A native transposed step: torch passes `output_size` only where the padding and output
+/// padding do not already give it.
+fn transpose_step<P>(
+    target: Framework,
+    sem: &Semantics,
+    padding: P,
+    form: &Native,
+    output_padding: Option<Vec<i64>>,
+    output_size: Option<Vec<i64>>,
+) -> Step<P> {
+    let shape = &sem.shape;
+    let n = shape.ndim();
+    let (full, crops) = match &sem.kind {
+        Kind::Transpose {
+            full,
+            crop_before,
+            crop_after,
+        } => (
+            full.clone(),
+            crop_before
+                .iter()
+                .zip(crop_after)
+                .map(|(b, a)| b - a)
+                .collect(),
+        ),
+        _ => (shape.output.clone(), vec![0; n]),
+    };
+    let output_size = match (target, output_size) {
+        (Framework::Torch, Some(o)) => {
+            // The size torch's ConvTranspose gives without `output_size`: `F - 2p + op`.
+            let pads: Vec<i64> = match form {
+                Native::Symmetric(v) => v.clone(),
+                Native::Explicit(v) => v.iter().map(|&(b, _)| b).collect(),
+                _ => vec![0; n],
+            };
+            let natural: Vec<i64> = (0..n)
+                .map(|a| {
+                    full[a] - 2 * pads[a]
+                        + output_padding
+                            .as_ref()
+                            .and_then(|o| o.get(a).copied())
+                            .unwrap_or(0)
+                })
+                .collect();
+            (o != natural).then_some(o)
+        }
+        (_, o) => o,
+    };
+    Step::ConvTranspose {
+        padding,
+        kernel: shape.kernel.clone(),
+        dilation: shape.dilation.clone(),
+        size_padding: output_padding.clone().unwrap_or(crops),
+        output_padding,
+        output_size,
+        dilated_kernel: false,
+    }
 }
 
 /// The native padding form of a spec in its own framework.
@@ -384,7 +524,7 @@ fn native_of(spec: &LayerSpec) -> Option<Native> {
 }
 
 /// `(before, after)` per dimension.
-type Pairs = Vec<(i64, i64)>;
+pub type Pairs = Vec<(i64, i64)>;
 
 /// Splits signed per-side amounts into a crop (negative parts) and a pad (positive parts).
 fn crop_and_pad(before: &[i64], after: &[i64]) -> (Option<Pairs>, Option<Pairs>) {
@@ -414,12 +554,37 @@ fn refuses_strided_dilation(target: Framework, sem: &Semantics) -> bool {
         )
 }
 
+/// How `target` computes a window reduction (`max`, or a sum for an average) of `sem`'s
+/// kernel, stride and dilation.
+fn window_for(target: Framework, sem: &Semantics, max: bool, options: LowerOptions) -> Window {
+    let dilated = sem.shape.dilation.iter().any(|&d| d > 1);
+    let strided = sem.shape.stride.iter().any(|&s| s > 1);
+    match target {
+        // Keras has no dilated pooling layer.
+        Framework::Keras if dilated => Window::Taps,
+        // tf.nn.pool takes a dilation only at stride 1.
+        Framework::Tf if dilated && strided => Window::DenseThenStride,
+        // torch has no dilated average; export keeps strided slices exact, not a conv whose
+        // ones kernel is made at run time.
+        Framework::Torch if !max && dilated && options.export_safe => Window::Taps,
+        Framework::Torch if !max && dilated => Window::OnesConv,
+        // ONNX Runtime fuses a Pad into a following AveragePool and then refuses pads >= kernel.
+        Framework::Onnx if !max => Window::OnesConv,
+        _ => Window::Pool,
+    }
+}
+
 /// The exact composition when no native form matches.
-fn composed_steps(sem: &Semantics, target: Framework) -> Vec<Step> {
+fn composed_steps<P: Spelling>(sem: &Semantics, options: LowerOptions) -> Vec<Step<P>> {
+    let target = P::TARGET;
     let shape = &sem.shape;
     let n = shape.ndim();
     let zeros = vec![0; n];
     let mut steps = vec![];
+    // Every target writes 'valid'.
+    let Some(valid) = P::spell(&Native::Valid, shape) else {
+        return steps;
+    };
     // A zero-inserted kernel of size d(k-1)+1 with dilation 1 computes the dilated convolution.
     let dilated_kernel = refuses_strided_dilation(target, sem);
     let (kernel, dilation) = if dilated_kernel {
@@ -444,7 +609,7 @@ fn composed_steps(sem: &Semantics, target: Framework) -> Vec<Step> {
                 });
             }
             steps.push(Step::Conv {
-                padding: Native::Valid,
+                padding: valid,
                 kernel,
                 dilation,
                 padding_mode: PaddingMode::Zeros,
@@ -458,11 +623,13 @@ fn composed_steps(sem: &Semantics, target: Framework) -> Vec<Step> {
         } => {
             // The full output, uncropped; then crop and zero-extend.
             steps.push(Step::ConvTranspose {
-                padding: Native::Valid,
+                padding: valid,
                 kernel,
                 dilation,
                 output_padding: Some(zeros.clone()),
-                output_size: Some(full.clone()),
+                // torch gives the full output from padding 0 alone.
+                output_size: (target != Framework::Torch).then(|| full.clone()),
+                size_padding: zeros,
                 dilated_kernel,
             });
             let negated = |v: &[i64]| v.iter().map(|x| -x).collect::<Vec<_>>();
@@ -486,8 +653,8 @@ fn composed_steps(sem: &Semantics, target: Framework) -> Vec<Step> {
             divisor,
             zero_pad,
         } => {
-            // Renderers realise a dilation their pooling op lacks (taps, or stride 1 and slicing).
             let padded_after: Vec<i64> = after.iter().zip(extra).map(|(a, e)| a + e).collect();
+            let window = window_for(target, sem, *max, options);
             if *max {
                 let (crop, pad) = crop_and_pad(before, &padded_after);
                 if let Some(pairs) = crop {
@@ -501,10 +668,13 @@ fn composed_steps(sem: &Semantics, target: Framework) -> Vec<Step> {
                 }
                 steps.push(Step::Pool {
                     max: true,
-                    padding: Native::Valid,
+                    padding: valid,
+                    kernel: shape.kernel.clone(),
                     stride: shape.stride.clone(),
+                    dilation: shape.dilation.clone(),
                     ceil_mode: false,
                     count_include_pad: None,
+                    window,
                 });
             } else {
                 let (crop, _) = crop_and_pad(before, after);
@@ -525,7 +695,10 @@ fn composed_steps(sem: &Semantics, target: Framework) -> Vec<Step> {
                     extension: extra.iter().map(|&e| (0, e)).collect(),
                     inner,
                     include_pad: *divisor == Divisor::RealAndPad,
+                    kernel: shape.kernel.clone(),
                     stride: shape.stride.clone(),
+                    dilation: shape.dilation.clone(),
+                    window,
                 });
             }
         }
@@ -567,12 +740,19 @@ fn empty_is_neg_inf(framework: Framework) -> bool {
     matches!(framework, Framework::Torch | Framework::Jax)
 }
 
-/// What the target's rendering gives for such a window. Keras has no dilated pooling layer: a
-/// dilated max pool is rendered as a maximum over strided slices of the (−∞-padded) input, so
-/// its empty windows hold −∞ too, unlike its pooling layers.
-fn target_empty_is_neg_inf(target: Framework, sem: &Semantics) -> bool {
-    empty_is_neg_inf(target)
-        || (target == Framework::Keras && sem.shape.dilation.iter().any(|&d| d > 1))
+/// What the plan's max pool gives for such a window: the target's own value, except that a
+/// maximum over strided slices of the (−∞-padded) input keeps −∞.
+fn plan_empty_is_neg_inf<P>(plan: &Plan<P>) -> bool {
+    let taps = plan.steps.iter().any(|s| {
+        matches!(
+            s,
+            Step::Pool {
+                window: Window::Taps,
+                ..
+            }
+        )
+    });
+    empty_is_neg_inf(plan.target) || taps
 }
 
 /// The comment every renderer puts above an exact average.

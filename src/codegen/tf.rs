@@ -1,16 +1,52 @@
 //! TensorFlow's low-level ops (`tf.nn`), channels last (NHWC).
 
-use super::Render;
-use super::plan::{Fill, Native, Step};
-use super::writer::{Py, join, list, pad_list, pair_list};
+use crate::core::Framework;
 
-fn padding_arg(padding: &Native) -> String {
+use super::layout::{data_to_first, data_to_last, kernel_to_last};
+use super::plan::{Fill, Native, Spelling, Step, Window};
+use super::semantics::Shape;
+use super::writer::{Py, join, list, pad_list, pair_list, tuple};
+use super::{Render, Target};
+
+/// The `tf.nn` renderer.
+pub(crate) struct Tf;
+
+impl Target for Tf {
+    type Pad = TfPad;
+    fn layer(r: &Render<TfPad>) -> Py {
+        layer(r)
+    }
+    fn runner(r: &Render<TfPad>) -> Py {
+        runner(r)
+    }
+}
+
+/// `tf.nn`'s `padding`: `'VALID'`, `'SAME'`, or explicit `(before, after)` pairs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TfPad {
+    Valid,
+    Same,
+    Pairs(Vec<(i64, i64)>),
+}
+
+impl Spelling for TfPad {
+    const TARGET: Framework = Framework::Tf;
+    fn spell(form: &Native, _: &Shape) -> Option<TfPad> {
+        match form {
+            Native::Valid => Some(TfPad::Valid),
+            Native::Same => Some(TfPad::Same),
+            Native::Symmetric(v) => Some(TfPad::Pairs(v.iter().map(|&p| (p, p)).collect())),
+            Native::Explicit(v) => Some(TfPad::Pairs(v.clone())),
+            Native::SameLower | Native::Causal => None,
+        }
+    }
+}
+
+fn padding_arg(padding: &TfPad) -> String {
     match padding {
-        Native::Valid => "\"VALID\"".into(),
-        Native::Same => "\"SAME\"".into(),
-        Native::Symmetric(v) => pad_list(&v.iter().map(|&p| (p, p)).collect::<Vec<_>>(), 1, 1),
-        Native::Explicit(v) => pad_list(v, 1, 1),
-        Native::SameLower | Native::Causal => "\"VALID\"".into(),
+        TfPad::Valid => "\"VALID\"".into(),
+        TfPad::Same => "\"SAME\"".into(),
+        TfPad::Pairs(v) => pad_list(v, 1, 1),
     }
 }
 
@@ -33,54 +69,54 @@ fn pad_line(pairs: &[(i64, i64)], fill: Fill) -> String {
     }
 }
 
-/// Window sums (or maxima) of `x` with the layer's kernel and dilation at `stride`.
-fn window(r: &Render, x: &str, kind: &str, stride: &[i64]) -> String {
-    let shape = r.shape();
-    let n = shape.ndim();
-    let dilated = shape.dilation.iter().any(|&d| d > 1);
-    if dilated {
-        // tf.nn.pool takes a dilation only at stride 1: pool densely, then keep every s-th.
-        let pooled = format!(
-            "tf.nn.pool({x}, window_shape={}, pooling_type=\"{kind}\", strides={}, padding=\"VALID\", dilations={})",
-            list(&shape.kernel),
-            list(&vec![1; n]),
-            list(&shape.dilation)
-        );
-        if stride.iter().any(|&s| s > 1) {
-            let parts: Vec<String> = stride.iter().map(|s| format!("::{s}")).collect();
-            format!("{pooled}[:, {}, :]", parts.join(", "))
-        } else {
-            pooled
-        }
-    } else {
-        let name = if kind == "MAX" { "max" } else { "avg" };
+/// The kernel, stride and dilation of a window.
+type Geometry<'a> = (&'a [i64], &'a [i64], &'a [i64]);
+
+/// Window maxima (`MAX`) or averages (`AVG`) of `x`, as the plan's `window` says. Only
+/// `tf.nn.pool` takes a dilation.
+fn window(
+    window: Window,
+    x: &str,
+    kind: &str,
+    (kernel, stride, dilation): Geometry,
+    padding: &TfPad,
+) -> String {
+    let n = kernel.len();
+    let pool = |strides: &[i64]| {
         format!(
-            "tf.nn.{name}_pool{n}d({x}, ksize={}, strides={}, padding=\"VALID\")",
-            list(&shape.kernel),
-            list(stride)
+            "tf.nn.pool({x}, window_shape={}, pooling_type=\"{kind}\", strides={}, padding={}, dilations={})",
+            list(kernel),
+            list(strides),
+            padding_arg(padding),
+            list(dilation)
         )
+    };
+    match window {
+        Window::DenseThenStride => {
+            let parts: Vec<String> = stride.iter().map(|s| format!("::{s}")).collect();
+            format!("{}[:, {}, :]", pool(&vec![1; n]), parts.join(", "))
+        }
+        _ if dilation.iter().any(|&d| d > 1) => pool(stride),
+        _ => {
+            let name = if kind == "MAX" { "max" } else { "avg" };
+            format!(
+                "tf.nn.{name}_pool{n}d({x}, ksize={}, strides={}, padding={})",
+                list(kernel),
+                list(stride),
+                padding_arg(padding)
+            )
+        }
     }
 }
 
 /// The layer as a function of NHWC tensors.
-pub fn layer(r: &Render) -> Py {
+fn layer(r: &Render<TfPad>) -> Py {
     let mut py = Py::new();
     py.import("import tensorflow as tf");
     let shape = r.shape();
     let n = shape.ndim();
-    let op = r.plan.semantics.op;
-    let fills: Vec<Fill> = r
-        .plan
-        .steps
-        .iter()
-        .filter_map(|s| {
-            if let Step::Pad { fill, .. } = s {
-                Some(*fill)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let op = r.op();
+    let fills: Vec<Fill> = r.plan.fills().collect();
     if fills.contains(&Fill::Replicate) {
         py.block("def pad_edge(x, pairs)", |py| {
             py.line("\"\"\"Pads by repeating the edge element (torch 'replicate', numpy 'edge').\"\"\"");
@@ -160,30 +196,11 @@ pub fn layer(r: &Render) -> Py {
                     py.line("x = x if bias is None else x + bias");
                     biased = true;
                 }
-                Step::Pool { max, padding: Native::Valid, stride, .. } => {
-                    py.line(format!("x = {}", window(r, "x", if *max { "MAX" } else { "AVG" }, stride)));
+                Step::Pool { max, padding, kernel, stride, dilation, window: how, .. } => {
+                    let kind = if *max { "MAX" } else { "AVG" };
+                    py.line(format!("x = {}", window(*how, "x", kind, (kernel, stride, dilation), padding)));
                 }
-                Step::Pool { max, padding, stride, .. } if shape.dilation.iter().any(|&d| d > 1) => {
-                    // Only tf.nn.pool takes a dilation.
-                    py.line(format!(
-                        "x = tf.nn.pool(x, window_shape={}, pooling_type=\"{}\", strides={}, padding={}, dilations={})",
-                        list(&shape.kernel),
-                        if *max { "MAX" } else { "AVG" },
-                        list(stride),
-                        padding_arg(padding),
-                        list(&shape.dilation)
-                    ));
-                }
-                Step::Pool { max, padding, stride, .. } => {
-                    let name = if *max { "max" } else { "avg" };
-                    py.line(format!(
-                        "x = tf.nn.{name}_pool{n}d(x, ksize={}, strides={}, padding={})",
-                        list(&shape.kernel),
-                        list(stride),
-                        padding_arg(padding)
-                    ));
-                }
-                Step::AverageRatio { stride, .. } => {
+                Step::AverageRatio { kernel, stride, dilation, window: how, .. } => {
                     super::average_prologue(
                         py,
                         "x",
@@ -194,7 +211,8 @@ pub fn layer(r: &Render) -> Py {
                     },
                         step,
                     );
-                    py.line(format!("x = {} / {}", window(r, "x", "AVG", stride), window(r, "mask", "AVG", stride)));
+                    let sum = |x: &str| window(*how, x, "AVG", (kernel, stride, dilation), &TfPad::Valid);
+                    py.line(format!("x = {} / {}", sum("x"), sum("mask")));
                 }
             }
         }
@@ -207,25 +225,19 @@ pub fn layer(r: &Render) -> Py {
 }
 
 /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-pub fn runner(r: &Render) -> Py {
+fn runner(r: &Render<TfPad>) -> Py {
     let mut py = Py::new();
     py.import("import numpy as np");
     py.import("import tensorflow as tf");
     let n = r.shape().ndim();
-    let op = r.plan.semantics.op;
-    let to_last: Vec<i64> = std::iter::once(0)
-        .chain(2..n as i64 + 2)
-        .chain(std::iter::once(1))
-        .collect();
-    let to_first: Vec<i64> = std::iter::once(0)
-        .chain(std::iter::once(n as i64 + 1))
-        .chain(1..n as i64 + 1)
-        .collect();
-    let kernel_axes: Vec<i64> = (2..n as i64 + 2).chain([1, 0]).collect();
+    let op = r.op();
+    let to_last = data_to_last(n);
+    let to_first = data_to_first(n);
+    let kernel_axes = kernel_to_last(n);
     py.block(format!("def run_{}(x, w, b)", r.name), |py| {
         py.line(format!(
             "x = tf.constant(np.transpose(x, {}))",
-            super::writer::tuple(&to_last)
+            tuple(&to_last)
         ));
         if op.is_pool() {
             py.line(format!("y = {}(x)", r.name));
@@ -233,13 +245,13 @@ pub fn runner(r: &Render) -> Py {
             py.line(format!(
                 "filters = tf.constant(np.transpose({}, {}))",
                 r.weight_expr("w"),
-                super::writer::tuple(&kernel_axes)
+                tuple(&kernel_axes)
             ));
             py.line(format!("y = {}(x, filters, tf.constant(b))", r.name));
         }
         py.line(format!(
             "return np.transpose(y.numpy(), {})",
-            super::writer::tuple(&to_first)
+            tuple(&to_first)
         ));
     });
     py

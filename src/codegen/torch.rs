@@ -1,10 +1,47 @@
 //! PyTorch: an `nn.Module` (or a function over `torch.nn.functional`), NCHW.
 
-use crate::core::{Op, PaddingMode};
+use crate::core::{Framework, Op, PaddingMode};
 
-use super::Render;
-use super::plan::{Fill, Native, Step};
+use super::plan::{Fill, Native, Spelling, Step, Window};
+use super::semantics::Shape;
 use super::writer::{Py, join, torch_pad_tuple, tuple};
+use super::{Render, Target};
+
+/// The PyTorch renderer.
+pub(crate) struct Torch;
+
+impl Target for Torch {
+    type Pad = TorchPad;
+    fn layer(r: &Render<TorchPad>) -> Py {
+        layer(r)
+    }
+    fn runner(r: &Render<TorchPad>) -> Py {
+        runner(r)
+    }
+}
+
+/// torch's `padding` argument: `0`, `'same'`, or one symmetric amount per dimension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TorchPad {
+    Zero,
+    Same,
+    Ints(Vec<i64>),
+}
+
+impl Spelling for TorchPad {
+    const TARGET: Framework = Framework::Torch;
+    fn spell(form: &Native, _: &Shape) -> Option<TorchPad> {
+        match form {
+            Native::Valid => Some(TorchPad::Zero),
+            Native::Same => Some(TorchPad::Same),
+            Native::Symmetric(v) => Some(TorchPad::Ints(v.clone())),
+            Native::Explicit(v) if v.iter().all(|(b, a)| b == a) => {
+                Some(TorchPad::Ints(v.iter().map(|&(b, _)| b).collect()))
+            }
+            Native::Explicit(_) | Native::SameLower | Native::Causal => None,
+        }
+    }
+}
 
 fn pad_call(x: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     let pads = torch_pad_tuple(pairs);
@@ -17,14 +54,11 @@ fn pad_call(x: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     }
 }
 
-fn native_arg(padding: &Native) -> String {
+fn native_arg(padding: &TorchPad) -> String {
     match padding {
-        Native::Valid => "0".into(),
-        Native::Same => "\"same\"".into(),
-        Native::Symmetric(v) => tuple(v),
-        Native::Explicit(v) => tuple(&v.iter().map(|&(b, _)| b).collect::<Vec<_>>()),
-        // The core never confirms these for torch.
-        Native::SameLower | Native::Causal => "0".into(),
+        TorchPad::Zero => "0".into(),
+        TorchPad::Same => "\"same\"".into(),
+        TorchPad::Ints(v) => tuple(v),
     }
 }
 
@@ -50,7 +84,11 @@ fn class_name(name: &str) -> String {
 }
 
 /// Lines that turn `x` into the output; `layer` is how the main layer is called.
-fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) {
+fn forward_lines(
+    r: &Render<TorchPad>,
+    py: &mut Py,
+    layer_call: &dyn Fn(&Step<TorchPad>) -> String,
+) {
     let n = r.shape().ndim();
     let unit = vec!["1"; n].join(", ");
     for step in &r.plan.steps {
@@ -79,7 +117,13 @@ fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) 
                     "x = x if {bias} is None else x + {bias}.view(1, -1, {unit})"
                 ));
             }
-            Step::AverageRatio { stride, .. } => {
+            Step::AverageRatio {
+                kernel,
+                stride,
+                dilation,
+                window,
+                ..
+            } => {
                 super::average_prologue(
                     py,
                     "x",
@@ -90,11 +134,10 @@ fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) 
                     },
                     step,
                 );
-                py.line(format!(
-                    "x = {} / {}",
-                    window_sum(r, "x", stride, true),
-                    window_sum(r, "mask", stride, false)
-                ));
+                let sum = |x: &str, per_channel: bool| {
+                    window_sum(*window, x, kernel, stride, dilation, per_channel)
+                };
+                py.line(format!("x = {} / {}", sum("x", true), sum("mask", false)));
             }
             main => {
                 py.line(format!("x = {}", layer_call(main)));
@@ -104,33 +147,40 @@ fn forward_lines(r: &Render, py: &mut Py, layer_call: &dyn Fn(&Step) -> String) 
     py.line("return x");
 }
 
-/// Sum over each window (as an average times the window size where no dilation is involved).
-fn window_sum(r: &Render, x: &str, stride: &[i64], per_channel: bool) -> String {
-    let n = r.shape().ndim();
-    let k = &r.shape().kernel;
-    let d = &r.shape().dilation;
-    if d.iter().all(|&v| v == 1) {
-        // Both averages divide by the same window size, so their ratio is the ratio of sums.
-        format!("F.avg_pool{n}d({x}, {}, {})", tuple(k), tuple(stride))
-    } else if r.export_safe {
-        format!(
+/// Sum over each window, as the plan's `window` says (an average pool stands for the sum: the
+/// numerator and the mask divide by the same window size, so their ratio is the ratio of sums).
+fn window_sum(
+    window: Window,
+    x: &str,
+    k: &[i64],
+    stride: &[i64],
+    d: &[i64],
+    per_channel: bool,
+) -> String {
+    let n = k.len();
+    match window {
+        Window::Pool | Window::DenseThenStride => {
+            format!("F.avg_pool{n}d({x}, {}, {})", tuple(k), tuple(stride))
+        }
+        Window::Taps => format!(
             "window_sum({x}, {}, {}, {})",
             tuple(k),
             tuple(stride),
             tuple(d)
-        )
-    } else {
-        let channels = if per_channel {
-            format!("{x}.shape[1]")
-        } else {
-            "1".into()
-        };
-        format!(
-            "F.conv{n}d({x}, {x}.new_ones({channels}, 1, {}), stride={}, dilation={}, groups={channels})",
-            join(k),
-            tuple(stride),
-            tuple(d)
-        )
+        ),
+        Window::OnesConv => {
+            let channels = if per_channel {
+                format!("{x}.shape[1]")
+            } else {
+                "1".into()
+            };
+            format!(
+                "F.conv{n}d({x}, {x}.new_ones({channels}, 1, {}), stride={}, dilation={}, groups={channels})",
+                join(k),
+                tuple(stride),
+                tuple(d)
+            )
+        }
     }
 }
 
@@ -146,18 +196,21 @@ const WINDOW_SUM_TAPS: &str = "def window_sum(t, kernel, stride, dilation):
     return total";
 
 /// The layer definition.
-pub fn layer(r: &Render) -> Py {
+fn layer(r: &Render<TorchPad>) -> Py {
     let mut py = Py::new();
     py.import("import torch");
     py.import("import torch.nn as nn");
     py.import("import torch.nn.functional as F");
-    let dilated_average = r
-        .plan
-        .steps
-        .iter()
-        .any(|s| matches!(s, Step::AverageRatio { .. }))
-        && r.shape().dilation.iter().any(|&d| d > 1);
-    if r.export_safe && dilated_average {
+    let taps = r.plan.steps.iter().any(|s| {
+        matches!(
+            s,
+            Step::AverageRatio {
+                window: Window::Taps,
+                ..
+            }
+        )
+    });
+    if taps {
         py.import("import itertools");
         for line in WINDOW_SUM_TAPS.lines() {
             py.line(line);
@@ -166,14 +219,14 @@ pub fn layer(r: &Render) -> Py {
     }
     let shape = r.shape();
     let n = shape.ndim();
-    let op = r.plan.semantics.op;
+    let op = r.op();
     let conv_step = r.plan.steps.iter().find(|s| {
         matches!(
             s,
             Step::Conv { .. } | Step::ConvTranspose { .. } | Step::Pool { .. }
         )
     });
-    let adds_bias = r.plan.steps.contains(&Step::AddBias);
+    let adds_bias = r.plan.adds_bias();
     if r.functional {
         let args = if op.is_pool() {
             "x".to_string()
@@ -224,20 +277,20 @@ pub fn layer(r: &Render) -> Py {
                         py.line("self.bias = nn.Parameter(torch.zeros(out_channels)) if bias else None");
                     }
                 }
-                Some(Step::Pool { max: true, padding, stride, ceil_mode, .. }) => {
+                Some(Step::Pool { max: true, padding, kernel, stride, dilation, ceil_mode, .. }) => {
                     py.line(format!(
                         "self.pool = nn.MaxPool{n}d(kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={})",
-                        tuple(&shape.kernel),
+                        tuple(kernel),
                         tuple(stride),
                         native_arg(padding),
-                        tuple(&shape.dilation),
+                        tuple(dilation),
                         py_bool(*ceil_mode)
                     ));
                 }
-                Some(Step::Pool { max: false, padding, stride, ceil_mode, count_include_pad }) => {
+                Some(Step::Pool { max: false, padding, kernel, stride, ceil_mode, count_include_pad, .. }) => {
                     py.line(format!(
                         "self.pool = nn.AvgPool{n}d(kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={})",
-                        tuple(&shape.kernel),
+                        tuple(kernel),
                         tuple(stride),
                         native_arg(padding),
                         py_bool(*ceil_mode),
@@ -250,11 +303,7 @@ pub fn layer(r: &Render) -> Py {
         py.blank();
         py.block("def forward(self, x)", |py| {
             forward_lines(r, py, &|step| match step {
-                // Only where padding and output_padding do not already give it; with
-                // output_size torch ignores the module's output_padding.
-                Step::ConvTranspose { output_size: Some(o), padding, output_padding, .. }
-                    if *o != natural_transposed_size(r, padding, output_padding.as_deref()) =>
-                {
+                Step::ConvTranspose { output_size: Some(o), .. } => {
                     format!("self.conv(x, output_size={})", super::writer::list(o))
                 }
                 Step::Pool { .. } => "self.pool(x)".into(),
@@ -265,7 +314,7 @@ pub fn layer(r: &Render) -> Py {
     py
 }
 
-fn functional_call(r: &Render, step: &Step, adds_bias: bool) -> String {
+fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool) -> String {
     let shape = r.shape();
     let n = shape.ndim();
     let bias = if adds_bias { "None" } else { "bias" };
@@ -279,7 +328,7 @@ fn functional_call(r: &Render, step: &Step, adds_bias: bool) -> String {
             // F.convNd has no padding_mode: a non-zero mode is an F.pad before it.
             let (pre, pad_arg) = match (padding_mode, padding) {
                 (PaddingMode::Zeros, p) => (String::from("x"), native_arg(p)),
-                (mode, Native::Symmetric(v)) => {
+                (mode, TorchPad::Ints(v)) => {
                     let pairs: Vec<(i64, i64)> = v.iter().map(|&p| (p, p)).collect();
                     (pad_call("x", &pairs, Fill::of_mode(*mode)), "0".into())
                 }
@@ -294,43 +343,44 @@ fn functional_call(r: &Render, step: &Step, adds_bias: bool) -> String {
         Step::ConvTranspose {
             padding,
             dilation,
-            output_padding,
+            size_padding,
             ..
         } => {
-            let op = output_padding
-                .clone()
-                .unwrap_or_else(|| r.native_output_padding());
             format!(
                 "F.conv_transpose{n}d(x, weight, {bias}, stride={}, padding={}, output_padding={}, dilation={})",
                 tuple(&shape.stride),
                 native_arg(padding),
-                tuple(&op),
+                tuple(size_padding),
                 tuple(dilation)
             )
         }
         Step::Pool {
             max: true,
             padding,
+            kernel,
             stride,
+            dilation,
             ceil_mode,
             ..
         } => format!(
             "F.max_pool{n}d(x, {}, {}, {}, {}, ceil_mode={})",
-            tuple(&shape.kernel),
+            tuple(kernel),
             tuple(stride),
             native_arg(padding),
-            tuple(&shape.dilation),
+            tuple(dilation),
             py_bool(*ceil_mode)
         ),
         Step::Pool {
             max: false,
             padding,
+            kernel,
             stride,
             ceil_mode,
             count_include_pad,
+            ..
         } => format!(
             "F.avg_pool{n}d(x, {}, {}, {}, ceil_mode={}, count_include_pad={})",
-            tuple(&shape.kernel),
+            tuple(kernel),
             tuple(stride),
             native_arg(padding),
             py_bool(*ceil_mode),
@@ -340,40 +390,17 @@ fn functional_call(r: &Render, step: &Step, adds_bias: bool) -> String {
     }
 }
 
-/// The size torch's ConvTranspose gives without `output_size`: `F - 2p + op` per dimension.
-fn natural_transposed_size(
-    r: &Render,
-    padding: &Native,
-    output_padding: Option<&[i64]>,
-) -> Vec<i64> {
-    let n = r.shape().ndim();
-    let full = match &r.plan.semantics.kind {
-        super::semantics::Kind::Transpose { full, .. } => full.clone(),
-        _ => vec![0; n],
-    };
-    let pads: Vec<i64> = match padding {
-        Native::Symmetric(v) => v.clone(),
-        Native::Explicit(v) => v.iter().map(|&(b, _)| b).collect(),
-        _ => vec![0; n],
-    };
-    (0..n)
-        .map(|a| {
-            full[a] - 2 * pads[a] + output_padding.and_then(|o| o.get(a).copied()).unwrap_or(0)
-        })
-        .collect()
-}
-
 fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
 }
 
 /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-pub fn runner(r: &Render) -> Py {
+fn runner(r: &Render<TorchPad>) -> Py {
     let mut py = Py::new();
     py.import("import numpy as np");
     py.import("import torch");
-    let op = r.plan.semantics.op;
-    let adds_bias = r.plan.steps.contains(&Step::AddBias);
+    let op = r.op();
+    let adds_bias = r.plan.adds_bias();
     py.block(format!("def run_{}(x, w, b)", r.name), |py| {
         py.line("x = torch.from_numpy(x)");
         if op.is_pool() {

@@ -119,11 +119,18 @@ pub fn list(values: &[i64]) -> String {
 
 /// `1, 2`.
 pub fn join(values: &[i64]) -> String {
-    values
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::core::join(values, ", ")
+}
+
+/// ONNX `pads`: every begin, then every end, with `leading` zero pairs first (batch, channel).
+pub fn onnx_pads(pairs: &[(i64, i64)], leading: usize) -> Vec<i64> {
+    let zeros = std::iter::repeat_n(0, leading);
+    zeros
+        .clone()
+        .chain(pairs.iter().map(|p| p.0))
+        .chain(zeros)
+        .chain(pairs.iter().map(|p| p.1))
+        .collect()
 }
 
 /// `((1, 2), (0, 0))`, or `(1, 2)` for one dimension.

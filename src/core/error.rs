@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use super::join as tuple;
 use super::spec::{Framework, Op};
 
 /// Everything the core can refuse. User input never panics; it ends here.
@@ -125,14 +126,6 @@ pub enum PadError {
     },
     /// A size beyond what 64-bit integers hold.
     Overflow,
-}
-
-fn tuple<T: fmt::Display>(values: &[T], sep: &str) -> String {
-    values
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(sep)
 }
 
 fn torch_dims<T: fmt::Display>(prefix: &str, values: &[T]) -> String {

@@ -22,6 +22,20 @@ pub use inverse::{InverseError, Solution, inverse};
 pub use rules::{Arg, default_padding, takes};
 pub use spec::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode};
 
+/// `values` joined by `sep`: `join(&[100, 20], "x")` is `100x20`. The one list formatter behind
+/// the compact sizes, Python tuples and error messages.
+pub fn join<T: std::fmt::Display>(values: &[T], sep: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        let _ = write!(out, "{v}");
+    }
+    out
+}
+
 /// Answers one layer: its output size and the padding (or crop) the framework applies, or the
 /// reason the framework refuses it.
 pub fn evaluate(spec: &LayerSpec) -> Result<Answer, PadError> {

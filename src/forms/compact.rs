@@ -119,11 +119,7 @@ pub fn format_padding(padding: &Padding) -> String {
 
 /// `[100, 20]` -> `100x20`.
 pub fn join(values: &[i64]) -> String {
-    values
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join("x")
+    crate::core::join(values, "x")
 }
 
 fn format_dims(dims: &Dims) -> String {

@@ -1,0 +1,153 @@
+//! Words about a layer, shared by every target: the layer as its framework writes it, how the
+//! target lays out data and weights, and a padding in every framework's argument order.
+
+use crate::core::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode, layer_name};
+
+use super::layout::{self, channels_last};
+use super::writer::{self, pad_list, pair_tuples, torch_pad_tuple, tuple};
+
+/// An int-or-list argument as Python writes it: `3` or `(4, 1)`.
+fn dims_arg(dims: &Dims) -> String {
+    match dims {
+        Dims::All(v) => v.to_string(),
+        Dims::Each(v) => tuple(v),
+    }
+}
+
+/// The layer as its framework writes it, e.g. `Keras Conv2D(kernel=(4, 1), padding='same')`.
+pub fn describe_layer(spec: &LayerSpec) -> String {
+    let n = spec.input.len();
+    let padding = match &spec.padding {
+        None => "default padding".to_string(),
+        Some(p) => match p {
+            Padding::All(v) => format!("padding={v}"),
+            Padding::PerDim(v) => format!("padding={}", tuple(v)),
+            Padding::Explicit(v) => format!(
+                "padding={}",
+                pair_tuples(&v.iter().map(|&[b, a]| (b, a)).collect::<Vec<_>>())
+            ),
+            keyword => format!("padding='{}'", keyword.keyword().unwrap_or_default()),
+        },
+    };
+    let layer = layer_name(spec.framework, spec.op).replace('N', &n.to_string());
+    let mut extra = String::new();
+    if let Some(s) = &spec.stride {
+        extra.push_str(&format!(", stride={}", dims_arg(s)));
+    }
+    if let Some(d) = &spec.dilation {
+        extra.push_str(&format!(", dilation={}", dims_arg(d)));
+    }
+    if let Some(m) = spec.padding_mode.filter(|m| *m != PaddingMode::Zeros) {
+        extra.push_str(&format!(", padding_mode='{}'", m.name()));
+    }
+    if let Some(op) = &spec.output_padding {
+        extra.push_str(&format!(", output_padding={}", dims_arg(op)));
+    }
+    if let Some(o) = &spec.output_size {
+        extra.push_str(&format!(", output_size={}", tuple(o)));
+    }
+    if spec.ceil_mode == Some(true) {
+        extra.push_str(", ceil_mode=True");
+    }
+    if let Some(c) = spec.count_include_pad {
+        extra.push_str(&format!(
+            ", count_include_pad={}",
+            if c { "True" } else { "False" }
+        ));
+    }
+    format!(
+        "{} {layer}(kernel={}{extra}, {padding})",
+        spec.framework.title(),
+        dims_arg(&spec.kernel)
+    )
+}
+
+/// How the target lays out data and weights, relative to the source.
+pub fn layout_notes(source: Framework, target: Framework, op: Op, n: usize) -> Vec<String> {
+    let spatial = &"DHW"[3 - n..];
+    let layout = |f: Framework| {
+        if channels_last(f) {
+            format!("N{spatial}C")
+        } else {
+            format!("NC{spatial}")
+        }
+    };
+    let mut notes = vec![format!(
+        "Layout: {} is {}{}.",
+        target.title(),
+        layout(target),
+        if source == target {
+            String::new()
+        } else {
+            format!("; {} is {}", source.title(), layout(source))
+        }
+    )];
+    if op.is_pool() {
+        return notes;
+    }
+    let kernel_axes = spatial
+        .chars()
+        .map(|c| format!("k{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (torch_shape, last_shape) = if op == Op::ConvTranspose {
+        (
+            format!("(in, out, {kernel_axes})"),
+            format!("({kernel_axes}, out, in)"),
+        )
+    } else {
+        (
+            format!("(out, in, {kernel_axes})"),
+            format!("({kernel_axes}, in, out)"),
+        )
+    };
+    let weight = match (channels_last(source), channels_last(target)) {
+        (false, true) => format!(
+            "Weights: {} kernel {last_shape} = {} weight {torch_shape} transposed {}.",
+            target.title(),
+            source.title(),
+            tuple(&layout::kernel_to_last(n))
+        ),
+        (true, false) => format!(
+            "Weights: {} weight {torch_shape} = {} kernel {last_shape} transposed {}.",
+            target.title(),
+            source.title(),
+            tuple(&layout::kernel_to_first(n))
+        ),
+        (true, true) => format!("Weights: kernel {last_shape}, as in the source."),
+        (false, false) => format!("Weights: {torch_shape}, as in the source."),
+    };
+    notes.push(weight);
+    notes
+}
+
+/// The pads of a forward layer written in every framework's argument order.
+pub fn translate_pads(pairs: &[(i64, i64)]) -> Vec<(&'static str, String)> {
+    let n = pairs.len();
+    vec![
+        (
+            "torch F.pad (last dimension first)",
+            format!("F.pad(x, {})", torch_pad_tuple(pairs)),
+        ),
+        (
+            "torch module",
+            format!("nn.ZeroPad{n}d({})", torch_pad_tuple(pairs)),
+        ),
+        (
+            "tf.pad (channels last)",
+            format!("tf.pad(x, {})", pad_list(pairs, 1, 1)),
+        ),
+        (
+            "Keras",
+            format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs)),
+        ),
+        (
+            "ONNX Pad (NCHW, begins then ends)",
+            format!("pads={}", writer::list(&writer::onnx_pads(pairs, 2))),
+        ),
+        (
+            "JAX / NumPy (NCHW)",
+            format!("jnp.pad(x, {})", writer::nchw_pad_width(pairs)),
+        ),
+    ]
+}
