@@ -3,7 +3,7 @@
 //! renders; `e2e/tests/prerender.spec.ts` compares the two in the browser). After a change to
 //! the picture, `scripts/prerender.sh` rewrites it (`PADLAB_BLESS=1`).
 
-use padlab::picture::prerendered;
+use padlab::picture::svg::prerendered;
 use padlab::view::presets::default_layer;
 
 const START: &str = "<!-- prerendered:";

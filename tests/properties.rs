@@ -200,7 +200,7 @@ proptest! {
                 prop_assert!(at.cell >= 2 && at.width > 0 && at.height > 0);
                 let _ = p.step_index(p.steps().saturating_sub(1));
                 if count <= 5_000 {
-                    let svg = padlab::picture::base_svg(&p, &at, 0);
+                    let svg = padlab::picture::svg::base_svg(&p, &at, 0);
                     prop_assert!(svg.contains("cell-output"));
                 }
             }

@@ -9,10 +9,13 @@ use wasm_bindgen::JsCast;
 
 use crate::core::{Answer, LayerSpec};
 use crate::forms::compact::FieldError;
-use crate::picture::{
-    Block, Layout, MAX_WIDTH, Picture, SVG_LABEL, Scene, block_cell, block_cells_svg,
-    block_transform, hit, layout, overlay_svg, paint, picture, scene, scene_svg,
+use crate::picture::canvas::{Paint, hit, paint};
+use crate::picture::patch::{Edit, diff};
+use crate::picture::scene::block_cell;
+use crate::picture::svg::{
+    MAX_WIDTH, SVG_LABEL, block_cells_svg, block_transform, overlay_svg, scene_svg,
 };
+use crate::picture::{Hit, Layout, Panel, Picture, Scene, layout, picture, scene};
 
 /// Up to this many cells the static layer is SVG, one element per cell (with its test id);
 /// above it, a canvas. Measured (BENCHMARKS.md): SVG holds 60 fps up to 128×128 (33k cells)
@@ -29,24 +32,6 @@ enum Renderer {
     Svg,
     Canvas,
     Nothing,
-}
-
-/// What the pointer is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Hover {
-    Input(i64, i64),
-    Output(i64, i64),
-}
-
-impl From<(bool, i64, i64)> for Hover {
-    /// From `grid::hit` / `grid::block_cell`: (is output, row, column).
-    fn from((output, r, c): (bool, i64, i64)) -> Self {
-        if output {
-            Hover::Output(r, c)
-        } else {
-            Hover::Input(r, c)
-        }
-    }
 }
 
 /// The grid with its animation controls.
@@ -118,7 +103,7 @@ pub fn GridView(
     let step = RwSignal::new(0i64);
     let playing = RwSignal::new(false);
     let speed_ms = RwSignal::new(400u64);
-    let hover = RwSignal::new(None::<Hover>);
+    let hover = RwSignal::new(None::<Hit>);
     // A new layer starts at its first window, on the first input slice.
     Effect::new(move |_| {
         pic.track();
@@ -163,9 +148,8 @@ pub fn GridView(
         hover.set(target.and_then(|el| {
             // Cells sit at unit x/y in their block; the block says which coordinates they are.
             let (r, c) = (read(&el, "y")?, read(&el, "x")?);
-            let panel = el.parent_element()?.get_attribute("data-panel")?;
-            let cell = pic.with_untracked(|p| block_cell(p.as_ref()?, &panel, r, c))?;
-            Some(Hover::from(cell))
+            let panel = Panel::from_name(&el.parent_element()?.get_attribute("data-panel")?)?;
+            pic.with_untracked(|p| p.as_ref().map(|p| block_cell(p, panel, r, c)))
         }));
     };
     // On the canvas there are no cell elements: the pointer position picks the cell.
@@ -187,7 +171,7 @@ pub fn GridView(
         let scale = at.width as f64 / rect.width();
         let x = ((f64::from(ev.client_x()) - rect.left()) * scale) as i64;
         let y = ((f64::from(ev.client_y()) - rect.top()) * scale) as i64;
-        let now = hit(&p, &at, x, y).map(Hover::from);
+        let now = hit(&p, &at, x, y);
         if hover.get_untracked() != now {
             hover.set(now);
         }
@@ -267,10 +251,7 @@ pub fn GridView(
                     width=move || at.get().map(|at| at.width.to_string())
                 >
                     <g class="overlay" inner_html=move || {
-                        let hover = hover.get().map(|h| match h {
-                            Hover::Input(r, c) => (false, r, c),
-                            Hover::Output(r, c) => (true, r, c),
-                        });
+                        let hover = hover.get();
                         pic.with(|p| match (p, at.get()) {
                             (Some(p), Some(at)) if drawn.get() => {
                                 overlay_svg(p, &at, step.get(), slice.get(), hover)
@@ -378,71 +359,68 @@ pub fn GridView(
     }
 }
 
-/// Brings the base `<g>` from the `old` scene to the `new` one: whole markup when the blocks
-/// differ in number, a block's markup when its cells differ in number or order, otherwise only
-/// the changed cells' attributes and the blocks' transforms.
+/// Brings the base `<g>` from the `old` scene to the `new` one by applying the pure diff
+/// (`picture::patch`); when the drawn blocks are not what `old` says, it draws `new` anew.
 fn patch(base: &web_sys::Element, old: Option<&Scene>, new: Option<&Scene>) {
-    let Some(new) = new else {
-        base.set_inner_html("");
-        return;
-    };
     let children = base.children();
-    let same_blocks = old.is_some_and(|old| {
-        old.blocks.len() == new.blocks.len() && children.length() as usize == new.blocks.len() + 1
-    });
-    let Some(old) = old.filter(|_| same_blocks) else {
-        base.set_inner_html(&scene_svg(new));
-        return;
-    };
-    if old.labels != new.labels
-        && let Some(labels) = children.item(0)
-    {
-        labels.set_inner_html(&new.labels);
-    }
-    for (i, (a, b)) in old.blocks.iter().zip(&new.blocks).enumerate() {
-        let Some(g) = children.item(i as u32 + 1) else {
-            continue;
-        };
-        if (a.x, a.y, old.cell) != (b.x, b.y, new.cell) {
-            let _ = g.set_attribute("transform", &block_transform(b, new.cell));
-        }
-        let rects = g.children();
-        if rects.length() as usize != a.cells.len() {
-            g.set_inner_html(&block_cells_svg(b));
-            continue;
-        }
-        // Reuse the existing rects in order (a padding ring that grows keeps its first cells),
-        // then add or drop the difference at the end.
-        for (k, (ca, cb)) in a.cells.iter().zip(&b.cells).enumerate() {
-            if ca == cb {
-                continue;
+    let drawn_as_old = old.is_some_and(|old| children.length() as usize == old.blocks.len() + 1);
+    let edits = diff(old.filter(|_| drawn_as_old), new);
+    let block = |i: usize| children.item(i as u32 + 1);
+    for edit in edits {
+        match edit {
+            Edit::Redraw(Some(scene)) => base.set_inner_html(&scene_svg(scene)),
+            Edit::Redraw(None) => base.set_inner_html(""),
+            Edit::Labels(text) => {
+                if let Some(labels) = children.item(0) {
+                    labels.set_inner_html(text);
+                }
             }
-            let Some(rect) = rects.item(k as u32) else {
-                continue;
-            };
-            if ca.c != cb.c {
-                let _ = rect.set_attribute("x", &cb.c.to_string());
+            Edit::Move { block: i } => {
+                if let (Some(g), Some(new)) = (block(i), new)
+                    && let Some(b) = new.blocks.get(i)
+                {
+                    let _ = g.set_attribute("transform", &block_transform(b, new.cell));
+                }
             }
-            if ca.r != cb.r {
-                let _ = rect.set_attribute("y", &cb.r.to_string());
+            Edit::Cells { block: i, cells } => {
+                if let Some(g) = block(i) {
+                    g.set_inner_html(&block_cells_svg(cells));
+                }
             }
-            if ca.class != cb.class {
-                let _ = rect.set_attribute("class", cb.class);
+            Edit::Cell {
+                block: i,
+                index,
+                x,
+                y,
+                kind,
+            } => {
+                let Some(rect) = block(i).and_then(|g| g.children().item(index as u32)) else {
+                    continue;
+                };
+                if let Some(x) = x {
+                    let _ = rect.set_attribute("x", &x.to_string());
+                }
+                if let Some(y) = y {
+                    let _ = rect.set_attribute("y", &y.to_string());
+                }
+                if let Some(kind) = kind {
+                    let _ = rect.set_attribute("class", kind.class());
+                    let _ = rect.set_attribute("data-testid", kind.testid());
+                }
             }
-            if ca.testid != cb.testid {
-                let _ = rect.set_attribute("data-testid", cb.testid);
+            Edit::Append { block: i, cells } => {
+                if let Some(g) = block(i) {
+                    let _ = g.insert_adjacent_html("beforeend", &block_cells_svg(cells));
+                }
             }
-        }
-        if b.cells.len() > a.cells.len() {
-            let extra = Block {
-                cells: b.cells[a.cells.len()..].to_vec(),
-                ..b.clone()
-            };
-            let _ = g.insert_adjacent_html("beforeend", &block_cells_svg(&extra));
-        }
-        for _ in b.cells.len()..a.cells.len() {
-            if let Some(last) = g.last_element_child() {
-                last.remove();
+            Edit::Truncate { block: i, count } => {
+                if let Some(g) = block(i) {
+                    for _ in 0..count {
+                        if let Some(last) = g.last_element_child() {
+                            last.remove();
+                        }
+                    }
+                }
             }
         }
     }
@@ -477,17 +455,21 @@ fn paint_canvas(canvas: &web_sys::HtmlCanvasElement, scene: &Scene, at: &Layout)
     let cell = scene.cell as f64;
     // A one-unit gap between cells while they are big enough to show it, like the SVG stroke.
     let gap = if scene.cell >= 4 { 1.0 } else { 0.0 };
-    let mut current = "";
+    let mut current = None;
     let mut outline = false;
     for block in &scene.blocks {
         for c in &block.cells {
-            if c.class != current {
-                let (var, alpha, only_outline) = paint(c.class);
+            if current != Some(c.kind) {
+                let Paint {
+                    var,
+                    alpha,
+                    outline: only_outline,
+                } = paint(c.kind);
                 let colour = colour(var);
                 ctx.set_global_alpha(alpha);
                 ctx.set_fill_style_str(&colour);
                 ctx.set_stroke_style_str(&colour);
-                current = c.class;
+                current = Some(c.kind);
                 outline = only_outline;
             }
             let x = (block.x + c.c * scene.cell) as f64;

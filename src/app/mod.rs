@@ -114,7 +114,7 @@ fn draw_linked_picture(root: &web_sys::Element) -> bool {
     let Ok(spec) = read_location(&default_form()).spec.to_spec() else {
         return false;
     };
-    let Some(svg) = crate::picture::prerendered_up_to(&spec, grid_view::SVG_CELLS) else {
+    let Some(svg) = crate::picture::svg::prerendered_up_to(&spec, grid_view::SVG_CELLS) else {
         return false;
     };
     let Ok(Some(summary)) = root.query_selector(".results > .summary") else {

@@ -1,0 +1,315 @@
+//! The picture's geometry, per axis: which padded positions are input, padding or beyond the
+//! padding, which no window reads (dead), which an output step taps, and which outputs read a
+//! position. A 2-D cell is the product of its two axes. Coordinates are padded-input
+//! coordinates: input element `0` is at `before`.
+//!
+//! Transposed convolution is drawn as the equivalent direct convolution: the input with
+//! `stride - 1` zeros inserted between elements, padded by `d(k-1)` on both sides, a stride-1
+//! window; its outputs are the full output, of which the crop is marked.
+
+use crate::core::{Answer, Geometry, LayerSpec, Op};
+
+/// What a padded-input position holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Input,
+    PadBefore,
+    PadAfter,
+    /// Past the padding: ceil mode's last window reaches here, but nothing is read.
+    Beyond,
+    /// A zero inserted between input elements (transposed convolution).
+    Inserted,
+}
+
+/// One spatial axis of the picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    /// Input elements (for transposed: the stride-dilated input, zeros included).
+    pub input: i64,
+    pub before: i64,
+    pub after: i64,
+    /// Positions past `after` that windows reach (ceil mode).
+    pub beyond: i64,
+    pub kernel: i64,
+    pub stride: i64,
+    pub dilation: i64,
+    pub output: i64,
+    /// For transposed: the original stride (zeros sit between multiples of it).
+    pub inserted_every: i64,
+    /// For transposed: outputs cropped at the start and end of the full output.
+    pub crop: (i64, i64),
+}
+
+impl Axis {
+    /// Number of drawn positions.
+    pub fn len(&self) -> i64 {
+        self.before
+            .saturating_add(self.input)
+            .saturating_add(self.after)
+            .saturating_add(self.beyond)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What position `p` (0-based, padded coordinates) holds.
+    pub fn cell(&self, p: i64) -> Cell {
+        let x = p - self.before;
+        if x < 0 {
+            Cell::PadBefore
+        } else if x < self.input {
+            if self.inserted_every > 1 && x % self.inserted_every != 0 {
+                Cell::Inserted
+            } else {
+                Cell::Input
+            }
+        } else if x < self.input + self.after {
+            Cell::PadAfter
+        } else {
+            Cell::Beyond
+        }
+    }
+
+    /// The positions output `j` reads (its taps), in order.
+    pub fn taps(&self, j: i64) -> impl Iterator<Item = i64> + '_ {
+        (0..self.kernel).map(move |t| j * self.stride + t * self.dilation)
+    }
+
+    /// Whether some window reads position `p`.
+    pub fn is_read(&self, p: i64) -> bool {
+        self.readers(p).next().is_some()
+    }
+
+    /// The outputs whose window reads position `p`.
+    pub fn readers(&self, p: i64) -> impl Iterator<Item = i64> + '_ {
+        (0..self.kernel).filter_map(move |t| {
+            let start = p - t * self.dilation;
+            (start >= 0 && start % self.stride == 0 && start / self.stride < self.output)
+                .then_some(start / self.stride)
+        })
+    }
+
+    /// Whether position `p` holds data or padding that no window reads (dropped by the floor,
+    /// or padding nothing touches).
+    pub fn is_dead(&self, p: i64) -> bool {
+        self.cell(p) != Cell::Beyond && !self.is_read(p)
+    }
+
+    /// For transposed: whether full-output element `j` is cropped away.
+    pub fn is_cropped(&self, j: i64) -> bool {
+        j < self.crop.0 || j >= self.output - self.crop.1.max(0)
+    }
+}
+
+/// The picture of one layer: one axis per drawn dimension (the last two of a 3-D layer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    /// The drawn axes: (columns) or (rows, columns).
+    pub axes: Vec<Axis>,
+    /// A 3-D layer's first axis, shown one slice at a time.
+    pub depth: Option<Axis>,
+    pub transposed: bool,
+    /// Max pooling pads with −∞ (drawn as such); others with zeros.
+    pub pad_value: &'static str,
+}
+
+impl Picture {
+    /// Every axis in order: depth (if any), then the drawn ones.
+    fn all_axes(&self) -> impl Iterator<Item = &Axis> {
+        self.depth.iter().chain(&self.axes)
+    }
+
+    /// Number of window steps (outputs), row-major over every axis.
+    pub fn steps(&self) -> i64 {
+        self.all_axes()
+            .fold(1i64, |n, a| n.saturating_mul(a.output))
+    }
+
+    /// The output index of step `n` per axis, depth first (row-major).
+    pub fn step_index(&self, n: i64) -> Vec<i64> {
+        let axes: Vec<&Axis> = self.all_axes().collect();
+        let mut rest = n.rem_euclid(self.steps().max(1));
+        let mut index = vec![0; axes.len()];
+        for (a, axis) in axes.iter().enumerate().rev() {
+            index[a] = rest % axis.output.max(1);
+            rest /= axis.output.max(1);
+        }
+        index
+    }
+
+    /// The drawn axes' part of a step index (without depth).
+    pub fn drawn_index(&self, n: i64) -> Vec<i64> {
+        let index = self.step_index(n);
+        index[usize::from(self.depth.is_some())..].to_vec()
+    }
+
+    /// Whether the window of step `n` reads depth slice `slice` (always true in 1-D and 2-D).
+    pub fn reads_slice(&self, n: i64, slice: i64) -> bool {
+        match &self.depth {
+            Some(depth) => depth.taps(self.step_index(n)[0]).any(|t| t == slice),
+            None => true,
+        }
+    }
+
+    /// Drawn cells in all: the budget check for the renderer.
+    /// Saturates at `i64::MAX` (a layer can be far too big to draw).
+    pub fn cell_count(&self) -> i64 {
+        self.axes
+            .iter()
+            .fold(1i64, |n, a| n.saturating_mul(a.len()))
+            .saturating_add(self.steps())
+    }
+}
+
+/// The picture for `spec` and its answer, or `None` when it cannot be drawn.
+pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
+    let g = Geometry::of(spec).ok()?;
+    let n = g.ndim();
+    let transposed = spec.op == Op::ConvTranspose;
+    let mut axes = (0..n)
+        .map(|a| {
+            let (i, k, s, d) = (g.input[a], g.kernel[a], g.stride[a], g.dilation[a]);
+            // The core accepted the layer, so these fit; saturation only guards the picture.
+            let keff = d.saturating_mul(k - 1).saturating_add(1);
+            if transposed {
+                let axis = answer.axes.get(a)?;
+                let full = axis.full_output();
+                Some(Axis {
+                    input: (i - 1).saturating_mul(s).saturating_add(1),
+                    before: keff - 1,
+                    after: keff - 1,
+                    beyond: 0,
+                    kernel: k,
+                    stride: 1,
+                    dilation: d,
+                    output: full,
+                    inserted_every: s,
+                    crop: (axis.before, axis.after),
+                })
+            } else {
+                let axis = answer.axes.get(a)?;
+                let (b, af, o) = (axis.before, axis.after, axis.output);
+                let reach = (o - 1).saturating_mul(s).saturating_add(keff);
+                Some(Axis {
+                    input: i,
+                    before: b.max(0),
+                    after: af.max(0),
+                    beyond: reach
+                        .saturating_sub(i.saturating_add(b.max(0)).saturating_add(af.max(0)))
+                        .max(0),
+                    kernel: k,
+                    stride: s,
+                    dilation: d,
+                    output: o,
+                    inserted_every: 1,
+                    crop: (0, 0),
+                })
+            }
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let depth = (n == 3).then(|| axes.remove(0));
+    Some(Picture {
+        axes,
+        depth,
+        transposed,
+        pad_value: if spec.op == Op::MaxPool {
+            "−∞"
+        } else {
+            "0"
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Framework, evaluate};
+    use crate::forms::compact::CompactSpec;
+
+    fn pic(
+        op: Op,
+        fw: Framework,
+        input: &str,
+        k: &str,
+        s: &str,
+        p: &str,
+        f: impl Fn(&mut CompactSpec),
+    ) -> Picture {
+        let mut c = CompactSpec::new(op, fw, input, k);
+        c.stride = s.into();
+        c.padding = p.into();
+        f(&mut c);
+        let spec = c.to_spec().unwrap();
+        picture(&spec, &evaluate(&spec).unwrap()).unwrap()
+    }
+
+    fn kinds(axis: &Axis) -> String {
+        (0..axis.len())
+            .map(|p| match (axis.cell(p), axis.is_dead(p)) {
+                (Cell::PadBefore | Cell::PadAfter, false) => 'p',
+                (Cell::PadBefore | Cell::PadAfter, true) => 'P',
+                (Cell::Input, false) => 'i',
+                (Cell::Input, true) => 'I',
+                (Cell::Beyond, _) => 'b',
+                (Cell::Inserted, _) => 'z',
+            })
+            .collect()
+    }
+
+    #[test]
+    fn seed_004_never_reads_its_last_padding_column_and_steps_row_major() {
+        // 6 + 2 + 2 = 10 positions, windows of 5 start at 0, 2, 4: position 9 is never read.
+        let p = pic(Op::Conv, Framework::Torch, "6x6", "5", "2", "2", |_| {});
+        assert_eq!(kinds(&p.axes[0]), "ppiiiiiipP");
+        assert_eq!(p.steps(), 9);
+        assert_eq!(p.step_index(4), vec![1, 1]);
+        assert_eq!(p.drawn_index(4), vec![1, 1]);
+        assert_eq!(p.axes[0].taps(1).collect::<Vec<_>>(), vec![2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn the_floor_drops_the_last_row_and_reports_it_dead() {
+        // 7 with kernel 2, stride 2, no padding: windows 0-1, 2-3, 4-5; element 6 is never read.
+        let p = pic(Op::MaxPool, Framework::Torch, "7", "2", "2", "0", |_| {});
+        assert_eq!(kinds(&p.axes[0]), "iiiiiiI");
+        // With ceil mode the last window reaches past the input instead.
+        let p = pic(Op::MaxPool, Framework::Torch, "7", "2", "2", "0", |c| {
+            c.ceil_mode = true
+        });
+        assert_eq!(kinds(&p.axes[0]), "iiiiiiib");
+        assert_eq!(p.pad_value, "−∞");
+    }
+
+    #[test]
+    fn untouched_padding_is_dead_and_readers_invert_taps() {
+        // Keras 'same' on 30 with pool 2 stride 2: no padding at all; torch p=1 k=2 s=2 on 5:
+        // windows -1..0, 1..2, 3..4: all read.
+        let p = pic(Op::Conv, Framework::Torch, "5", "1", "3", "1", |_| {});
+        // Kernel 1, stride 3 from the left pad: reads -1, 2, 5 -> pad, input 2 and the right pad.
+        assert_eq!(kinds(&p.axes[0]), "pIIiIIp");
+        let axis = &p.axes[0];
+        for j in 0..axis.output {
+            for t in axis.taps(j) {
+                assert!(axis.readers(t).any(|r| r == j));
+            }
+        }
+    }
+
+    #[test]
+    fn transposed_is_drawn_as_zero_inserted_input_with_the_crop_marked() {
+        let p = pic(
+            Op::ConvTranspose,
+            Framework::Keras,
+            "4",
+            "3",
+            "2",
+            "same",
+            |_| {},
+        );
+        let axis = &p.axes[0];
+        assert_eq!(kinds(axis), "ppizizizipp");
+        assert_eq!(axis.output, 9);
+        assert_eq!(axis.crop, (0, 1));
+    }
+}
