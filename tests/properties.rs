@@ -60,7 +60,13 @@ fn floor_formula(i: i64, before: i64, after: i64, keff: i64, s: i64) -> i64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4000))]
+    // A property over accepted layers assumes acceptance: refused cases are rejected, not
+    // passed, and proptest runs until 4,000 cases were accepted (or fails for too many rejects).
+    #![proptest_config(ProptestConfig {
+        cases: 4000,
+        max_global_rejects: 400_000,
+        ..ProptestConfig::default()
+    })]
 
     /// Any integers at all, huge or negative: an answer or an error, never a panic.
     #[test]
@@ -91,15 +97,16 @@ proptest! {
         spec.op = op;
         spec.ceil_mode = None;
         spec.output_padding = None;
-        if let Ok(a) = evaluate(&spec) {
-            prop_assert_eq!(a.placement, Placement::Pad);
-            for d in 0..a.output().len() {
-                let s = match &spec.stride { Some(Dims::Each(v)) => v[d], _ => 1 };
-                let want = floor_formula(spec.input[d], a.before()[d], a.after()[d], a.effective_kernel()[d], s);
-                let onnx_pool = spec.framework == Framework::Onnx && spec.op.is_pool();
-                if !onnx_pool || spec.input[d] + a.before()[d] + a.after()[d] >= a.effective_kernel()[d] {
-                    prop_assert_eq!(a.output()[d], want, "dimension {}", d);
-                }
+        let a = evaluate(&spec);
+        prop_assume!(a.is_ok());
+        let a = a.unwrap();
+        prop_assert_eq!(a.placement, Placement::Pad);
+        for d in 0..a.output().len() {
+            let s = match &spec.stride { Some(Dims::Each(v)) => v[d], _ => 1 };
+            let want = floor_formula(spec.input[d], a.before()[d], a.after()[d], a.effective_kernel()[d], s);
+            let onnx_pool = spec.framework == Framework::Onnx && spec.op.is_pool();
+            if !onnx_pool || spec.input[d] + a.before()[d] + a.after()[d] >= a.effective_kernel()[d] {
+                prop_assert_eq!(a.output()[d], want, "dimension {}", d);
             }
         }
     }
@@ -109,13 +116,17 @@ proptest! {
     fn transposed_output_is_the_full_output_less_the_crops(mut spec in layer()) {
         spec.op = Op::ConvTranspose;
         spec.ceil_mode = None;
-        if let Ok(a) = evaluate(&spec) {
-            let full = a.full_output().clone().unwrap();
-            for (d, full) in full.iter().enumerate() {
-                prop_assert_eq!(a.output()[d], full - a.before()[d] - a.after()[d]);
-            }
-            prop_assert!(!a.pads_depend_on_input);
+        let a = evaluate(&spec);
+        prop_assume!(a.is_ok());
+        let a = a.unwrap();
+        // The full output from its definition, (i-1)s + d(k-1) + 1, not from the answer.
+        let each = |dims: &Option<Dims>, d: usize| match dims { Some(Dims::Each(v)) => v[d], _ => 1 };
+        for (d, axis) in a.axes.iter().enumerate() {
+            let Dims::Each(k) = &spec.kernel else { unreachable!() };
+            let full = (spec.input[d] - 1) * each(&spec.stride, d) + each(&spec.dilation, d) * (k[d] - 1) + 1;
+            prop_assert_eq!(axis.output, full - axis.before - axis.after);
         }
+        prop_assert!(!a.pads_depend_on_input);
     }
 
     /// 'same' at stride 1 keeps the size, in every framework that accepts it. The one real
@@ -131,10 +142,11 @@ proptest! {
         spec.ceil_mode = None;
         let n = spec.input.len();
         spec.stride = Some(Dims::Each(vec![1; n]));
-        if let Ok(a) = evaluate(&spec) {
-            prop_assert_eq!(&a.output(), &spec.input);
-            prop_assert!(!a.pads_depend_on_input);
-        }
+        let a = evaluate(&spec);
+        prop_assume!(a.is_ok());
+        let a = a.unwrap();
+        prop_assert_eq!(&a.output(), &spec.input);
+        prop_assert!(!a.pads_depend_on_input);
     }
 
     /// Growing the input never shrinks the output.
@@ -143,10 +155,11 @@ proptest! {
         let dim = dim % spec.input.len();
         let mut bigger = spec.clone();
         bigger.input[dim] += grow;
-        if let (Ok(a), Ok(b)) = (evaluate(&spec), evaluate(&bigger)) {
-            for d in 0..a.output().len() {
-                prop_assert!(b.output()[d] >= a.output()[d], "{:?} -> {:?}", a.output(), b.output());
-            }
+        let (a, b) = (evaluate(&spec), evaluate(&bigger));
+        prop_assume!(a.is_ok() && b.is_ok());
+        let (a, b) = (a.unwrap(), b.unwrap());
+        for d in 0..a.output().len() {
+            prop_assert!(b.output()[d] >= a.output()[d], "{:?} -> {:?}", a.output(), b.output());
         }
     }
 
@@ -159,52 +172,128 @@ proptest! {
         spec.ceil_mode = None;
         spec.output_padding = None;
         spec.padding = Some(Padding::Same);
-        if let Ok(a) = evaluate(&spec) {
-            let Some(Dims::Each(s)) = &spec.stride else { unreachable!() };
-            for (d, s) in s.iter().enumerate() {
-                prop_assert_eq!(a.output()[d], (spec.input[d] + s - 1) / s);
-            }
-            let expect = (0..a.output().len()).any(|d| s[d] > 1 && a.effective_kernel()[d] > 1);
-            prop_assert_eq!(a.pads_depend_on_input, expect);
+        let a = evaluate(&spec);
+        prop_assume!(a.is_ok());
+        let a = a.unwrap();
+        let Some(Dims::Each(s)) = &spec.stride else { unreachable!() };
+        for (d, s) in s.iter().enumerate() {
+            prop_assert_eq!(a.output()[d], (spec.input[d] + s - 1) / s);
         }
+        let expect = (0..a.output().len()).any(|d| s[d] > 1 && a.effective_kernel()[d] > 1);
+        prop_assert_eq!(a.pads_depend_on_input, expect);
     }
 }
 
 /// A size from tiny to near the 64-bit limit: the picture's arithmetic must hold at both ends.
 fn size() -> impl Strategy<Value = i64> {
-    prop_oneof![1..40i64, 1..i64::MAX / 2, Just(i64::MAX / 3)]
+    prop_oneof![
+        1..40i64,
+        1..i64::MAX / 2,
+        Just(i64::MAX / 3),
+        Just(i64::MAX)
+    ]
+}
+
+/// A padding from zero to the 64-bit limits, signed (JAX takes negative pads).
+fn wide_padding() -> impl Strategy<Value = Padding> {
+    let amount = prop_oneof![
+        0..5i64,
+        -5..5i64,
+        Just(i64::MAX),
+        Just(i64::MIN),
+        any::<i64>()
+    ];
+    prop_oneof![
+        Just(Padding::Valid),
+        Just(Padding::Same),
+        Just(Padding::SameLower),
+        Just(Padding::Causal),
+        amount.clone().prop_map(Padding::All),
+        prop::collection::vec((amount.clone(), amount).prop_map(|(a, b)| [a, b]), 1..4)
+            .prop_map(Padding::Explicit),
+    ]
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig {
+        cases: 1500,
+        max_global_rejects: 200_000,
+        ..ProptestConfig::default()
+    })]
 
-    /// Whatever layer the core accepts, the picture, its size, its layout, the scene (when it
-    /// is small enough to draw) and the input-size plot are computed without a panic (these
-    /// tests build with overflow checks, so an overflow would fail here).
+    /// Whatever layer the core accepts, every pure module that shows it computes without a
+    /// panic (these tests build with overflow checks, so an overflow fails here): the picture,
+    /// its layout and scene (when small enough to draw), the arithmetic, the framework table,
+    /// the panels, the input-size plot, the permalink, the JSON answer and the code for every
+    /// target. Cases the core refuses are not counted: 1,500 accepted layers run.
     #[test]
-    fn the_picture_and_plot_never_panic(
+    fn no_pure_module_panics_on_an_accepted_layer(
         op in op(), fw in framework(),
         input in prop::collection::vec(size(), 1..4),
-        kernel in size(), stride in size(), dilation in 1..4i64,
-        pad in 0..5i64, same in any::<bool>(),
+        kernel in size(), stride in size(), dilation in prop_oneof![1..4i64, size()],
+        padding in wide_padding(), ceil in any::<bool>(),
     ) {
         let mut spec = LayerSpec::new(op, fw, input, Dims::All(kernel));
         spec.stride = Some(Dims::All(stride));
         spec.dilation = Some(Dims::All(dilation));
-        spec.padding = Some(if same { Padding::Same } else { Padding::All(pad) });
-        if let Ok(answer) = evaluate(&spec) {
-            if let Some(p) = padlab::picture::picture(&spec, &answer) {
-                let count = p.cell_count();
-                prop_assert!(count > 0);
-                let at = padlab::picture::layout(&p, 640);
-                prop_assert!(at.cell >= 2 && at.width > 0 && at.height > 0);
-                let _ = p.step_index(p.steps().saturating_sub(1));
-                if count <= 5_000 {
-                    let svg = padlab::picture::svg::base_svg(&p, &at, 0);
-                    prop_assert!(svg.contains("cell-output"));
-                }
+        spec.padding = Some(padding);
+        spec.ceil_mode = (ceil && op.is_pool()).then_some(true);
+        let answer = evaluate(&spec);
+        prop_assume!(answer.is_ok());
+        let answer = answer.unwrap();
+        if let Some(p) = padlab::picture::picture(&spec, &answer) {
+            let count = p.cell_count();
+            prop_assert!(count > 0);
+            let at = padlab::picture::layout(&p, 640);
+            prop_assert!(at.cell >= 2 && at.width > 0 && at.height > 0);
+            let _ = p.step_index(p.steps().saturating_sub(1));
+            if count <= 5_000 {
+                let svg = padlab::picture::svg::base_svg(&p, &at, 0);
+                prop_assert!(svg.contains("cell-output"));
+                let _ = padlab::picture::svg::overlay_svg(&p, &at, p.steps() - 1, 0, None);
             }
-            let _ = padlab::view::plot::sweep(&spec).map(|s| padlab::view::plot::svg(&s, 640, 440));
+        }
+        let lines = padlab::view::explain::explain(&spec, &answer);
+        prop_assert_eq!(lines.len(), answer.ndim());
+        let _ = padlab::view::panels::formula(&lines);
+        let _ = padlab::view::panels::summary(&Ok(answer.clone()));
+        let _ = padlab::view::panels::comparison(&padlab::view::compare::compare(&spec));
+        let _ = padlab::view::plot::sweep(&spec).map(|s| padlab::view::plot::svg(&s, 640, 440));
+        let compact = padlab::forms::compact::CompactSpec::from_spec(&spec);
+        let query = padlab::forms::permalink::format_query(&compact);
+        let back = padlab::forms::permalink::parse_query(&query, &compact);
+        prop_assert_eq!(back.spec, compact);
+        let json = padlab::forms::wire::spec_json(&spec);
+        let line = padlab::forms::wire::eval_line(&json.to_string());
+        prop_assert!(line.get("output").is_some(), "{}", line);
+        for &target in Framework::ALL {
+            let options = padlab::codegen::Options { check: true, ..Default::default() };
+            let code = padlab::codegen::generate(&spec, target, &options);
+            prop_assert!(
+                matches!(code, Ok(_) | Err(padlab::codegen::CodegenError::TooLarge { .. })),
+                "{:?}", code
+            );
         }
     }
+}
+
+#[test]
+fn the_arithmetic_of_a_layer_near_the_64_bit_limit_is_exact() {
+    // Keras 'same' with stride 2 on an input near i64::MAX: the core accepts it, and the
+    // arithmetic panel once computed (i + s - 1) / s in i64 (a panic in debug builds, a wrong
+    // number in the release wasm).
+    let mut spec = LayerSpec::new(Op::Conv, Framework::Keras, vec![i64::MAX], Dims::All(3));
+    spec.stride = Some(Dims::All(2));
+    spec.padding = Some(Padding::Same);
+    let answer = evaluate(&spec).expect("the core accepts it");
+    let lines = padlab::view::explain::explain(&spec, &answer);
+    let want = i64::MAX / 2 + 1;
+    assert!(
+        lines[0]
+            .padding
+            .as_deref()
+            .is_some_and(|p| p.contains(&format!("= {want};"))),
+        "{:?}",
+        lines[0]
+    );
 }

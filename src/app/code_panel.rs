@@ -128,7 +128,7 @@ pub fn CodePanel(
                         <div
                             class="tabpanels"
                             on:click=copy_clicked
-                            inner_html=move || panels::code_tabs(&list, selected.get())
+                            inner_html=move || panels::code_tabs(&list, selected.get()).into_string()
                         ></div>
                     }
                     .into_any()

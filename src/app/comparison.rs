@@ -17,7 +17,7 @@ pub fn Comparison(
     let html = Memo::new(move |_| {
         spec.with(|s| {
             s.as_ref()
-                .map(|s| panels::comparison(&compare(s)))
+                .map(|s| panels::comparison(&compare(s)).into_string())
                 .unwrap_or_default()
         })
     });

@@ -4,15 +4,15 @@
 use leptos::prelude::*;
 
 use crate::core::{Framework, LayerSpec, Op, PaddingMode};
-use crate::forms::compact::{CompactSpec, FieldError};
+use crate::forms::compact::{CompactSpec, Field, FieldError};
 
 /// A labelled text field bound to one `CompactSpec` field.
 #[component]
 fn TextField(
     /// The visible label.
     label: &'static str,
-    /// The field's name in `FieldError` (also its `data-testid`).
-    name: &'static str,
+    /// The field (its name is the `data-testid`).
+    field: Field,
     /// Shown when empty (the framework default).
     #[prop(optional)]
     placeholder: &'static str,
@@ -29,10 +29,11 @@ fn TextField(
         spec.with(|s| {
             s.as_ref()
                 .err()
-                .filter(|e| e.field == name)
+                .filter(|e| e.field == field)
                 .map(|e| e.message.clone())
         })
     };
+    let name = field.name();
     let error_id = format!("{name}-error");
     view! {
         <label class="field">
@@ -168,10 +169,10 @@ pub fn Controls(
                 }
                 form=form
             />
-            <TextField label="Input size" name="input" placeholder="100x20" get=|f| &f.input set=|f, v| f.input = v form=form spec=spec />
-            <TextField label="Kernel" name="kernel" placeholder="3 or 4x1" get=|f| &f.kernel set=|f, v| f.kernel = v form=form spec=spec />
-            <TextField label="Stride" name="stride" placeholder="default" get=|f| &f.stride set=|f, v| f.stride = v form=form spec=spec />
-            <TextField label="Dilation" name="dilation" placeholder="1" get=|f| &f.dilation set=|f, v| f.dilation = v form=form spec=spec />
+            <TextField label="Input size" field=Field::Input placeholder="100x20" get=|f| &f.input set=|f, v| f.input = v form=form spec=spec />
+            <TextField label="Kernel" field=Field::Kernel placeholder="3 or 4x1" get=|f| &f.kernel set=|f, v| f.kernel = v form=form spec=spec />
+            <TextField label="Stride" field=Field::Stride placeholder="default" get=|f| &f.stride set=|f, v| f.stride = v form=form spec=spec />
+            <TextField label="Dilation" field=Field::Dilation placeholder="1" get=|f| &f.dilation set=|f, v| f.dilation = v form=form spec=spec />
             <label class="field">
                 <span>"Padding"</span>
                 <input
@@ -180,7 +181,7 @@ pub fn Controls(
                     autocomplete="off"
                     data-testid="padding"
                     placeholder=move || padding_hint(fw.get(), op.get())
-                    aria-invalid=move || spec.with(|s| matches!(s, Err(e) if e.field == "padding")).to_string()
+                    aria-invalid=move || spec.with(|s| matches!(s, Err(e) if e.field == Field::Padding)).to_string()
                     aria-describedby="padding-error"
                     prop:value=move || form.with(|f| f.padding.clone())
                     on:input=move |ev| {
@@ -189,7 +190,7 @@ pub fn Controls(
                     }
                 />
                 <small class="field-error" id="padding-error" role="status">
-                    {move || spec.with(|s| s.as_ref().err().filter(|e| e.field == "padding").map(|e| e.message.clone()))}
+                    {move || spec.with(|s| s.as_ref().err().filter(|e| e.field == Field::Padding).map(|e| e.message.clone()))}
                 </small>
             </label>
             <Show when=move || op.get() == Op::Conv && fw.get() == Framework::Torch>
@@ -207,8 +208,8 @@ pub fn Controls(
                 />
             </Show>
             <Show when=move || op.get() == Op::ConvTranspose>
-                <TextField label="output_padding" name="output_padding" placeholder="none" get=|f| &f.output_padding set=|f, v| f.output_padding = v form=form spec=spec />
-                <TextField label="Output size (requested)" name="output_size" placeholder="none" get=|f| &f.output_size set=|f, v| f.output_size = v form=form spec=spec />
+                <TextField label="output_padding" field=Field::OutputPadding placeholder="none" get=|f| &f.output_padding set=|f, v| f.output_padding = v form=form spec=spec />
+                <TextField label="Output size (requested)" field=Field::OutputSize placeholder="none" get=|f| &f.output_size set=|f, v| f.output_size = v form=form spec=spec />
             </Show>
             <Show when=move || op.get().is_pool() && matches!(fw.get(), Framework::Torch | Framework::Onnx)>
                 <label class="field check">

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::{Answer, LayerSpec};
-use crate::forms::compact::FieldError;
+use crate::forms::compact::{FieldError, LayerError};
 use crate::view::explain::explain;
 use crate::view::panels;
 
@@ -14,13 +14,13 @@ pub fn FormulaPanel(
     /// The layer from the form.
     spec: Memo<Result<LayerSpec, FieldError>>,
     /// The core's answer.
-    answer: Memo<Result<Answer, String>>,
+    answer: Memo<Result<Answer, LayerError>>,
 ) -> impl IntoView {
     let html = Memo::new(move |_| {
         spec.with(|spec| {
             answer.with(|answer| match (spec, answer) {
-                (Ok(spec), Ok(answer)) => panels::formula(&explain(spec, answer)),
-                _ => panels::formula(&[]),
+                (Ok(spec), Ok(answer)) => panels::formula(&explain(spec, answer)).into_string(),
+                _ => panels::formula(&[]).into_string(),
             })
         })
     });

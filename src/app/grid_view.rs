@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::core::{Answer, LayerSpec};
-use crate::forms::compact::FieldError;
+use crate::forms::compact::{FieldError, LayerError};
 use crate::picture::canvas::{Paint, hit, paint};
 use crate::picture::patch::{Edit, diff};
 use crate::picture::scene::block_cell;
@@ -40,7 +40,7 @@ pub fn GridView(
     /// The layer from the form.
     spec: Memo<Result<LayerSpec, FieldError>>,
     /// The core's answer.
-    answer: Memo<Result<Answer, String>>,
+    answer: Memo<Result<Answer, LayerError>>,
 ) -> impl IntoView {
     // While a field is being fixed, the last valid picture stays on screen (dimmed).
     let last = StoredValue::new(None::<Picture>);

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::LayerSpec;
-use crate::forms::compact::{FieldError, parse_sizes};
+use crate::forms::compact::{Field, FieldError, parse_sizes};
 use crate::view::panels;
 
 /// The inverse: a wanted output size and, per framework, how to get it.
@@ -19,11 +19,12 @@ pub fn InversePanel(
         if text.trim().is_empty() {
             return String::new();
         }
-        spec.with(|spec| match (spec, parse_sizes("output", &text)) {
+        spec.with(|spec| match (spec, parse_sizes(Field::Wanted, &text)) {
             (Ok(spec), Ok(w)) => panels::inverse(spec, &w),
-            (Err(e), _) => panels::refusal(&e.message),
-            (_, Err(e)) => panels::refusal(&e.message),
+            (Err(e), _) => panels::refusal(e),
+            (_, Err(e)) => panels::refusal(&e),
         })
+        .into_string()
     });
     view! {
         <section class="inverse" aria-label="Padding for a wanted output">

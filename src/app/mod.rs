@@ -17,7 +17,7 @@ mod summary;
 use leptos::prelude::*;
 
 use crate::core::{Answer, LayerSpec, evaluate};
-use crate::forms::compact::{CompactSpec, FieldError};
+use crate::forms::compact::{CompactSpec, FieldError, LayerError};
 use code_panel::CodePanel;
 use comparison::Comparison;
 use controls::Controls;
@@ -44,10 +44,10 @@ pub fn App() -> impl IntoView {
     sync_url(form, notices, default_form());
     let spec: Memo<Result<LayerSpec, FieldError>> =
         Memo::new(move |_| form.with(CompactSpec::to_spec));
-    let answer: Memo<Result<Answer, String>> = Memo::new(move |_| {
+    let answer: Memo<Result<Answer, LayerError>> = Memo::new(move |_| {
         spec.with(|s| match s {
-            Ok(spec) => evaluate(spec).map_err(|e| e.to_string()),
-            Err(e) => Err(e.message.clone()),
+            Ok(spec) => evaluate(spec).map_err(LayerError::Refused),
+            Err(e) => Err(LayerError::Field(e.clone())),
         })
     });
     // The picture first: the panels below it, and the worker, start once it has been painted

@@ -19,7 +19,9 @@ pub fn PlotPanel(
         ..
     } = generator;
     let body = move || {
-        reply.with(|r| panels::plot(r.as_ref().map(|r| &r.plot), ready.get(), failed.get()))
+        reply.with(|r| {
+            panels::plot(r.as_ref().map(|r| &r.plot), ready.get(), failed.get()).into_string()
+        })
     };
     view! {
         <section class="plot" aria-labelledby="plot-title" data-testid="plot">

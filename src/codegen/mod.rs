@@ -53,13 +53,52 @@ pub struct Snippet {
 pub enum CodegenError {
     /// The source layer itself is refused by its framework.
     Source(PadError),
+    /// A size, pad or kernel span beyond [`LARGEST`]: no framework allocates such a tensor,
+    /// and the generator's arithmetic stays far from the 64-bit limits.
+    TooLarge { value: i64 },
 }
 
 impl std::fmt::Display for CodegenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CodegenError::Source(e) => write!(f, "the source layer is refused: {e}"),
+            CodegenError::TooLarge { value } => write!(
+                f,
+                "padlab writes code for sizes, pads and kernel spans up to {LARGEST} (2^40); \
+                 this layer has {value}"
+            ),
         }
+    }
+}
+
+/// The largest size, pad or kernel span the generator writes code for.
+pub const LARGEST: i64 = 1 << 40;
+
+/// Refuses a layer with a number beyond [`LARGEST`] (the core answers it; no code can run it).
+fn check_writable(source: &LayerSpec) -> Result<(), CodegenError> {
+    let answer = crate::core::evaluate(source).map_err(CodegenError::Source)?;
+    let geometry = crate::core::Geometry::of(source).map_err(CodegenError::Source)?;
+    let numbers = [
+        &geometry.input,
+        &geometry.kernel,
+        &geometry.stride,
+        &geometry.dilation,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+    .chain(answer.axes.iter().flat_map(|a| {
+        [
+            a.output,
+            a.before,
+            a.after,
+            a.effective_kernel,
+            a.full_output(),
+        ]
+    }));
+    match numbers.map(|v| v.saturating_abs()).find(|&v| v > LARGEST) {
+        Some(value) => Err(CodegenError::TooLarge { value }),
+        None => Ok(()),
     }
 }
 
@@ -201,6 +240,7 @@ pub fn generate(
 /// 'same' module or the self-check.
 fn snippet<T: Target>(source: &LayerSpec, options: &Options) -> Result<Snippet, CodegenError> {
     let target = T::Pad::TARGET;
+    check_writable(source)?;
     let plan: Plan<T::Pad> = lower(
         source,
         LowerOptions {

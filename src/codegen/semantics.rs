@@ -120,11 +120,16 @@ fn pool_kind(
 
     let keff = shape.effective_kernel();
     let mut after = answer.after();
-    let mut extra: Vec<i64> = (0..shape.ndim())
-        .map(|a| {
-            let axis = answer.axes[a];
-            let reach = (axis.output - 1) * shape.stride[a] + keff[a];
-            (reach - (shape.input[a] + axis.before + axis.after)).max(0)
+    // In i128: the product and sums of i64 sizes cannot overflow there.
+    let mut extra: Vec<i64> = answer
+        .axes
+        .iter()
+        .enumerate()
+        .map(|(a, axis)| {
+            let w = i128::from;
+            let reach = (w(axis.output) - 1) * w(shape.stride[a]) + w(keff[a]);
+            let padded = w(shape.input[a]) + w(axis.before) + w(axis.after);
+            i64::try_from((reach - padded).max(0)).unwrap_or(i64::MAX)
         })
         .collect();
     // tf.nn.pool with a dilation and explicit pads goes through space_to_batch, which pads
@@ -153,7 +158,7 @@ fn pool_kind(
     if divisor == Divisor::Real {
         for (a, e) in after.iter_mut().zip(extra.iter_mut()) {
             if *a >= 0 {
-                *a += *e;
+                *a = a.saturating_add(*e);
                 *e = 0;
             }
         }

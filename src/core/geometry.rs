@@ -36,12 +36,18 @@ impl Geometry {
             None => vec![1; n],
         };
         positive("dilation", &dilation)?;
-        Ok(Geometry {
+        let g = Geometry {
             input: spec.input.clone(),
             kernel,
             stride,
             dilation,
-        })
+        };
+        // Every answer carries the effective kernel as an i64; with it bounded too, the rules'
+        // sums and products of a few such values stay far inside i128.
+        for a in 0..n {
+            narrow(g.effective_kernel(a)?)?;
+        }
+        Ok(g)
     }
 
     pub fn ndim(&self) -> usize {

@@ -20,7 +20,7 @@ pub use error::{PadError, layer_name};
 pub use geometry::Geometry;
 pub use inverse::{InverseError, Solution, inverse};
 pub use rules::{Arg, default_padding, takes};
-pub use spec::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode};
+pub use spec::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode, UnknownName};
 
 /// `values` joined by `sep`: `join(&[100, 20], "x")` is `100x20`. The one list formatter behind
 /// the compact sizes, Python tuples and error messages.

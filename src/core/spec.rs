@@ -109,9 +109,32 @@ impl LayerSpec {
     }
 }
 
+/// A name that is none of an enum's wire names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// What was named (`op`, `framework`, `paddingmode`).
+    pub what: &'static str,
+    pub got: String,
+    pub expected: &'static [&'static str],
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown {} {:?}; expected one of {}",
+            self.what,
+            self.got,
+            self.expected.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
 /// Names used on the wire (CLI JSON, URL), one table per enum so parse and format cannot drift.
 macro_rules! named {
-    ($ty:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
+    ($ty:ident, $what:literal { $($variant:ident = $name:literal),+ $(,)? }) => {
         impl $ty {
             /// Every value, in display order.
             pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
@@ -121,15 +144,15 @@ macro_rules! named {
             }
         }
         impl FromStr for $ty {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, String> {
+            type Err = UnknownName;
+            fn from_str(s: &str) -> Result<Self, UnknownName> {
                 match s {
                     $($name => Ok($ty::$variant),)+
-                    _ => Err(format!(
-                        "unknown {} {s:?}; expected one of {}",
-                        stringify!($ty).to_lowercase(),
-                        [$($name),+].join(", ")
-                    )),
+                    _ => Err(UnknownName {
+                        what: $what,
+                        got: s.to_string(),
+                        expected: &[$($name),+],
+                    }),
                 }
             }
         }
@@ -141,9 +164,9 @@ macro_rules! named {
     };
 }
 
-named!(Op { Conv = "conv", ConvTranspose = "conv_transpose", MaxPool = "max_pool", AvgPool = "avg_pool" });
-named!(Framework { Torch = "torch", Keras = "keras", Tf = "tf", Onnx = "onnx", Jax = "jax" });
-named!(PaddingMode { Zeros = "zeros", Reflect = "reflect", Replicate = "replicate", Circular = "circular" });
+named!(Op, "op" { Conv = "conv", ConvTranspose = "conv_transpose", MaxPool = "max_pool", AvgPool = "avg_pool" });
+named!(Framework, "framework" { Torch = "torch", Keras = "keras", Tf = "tf", Onnx = "onnx", Jax = "jax" });
+named!(PaddingMode, "paddingmode" { Zeros = "zeros", Reflect = "reflect", Replicate = "replicate", Circular = "circular" });
 
 impl Op {
     /// Pooling ops (their stride defaults to the kernel).

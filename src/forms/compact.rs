@@ -2,7 +2,9 @@
 //! sizes as `100x20`, padding as `same`, `2`, `1x0` (per dimension) or `1,2x0,0` (per side).
 //! One parse, one format, round-trip tested.
 
-use crate::core::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode};
+use crate::core::{
+    Answer, Dims, Framework, LayerSpec, Op, PadError, Padding, PaddingMode, evaluate,
+};
 
 /// A layer as text fields (what a user typed; nothing is lost when a field does not parse).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,10 +24,41 @@ pub struct CompactSpec {
     pub count_include_pad: Option<bool>,
 }
 
+/// A text field of the form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Input,
+    Kernel,
+    Stride,
+    Dilation,
+    Padding,
+    OutputPadding,
+    OutputSize,
+    /// A size typed outside the layer (the inverse panel's wanted output).
+    Wanted,
+}
+
+impl Field {
+    /// The field's name: the CLI flag (`--output-padding` from `output_padding`), the form
+    /// control's `data-testid`, and the word in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Input => "input",
+            Field::Kernel => "kernel",
+            Field::Stride => "stride",
+            Field::Dilation => "dilation",
+            Field::Padding => "padding",
+            Field::OutputPadding => "output_padding",
+            Field::OutputSize => "output_size",
+            Field::Wanted => "output",
+        }
+    }
+}
+
 /// A field that does not parse, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
-    pub field: &'static str,
+    pub field: Field,
     pub message: String,
 }
 
@@ -35,22 +68,43 @@ impl std::fmt::Display for FieldError {
     }
 }
 
-fn field_error(field: &'static str, message: String) -> FieldError {
+impl std::error::Error for FieldError {}
+
+fn field_error(field: Field, message: String) -> FieldError {
     FieldError { field, message }
 }
 
+/// Why the form has no answer: a field that does not parse, or the framework's refusal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LayerError {
+    Field(FieldError),
+    Refused(PadError),
+}
+
+impl std::fmt::Display for LayerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LayerError::Field(e) => e.fmt(f),
+            LayerError::Refused(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LayerError {}
+
 /// `100x20` -> `[100, 20]` (spaces and `×` allowed).
-pub fn parse_sizes(field: &'static str, text: &str) -> Result<Vec<i64>, FieldError> {
+pub fn parse_sizes(field: Field, text: &str) -> Result<Vec<i64>, FieldError> {
     let text = text.trim();
+    let name = field.name();
     if text.is_empty() {
-        return Err(field_error(field, format!("{field} is empty")));
+        return Err(field_error(field, format!("{name} is empty")));
     }
     text.split(['x', 'X', '×'])
         .map(|part| {
             part.trim().parse::<i64>().map_err(|_| {
                 field_error(
                     field,
-                    format!("{field} takes whole numbers like 3 or 100x20, got {text:?}"),
+                    format!("{name} takes whole numbers like 3 or 100x20, got {text:?}"),
                 )
             })
         })
@@ -58,7 +112,7 @@ pub fn parse_sizes(field: &'static str, text: &str) -> Result<Vec<i64>, FieldErr
 }
 
 /// One number for every dimension, or one per dimension.
-fn parse_dims(field: &'static str, text: &str) -> Result<Dims, FieldError> {
+fn parse_dims(field: Field, text: &str) -> Result<Dims, FieldError> {
     let values = parse_sizes(field, text)?;
     Ok(match values.as_slice() {
         [one] => Dims::All(*one),
@@ -81,7 +135,7 @@ pub fn parse_padding(text: &str) -> Result<Padding, FieldError> {
                 match parts.as_deref() {
                     Ok([b, a]) => Ok([*b, *a]),
                     _ => Err(field_error(
-                        "padding",
+                        Field::Padding,
                         format!(
                             "per-side padding is before,after per dimension (1,2x0,0), got {text:?}"
                         ),
@@ -91,9 +145,9 @@ pub fn parse_padding(text: &str) -> Result<Padding, FieldError> {
             .collect::<Result<Vec<_>, _>>()
             .map(Padding::Explicit);
     }
-    let values = parse_sizes("padding", text).map_err(|_| {
+    let values = parse_sizes(Field::Padding, text).map_err(|_| {
         field_error(
-            "padding",
+            Field::Padding,
             format!("padding is valid, same, same_lower, causal, 2, 1x0 or 1,2x0,0; got {text:?}"),
         )
     })?;
@@ -150,22 +204,22 @@ impl CompactSpec {
 
     /// The layer, or the first field that does not parse. Empty optional fields are absent.
     pub fn to_spec(&self) -> Result<LayerSpec, FieldError> {
-        let input = parse_sizes("input", &self.input)?;
+        let input = parse_sizes(Field::Input, &self.input)?;
         let mut spec = LayerSpec::new(
             self.op,
             self.framework,
             input,
-            parse_dims("kernel", &self.kernel)?,
+            parse_dims(Field::Kernel, &self.kernel)?,
         );
-        let optional = |field: &'static str, text: &str| -> Result<Option<Dims>, FieldError> {
+        let optional = |field: Field, text: &str| -> Result<Option<Dims>, FieldError> {
             if text.trim().is_empty() {
                 Ok(None)
             } else {
                 parse_dims(field, text).map(Some)
             }
         };
-        spec.stride = optional("stride", &self.stride)?;
-        spec.dilation = optional("dilation", &self.dilation)?;
+        spec.stride = optional(Field::Stride, &self.stride)?;
+        spec.dilation = optional(Field::Dilation, &self.dilation)?;
         spec.padding = if self.padding.trim().is_empty() {
             None
         } else {
@@ -173,9 +227,9 @@ impl CompactSpec {
         };
         spec.padding_mode = self.padding_mode;
         if self.op == Op::ConvTranspose {
-            spec.output_padding = optional("output_padding", &self.output_padding)?;
+            spec.output_padding = optional(Field::OutputPadding, &self.output_padding)?;
             if !self.output_size.trim().is_empty() {
-                spec.output_size = Some(parse_sizes("output_size", &self.output_size)?);
+                spec.output_size = Some(parse_sizes(Field::OutputSize, &self.output_size)?);
             }
         }
         if self.op.is_pool() {
@@ -185,6 +239,13 @@ impl CompactSpec {
             spec.count_include_pad = self.count_include_pad;
         }
         Ok(spec)
+    }
+
+    /// The layer and the core's answer for it, or why there is none.
+    pub fn evaluate(&self) -> Result<(LayerSpec, Answer), LayerError> {
+        let spec = self.to_spec().map_err(LayerError::Field)?;
+        let answer = evaluate(&spec).map_err(LayerError::Refused)?;
+        Ok((spec, answer))
     }
 
     /// The text fields of a spec.
@@ -220,8 +281,8 @@ mod tests {
 
     #[test]
     fn sizes_and_padding_parse_in_every_form() {
-        assert_eq!(parse_sizes("input", "100x20"), Ok(vec![100, 20]));
-        assert_eq!(parse_sizes("input", " 7 × 7 "), Ok(vec![7, 7]));
+        assert_eq!(parse_sizes(Field::Input, "100x20"), Ok(vec![100, 20]));
+        assert_eq!(parse_sizes(Field::Input, " 7 × 7 "), Ok(vec![7, 7]));
         assert_eq!(parse_padding("SAME"), Ok(Padding::Same));
         assert_eq!(parse_padding("2"), Ok(Padding::All(2)));
         assert_eq!(parse_padding("1x0"), Ok(Padding::PerDim(vec![1, 0])));
@@ -229,9 +290,12 @@ mod tests {
             parse_padding("1,2x0,0"),
             Ok(Padding::Explicit(vec![[1, 2], [0, 0]]))
         );
-        assert_eq!(parse_padding("1,2,3").unwrap_err().field, "padding");
-        assert_eq!(parse_sizes("kernel", "3xa").unwrap_err().field, "kernel");
-        assert!(parse_sizes("input", "").is_err());
+        assert_eq!(parse_padding("1,2,3").unwrap_err().field, Field::Padding);
+        assert_eq!(
+            parse_sizes(Field::Kernel, "3xa").unwrap_err().field,
+            Field::Kernel
+        );
+        assert!(parse_sizes(Field::Input, "").is_err());
     }
 
     #[test]

@@ -6,7 +6,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::core::{
-    Answer, Dims, Framework, LayerSpec, Op, Padding, PaddingMode, Placement, evaluate, inverse,
+    Answer, Dims, Framework, LayerSpec, Op, Padding, PaddingMode, Placement, UnknownName, evaluate,
+    inverse,
 };
 
 /// The fields `padlab eval` reads.
@@ -25,6 +26,91 @@ pub const FIELDS: &[&str] = &[
     "count_include_pad",
 ];
 
+/// Why a JSON line is not a layer spec. The messages are part of the contract's `error` text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WireError {
+    /// The line is not JSON (`empty`: it is blank).
+    Json {
+        empty: bool,
+        reason: String,
+    },
+    NotAnObject,
+    /// A required field is absent; `hint` says what it holds.
+    Missing {
+        field: &'static str,
+        hint: &'static str,
+    },
+    NotAString {
+        field: String,
+        got: String,
+    },
+    NotAnArray {
+        field: String,
+        got: String,
+    },
+    NotAnInteger {
+        field: String,
+        got: String,
+    },
+    OutOfRange {
+        field: String,
+        got: String,
+    },
+    NotABool {
+        field: String,
+        got: String,
+    },
+    /// `padding` in none of its forms; `got` as written.
+    Padding {
+        got: String,
+    },
+    Unknown(UnknownName),
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const PADDING: &str = "field `padding` must be \"valid\", \"same\", \"same_lower\", \"causal\", \
+                               an integer, an array of integers, or an array of [before, after] pairs";
+        match self {
+            WireError::Json {
+                empty: true,
+                reason,
+            } => write!(f, "empty line ({reason})"),
+            WireError::Json {
+                empty: false,
+                reason,
+            } => write!(f, "invalid JSON: {reason}"),
+            WireError::NotAnObject => f.write_str("a layer spec must be a JSON object"),
+            WireError::Missing { field, hint } => write!(f, "missing field `{field}`{hint}"),
+            WireError::NotAString { field, got } => {
+                write!(f, "field `{field}` must be a string, got {got}")
+            }
+            WireError::NotAnArray { field, got } => {
+                write!(f, "field `{field}` must be an array of integers, got {got}")
+            }
+            WireError::NotAnInteger { field, got } => {
+                write!(f, "field `{field}` must hold integers, got {got}")
+            }
+            WireError::OutOfRange { field, got } => {
+                write!(f, "field `{field}`: {got} is not an integer in range")
+            }
+            WireError::NotABool { field, got } => {
+                write!(f, "field `{field}` must be true or false, got {got}")
+            }
+            WireError::Padding { got } => write!(f, "{PADDING}; got {got}"),
+            WireError::Unknown(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WireError {}
+
+impl From<UnknownName> for WireError {
+    fn from(e: UnknownName) -> Self {
+        WireError::Unknown(e)
+    }
+}
+
 /// A spec that could be read, with the names of fields it did not know (reported, not fatal).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
@@ -33,27 +119,35 @@ pub struct Parsed {
 }
 
 /// Reads one spec from a JSON value. `null` counts as absent.
-pub fn parse_spec(value: &Value) -> Result<Parsed, String> {
-    let obj = value
-        .as_object()
-        .ok_or("a layer spec must be a JSON object")?;
+pub fn parse_spec(value: &Value) -> Result<Parsed, WireError> {
+    let obj = value.as_object().ok_or(WireError::NotAnObject)?;
     let get = |name: &str| obj.get(name).filter(|v| !v.is_null());
     let op: Op = required_str(get("op"), "op")?.parse()?;
     let framework: Framework = required_str(get("framework"), "framework")?.parse()?;
     let input = match get("input") {
         Some(v) => int_list(v, "input")?,
-        None => return Err("missing field `input` (spatial sizes, e.g. [32, 32])".into()),
+        None => {
+            return Err(WireError::Missing {
+                field: "input",
+                hint: " (spatial sizes, e.g. [32, 32])",
+            });
+        }
     };
     let kernel = match get("kernel") {
         Some(v) => dims(v, "kernel")?,
-        None => return Err("missing field `kernel`".into()),
+        None => {
+            return Err(WireError::Missing {
+                field: "kernel",
+                hint: "",
+            });
+        }
     };
     let mut spec = LayerSpec::new(op, framework, input, kernel);
     spec.stride = get("stride").map(|v| dims(v, "stride")).transpose()?;
     spec.dilation = get("dilation").map(|v| dims(v, "dilation")).transpose()?;
     spec.padding = get("padding").map(padding).transpose()?;
     spec.padding_mode = get("padding_mode")
-        .map(|v| required_str(Some(v), "padding_mode")?.parse::<PaddingMode>())
+        .map(|v| Ok::<_, WireError>(required_str(Some(v), "padding_mode")?.parse::<PaddingMode>()?))
         .transpose()?;
     spec.output_padding = get("output_padding")
         .map(|v| dims(v, "output_padding"))
@@ -125,8 +219,8 @@ pub fn answer_json(answer: &Answer) -> Value {
 }
 
 /// `{"error": message}`.
-pub fn error_json(message: &str) -> Value {
-    json!({ "error": message })
+pub fn error_json(message: impl std::fmt::Display) -> Value {
+    json!({ "error": message.to_string() })
 }
 
 /// Answers one line of `padlab eval` input: always exactly one JSON object.
@@ -137,11 +231,11 @@ pub fn eval_line(line: &str) -> Value {
     };
     let parsed = match parse_spec(&value) {
         Ok(p) => p,
-        Err(e) => return error_json(&e),
+        Err(e) => return error_json(e),
     };
     let mut out = match evaluate(&parsed.spec) {
         Ok(answer) => answer_json(&answer),
-        Err(e) => error_json(&e.to_string()),
+        Err(e) => error_json(e),
     };
     if !parsed.unknown_fields.is_empty()
         && let Value::Object(m) = &mut out
@@ -161,11 +255,10 @@ pub fn eval_line(line: &str) -> Value {
 /// One JSON Lines input line, or the error answer for it (every command reads lines the same way).
 fn read_line(line: &str) -> Result<Value, Value> {
     serde_json::from_str(line).map_err(|e| {
-        if line.trim().is_empty() {
-            error_json(&format!("empty line ({e})"))
-        } else {
-            error_json(&format!("invalid JSON: {e}"))
-        }
+        error_json(WireError::Json {
+            empty: line.trim().is_empty(),
+            reason: e.to_string(),
+        })
     })
 }
 
@@ -183,7 +276,7 @@ pub fn link_line(line: &str) -> Value {
                 &parsed.spec
             ))
         }),
-        Err(e) => error_json(&e),
+        Err(e) => error_json(e),
     }
 }
 
@@ -197,15 +290,18 @@ pub fn inverse_line(line: &str) -> Value {
     let want = match value.as_object_mut().and_then(|m| m.remove("want")) {
         Some(w) => match int_list(&w, "want") {
             Ok(w) => w,
-            Err(e) => return error_json(&e),
+            Err(e) => return error_json(e),
         },
         None => {
-            return error_json("missing field `want` (the output size you want, e.g. [100, 20])");
+            return error_json(WireError::Missing {
+                field: "want",
+                hint: " (the output size you want, e.g. [100, 20])",
+            });
         }
     };
     let parsed = match parse_spec(&value) {
         Ok(p) => p,
-        Err(e) => return error_json(&e),
+        Err(e) => return error_json(e),
     };
     match inverse(&parsed.spec, &want) {
         Ok(solutions) => {
@@ -227,19 +323,22 @@ pub fn inverse_line(line: &str) -> Value {
                 .collect();
             json!({ "solutions": list })
         }
-        Err(e) => error_json(&e.to_string()),
+        Err(e) => error_json(e),
     }
 }
 
-fn required_str<'a>(v: Option<&'a Value>, field: &str) -> Result<&'a str, String> {
+fn required_str<'a>(v: Option<&'a Value>, field: &'static str) -> Result<&'a str, WireError> {
     match v {
         Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(format!("field `{field}` must be a string, got {other}")),
-        None => Err(format!("missing field `{field}`")),
+        Some(other) => Err(WireError::NotAString {
+            field: field.into(),
+            got: other.to_string(),
+        }),
+        None => Err(WireError::Missing { field, hint: "" }),
     }
 }
 
-fn int(v: &Value, field: &str) -> Result<i64, String> {
+fn int(v: &Value, field: &str) -> Result<i64, WireError> {
     match v {
         Value::Number(n) => n
             .as_i64()
@@ -248,37 +347,45 @@ fn int(v: &Value, field: &str) -> Result<i64, String> {
                     .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
                     .map(|f| f as i64)
             })
-            .ok_or_else(|| format!("field `{field}`: {n} is not an integer in range")),
-        other => Err(format!("field `{field}` must hold integers, got {other}")),
+            .ok_or_else(|| WireError::OutOfRange {
+                field: field.into(),
+                got: n.to_string(),
+            }),
+        other => Err(WireError::NotAnInteger {
+            field: field.into(),
+            got: other.to_string(),
+        }),
     }
 }
 
-fn int_list(v: &Value, field: &str) -> Result<Vec<i64>, String> {
+fn int_list(v: &Value, field: &str) -> Result<Vec<i64>, WireError> {
     match v {
         Value::Array(items) => items.iter().map(|x| int(x, field)).collect(),
-        other => Err(format!(
-            "field `{field}` must be an array of integers, got {other}"
-        )),
+        other => Err(WireError::NotAnArray {
+            field: field.into(),
+            got: other.to_string(),
+        }),
     }
 }
 
-fn dims(v: &Value, field: &str) -> Result<Dims, String> {
+fn dims(v: &Value, field: &str) -> Result<Dims, WireError> {
     match v {
         Value::Array(_) => Ok(Dims::Each(int_list(v, field)?)),
         _ => Ok(Dims::All(int(v, field)?)),
     }
 }
 
-fn boolean(v: &Value, field: &str) -> Result<bool, String> {
-    v.as_bool()
-        .ok_or_else(|| format!("field `{field}` must be true or false, got {v}"))
+fn boolean(v: &Value, field: &str) -> Result<bool, WireError> {
+    v.as_bool().ok_or_else(|| WireError::NotABool {
+        field: field.into(),
+        got: v.to_string(),
+    })
 }
 
-fn padding(v: &Value) -> Result<Padding, String> {
-    const WHAT: &str = "field `padding` must be \"valid\", \"same\", \"same_lower\", \"causal\", an integer, \
-                        an array of integers, or an array of [before, after] pairs";
+fn padding(v: &Value) -> Result<Padding, WireError> {
+    let refused = |got: String| WireError::Padding { got };
     match v {
-        Value::String(s) => Padding::from_keyword(s).ok_or_else(|| format!("{WHAT}; got {s:?}")),
+        Value::String(s) => Padding::from_keyword(s).ok_or_else(|| refused(format!("{s:?}"))),
         Value::Number(_) => Ok(Padding::All(int(v, "padding")?)),
         Value::Array(items) if items.iter().all(Value::is_number) => {
             Ok(Padding::PerDim(int_list(v, "padding")?))
@@ -287,11 +394,11 @@ fn padding(v: &Value) -> Result<Padding, String> {
             .iter()
             .map(|pair| match pair.as_array().map(Vec::as_slice) {
                 Some([b, a]) => Ok([int(b, "padding")?, int(a, "padding")?]),
-                _ => Err(format!("{WHAT}; got {v}")),
+                _ => Err(refused(v.to_string())),
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Padding::Explicit),
-        other => Err(format!("{WHAT}; got {other}")),
+        other => Err(refused(other.to_string())),
     }
 }
 

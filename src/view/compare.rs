@@ -1,14 +1,14 @@
 //! The same input, kernel, stride and dilation under each framework's 'same' (and torch's
 //! integer padding): who pads what, who refuses, and which side gets the odd pixel.
 
-use crate::core::{Answer, Dims, Framework, Geometry, LayerSpec, Op, Padding, evaluate};
+use crate::core::{Answer, Dims, Framework, Geometry, LayerSpec, Op, PadError, Padding, evaluate};
 
 /// One row of the comparison.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub label: String,
     pub framework: Framework,
-    pub answer: Result<Answer, String>,
+    pub answer: Result<Answer, PadError>,
 }
 
 /// Where the odd pixel of a dimension went.
@@ -36,23 +36,19 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
         s.padding = Some(padding);
         s
     };
-    // torch's usual integer padding: the spec's own when symmetric, else (k' - 1) / 2.
-    let torch_int = match &spec.padding {
-        Some(Padding::All(p)) => vec![*p; g.ndim()],
-        Some(Padding::PerDim(v)) => v.clone(),
+    // torch's usual integer padding: the spec's own when symmetric, else (k' - 1) / 2 (left out
+    // when that does not fit in 64 bits).
+    let torch_int: Option<Vec<i64>> = match &spec.padding {
+        Some(Padding::All(p)) => Some(vec![*p; g.ndim()]),
+        Some(Padding::PerDim(v)) => Some(v.clone()),
         _ => (0..g.ndim())
             .map(|a| {
-                g.effective_kernel(a)
-                    .map(|k| ((k - 1) / 2) as i64)
-                    .unwrap_or(0)
+                let k = g.effective_kernel(a).ok()?;
+                i64::try_from((k - 1) / 2).ok()
             })
             .collect(),
     };
-    let torch_label = format!(
-        "PyTorch padding={}",
-        crate::forms::compact::join(&torch_int).replace('x', ", ")
-    );
-    let rows: Vec<(String, LayerSpec)> = vec![
+    let mut rows: Vec<(String, LayerSpec)> = vec![
         (
             "TF / Keras 'same'".into(),
             base(Framework::Keras, Padding::Same),
@@ -61,10 +57,14 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
             "PyTorch 'same'".into(),
             base(Framework::Torch, Padding::Same),
         ),
-        (
-            torch_label,
-            base(Framework::Torch, Padding::PerDim(torch_int)),
-        ),
+    ];
+    if let Some(pads) = torch_int {
+        rows.push((
+            format!("PyTorch padding={}", crate::core::join(&pads, ", ")),
+            base(Framework::Torch, Padding::PerDim(pads)),
+        ));
+    }
+    rows.extend([
         (
             "ONNX SAME_UPPER".into(),
             base(Framework::Onnx, Padding::Same),
@@ -74,12 +74,12 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
             base(Framework::Onnx, Padding::SameLower),
         ),
         ("JAX 'SAME'".into(), base(Framework::Jax, Padding::Same)),
-    ];
+    ]);
     rows.into_iter()
         .map(|(label, s)| Row {
             label,
             framework: s.framework,
-            answer: evaluate(&s).map_err(|e| e.to_string()),
+            answer: evaluate(&s),
         })
         .collect()
 }
@@ -102,7 +102,14 @@ mod tests {
         assert_eq!((keras.axes[0].before, keras.axes[0].after), (2, 3));
         assert_eq!(odd_side(keras, 0), Some("after"));
         assert!(keras.pads_depend_on_input);
-        assert!(rows[1].answer.as_ref().unwrap_err().contains("strided"));
+        assert!(
+            rows[1]
+                .answer
+                .as_ref()
+                .unwrap_err()
+                .to_string()
+                .contains("strided")
+        );
         let torch3 = rows[2].answer.as_ref().unwrap();
         assert_eq!(
             (

@@ -1,7 +1,7 @@
 //! The arithmetic behind an answer, one line per dimension, with the numbers substituted:
 //! `⌊(6 + 2 + 2 − 5) / 2⌋ + 1 = 3`.
 
-use crate::core::{Answer, AxisAnswer, Framework, Geometry, LayerSpec, Op, Padding};
+use crate::core::{Answer, Framework, Geometry, LayerSpec, Op, Padding};
 
 /// One dimension's explanation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,7 +25,8 @@ pub fn dimension_names(n: usize) -> &'static [&'static str] {
     }
 }
 
-fn signed(v: i64) -> String {
+/// `+ 3` or `− 3` (in `i128`: the negation of any `i64` fits).
+fn signed(v: i128) -> String {
     if v < 0 {
         format!("− {}", -v)
     } else {
@@ -33,7 +34,8 @@ fn signed(v: i64) -> String {
     }
 }
 
-/// The explanation of `answer` for `spec` (both from the core).
+/// The explanation of `answer` for `spec` (both from the core). The arithmetic is in `i128`,
+/// where sums and products of the core's `i64` values cannot overflow.
 pub fn explain(spec: &LayerSpec, answer: &Answer) -> Vec<Line> {
     let Ok(g) = Geometry::of(spec) else {
         return vec![];
@@ -41,11 +43,20 @@ pub fn explain(spec: &LayerSpec, answer: &Answer) -> Vec<Line> {
     let n = g.ndim();
     let names = dimension_names(n);
     let keyword = spec.padding.as_ref().and_then(Padding::keyword);
-    (0..n)
-        .map(|a| {
-            let (i, k, s, d) = (g.input[a], g.kernel[a], g.stride[a], g.dilation[a]);
-            let axis = answer.axes.get(a).copied().unwrap_or(AxisAnswer { output: 0, before: 0, after: 0, effective_kernel: k });
-            let (keff, b, af, o) = (axis.effective_kernel, axis.before, axis.after, axis.output);
+    answer
+        .axes
+        .iter()
+        .zip(names)
+        .enumerate()
+        .map(|(a, (axis, &dimension))| {
+            let (i, k, s, d) = g.dim(a);
+            let wide = |v: i64| i128::from(v);
+            let (keff, b, af, o) = (
+                wide(axis.effective_kernel),
+                wide(axis.before),
+                wide(axis.after),
+                wide(axis.output),
+            );
             let kernel = (d > 1).then(|| format!("k' = {d}·({k} − 1) + 1 = {keff}"));
             let padding = match (spec.op, keyword) {
                 (Op::ConvTranspose, _) | (_, None | Some("valid")) => None,
@@ -69,7 +80,7 @@ pub fn explain(spec: &LayerSpec, answer: &Answer) -> Vec<Line> {
             };
             let output = match spec.op {
                 Op::ConvTranspose => {
-                    let full = axis.full_output();
+                    let full = o + b + af;
                     format!(
                         "full = ({i} − 1)·{s} + {keff} = {full}; output = {full} {} {} = {o}",
                         signed(-b),
@@ -95,7 +106,7 @@ pub fn explain(spec: &LayerSpec, answer: &Answer) -> Vec<Line> {
                     text
                 }
             };
-            Line { dimension: names[a], kernel, padding, output }
+            Line { dimension, kernel, padding, output }
         })
         .collect()
 }

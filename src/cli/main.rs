@@ -127,7 +127,7 @@ mod cli {
         }
     }
 
-    fn code_text(args: &CodeArgs) -> Result<String, String> {
+    fn code_text(args: &CodeArgs) -> Result<String, Box<dyn std::error::Error>> {
         use padlab::codegen::{Options, generate};
         use padlab::core::{Framework, evaluate};
         let options = Options {
@@ -145,15 +145,14 @@ mod cli {
             flags_spec(args)?
         } else {
             let mut text = String::new();
-            std::io::Read::read_to_string(&mut io::stdin(), &mut text)
-                .map_err(|e| e.to_string())?;
+            std::io::Read::read_to_string(&mut io::stdin(), &mut text)?;
             let value: serde_json::Value =
                 serde_json::from_str(&text).map_err(|e| format!("invalid JSON: {e}"))?;
             padlab::forms::wire::parse_spec(&value)?.spec
         };
         let mut out = String::new();
         if human {
-            let answer = evaluate(&spec).map_err(|e| e.to_string())?;
+            let answer = evaluate(&spec)?;
             out.push_str(&format!("{}\n", padlab::codegen::describe_layer(&spec)));
             out.push_str(&format!(
                 "output: {}\n",
@@ -174,7 +173,7 @@ mod cli {
             }
         }
         for target in targets {
-            let snippet = generate(&spec, target, &options).map_err(|e| e.to_string())?;
+            let snippet = generate(&spec, target, &options)?;
             if human {
                 out.push_str(&format!("\n# ---- {} ----\n", target.title()));
             }
@@ -184,7 +183,7 @@ mod cli {
     }
 
     /// The layer flags as a spec, through the same text syntax as the web form.
-    fn flags_spec(args: &CodeArgs) -> Result<padlab::core::LayerSpec, String> {
+    fn flags_spec(args: &CodeArgs) -> Result<padlab::core::LayerSpec, Box<dyn std::error::Error>> {
         use padlab::forms::compact::CompactSpec;
         let framework = args.framework.as_deref().unwrap_or_default().parse()?;
         let input = args
@@ -205,9 +204,9 @@ mod cli {
         compact.padding_mode = args.padding_mode.as_deref().map(str::parse).transpose()?;
         compact.ceil_mode = args.ceil_mode;
         compact.count_include_pad = args.count_include_pad;
-        compact
+        Ok(compact
             .to_spec()
-            .map_err(|e| format!("--{}: {}", e.field.replace('_', "-"), e.message))
+            .map_err(|e| format!("--{}: {}", e.field.name().replace('_', "-"), e.message))?)
     }
 
     /// One answer line per input line; flushes after each so it works interactively and in pipes.
