@@ -140,3 +140,164 @@ fn link_writes_the_permalink_query_line_by_line() {
         json!({"query": "op=avg_pool&fw=torch&in=7&k=3&s=2&p=1&ceil=1&cip=0"})
     );
 }
+
+#[test]
+fn inverse_answers_every_way_or_why_none_line_by_line() {
+    let out = run(
+        "inverse",
+        "{\"op\":\"conv\",\"framework\":\"keras\",\"input\":[100,20],\"kernel\":[4,1],\"want\":[100,20]}\n\
+         {\"op\":\"conv\",\"framework\":\"torch\",\"input\":[224,224],\"kernel\":7,\"stride\":2,\"want\":[112,112]}\n\
+         {\"op\":\"conv\",\"framework\":\"torch\",\"input\":[10],\"kernel\":3,\"want\":[2]}\n\
+         {\"op\":\"conv\",\"framework\":\"torch\",\"input\":[10],\"kernel\":3}\n\
+         not json\n",
+    );
+    assert_eq!(out.len(), 5, "one answer per line: {out:?}");
+    // Keras: 'same' gives 100x20, with the odd row at the bottom.
+    let keras = &out[0]["solutions"][0];
+    assert_eq!(keras["padding"], json!("same"));
+    assert_eq!(keras["pad_before"], json!([1, 0]));
+    assert_eq!(keras["pad_after"], json!([2, 0]));
+    // torch: only the symmetric 3 (torch has no per-side padding).
+    assert_eq!(
+        out[1],
+        json!({"solutions": [{"padding": 3, "output": [112, 112], "pad_before": [3, 3],
+            "pad_after": [3, 3], "pads_depend_on_input": false}]})
+    );
+    let none = out[2]["error"].as_str().expect("no padding shrinks 8 to 2");
+    assert!(none.contains("already [8]"), "{none}");
+    let missing = out[3]["error"].as_str().expect("want is required");
+    assert!(missing.starts_with("missing field `want`"), "{missing}");
+    assert!(out[4]["error"].is_string());
+}
+
+/// Runs `padlab` with arguments and stdin; returns (success, stdout, stderr).
+fn run_args(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_padlab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("padlab runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn code_with_layer_flags_prints_the_answer_and_every_target() {
+    let (ok, out, _) = run_args(
+        &[
+            "code",
+            "--framework",
+            "keras",
+            "--input",
+            "100x20",
+            "--kernel",
+            "4x1",
+            "--padding",
+            "same",
+        ],
+        "",
+    );
+    assert!(ok);
+    assert!(
+        out.starts_with("Keras Conv2D(kernel=(4, 1), padding='same')\noutput: 100x20\npad before: [1, 0]\npad after: [2, 0]\n"),
+        "{out}"
+    );
+    for target in [
+        "PyTorch",
+        "Keras",
+        "TensorFlow (tf.nn)",
+        "ONNX Runtime",
+        "JAX",
+    ] {
+        assert!(out.contains(&format!("# ---- {target} ----")), "{target}");
+    }
+    assert!(out.contains("padding=\"same\""), "torch 'same' at stride 1");
+    // One target, a strided transposed layer: crops, not pads.
+    let (ok, out, _) = run_args(
+        &[
+            "code",
+            "--framework",
+            "keras",
+            "--op",
+            "conv_transpose",
+            "--input",
+            "4",
+            "--kernel",
+            "3",
+            "--stride",
+            "2",
+            "--padding",
+            "same",
+            "--to",
+            "torch",
+        ],
+        "",
+    );
+    assert!(ok);
+    assert!(out.contains("crop before: [0]\ncrop after: [1]"), "{out}");
+    assert_eq!(out.matches("# ---- ").count(), 1);
+}
+
+#[test]
+fn code_names_the_flag_that_does_not_parse_and_exits_non_zero() {
+    let (ok, out, err) = run_args(
+        &[
+            "code",
+            "--framework",
+            "torch",
+            "--input",
+            "abc",
+            "--kernel",
+            "3",
+        ],
+        "",
+    );
+    assert!(!ok && out.is_empty());
+    assert!(err.contains("--input:"), "{err}");
+    let (ok, _, err) = run_args(
+        &[
+            "code",
+            "--framework",
+            "torch",
+            "--input",
+            "8",
+            "--kernel",
+            "3",
+            "--stride",
+            "2",
+            "--padding",
+            "same",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("not supported for strided convolutions"),
+        "{err}"
+    );
+    let (ok, _, err) = run_args(&["code"], "{}");
+    assert!(!ok && err.contains("--to is required"), "{err}");
+}
+
+#[test]
+fn code_from_json_on_stdin_writes_a_check_script() {
+    let (ok, out, _) = run_args(
+        &["code", "--to", "jax", "--check"],
+        r#"{"op":"conv","framework":"torch","input":[6,6],"kernel":5,"stride":2,"padding":2}"#,
+    );
+    assert!(ok);
+    assert!(out.contains("def run_source_layer(x, w, b)"), "{out}");
+    assert!(out.contains("padlab self-check passed"), "{out}");
+}

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::{Framework, LayerSpec, Op, PaddingMode};
+use crate::core::{Arg, Framework, LayerSpec, Op, PaddingMode, takes};
 use crate::forms::compact::{CompactSpec, Field, FieldError};
 
 /// A labelled text field bound to one `CompactSpec` field.
@@ -193,7 +193,7 @@ pub fn Controls(
                     {move || spec.with(|s| s.as_ref().err().filter(|e| e.field == Field::Padding).map(|e| e.message.clone()))}
                 </small>
             </label>
-            <Show when=move || op.get() == Op::Conv && fw.get() == Framework::Torch>
+            <Show when=move || takes(fw.get(), op.get(), Arg::PaddingMode)>
                 <Choice
                     label="padding_mode"
                     testid="padding-mode"
@@ -211,7 +211,7 @@ pub fn Controls(
                 <TextField label="output_padding" field=Field::OutputPadding placeholder="none" get=|f| &f.output_padding set=|f, v| f.output_padding = v form=form spec=spec />
                 <TextField label="Output size (requested)" field=Field::OutputSize placeholder="none" get=|f| &f.output_size set=|f, v| f.output_size = v form=form spec=spec />
             </Show>
-            <Show when=move || op.get().is_pool() && matches!(fw.get(), Framework::Torch | Framework::Onnx)>
+            <Show when=move || takes(fw.get(), op.get(), Arg::CeilMode)>
                 <label class="field check">
                     <input
                         type="checkbox"

@@ -24,8 +24,13 @@ pub mod writer;
 
 use crate::core::{Framework, LayerSpec, Op, PadError};
 pub use describe::{describe_layer, translate_pads};
+pub use jax::JaxPad;
+pub use keras::KerasPad;
+pub use onnx::OnnxPad;
 use plan::{LowerOptions, Plan, Spelling, Step, lower};
 use semantics::{Kind, Shape};
+pub use tf::TfPad;
+pub use torch::TorchPad;
 use writer::{Py, tuple};
 
 /// What to generate.

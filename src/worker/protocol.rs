@@ -27,7 +27,8 @@ pub fn request(id: u64, spec: &CompactSpec, options: &Options) -> String {
 /// The worker's side: the reply text for a request text.
 pub fn answer(request: &str) -> String {
     let mut lines = request.splitn(3, '\n');
-    let id = lines.next().unwrap_or("0");
+    // A request without a readable id still gets a readable reply (id 0).
+    let id: u64 = lines.next().and_then(|id| id.parse().ok()).unwrap_or(0);
     let flags = lines.next().unwrap_or("");
     let query = lines.next().unwrap_or("");
     let options = Options {
@@ -172,8 +173,12 @@ mod tests {
                 .iter()
                 .all(|(_, r)| r.as_ref().is_err_and(|e| e.contains("strided")))
         );
+        // Garbage requests still get a well-formed reply: every target and the plot say why.
         for junk in ["", "x", "1\n", "1\nzz\nop=conv&in=abc"] {
-            let _ = read_reply(&answer(junk));
+            let reply = read_reply(&answer(junk)).expect("a reply");
+            assert_eq!(reply.snippets.len(), Framework::ALL.len(), "{junk:?}");
+            assert!(reply.snippets.iter().all(|(_, r)| r.is_err()), "{junk:?}");
+            assert!(reply.plot.is_err(), "{junk:?}");
         }
         assert!(read_reply("nonsense").is_none());
     }
