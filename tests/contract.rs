@@ -9,24 +9,11 @@ fn run_eval(input: &str) -> Vec<Value> {
     run("eval", input)
 }
 
+/// Runs a JSON Lines command; one JSON value per output line.
 fn run(command: &str, input: &str) -> Vec<Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_padlab"))
-        .arg(command)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("padlab runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "padlab {command} exits 0");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
+    let (ok, out, _) = run_args(&[command], input);
+    assert!(ok, "padlab {command} exits 0");
+    out.lines()
         .map(|l| serde_json::from_str(l).expect("every output line is JSON"))
         .collect()
 }

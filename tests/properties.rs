@@ -273,6 +273,10 @@ proptest! {
                 matches!(code, Ok(_) | Err(padlab::codegen::CodegenError::TooLarge { .. })),
                 "{:?}", code
             );
+            if let Ok(snippet) = &code {
+                let pieces = padlab::view::highlight::highlight(&snippet.code);
+                prop_assert_eq!(pieces.iter().map(|(_, t)| t.len()).sum::<usize>(), snippet.code.len());
+            }
         }
     }
 }

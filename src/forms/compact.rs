@@ -275,6 +275,20 @@ impl CompactSpec {
     }
 }
 
+/// A layer from its text fields, for tests: `f` sets the rest.
+#[cfg(test)]
+pub(crate) fn test_layer(
+    (op, fw): (Op, Framework),
+    [input, k, s, p]: [&str; 4],
+    f: impl Fn(&mut CompactSpec),
+) -> LayerSpec {
+    let mut c = CompactSpec::new(op, fw, input, k);
+    c.stride = s.into();
+    c.padding = p.into();
+    f(&mut c);
+    c.to_spec().expect("a valid test layer")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

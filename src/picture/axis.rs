@@ -225,7 +225,7 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
 mod tests {
     use super::*;
     use crate::core::{Framework, evaluate};
-    use crate::forms::compact::CompactSpec;
+    use crate::forms::compact::{CompactSpec, test_layer};
 
     fn pic(
         op: Op,
@@ -236,11 +236,7 @@ mod tests {
         p: &str,
         f: impl Fn(&mut CompactSpec),
     ) -> Picture {
-        let mut c = CompactSpec::new(op, fw, input, k);
-        c.stride = s.into();
-        c.padding = p.into();
-        f(&mut c);
-        let spec = c.to_spec().unwrap();
+        let spec = test_layer((op, fw), [input, k, s, p], f);
         picture(&spec, &evaluate(&spec).unwrap()).unwrap()
     }
 

@@ -115,7 +115,7 @@ pub fn explain(spec: &LayerSpec, answer: &Answer) -> Vec<Line> {
 mod tests {
     use super::*;
     use crate::core::evaluate;
-    use crate::forms::compact::CompactSpec;
+    use crate::forms::compact::{CompactSpec, test_layer};
 
     fn lines(
         op: Op,
@@ -126,11 +126,7 @@ mod tests {
         p: &str,
         f: impl Fn(&mut CompactSpec),
     ) -> Vec<Line> {
-        let mut c = CompactSpec::new(op, fw, input, k);
-        c.stride = s.into();
-        c.padding = p.into();
-        f(&mut c);
-        let spec = c.to_spec().unwrap();
+        let spec = test_layer((op, fw), [input, k, s, p], f);
         explain(&spec, &evaluate(&spec).unwrap())
     }
 
