@@ -22,6 +22,7 @@ pub mod app;
 pub mod codegen;
 pub mod core;
 pub mod forms;
+pub mod model;
 pub mod picture;
 pub mod view;
 pub mod worker;

@@ -1,0 +1,7 @@
+inputs = keras.Input(shape=(28, 28, 1))
+x = layers.Conv2D(32, 3, strides=2, padding="same", activation="relu")(inputs)
+x = layers.Conv2D(64, 3, strides=2, padding="same", activation="relu")(x)
+x = layers.Conv2DTranspose(64, 3, strides=2, padding="same", activation="relu")(x)
+x = layers.Conv2DTranspose(32, 3, strides=2, padding="same", activation="relu")(x)
+outputs = layers.Conv2D(1, 3, padding="same", activation="sigmoid")(x)
+autoencoder = keras.Model(inputs, outputs, name="autoencoder")
