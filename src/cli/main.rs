@@ -41,6 +41,33 @@ mod cli {
         ///
         /// Example: echo '{"op":"conv","framework":"keras","input":[100,20],"kernel":[4,1],"padding":"same"}' | padlab link
         Link,
+        /// Port a whole model: Keras or PyTorch code on stdin, the equivalent model out.
+        ///
+        /// Examples:
+        ///   padlab port --to torch --input 32x32x3 < keras_model.py
+        ///   padlab port --json --input 3x64x64 < model.py      (the layer table as JSON)
+        ///   padlab port --to keras --check < model.py > check.py   (a script that proves it)
+        Port(PortArgs),
+    }
+
+    #[derive(clap::Args)]
+    struct PortArgs {
+        /// Target framework: torch, keras, tf or jax.
+        #[arg(long)]
+        to: Option<String>,
+        /// A complete script that builds both models, copies the weights and compares outputs.
+        #[arg(long)]
+        check: bool,
+        /// One sample's input shape in the source's layout, batch left out (e.g. 32x32x3 for
+        /// Keras, 3x32x32 for PyTorch), when the code does not state it.
+        #[arg(long)]
+        input: Option<String>,
+        /// Print the layer table as JSON instead of code.
+        #[arg(long)]
+        json: bool,
+        /// Which model, when the paste holds several (a variable or class name).
+        #[arg(long)]
+        model: Option<String>,
     }
 
     #[derive(clap::Args)]
@@ -103,6 +130,7 @@ mod cli {
             Command::Inverse => padlab::forms::wire::inverse_line,
             Command::Link => padlab::forms::wire::link_line,
             Command::Code(args) => return code(*args),
+            Command::Port(args) => return port(&args),
         };
         match lines(io::stdin().lock(), io::stdout().lock(), answer) {
             Ok(()) => ExitCode::SUCCESS,
@@ -112,6 +140,50 @@ mod cli {
                 ExitCode::FAILURE
             }
         }
+    }
+
+    fn port(args: &PortArgs) -> ExitCode {
+        match port_text(args) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("padlab port: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn port_text(args: &PortArgs) -> Result<String, Box<dyn std::error::Error>> {
+        use padlab::model::{chain, port, read, report};
+        let mut source = String::new();
+        std::io::Read::read_to_string(&mut io::stdin(), &mut source)?;
+        let model = read::read_model(&source, args.model.as_deref())?;
+        let input = args
+            .input
+            .as_deref()
+            .map(|text| {
+                padlab::forms::compact::parse_shape(text).map_err(|e| format!("--input: {e}"))
+            })
+            .transpose()?;
+        if args.json {
+            let shape = port::input_shape(&model, input.as_deref())?;
+            let rows = chain::chain(&model, Some(shape.clone()));
+            return Ok(format!("{}\n", report::json(&model, Some(&shape), &rows)));
+        }
+        let target: padlab::core::Framework = args
+            .to
+            .as_deref()
+            .ok_or("--to is required (torch, keras, tf or jax), or --json for the table")?
+            .parse()?;
+        let ported = port::port(
+            &model,
+            input.as_deref(),
+            target,
+            port::PortOptions { check: args.check },
+        )?;
+        Ok(ported.script.unwrap_or(ported.code))
     }
 
     fn code(args: CodeArgs) -> ExitCode {

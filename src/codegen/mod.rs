@@ -12,14 +12,14 @@
 mod check;
 pub mod describe;
 mod dynamic;
-mod jax;
-mod keras;
+pub(crate) mod jax;
+pub(crate) mod keras;
 pub mod layout;
-mod onnx;
+pub(crate) mod onnx;
 pub mod plan;
 pub mod semantics;
-mod tf;
-mod torch;
+pub(crate) mod tf;
+pub(crate) mod torch;
 pub mod writer;
 
 use crate::core::{Framework, LayerSpec, Op, PadError};
@@ -174,6 +174,11 @@ fn dims_text(values: &[i64]) -> String {
     crate::core::join(values, "x")
 }
 
+/// Checks that a layer's numbers stay within what the generator writes code for.
+pub(crate) fn writable(source: &LayerSpec) -> Result<(), CodegenError> {
+    check_writable(source)
+}
+
 /// A target's constant pad call: `(expression, pairs, value)` -> code; value `None` pads zeros.
 pub(crate) type PadCall<'a> = &'a dyn Fn(&str, &[(i64, i64)], Option<&str>) -> String;
 
@@ -224,6 +229,25 @@ fn dilate_kernel_helper(py: &mut Py) {
     for line in DILATE_KERNEL.lines() {
         py.line(line);
     }
+}
+
+/// The definition of one layer for target `T` (a class, a function or a model builder, as the
+/// target's renderer writes it) under `name`, with the `dilate_kernel` helper when it needs
+/// one: what a whole-model port embeds for a layer no stock module computes.
+pub(crate) fn layer_definition<T: Target>(
+    source: &LayerSpec,
+    plan: &Plan<T::Pad>,
+    name: &str,
+    export_safe: bool,
+) -> Py {
+    let render = Render {
+        plan,
+        name,
+        functional: false,
+        export_safe,
+        source,
+    };
+    T::layer(&render)
 }
 
 /// Generates `target` code for `source`.

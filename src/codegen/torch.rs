@@ -72,7 +72,7 @@ fn mode_name(mode: PaddingMode) -> &'static str {
 }
 
 /// The class name for a function name: `padlab_layer` -> `PadlabLayer`.
-fn class_name(name: &str) -> String {
+pub(crate) fn class_name(name: &str) -> String {
     name.split('_')
         .map(|w| {
             let mut c = w.chars();

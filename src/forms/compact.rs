@@ -111,6 +111,27 @@ pub fn parse_sizes(field: Field, text: &str) -> Result<Vec<i64>, FieldError> {
         .collect()
 }
 
+/// A shape as people write it: `32x32x3`, `32,32,3`, `(32, 32, 3)` or `[32, 32, 3]`.
+pub fn parse_shape(text: &str) -> Result<Vec<i64>, FieldError> {
+    let inner = text
+        .trim()
+        .trim_start_matches(['(', '['])
+        .trim_end_matches([')', ']'])
+        .trim()
+        .trim_end_matches(',');
+    let parts: Result<Vec<i64>, _> = inner
+        .split(['x', 'X', '×', ','])
+        .map(|p| p.trim().parse::<i64>())
+        .collect();
+    match parts {
+        Ok(v) if !v.is_empty() => Ok(v),
+        _ => Err(field_error(
+            Field::Input,
+            format!("a shape is whole sizes like 32x32x3 or (32, 32, 3), got {text:?}"),
+        )),
+    }
+}
+
 /// One number for every dimension, or one per dimension.
 fn parse_dims(field: Field, text: &str) -> Result<Dims, FieldError> {
     let values = parse_sizes(field, text)?;

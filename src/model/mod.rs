@@ -1,8 +1,11 @@
-//! Whole models, pasted as Python: read the code ([`python`]), recognise its layers, chain the
-//! shapes through the core, and port the model to another framework.
+//! Whole models, pasted as Python: read the code ([`python`], [`read`]) into its [`layers`],
+//! chain the shapes through the core ([`chain`]), and port the model to another framework with
+//! a self-check ([`port`]). [`report`] is the table as the CLI's JSON.
 
 pub mod chain;
 pub mod layers;
+pub mod port;
 pub mod python;
 pub mod read;
+pub mod report;
 pub mod value;

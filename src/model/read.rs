@@ -613,7 +613,11 @@ impl Reader<'_> {
                             self.set_var(n, obj.clone());
                             if top {
                                 self.defined_at.entry(n.clone()).or_default().push(index);
-                                self.keep.insert(index);
+                                // An instance is rebuilt from its class (the paste's line may
+                                // move it to a device the script does not have).
+                                if !matches!(obj, Obj::Instance { .. }) {
+                                    self.keep.insert(index);
+                                }
                                 if matches!(obj, Obj::Seq(..) | Obj::Instance { .. }) {
                                     self.candidates
                                         .push((Build::Variable(n.clone()), obj.clone()));
