@@ -160,6 +160,14 @@ mod cli {
         let mut source = String::new();
         std::io::Read::read_to_string(&mut io::stdin(), &mut source)?;
         let model = read::read_model(&source, args.model.as_deref())?;
+        if !model.others.is_empty() && args.model.is_none() {
+            eprintln!(
+                "padlab port: the paste holds {} and {}: porting {} (choose with --model)",
+                model.others.join(", "),
+                model.name,
+                model.name
+            );
+        }
         let input = args
             .input
             .as_deref()

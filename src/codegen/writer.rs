@@ -22,6 +22,11 @@ impl Py {
         self
     }
 
+    /// The import lines collected so far.
+    pub fn import_lines(&self) -> &[String] {
+        &self.imports
+    }
+
     /// One line at the current indentation.
     pub fn line(&mut self, text: impl AsRef<str>) -> &mut Self {
         let text = text.as_ref();

@@ -111,19 +111,33 @@ pub fn parse_sizes(field: Field, text: &str) -> Result<Vec<i64>, FieldError> {
         .collect()
 }
 
-/// A shape as people write it: `32x32x3`, `32,32,3`, `(32, 32, 3)` or `[32, 32, 3]`.
+/// A shape as people write it: `32x32x3`, `32,32,3`, `(32, 32, 3)`, `[32, 32, 3]`, a printed
+/// `torch.Size([64, 32, 100, 20])` or `TensorShape([None, 30, 30, 64])`. A leading `None` (a
+/// batch of any size) is dropped.
 pub fn parse_shape(text: &str) -> Result<Vec<i64>, FieldError> {
-    let inner = text
+    let mut inner = text.trim();
+    // `torch.Size(...)`, `TensorShape(...)`: what is inside the call.
+    if let Some(open) = inner.find('(')
+        && open > 0
+        && inner[..open]
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '.' || c == '_')
+        && inner.ends_with(')')
+    {
+        inner = &inner[open + 1..inner.len() - 1];
+    }
+    let inner = inner
         .trim()
         .trim_start_matches(['(', '['])
         .trim_end_matches([')', ']'])
         .trim()
         .trim_end_matches(',');
-    let parts: Result<Vec<i64>, _> = inner
-        .split(['x', 'X', '×', ','])
-        .map(|p| p.trim().parse::<i64>())
-        .collect();
-    match parts {
+    let mut parts: Vec<&str> = inner.split(['x', 'X', '×', ',']).map(str::trim).collect();
+    if parts.first() == Some(&"None") {
+        parts.remove(0);
+    }
+    let values: Result<Vec<i64>, _> = parts.iter().map(|p| p.parse::<i64>()).collect();
+    match values {
         Ok(v) if !v.is_empty() => Ok(v),
         _ => Err(field_error(
             Field::Input,
@@ -331,6 +345,24 @@ mod tests {
             Field::Kernel
         );
         assert!(parse_sizes(Field::Input, "").is_err());
+    }
+
+    #[test]
+    fn shapes_parse_as_python_prints_them() {
+        for (text, want) in [
+            ("32x32x3", vec![32, 32, 3]),
+            ("(6, 6)", vec![6, 6]),
+            ("[6, 6]", vec![6, 6]),
+            ("6,6", vec![6, 6]),
+            ("torch.Size([64, 32, 100, 20])", vec![64, 32, 100, 20]),
+            ("(None, 30, 30, 64)", vec![30, 30, 64]),
+            ("TensorShape([None, 7])", vec![7]),
+            ("(5,)", vec![5]),
+        ] {
+            assert_eq!(parse_shape(text), Ok(want), "{text}");
+        }
+        assert!(parse_shape("(3, x)").is_err());
+        assert!(parse_shape("").is_err());
     }
 
     #[test]

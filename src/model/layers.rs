@@ -363,6 +363,19 @@ fn split_rank(name: &str) -> (String, Option<usize>) {
     (name.to_ascii_lowercase(), None)
 }
 
+/// The last name of an attribute path naming an activation function (`tf.nn.relu` -> `relu`).
+fn function_name(e: &Expr) -> Option<String> {
+    use super::python::ExprKind;
+    match &e.kind {
+        ExprKind::Attr(base, name)
+            if matches!(&base.kind, ExprKind::Name(_) | ExprKind::Attr(..)) =>
+        {
+            Some(name.clone())
+        }
+        _ => None,
+    }
+}
+
 /// A Keras activation by name (`activation='relu'`, `Activation('relu')`).
 pub fn keras_activation(name: &str) -> Option<Option<Activation>> {
     Some(Some(match name {
@@ -385,6 +398,11 @@ pub fn keras_activation(name: &str) -> Option<Option<Activation>> {
 pub fn keras(name: &str, args: &[Arg], scope: &Scope) -> Result<Recognised, LayerError> {
     let (fam, rank) = split_rank(name);
     let activation = |b: &Bound| -> Result<Option<Activation>, LayerError> {
+        // `activation=tf.nn.relu` or `keras.activations.relu`: the function's name.
+        if let Some(name) = b.expr("activation").and_then(function_name) {
+            return keras_activation(&name)
+                .ok_or_else(|| b.unsupported(format!("activation={name}")));
+        }
         match b.value("activation")? {
             None | Some(Value::None) => Ok(None),
             Some(Value::Str(s)) => {

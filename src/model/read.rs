@@ -61,6 +61,9 @@ pub struct SourceModel {
     pub kept_source: String,
     /// Names the code uses from an import it does not show (`nn`, `Conv2D`, `layers`, …).
     pub uses: BTreeSet<String>,
+    /// The model's name in the paste (its variable or class), and the other models it holds.
+    pub name: String,
+    pub others: Vec<String>,
 }
 
 /// Why no model can be read.
@@ -657,12 +660,17 @@ impl Reader<'_> {
                 {
                     let n = n.clone();
                     match method.as_str() {
-                        "add" | "append" => {
-                            let [arg] = args.as_slice() else {
-                                return Err(error(
-                                    e.line,
-                                    format!("`{}` takes one layer", self.text(func)),
-                                ));
+                        "add" | "append" | "add_module" => {
+                            // add_module(name, module): the module is the last argument.
+                            let arg = match (method.as_str(), args.as_slice()) {
+                                ("add_module", [_, arg]) => arg,
+                                (_, [arg]) => arg,
+                                _ => {
+                                    return Err(error(
+                                        e.line,
+                                        format!("`{}` takes one layer", self.text(func)),
+                                    ));
+                                }
                             };
                             let obj = self.obj(&arg.value, in_loop)?.ok_or_else(|| {
                                 error(
@@ -679,6 +687,13 @@ impl Reader<'_> {
                                     "layers added in a loop: padlab reads straight-line code (write the layers out)",
                                 ));
                             }
+                            // keras.Input(...) added first: the input shape, not a layer.
+                            let obj = match obj {
+                                Obj::Tensor { chain, input } if chain.is_empty() => {
+                                    Obj::InputShape(input)
+                                }
+                                other => other,
+                            };
                             match self.vars.iter_mut().rev().find_map(|f| f.get_mut(&n)) {
                                 Some(Obj::Seq(_, items) | Obj::List { items, .. }) => {
                                     items.push(obj)
@@ -1273,6 +1288,29 @@ impl Reader<'_> {
                 }
             },
             "flatten" => Layer::Flatten,
+            "interpolate" | "upsample" => {
+                let nearest = match arg_value(9, "mode") {
+                    None => true,
+                    Some(Value::Str(m)) => m == "nearest",
+                    Some(_) => false,
+                };
+                match (arg_value(1, "scale_factor"), nearest) {
+                    (Some(Value::Int(f)), true) => Layer::Upsample { scale: vec![f] },
+                    (Some(Value::Float(f)), true)
+                        if f.fract() == 0.0 && (1.0..1e9).contains(&f) =>
+                    {
+                        Layer::Upsample {
+                            scale: vec![f as i64],
+                        }
+                    }
+                    _ => {
+                        return Err(error(
+                            e.line,
+                            "forward(): padlab translates interpolate with an integer scale_factor and mode='nearest'",
+                        ));
+                    }
+                }
+            }
             "dropout" | "dropout2d" => Layer::Dropout {
                 rate: float(arg_value(0, "p"), 0.5),
                 spatial: name == "dropout2d",
@@ -1489,6 +1527,12 @@ impl Reader<'_> {
             }
             _ => (build, obj),
         });
+        let label = |b: &Build| match b {
+            Build::Variable(v) => v.clone(),
+            Build::Class { name, .. } => name.clone(),
+            Build::Expression(_) => "the model expression".to_string(),
+        };
+        let all: Vec<String> = self.candidates.iter().map(|(b, _)| label(b)).collect();
         let Some((build, obj)) = pick else {
             let message = match want {
                 Some(w) => format!("no model named `{w}` in the paste"),
@@ -1561,7 +1605,12 @@ impl Reader<'_> {
             // Statements inside other kept definitions stay, the rest is dropped.
         }
         let kept_source = self.kept();
+        let name = label(&build);
+        let mut others: Vec<String> = all.into_iter().filter(|n| *n != name).collect();
+        others.dedup();
         Ok(SourceModel {
+            name,
+            others,
             framework,
             layers,
             input,
@@ -1647,7 +1696,7 @@ mod tests {
             m.layers[0].source,
             "nn.ConvTranspose2d(nz, ngf * 8, 4, 1, 0, bias=False)"
         );
-        assert_eq!(m.layers[0].line, 15);
+        assert_eq!(m.layers[0].line, 16);
         assert_eq!(m.layers[13].access.as_deref(), Some(".main[13]"));
         assert_eq!(
             m.build,

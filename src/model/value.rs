@@ -127,6 +127,17 @@ impl Scope {
                 .map(Value::Seq),
             ExprKind::Unary(op, x) => unary(*op, sub(x)?),
             ExprKind::Binary(op, l, r) => binary(*op, sub(l)?, sub(r)?),
+            ExprKind::Subscript(seq, index) => match (sub(seq)?, sub(index)?) {
+                (Value::Seq(items), Value::Int(i)) => {
+                    let len = i64::try_from(items.len()).map_err(|_| EvalError::Overflow)?;
+                    let at = if i < 0 { i + len } else { i };
+                    usize::try_from(at)
+                        .ok()
+                        .and_then(|at| items.get(at).cloned())
+                        .ok_or(EvalError::NotConstant)
+                }
+                _ => Err(EvalError::NotConstant),
+            },
             ExprKind::Call(f, args) => {
                 // int(...), float(...), round(...), abs(...), max/min of constants.
                 let ExprKind::Name(name) = &f.kind else {
@@ -301,5 +312,8 @@ mod tests {
         );
         assert_eq!(value(&s, "1 // 0"), Err(EvalError::DivisionByZero));
         assert_eq!(value(&s, "[0] * 100000000000"), Err(EvalError::Overflow));
+        assert_eq!(value(&s, "(3, 16, 32)[1]"), Ok(Value::Int(16)));
+        assert_eq!(value(&s, "(3, 16, 32)[-1]"), Ok(Value::Int(32)));
+        assert_eq!(value(&s, "(3, 16)[5]"), Err(EvalError::NotConstant));
     }
 }

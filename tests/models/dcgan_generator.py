@@ -1,3 +1,4 @@
+# padlab-input: 100x1x1
 # DCGAN generator, as in the PyTorch examples (with its forward's device check).
 import torch
 import torch.nn as nn

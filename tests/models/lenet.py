@@ -1,3 +1,4 @@
+# padlab-input: 1x28x28
 class Net(nn.Module):
     def __init__(self):
         super().__init__()

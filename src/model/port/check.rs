@@ -80,6 +80,13 @@ pub(super) fn script(cx: &Chained, target: Framework, written: &TargetModel) -> 
     ));
     py.blank();
     py.comment(format!("---- The {} port (padlab) ----", target.title()));
+    py.comment(
+        "Its imports again: the paste may have rebound these names (a list called `layers`, say).",
+    );
+    py.line("import numpy as np");
+    for line in written.py.import_lines() {
+        py.line(line);
+    }
     py.append(&written.py);
     py.blank();
     py.comment("---- Weights: source -> port ----");

@@ -217,8 +217,23 @@ pub fn port(
     })
 }
 
-/// The input shape: the code's, or the one given (in the source's layout); both must agree.
+/// How many axes one sample has at the model's first layer that says (a convolution's spatial
+/// axes and the channels, or a dense layer's features).
+fn sample_rank(model: &SourceModel) -> Option<usize> {
+    model.layers.iter().find_map(|l| match (&l.layer, l.rank) {
+        (Layer::Dense { .. }, _) => Some(1),
+        (_, Some(r)) => Some(r + 1),
+        _ => None,
+    })
+}
+
+/// The input shape: the code's, or the one given (in the source's layout; a leading batch size,
+/// as in a printed `torch.Size([64, 32, 100, 20])`, is dropped); both must agree.
 pub fn input_shape(model: &SourceModel, given: Option<&[i64]>) -> Result<Shape, PortError> {
+    let given = given.map(|g| match sample_rank(model) {
+        Some(rank) if g.len() == rank + 1 => &g[1..],
+        _ => g,
+    });
     let sizes = match (&model.input, given) {
         (Some(stated), Some(given)) if stated.as_slice() != given => {
             return Err(PortError::Untranslated {

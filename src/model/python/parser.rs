@@ -463,9 +463,21 @@ impl<'a> P<'a> {
                 let args = self.arguments()?;
                 e = self.node(ExprKind::Call(Box::new(e), args), first);
             } else if self.eat("[") {
+                // A plain index (`channels[0]`) is read; a slice or a tuple of them is opaque.
                 let index_first = self.i;
-                self.skip_to_close("]")?;
-                let index = self.node(ExprKind::Opaque, index_first);
+                let depth = self.depth;
+                let index = match self.test() {
+                    Ok(index) if self.peek_is("]") => {
+                        self.next();
+                        index
+                    }
+                    _ => {
+                        self.i = index_first;
+                        self.depth = depth;
+                        self.skip_to_close("]")?;
+                        self.node(ExprKind::Opaque, index_first)
+                    }
+                };
                 e = self.node(ExprKind::Subscript(Box::new(e), Box::new(index)), first);
             } else {
                 return Ok(e);

@@ -1,0 +1,16 @@
+model = keras.Sequential([
+    keras.Input(shape=(20,)),
+    layers.Dense(32),
+    layers.LeakyReLU(negative_slope=0.1),
+    layers.Dense(32, activation="elu"),
+    layers.BatchNormalization(),
+    layers.Activation("tanh"),
+    layers.Dense(16, activation="gelu"),
+    layers.Dropout(0.2),
+    layers.Dense(16, activation="silu"),
+    layers.Dense(16, activation="softplus"),
+    layers.ReLU(max_value=6.0),
+    layers.Dense(8, use_bias=False),
+    layers.ELU(alpha=0.5),
+    layers.Dense(4, activation="softmax"),
+])
