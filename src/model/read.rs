@@ -173,6 +173,10 @@ struct Reader<'a> {
     function: Option<(String, usize)>,
     /// The input shape a layer's `input_shape=` states (the first one).
     stated_input: Option<Vec<i64>>,
+    /// Inside a model container (a Sequential's arguments, `add`, a functional step): a
+    /// framework class padlab does not know is an error there, and ignored elsewhere (a loss,
+    /// an optimizer).
+    strict: bool,
 }
 
 /// Reads the model of `src`; `want` names it (a variable or a class) when the paste holds more
@@ -201,6 +205,7 @@ pub fn read_model(src: &str, want: Option<&str>) -> Result<SourceModel, ReadErro
         functions: HashMap::new(),
         function: None,
         stated_input: None,
+        strict: false,
     };
     r.framework_hint();
     r.walk()?;
@@ -672,7 +677,7 @@ impl Reader<'_> {
                                     ));
                                 }
                             };
-                            let obj = self.obj(&arg.value, in_loop)?.ok_or_else(|| {
+                            let obj = self.strict_obj(&arg.value, in_loop)?.ok_or_else(|| {
                                 error(
                                     arg.value.line,
                                     format!(
@@ -706,7 +711,7 @@ impl Reader<'_> {
                         }
                         "extend" => {
                             let more = match args.as_slice() {
-                                [arg] => self.obj(&arg.value, in_loop)?,
+                                [arg] => self.strict_obj(&arg.value, in_loop)?,
                                 _ => None,
                             };
                             self.extend_list(&n, more, in_loop, e.line)?;
@@ -771,6 +776,14 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// [`Reader::obj`] inside a model container.
+    fn strict_obj(&mut self, e: &Expr, in_loop: bool) -> Result<Option<Obj>, ReadError> {
+        let was = std::mem::replace(&mut self.strict, true);
+        let result = self.obj(e, in_loop);
+        self.strict = was;
+        result
+    }
+
     /// The object an expression builds, if it builds one.
     fn obj(&mut self, e: &Expr, in_loop: bool) -> Result<Option<Obj>, ReadError> {
         match &e.kind {
@@ -820,7 +833,7 @@ impl Reader<'_> {
             _ => false,
         };
         if applied && let [arg] = args {
-            let layer = self.obj(func, in_loop)?;
+            let layer = self.strict_obj(func, in_loop)?;
             let input = self.obj(&arg.value, in_loop)?;
             if let (Some(layer @ Obj::Layer(_)), Some(Obj::Tensor { mut chain, input })) =
                 (layer, input)
@@ -883,7 +896,7 @@ impl Reader<'_> {
                 let Some(value) = kv.get(1) else {
                     return Err(error(pair.line, "expected a (name, layer) pair"));
                 };
-                let obj = self.obj(value, in_loop)?.ok_or_else(|| {
+                let obj = self.strict_obj(value, in_loop)?.ok_or_else(|| {
                     error(
                         value.line,
                         format!("`{}` is not a layer padlab translates", self.text(value)),
@@ -896,6 +909,12 @@ impl Reader<'_> {
                 looped: false,
             }));
         }
+        // nn.DataParallel(model, ...): the same model, on several devices.
+        if matches!(name.as_str(), "DataParallel" | "DistributedDataParallel")
+            && let Some(first) = args.first()
+        {
+            return self.obj(&first.value, in_loop);
+        }
         let Some((framework, class)) = self.resolve(&p) else {
             return Ok(None);
         };
@@ -907,7 +926,7 @@ impl Reader<'_> {
                     if arg.name.as_deref().is_some_and(|n| n != "layers") {
                         continue;
                     }
-                    let obj = self.obj(&arg.value, in_loop)?;
+                    let obj = self.strict_obj(&arg.value, in_loop)?;
                     match (obj, arg.star) {
                         (
                             Some(Obj::List {
@@ -1016,8 +1035,7 @@ impl Reader<'_> {
                         layers::keras(&class, &without, &self.scope)
                             .map_err(|e| error(func.line, e.to_string()))?
                     }
-                    Err(LayerError::Unknown(n)) if !looks_like_layer(&p) => {
-                        let _ = n;
+                    Err(LayerError::Unknown(_)) if !self.strict || !looks_like_layer(&p) => {
                         return Ok(None);
                     }
                     Err(err) => return Err(error(func.line, err.to_string())),
