@@ -552,7 +552,7 @@ pub fn keras(name: &str, args: &[Arg], scope: &Scope) -> Result<Recognised, Laye
                     // Resolved against the input's rank when the model is chained.
                     axis: keras_axis(axis),
                     eps: b.float("epsilon")?.unwrap_or(1e-3),
-                    momentum: 1.0 - momentum,
+                    momentum: complement(momentum),
                     center: b.boolean("center")?.unwrap_or(true),
                     scale: b.boolean("scale")?.unwrap_or(true),
                 },
@@ -709,6 +709,21 @@ pub fn keras(name: &str, args: &[Arg], scope: &Scope) -> Result<Recognised, Laye
         layer,
         input_shape: input,
     })
+}
+
+/// One minus a momentum (Keras keeps the old average's share, PyTorch the new value's),
+/// rounded to the decimals it was written with: 0.99 gives 0.01, not 0.010000000000000009.
+pub fn complement(momentum: f64) -> f64 {
+    let exact = 1.0 - momentum;
+    let written = momentum.to_string();
+    match written.split_once('.') {
+        Some((_, decimals)) if !written.contains('e') && decimals.len() <= 15 => {
+            format!("{exact:.*}", decimals.len())
+                .parse()
+                .unwrap_or(exact)
+        }
+        _ => exact,
+    }
 }
 
 /// Keras `axis` as an axis of channels-last data (`-1`: the channels); non-negative axes count
@@ -1115,5 +1130,19 @@ fn torch_pad_pairs(b: &Bound, n: usize) -> Result<Vec<(i64, i64)>, LayerError> {
             Ok(v.chunks(2).rev().map(|c| (c[0], c[1])).collect())
         }
         _ => Err(b.bad("padding", &"is required")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::complement;
+
+    #[test]
+    fn a_momentum_complement_keeps_the_written_decimals() {
+        assert_eq!(complement(0.99), 0.01);
+        assert_eq!(complement(0.01), 0.99);
+        assert_eq!(complement(0.1), 0.9);
+        assert_eq!(complement(0.0), 1.0);
+        assert_eq!(complement(1e-7), 1.0 - 1e-7);
     }
 }

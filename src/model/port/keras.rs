@@ -131,7 +131,11 @@ pub(super) fn write(cx: &Chained) -> Result<TargetModel, PortError> {
                             keras_axis.map_or("-1".into(), |a| a.to_string()),
                             "-1"
                         ),
-                        ("momentum", float(1.0 - momentum), "0.99"),
+                        (
+                            "momentum",
+                            float(crate::model::layers::complement(*momentum)),
+                            "0.99"
+                        ),
                         ("epsilon", float(*eps), "0.001"),
                         ("center", py_bool(*center).into(), "True"),
                         ("scale", py_bool(*scale).into(), "True"),
