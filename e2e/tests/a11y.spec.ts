@@ -21,7 +21,7 @@ async function violations(padlab: PadlabPage) {
 
 async function settled(padlab: PadlabPage) {
   // The worker has answered: code, or the reason there is none.
-  const panel = padlab.page.getByRole('tabpanel');
+  const panel = padlab.page.getByRole('tabpanel', { name: 'PyTorch', exact: true });
   await expect(panel.getByTestId('code-torch').or(panel.getByText('the source layer is refused'))).toBeAttached();
 }
 
@@ -46,3 +46,18 @@ test('no WCAG A/AA violations with a refused layer, a pool and a transposed laye
     expect(await violations(padlab), query).toEqual([]);
   }
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`no WCAG A/AA violations in the Model view, with a model and with an error (${scheme})`, async ({ padlab }) => {
+    await padlab.page.emulateMedia({ colorScheme: scheme });
+    await padlab.open();
+    await padlab.page.getByTestId('view-model').click();
+    await padlab.page.getByTestId('model-preset-seed-002').click();
+    await expect(padlab.page.getByTestId('model-row')).toHaveCount(9);
+    await expect(padlab.page.getByTestId('model-code-torch')).toBeVisible();
+    expect(await violations(padlab)).toEqual([]);
+    await padlab.page.getByTestId('model-source').fill('model = nn.Sequential(\n  nn.Conv2d(3, 8, 3),\n  nn.GRU(8, 8),\n)\n');
+    await expect(padlab.page.getByTestId('model-error')).toBeVisible();
+    expect(await violations(padlab)).toEqual([]);
+  });
+}

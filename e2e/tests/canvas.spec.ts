@@ -20,6 +20,8 @@ test('a large layer is painted on a canvas, with hover and stepping, and small o
   expect(pixels.output).toEqual([167, 243, 208, 255]);
 
   // Hovering an output cell lights its 3x3 taps and itself.
+  // (The mouse reaches only what is on the screen.)
+  await svg.scrollIntoViewIfNeeded();
   const box = (await svg.boundingBox())!;
   await padlab.page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.3);
   await expect(padlab.page.locator('.overlay .hl')).toHaveCount(10);

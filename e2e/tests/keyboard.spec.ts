@@ -3,7 +3,16 @@ import { test, expect } from './fixtures/padlab';
 test('everything is reachable and usable from the keyboard alone', async ({ padlab }) => {
   await padlab.open();
   const page = padlab.page;
-  // Tab to the first preset and press Enter.
+  // The first stop is the selected view tab; the arrow keys switch views and back.
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('view-layer')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('view-model')).toBeFocused();
+  await expect(page.getByTestId('model-view')).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('view-layer')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('model-view')).toHaveCount(0);
+  // Tab on to the first preset (the other view tab is not a stop) and press Enter.
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('preset-seed-000')).toBeFocused();
   await page.keyboard.press('Enter');

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::generator::Generator;
+use super::tabs::{Tab, Tabs};
 use crate::codegen::Options;
 use crate::core::Framework;
 use crate::view::panels;
@@ -40,7 +41,7 @@ fn Toggle(
 }
 
 /// Copies `text` to the clipboard and reports the outcome in `status`.
-fn copy(text: String, target: Framework, status: RwSignal<String>) {
+pub(super) fn copy(text: String, target: Framework, status: RwSignal<String>) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -55,6 +56,19 @@ fn copy(text: String, target: Framework, status: RwSignal<String>) {
     });
 }
 
+/// One tab per target framework; `prefix` tells the model's tabs from the layer's.
+pub(super) fn target_tabs(targets: &[Framework], prefix: &str) -> Vec<Tab> {
+    targets
+        .iter()
+        .map(|t| Tab {
+            id: format!("tab-{prefix}{}", t.name()),
+            testid: format!("{prefix}tab-{}", t.name()),
+            controls: format!("panel-{prefix}{}", t.name()),
+            title: t.title(),
+        })
+        .collect()
+}
+
 /// The code panel.
 #[component]
 pub fn CodePanel(
@@ -66,8 +80,9 @@ pub fn CodePanel(
         reply,
         ready,
         failed,
+        ..
     } = generator;
-    let selected = RwSignal::new(Framework::Torch);
+    let selected = RwSignal::new(0);
     let status = RwSignal::new(String::new());
     view! {
         <section class="code" aria-label="Equivalent code">
@@ -77,26 +92,7 @@ pub fn CodePanel(
                 <Toggle label="export-safe PyTorch (no 'same')" testid="toggle-export-safe" options=options get=|o| o.export_safe set=|o, v| o.export_safe = v />
                 <Toggle label="PyTorch functional form" testid="toggle-functional" options=options get=|o| o.functional set=|o, v| o.functional = v />
             </div>
-            <div class="tabs" role="tablist" aria-label="Target framework">
-                {Framework::ALL
-                    .iter()
-                    .map(|&t| {
-                        view! {
-                            <button
-                                type="button"
-                                role="tab"
-                                id=format!("tab-{}", t.name())
-                                data-testid=format!("tab-{}", t.name())
-                                aria-controls=format!("panel-{}", t.name())
-                                aria-selected=move || (selected.get() == t).to_string()
-                                on:click=move |_| selected.set(t)
-                            >
-                                {t.title()}
-                            </button>
-                        }
-                    })
-                    .collect_view()}
-            </div>
+            <Tabs label="Target framework" tabs=target_tabs(Framework::ALL, "") selected=selected />
             <p class="status" role="status" data-testid="copy-status">{move || status.get()}</p>
             {move || match reply.with(|r| r.as_ref().map(|r| r.snippets.clone())) {
                 None if failed.get() => view! { <p class="error">"The code generator could not start in this browser."</p> }.into_any(),
@@ -128,7 +124,7 @@ pub fn CodePanel(
                         <div
                             class="tabpanels"
                             on:click=copy_clicked
-                            inner_html=move || panels::code_tabs(&list, selected.get()).into_string()
+                            inner_html=move || panels::code_tabs(&list, Framework::ALL[selected.get()], "").into_string()
                         ></div>
                     }
                     .into_any()

@@ -1,25 +1,21 @@
-//! The same sizes under each framework's 'same' and torch's integer padding
-//! (markup from `panels::comparison`).
+//! The same sizes under each framework's 'same' and torch's integer padding (markup from
+//! `view::panels::comparison`, made by the worker).
 
 use leptos::prelude::*;
 
-use crate::core::LayerSpec;
-use crate::forms::compact::FieldError;
-use crate::view::compare::compare;
-use crate::view::panels;
+use super::generator::Generator;
 
 /// A table: output size and per-side pads per framework, the odd pixel's side marked.
 #[component]
 pub fn Comparison(
-    /// The layer from the form.
-    spec: Memo<Result<LayerSpec, FieldError>>,
+    /// The worker link (its layer reply carries the panel).
+    generator: Generator,
 ) -> impl IntoView {
     let html = Memo::new(move |_| {
-        spec.with(|s| {
-            s.as_ref()
-                .map(|s| panels::comparison(&compare(s)).into_string())
-                .unwrap_or_default()
-        })
+        generator
+            .reply
+            .with(|r| r.as_ref().map(|r| r.panels.comparison.clone()))
+            .unwrap_or_default()
     });
     view! {
         <section

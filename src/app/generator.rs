@@ -1,6 +1,7 @@
-//! The link to the worker (`padlab-codegen`) that writes the code and draws the plot, so the
-//! page's first load carries neither the generator nor plotters. Started after the first
-//! picture; each request carries an id and a stale reply is dropped.
+//! The link to the worker (`padlab-codegen`) that writes the code, draws the plot and reads and
+//! ports pasted models, so the page's first load carries none of them. Started after the first
+//! picture; each request carries an id and a stale reply is dropped; requests made before the
+//! worker is ready wait for it.
 
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue, closure::Closure};
@@ -9,18 +10,49 @@ use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
 use crate::codegen::Options;
 use crate::core::LayerSpec;
 use crate::forms::compact::{CompactSpec, FieldError};
-use crate::worker::protocol::{Reply, read_reply, request};
+use crate::forms::permalink::format_query;
+use crate::worker::protocol::{Panels, Plot, Reply, Request, Snippets};
+
+/// The latest layer reply: each target's code, the plot, and the panels below the picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerReply {
+    pub snippets: Snippets,
+    pub plot: Plot,
+    pub panels: Panels,
+}
+
+/// The latest model reply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelReply {
+    pub table: Result<String, String>,
+    pub code: Snippets,
+    pub checks: Snippets,
+    pub fragment: String,
+}
 
 /// What the panels read; `options` is written by the code panel's toggles.
 #[derive(Clone, Copy)]
 pub struct Generator {
     pub options: RwSignal<Options>,
+    /// The wanted output size typed in the inverse panel.
+    pub want: RwSignal<String>,
     /// The latest reply for the current layer; `None` while invalid or loading.
-    pub reply: RwSignal<Option<Reply>>,
+    pub reply: RwSignal<Option<LayerReply>>,
+    /// The latest reply for the pasted model.
+    pub model: RwSignal<Option<ModelReply>>,
+    /// The latest pasted layer call, as a permalink query, or why it is not one.
+    pub pasted: RwSignal<Option<Result<String, String>>>,
+    /// A model link read back: (input, source).
+    pub unpacked: RwSignal<Option<Result<(String, String), String>>>,
     /// The worker said it is ready.
     pub ready: RwSignal<bool>,
     /// The worker could not be started.
     pub failed: RwSignal<bool>,
+    next: StoredValue<u64>,
+    /// The latest id sent per kind (layer, model, paste, unpack).
+    latest: StoredValue<[u64; 4]>,
+    queue: StoredValue<Vec<String>>,
+    worker: StoredValue<Option<Worker>, LocalStorage>,
 }
 
 /// Starts the worker script (`padlab-codegen.js` beside the page, under any sub-path).
@@ -42,8 +74,17 @@ fn start_worker() -> Option<Worker> {
     Worker::new(&Url::create_object_url_with_blob(&blob).ok()?).ok()
 }
 
-/// How long a request waits for the edits to pause.
+/// How long a layer request waits for the edits to pause.
 const REQUEST_DELAY: std::time::Duration = std::time::Duration::from_millis(60);
+
+fn slot(request: &Request) -> usize {
+    match request {
+        Request::Layer { .. } => 0,
+        Request::Model { .. } => 1,
+        Request::PasteLayer { .. } => 2,
+        Request::Unpack { .. } => 3,
+    }
+}
 
 impl Generator {
     /// Starts the worker once the first picture is `painted`, and asks it again whenever the
@@ -51,14 +92,20 @@ impl Generator {
     pub fn start(spec: Memo<Result<LayerSpec, FieldError>>, painted: RwSignal<bool>) -> Self {
         let g = Generator {
             options: RwSignal::new(Options::default()),
+            want: RwSignal::new(String::new()),
             reply: RwSignal::new(None),
+            model: RwSignal::new(None),
+            pasted: RwSignal::new(None),
+            unpacked: RwSignal::new(None),
             ready: RwSignal::new(false),
             failed: RwSignal::new(false),
+            next: StoredValue::new(0),
+            latest: StoredValue::new([0; 4]),
+            queue: StoredValue::new(Vec::new()),
+            worker: StoredValue::new_local(None),
         };
-        let latest = StoredValue::new(0u64);
-        let worker = StoredValue::new_local(None::<Worker>);
         Effect::new(move |_| {
-            if !painted.get() || worker.with_value(Option::is_some) {
+            if !painted.get() || g.worker.with_value(Option::is_some) {
                 return;
             }
             let Some(w) = start_worker() else {
@@ -71,26 +118,27 @@ impl Generator {
                 };
                 if text == "ready" {
                     g.ready.set(true);
+                    let queued = g.queue.try_update_value(std::mem::take).unwrap_or_default();
+                    for request in queued {
+                        g.post(&request);
+                    }
                 } else if text.starts_with("failed") {
                     g.failed.set(true);
-                } else if let Some(reply) = read_reply(&text)
-                    && reply.id == latest.get_value()
-                {
-                    g.reply.set(Some(reply));
+                } else if let Some(reply) = Reply::decode(&text) {
+                    g.receive(reply);
                 }
             });
             w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             on_message.forget();
-            worker.set_value(Some(w));
+            g.worker.set_value(Some(w));
         });
-        // Requests wait for a burst of edits to pause, so typing never competes with replies.
+        // Layer requests wait for a burst of edits to pause, so typing never competes with
+        // replies.
         let pending = StoredValue::new(None::<TimeoutHandle>);
         Effect::new(move |_| {
             let options = g.options.get();
+            let want = g.want.get();
             let layer = spec.with(|s| s.as_ref().ok().map(CompactSpec::from_spec));
-            if !g.ready.get() {
-                return;
-            }
             if let Some(handle) = pending.get_value() {
                 handle.clear();
                 pending.set_value(None);
@@ -99,18 +147,76 @@ impl Generator {
                 g.reply.set(None);
                 return;
             };
-            let id = latest.get_value() + 1;
-            latest.set_value(id);
+            let query = format_query(&layer);
             let send = move || {
                 pending.set_value(None);
-                worker.with_value(|w| {
-                    if let Some(w) = w {
-                        let _ = w.post_message(&JsValue::from_str(&request(id, &layer, &options)));
-                    }
+                g.send(|id| Request::Layer {
+                    id,
+                    options,
+                    want,
+                    query,
                 });
             };
             pending.set_value(set_timeout_with_handle(send, REQUEST_DELAY).ok());
         });
         g
+    }
+
+    /// Sends a request (made with its id), or queues it until the worker is ready.
+    pub fn send(&self, make: impl FnOnce(u64) -> Request) {
+        let id = self.next.get_value() + 1;
+        self.next.set_value(id);
+        let request = make(id);
+        self.latest.update_value(|l| l[slot(&request)] = id);
+        let text = request.encode();
+        if self.ready.get_untracked() {
+            self.post(&text);
+        } else {
+            self.queue.update_value(|q| q.push(text));
+        }
+    }
+
+    fn post(&self, text: &str) {
+        self.worker.with_value(|w| {
+            if let Some(w) = w {
+                let _ = w.post_message(&JsValue::from_str(text));
+            }
+        });
+    }
+
+    fn receive(&self, reply: Reply) {
+        let latest = self.latest.get_value();
+        let current = |i: usize| reply.id() == latest[i];
+        match reply {
+            Reply::Layer {
+                snippets,
+                plot,
+                panels,
+                ..
+            } if current(0) => {
+                self.reply.set(Some(LayerReply {
+                    snippets,
+                    plot,
+                    panels,
+                }));
+            }
+            Reply::Model {
+                table,
+                code,
+                checks,
+                fragment,
+                ..
+            } if current(1) => {
+                self.model.set(Some(ModelReply {
+                    table,
+                    code,
+                    checks,
+                    fragment,
+                }));
+            }
+            Reply::PasteLayer { result, .. } if current(2) => self.pasted.set(Some(result)),
+            Reply::Unpack { result, .. } if current(3) => self.unpacked.set(Some(result)),
+            _ => {}
+        }
     }
 }

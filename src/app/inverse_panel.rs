@@ -1,31 +1,24 @@
 //! "I want output N": the padding (or output_padding / output_size) in each framework's own
-//! vocabulary that gives it, or why none can.
+//! vocabulary that gives it, or why none can (markup from `view::panels::inverse`, made by the
+//! worker for the size typed here).
 
 use leptos::prelude::*;
 
-use crate::core::LayerSpec;
-use crate::forms::compact::{Field, FieldError, parse_sizes};
-use crate::view::panels;
+use super::generator::Generator;
 
 /// The inverse: a wanted output size and, per framework, how to get it.
 #[component]
 pub fn InversePanel(
-    /// The layer from the form (its padding is what gets replaced).
-    spec: Memo<Result<LayerSpec, FieldError>>,
+    /// The worker link (the wanted size goes with the layer's request).
+    generator: Generator,
 ) -> impl IntoView {
-    let want = RwSignal::new(String::new());
-    let html = Memo::new(move |_| {
-        let text = want.get();
-        if text.trim().is_empty() {
-            return String::new();
-        }
-        spec.with(|spec| match (spec, parse_sizes(Field::Wanted, &text)) {
-            (Ok(spec), Ok(w)) => panels::inverse(spec, &w),
-            (Err(e), _) => panels::refusal(e),
-            (_, Err(e)) => panels::refusal(&e),
-        })
-        .into_string()
-    });
+    let want = generator.want;
+    let html = move || {
+        generator
+            .reply
+            .with(|r| r.as_ref().map(|r| r.panels.inverse.clone()))
+            .unwrap_or_default()
+    };
     view! {
         <section class="inverse" aria-label="Padding for a wanted output">
             <h2>"I want output…"</h2>
@@ -39,7 +32,7 @@ pub fn InversePanel(
                     on:input=move |ev| want.set(event_target_value(&ev))
                 />
             </label>
-            <div inner_html=move || html.get()></div>
+            <div inner_html=html></div>
         </section>
     }
 }

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use crate::forms::compact::CompactSpec;
 use crate::forms::permalink::{Loaded, format_query, parse_query};
+pub use crate::forms::permalink::{fragment, opens_model_view, packed_model};
 
 /// The layer in the current URL (or `fallback`), with notices about what could not be used.
 pub fn read_location(fallback: &CompactSpec) -> Loaded {
@@ -11,6 +12,30 @@ pub fn read_location(fallback: &CompactSpec) -> Loaded {
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
     parse_query(&search, fallback)
+}
+
+/// Replaces the address's fragment, keeping the layer's query and the history.
+pub fn write_fragment(fragment: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    if location.hash().unwrap_or_default().trim_start_matches('#') == fragment {
+        return;
+    }
+    let hash = if fragment.is_empty() {
+        String::new()
+    } else {
+        format!("#{fragment}")
+    };
+    let url = format!(
+        "{}{}{hash}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
 }
 
 /// Writes `query` to the address bar: a new history entry (`push`), or a replacement of the
@@ -29,7 +54,12 @@ fn write_url(query: &str, push: bool, last_push: StoredValue<f64>, first: Stored
         first.set_value(false);
         return;
     }
-    let url = format!("{}?{query}", location.pathname().unwrap_or_default());
+    // The fragment (the pasted model) stays.
+    let url = format!(
+        "{}?{query}{}",
+        location.pathname().unwrap_or_default(),
+        location.hash().unwrap_or_default()
+    );
     let Ok(history) = window.history() else {
         return;
     };

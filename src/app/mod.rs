@@ -10,9 +10,12 @@ mod generator;
 mod grid_view;
 mod inverse_panel;
 mod link;
+mod model_view;
+mod paste_layer;
 mod plot_panel;
 mod preset_bar;
 mod summary;
+mod tabs;
 
 use leptos::prelude::*;
 
@@ -26,9 +29,12 @@ use generator::Generator;
 use grid_view::GridView;
 use inverse_panel::InversePanel;
 use link::{LinkBar, read_location, sync_url};
+use model_view::ModelView;
+use paste_layer::PasteLayer;
 use plot_panel::PlotPanel;
 use preset_bar::PresetBar;
 use summary::Summary;
+use tabs::{Tab, Tabs};
 
 /// The layer shown when the page opens (see [`crate::view::presets::default_layer`]).
 pub fn default_form() -> CompactSpec {
@@ -57,21 +63,70 @@ pub fn App() -> impl IntoView {
         set_timeout(move || painted.set(true), std::time::Duration::ZERO);
     });
     let generator = Generator::start(spec, painted);
+    // A link to a model (`#model=...`) with no layer opens the Model view; the model is read
+    // back by the worker.
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let packed = RwSignal::new(link::packed_model(&hash).to_string());
+    // The selected view: 0 one layer, 1 the whole model.
+    let view = RwSignal::new(usize::from(link::opens_model_view(&hash)));
+    let view_model = Signal::derive(move || view.get() == 1);
+    Effect::new(move |_| link::write_fragment(&link::fragment(view_model.get(), &packed.get())));
+    let views = vec![
+        Tab {
+            id: "view-tab-layer".into(),
+            testid: "view-layer".into(),
+            controls: "view-layer-panel".into(),
+            title: "One layer",
+        },
+        Tab {
+            id: "view-tab-model".into(),
+            testid: "view-model".into(),
+            controls: "view-model-panel".into(),
+            title: "Whole model",
+        },
+    ];
+    let source = RwSignal::new(String::new());
+    let model_input = RwSignal::new(String::new());
+    if !packed.get_untracked().is_empty() {
+        generator.send(|id| crate::worker::protocol::Request::Unpack {
+            id,
+            fragment: hash.clone(),
+        });
+    }
+    Effect::new(move |_| {
+        if let Some(Ok((input, text))) = generator.unpacked.get() {
+            model_input.set(input);
+            source.set(text);
+        }
+    });
     view! {
-        <PresetBar form=form />
-        <LinkBar notices=notices form=form />
-        <Controls form=form spec=spec />
-        <div class="results">
-            <Summary answer=answer />
-            <GridView spec=spec answer=answer />
-            <Show when=move || painted.get()>
-                <FormulaPanel spec=spec answer=answer />
-                <Comparison spec=spec />
-                <PlotPanel generator=generator />
-                <InversePanel spec=spec />
-                <CodePanel generator=generator />
-            </Show>
+        <nav class="views" aria-label="Views">
+            <Tabs label="What to look at" tabs=views selected=view />
+        </nav>
+        <div class="layer-view" id="view-layer-panel" role="tabpanel" aria-labelledby="view-tab-layer" hidden=view_model>
+            <PresetBar form=form />
+            <LinkBar notices=notices form=form />
+            <div class="controls-column">
+                <PasteLayer generator=generator form=form />
+                <Controls form=form spec=spec />
+            </div>
+            <div class="results">
+                <Summary answer=answer />
+                <GridView spec=spec answer=answer />
+                <Show when=move || painted.get()>
+                    <FormulaPanel generator=generator />
+                    <Comparison generator=generator />
+                    <PlotPanel generator=generator />
+                    <InversePanel generator=generator />
+                    <CodePanel generator=generator />
+                </Show>
+            </div>
         </div>
+        <Show when=move || view_model.get()>
+            <ModelView generator=generator source=source input=model_input packed=packed />
+        </Show>
     }
 }
 

@@ -11,7 +11,7 @@ fn main() {
     let reply_to = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |message: MessageEvent| {
         if let Some(request) = message.data().as_string() {
-            let reply = padlab::worker::protocol::answer(&request);
+            let reply = padlab::worker::serve::answer(&request);
             let _ = reply_to.post_message(&JsValue::from_str(&reply));
         }
     });

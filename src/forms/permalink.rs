@@ -149,6 +149,33 @@ fn decode(value: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The address's fragment: `view=model` while the Model view is open, then the pasted model
+/// (`model=...`, packed by the worker; empty when nothing is pasted).
+pub fn fragment(model_view: bool, packed: &str) -> String {
+    let view = if model_view { "view=model" } else { "" };
+    let sep = if view.is_empty() || packed.is_empty() {
+        ""
+    } else {
+        "&"
+    };
+    format!("{view}{sep}{packed}")
+}
+
+/// Whether a fragment opens the Model view.
+pub fn opens_model_view(hash: &str) -> bool {
+    hash.trim_start_matches('#')
+        .split('&')
+        .any(|p| p == "view=model")
+}
+
+/// The packed model part of a fragment (`model=...`), or "".
+pub fn packed_model(hash: &str) -> &str {
+    hash.trim_start_matches('#')
+        .split('&')
+        .find(|p| p.starts_with("model="))
+        .unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +242,19 @@ mod tests {
         assert_eq!(decode("a+b%"), "a b%");
         assert_eq!(decode("%+1%zz"), "% 1%zz");
         assert_eq!(encode("1,2x0 0"), "1,2x0%200");
+    }
+
+    #[test]
+    fn the_fragment_carries_the_view_and_the_model() {
+        assert_eq!(fragment(true, "model=abc"), "view=model&model=abc");
+        assert_eq!(fragment(false, "model=abc"), "model=abc");
+        assert_eq!(fragment(true, ""), "view=model");
+        assert_eq!(fragment(false, ""), "");
+        assert!(opens_model_view("#view=model&model=abc"));
+        assert!(!opens_model_view("#model=abc"));
+        assert!(!opens_model_view("#view=modelx"));
+        assert_eq!(packed_model("#view=model&model=abc"), "model=abc");
+        assert_eq!(packed_model("#model=abc"), "model=abc");
+        assert_eq!(packed_model("#view=model"), "");
     }
 }

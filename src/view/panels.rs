@@ -9,8 +9,11 @@
 use maud::{Markup, PreEscaped, html};
 
 use crate::core::{Answer, Framework, LayerSpec, Placement, inverse as inverse_of};
-use crate::forms::compact::{LayerError, format_padding, join};
-use crate::view::compare::{Row, odd_side};
+use crate::forms::compact::{CompactSpec, LayerError, format_padding, join};
+use crate::forms::permalink::format_query;
+use crate::model::chain::{Row, Shape};
+use crate::model::read::SourceModel;
+use crate::view::compare::{Row as CompareRow, odd_side};
 use crate::view::explain::{Line, dimension_names};
 use crate::worker::protocol::{Plot, Snippets};
 
@@ -73,7 +76,7 @@ pub fn formula(lines: &[Line]) -> Markup {
 
 /// The framework table: output and per-side pads under each framework, the odd pixel's side
 /// marked, or the framework's refusal. Empty when there is nothing to compare.
-pub fn comparison(rows: &[Row]) -> Markup {
+pub fn comparison(rows: &[CompareRow]) -> Markup {
     if rows.is_empty() {
         return html! {};
     }
@@ -128,15 +131,16 @@ fn highlighted(code: &str) -> Markup {
 /// The code panel's tab panels: per target, a copy button (`data-copy` names the target) and
 /// the code (`code-<target>`), or the reason there is none. Only the `selected` tab is coloured
 /// and shown; the others stay in the page as plain text.
-pub fn code_tabs(snippets: &Snippets, selected: Framework) -> Markup {
+/// `prefix` keeps two such panels on one page apart (ids and test hooks: `model-code-torch`).
+pub fn code_tabs(snippets: &Snippets, selected: Framework, prefix: &str) -> Markup {
     html! {
         @for (target, code) in snippets {
             @let name = target.name();
-            div.tabpanel role="tabpanel" id={ "panel-" (name) } aria-labelledby={ "tab-" (name) } hidden[*target != selected] {
+            div.tabpanel role="tabpanel" id={ "panel-" (prefix) (name) } aria-labelledby={ "tab-" (prefix) (name) } hidden[*target != selected] {
                 @match code {
                     Ok(code) => {
-                        button.copy type="button" data-testid={ "copy-" (name) } data-copy=(name) { "Copy" }
-                        pre data-testid={ "code-" (name) } tabindex="0" {
+                        button.copy type="button" data-testid={ (prefix) "copy-" (name) } data-copy=(name) { "Copy" }
+                        pre data-testid={ (prefix) "code-" (name) } tabindex="0" {
                             code {
                                 @if *target == selected { (highlighted(code)) } @else { (code) }
                             }
@@ -227,6 +231,77 @@ pub fn plot(reply: Option<&Plot>, ready: bool, failed: bool) -> Markup {
     }
 }
 
+/// A shape as the table writes it: `30 × 30 × 64`, or a dash when unknown.
+fn shape_text(shape: Option<&Shape>, framework: Framework) -> String {
+    shape.map_or("—".into(), |s| times(&s.layout(framework)))
+}
+
+/// The model's table: one row per source layer (its call as written and line, input and output
+/// in the source's layout, pads or crops, what a porter must know, the refusal), each conv and
+/// pool row a link that opens the layer in the picture at its real input size (`fragment`
+/// keeps the model in the address). `problem` says why there are no shapes (no input shape).
+pub fn model_table(
+    model: &SourceModel,
+    rows: &[Row],
+    problem: Option<&str>,
+    fragment: &str,
+) -> Markup {
+    let f = model.framework;
+    html! {
+        @if let Some(problem) = problem {
+            p.notice role="status" data-testid="model-notice" { (problem) }
+        }
+        @if !model.others.is_empty() {
+            p.note { "The paste holds " (model.others.join(", ")) " too; this is " code { (model.name) } "." }
+        }
+        table.model data-testid="model-table" {
+            caption.visually-hidden { (f.title()) " model: each layer's shapes and padding" }
+            thead { tr {
+                th scope="col" { "#" }
+                th scope="col" { "layer (as written)" }
+                th scope="col" { "input" }
+                th scope="col" { "output" }
+                th scope="col" { "pads / crops (before, after)" }
+                th scope="col" { "note" }
+            } }
+            tbody {
+                @for (i, (layer, row)) in model.layers.iter().zip(rows).enumerate() {
+                    tr data-testid="model-row" class=[row.error.as_ref().map(|_| "refused")] {
+                        th scope="row" { (i + 1) }
+                        td {
+                            code.source { (layer.source) }
+                            " " span.muted { "line " (layer.line) }
+                        }
+                        td data-label="input" { (shape_text(row.input.as_ref(), f)) }
+                        td data-label="output" data-testid="model-output" { (shape_text(row.output.as_ref(), f)) }
+                        td data-label="pads" {
+                            @if let Some(a) = &row.answer {
+                                @let word = if a.placement == Placement::Crop { "crop " } else { "" };
+                                (word)
+                                (a.pairs().iter().map(|(b, e)| format!("({b}, {e})")).collect::<Vec<_>>().join(" "))
+                            }
+                            @if let Some(spec) = &row.spec {
+                                " "
+                                a data-testid="model-row-link" href={ "?" (format_query(&CompactSpec::from_spec(spec))) "#" (fragment) } {
+                                    "open" span.visually-hidden { " layer " (i + 1) " in the picture" }
+                                }
+                            }
+                        }
+                        td.note {
+                            @if let Some(e) = &row.error {
+                                span.refused data-testid="model-error" { (e) }
+                            }
+                            @for flag in &row.flags {
+                                span.flag { (flag.describe(f)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,7 +355,7 @@ mod tests {
             (Framework::Keras, Err("no <such> layer".to_string())),
             (Framework::Tf, Ok("import tensorflow as tf".to_string())),
         ];
-        let html = code_tabs(&snippets, Framework::Torch).into_string();
+        let html = code_tabs(&snippets, Framework::Torch, "").into_string();
         assert!(html.contains(r#"id="panel-torch" aria-labelledby="tab-torch">"#));
         assert!(html.contains(r#"data-copy="torch">Copy</button><pre data-testid="code-torch""#));
         assert!(html.contains("&lt;") && !html.contains("a < b"));

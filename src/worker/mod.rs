@@ -1,5 +1,7 @@
-//! The code-generator worker's side of the page: it writes the code and draws the plot off the
-//! first load. [`protocol`] is the plain-text message format (the page needs neither the
-//! generator, plotters nor a JSON library to speak it).
+//! The code-generator worker, off the first load: it writes the code, draws the plot, reads and
+//! ports pasted models. [`protocol`] is the plain-text message format (the page needs neither
+//! the generator, plotters, the model reader nor a JSON library to speak it); [`serve`] is the
+//! worker's side, which the worker binary runs.
 
 pub mod protocol;
+pub mod serve;

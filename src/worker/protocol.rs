@@ -1,89 +1,47 @@
 //! Messages between the web app and the code-generator worker: plain text, so the app needs
-//! neither the generator, plotters nor a JSON library. A request is `id`, option flags and the
-//! layer's permalink query; a reply is `id`, per target the code or the reason there is none,
-//! and the input-size plot (`crate::view::plot`) with its one-sentence summary.
+//! neither the generator, the model reader, plotters nor a JSON library to speak it.
+//!
+//! A message is a kind letter and an id on the first line, then its fields. A reply carries the
+//! request's id (the app drops stale ones) and named records, each `ok` with its text or `err`
+//! with the reason.
 
-use crate::codegen::{Options, generate};
+use crate::codegen::Options;
 use crate::core::Framework;
-use crate::forms::compact::CompactSpec;
-use crate::forms::permalink::{format_query, parse_query};
 
 const FIELD: char = '\u{1e}';
 const RECORD: char = '\u{1f}';
 
-/// The request text for `spec` with `options`.
-pub fn request(id: u64, spec: &CompactSpec, options: &Options) -> String {
-    let flags: String = [
-        (options.check, 'c'),
-        (options.export_safe, 'e'),
-        (options.functional, 'f'),
-    ]
-    .iter()
-    .filter_map(|&(on, c)| on.then_some(c))
-    .collect();
-    format!("{id}\n{flags}\n{}", format_query(spec))
+/// What the app asks the worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// One layer (its permalink query): the code for every target, the input-size plot, and
+    /// the panels below the picture (the arithmetic, the framework table, the paddings that give
+    /// the `want`ed output size, when one is typed).
+    Layer {
+        id: u64,
+        options: Options,
+        want: String,
+        query: String,
+    },
+    /// A pasted model: its table, its port to every target (with `check`, the scripts) and
+    /// the link that restores it.
+    Model {
+        id: u64,
+        check: bool,
+        /// One sample's input shape as typed (empty: the code's own).
+        input: String,
+        source: String,
+    },
+    /// A pasted layer call for the single-layer form; `current` is the form's query (its
+    /// input size is kept when the ranks match).
+    PasteLayer {
+        id: u64,
+        text: String,
+        current: String,
+    },
+    /// A model link's fragment to read back.
+    Unpack { id: u64, fragment: String },
 }
-
-/// The worker's side: the reply text for a request text.
-pub fn answer(request: &str) -> String {
-    let mut lines = request.splitn(3, '\n');
-    // A request without a readable id still gets a readable reply (id 0).
-    let id: u64 = lines.next().and_then(|id| id.parse().ok()).unwrap_or(0);
-    let flags = lines.next().unwrap_or("");
-    let query = lines.next().unwrap_or("");
-    let options = Options {
-        check: flags.contains('c'),
-        export_safe: flags.contains('e'),
-        functional: flags.contains('f'),
-    };
-    let fallback = CompactSpec::new(crate::core::Op::Conv, Framework::Torch, "", "");
-    let loaded = parse_query(query, &fallback);
-    let mut out = format!("{id}\n");
-    for &target in Framework::ALL {
-        let result = loaded
-            .spec
-            .to_spec()
-            .map_err(|e| e.message)
-            .and_then(|spec| {
-                generate(&spec, target, &options)
-                    .map(|s| s.code)
-                    .map_err(|e| e.to_string())
-            });
-        let (tag, text) = match result {
-            Ok(code) => ("ok", code),
-            Err(why) => ("err", why),
-        };
-        out.push_str(&format!(
-            "{}{FIELD}{tag}{FIELD}{text}{RECORD}",
-            target.name()
-        ));
-    }
-    let plot = loaded
-        .spec
-        .to_spec()
-        .map_err(|e| e.message)
-        // A refused layer gets its reason, not an empty plot.
-        .and_then(|spec| match crate::core::evaluate(&spec) {
-            Ok(_) => crate::view::plot::sweep(&spec).ok_or_else(|| "No dimension to sweep.".into()),
-            Err(e) => Err(e.to_string()),
-        })
-        .and_then(|sweep| {
-            let svg = crate::view::plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
-            Ok(format!(
-                "{}{FIELD}{svg}",
-                crate::view::plot::summary(&sweep)
-            ))
-        });
-    let (tag, text) = match plot {
-        Ok(text) => ("ok", text),
-        Err(why) => ("err", why),
-    };
-    out.push_str(&format!("plot{FIELD}{tag}{FIELD}{text}{RECORD}"));
-    out
-}
-
-/// The plot's size in SVG pixels (it scales to the page width).
-pub const PLOT_SIZE: (u32, u32) = (640, 440);
 
 /// Each target's code, or why there is none.
 pub type Snippets = Vec<(Framework, Result<String, String>)>;
@@ -91,95 +49,382 @@ pub type Snippets = Vec<(Framework, Result<String, String>)>;
 /// The input-size plot: `(summary, svg)`, or why there is none.
 pub type Plot = Result<(String, String), String>;
 
-/// A reply, read by the app.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reply {
-    /// The request's id (a stale reply is dropped).
-    pub id: u64,
-    pub snippets: Snippets,
-    pub plot: Plot,
+/// The read-only panels below the picture, as markup (empty: nothing to show).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Panels {
+    pub formula: String,
+    pub comparison: String,
+    pub inverse: String,
 }
 
-/// The app's side: a reply text read back.
-pub fn read_reply(reply: &str) -> Option<Reply> {
-    let (id, rest) = reply.split_once('\n')?;
-    let id = id.parse().ok()?;
-    let mut snippets = Vec::new();
-    let mut plot = Err("No plot in the reply.".to_string());
-    for record in rest.split(RECORD).filter(|r| !r.is_empty()) {
-        let mut parts = record.splitn(3, FIELD);
-        let (Some(name), Some(tag), Some(text)) = (parts.next(), parts.next(), parts.next()) else {
-            continue;
-        };
-        let text = text.to_string();
-        if name == "plot" {
-            plot = match text.split_once(FIELD) {
-                Some((summary, svg)) if tag == "ok" => Ok((summary.to_string(), svg.to_string())),
-                _ => Err(text),
-            };
-        } else if let Ok(target) = name.parse::<Framework>() {
-            snippets.push((target, if tag == "ok" { Ok(text) } else { Err(text) }));
+/// What the worker answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    Layer {
+        id: u64,
+        snippets: Snippets,
+        plot: Plot,
+        panels: Panels,
+    },
+    Model {
+        id: u64,
+        /// The layer table's markup, or why the paste cannot be read.
+        table: Result<String, String>,
+        /// The port to each target.
+        code: Snippets,
+        /// With `check`: each target's self-check script.
+        checks: Snippets,
+        /// The URL fragment that restores the paste and its input.
+        fragment: String,
+    },
+    /// The pasted layer as a permalink query.
+    PasteLayer {
+        id: u64,
+        result: Result<String, String>,
+    },
+    /// A model link read back: (input, source).
+    Unpack {
+        id: u64,
+        result: Result<(String, String), String>,
+    },
+}
+
+impl Reply {
+    pub fn id(&self) -> u64 {
+        match self {
+            Reply::Layer { id, .. }
+            | Reply::Model { id, .. }
+            | Reply::PasteLayer { id, .. }
+            | Reply::Unpack { id, .. } => *id,
         }
     }
-    Some(Reply { id, snippets, plot })
+}
+
+fn flags(options: &Options) -> String {
+    [
+        (options.check, 'c'),
+        (options.export_safe, 'e'),
+        (options.functional, 'f'),
+    ]
+    .iter()
+    .filter_map(|&(on, c)| on.then_some(c))
+    .collect()
+}
+
+fn read_flags(text: &str) -> Options {
+    Options {
+        check: text.contains('c'),
+        export_safe: text.contains('e'),
+        functional: text.contains('f'),
+    }
+}
+
+impl Request {
+    /// The message text.
+    pub fn encode(&self) -> String {
+        match self {
+            Request::Layer {
+                id,
+                options,
+                want,
+                query,
+            } => format!(
+                "L{id}\n{}\n{}\n{query}",
+                flags(options),
+                want.replace('\n', " ")
+            ),
+            Request::Model {
+                id,
+                check,
+                input,
+                source,
+            } => format!(
+                "M{id}\n{}\n{}\n{source}",
+                if *check { "c" } else { "" },
+                input.replace('\n', " ")
+            ),
+            Request::PasteLayer { id, text, current } => {
+                format!("P{id}\n{}\n{text}", current.replace('\n', " "))
+            }
+            Request::Unpack { id, fragment } => format!("U{id}\n{fragment}"),
+        }
+    }
+
+    /// A message text read back; `None` when it is not a request.
+    pub fn decode(text: &str) -> Option<Request> {
+        let (head, rest) = text.split_once('\n').unwrap_or((text, ""));
+        let kind = head.chars().next()?;
+        // A request without a readable id still gets a readable reply (id 0).
+        let id: u64 = head.get(1..).and_then(|d| d.parse().ok()).unwrap_or(0);
+        Some(match kind {
+            'L' => {
+                let mut parts = rest.splitn(3, '\n');
+                let options = read_flags(parts.next().unwrap_or(""));
+                let want = parts.next().unwrap_or("").to_string();
+                Request::Layer {
+                    id,
+                    options,
+                    want,
+                    query: parts.next().unwrap_or("").to_string(),
+                }
+            }
+            'M' => {
+                let mut parts = rest.splitn(3, '\n');
+                let check = parts.next().unwrap_or("").contains('c');
+                let input = parts.next().unwrap_or("").to_string();
+                let source = parts.next().unwrap_or("").to_string();
+                Request::Model {
+                    id,
+                    check,
+                    input,
+                    source,
+                }
+            }
+            'P' => {
+                let (current, text) = rest.split_once('\n').unwrap_or((rest, ""));
+                Request::PasteLayer {
+                    id,
+                    text: text.to_string(),
+                    current: current.to_string(),
+                }
+            }
+            'U' => Request::Unpack {
+                id,
+                fragment: rest.trim().to_string(),
+            },
+            _ => return None,
+        })
+    }
+}
+
+fn record(out: &mut String, name: &str, value: &Result<String, String>) {
+    let (tag, text) = match value {
+        Ok(t) => ("ok", t.as_str()),
+        Err(t) => ("err", t.as_str()),
+    };
+    out.push_str(name);
+    out.push(FIELD);
+    out.push_str(tag);
+    out.push(FIELD);
+    out.push_str(text);
+    out.push(RECORD);
+}
+
+fn records(text: &str) -> impl Iterator<Item = (&str, Result<String, String>)> {
+    text.split(RECORD).filter_map(|r| {
+        let mut parts = r.splitn(3, FIELD);
+        let (name, tag, text) = (parts.next()?, parts.next()?, parts.next()?);
+        let text = text.to_string();
+        Some((name, if tag == "ok" { Ok(text) } else { Err(text) }))
+    })
+}
+
+impl Reply {
+    /// The message text.
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        match self {
+            Reply::Layer {
+                id,
+                snippets,
+                plot,
+                panels,
+            } => {
+                out.push_str(&format!("L{id}\n"));
+                record(&mut out, "formula", &Ok(panels.formula.clone()));
+                record(&mut out, "comparison", &Ok(panels.comparison.clone()));
+                record(&mut out, "inverse", &Ok(panels.inverse.clone()));
+                for (target, code) in snippets {
+                    record(&mut out, target.name(), code);
+                }
+                let plot = plot
+                    .as_ref()
+                    .map(|(summary, svg)| format!("{summary}{FIELD}{svg}"))
+                    .map_err(Clone::clone);
+                record(&mut out, "plot", &plot);
+            }
+            Reply::Model {
+                id,
+                table,
+                code,
+                checks,
+                fragment,
+            } => {
+                out.push_str(&format!("M{id}\n"));
+                record(&mut out, "table", table);
+                for (target, text) in code {
+                    record(&mut out, target.name(), text);
+                }
+                for (target, text) in checks {
+                    record(&mut out, &format!("check-{}", target.name()), text);
+                }
+                record(&mut out, "fragment", &Ok(fragment.clone()));
+            }
+            Reply::PasteLayer { id, result } => {
+                out.push_str(&format!("P{id}\n"));
+                record(&mut out, "layer", result);
+            }
+            Reply::Unpack { id, result } => {
+                out.push_str(&format!("U{id}\n"));
+                let joined = result
+                    .as_ref()
+                    .map(|(input, source)| format!("{input}\n{source}"))
+                    .map_err(Clone::clone);
+                record(&mut out, "model", &joined);
+            }
+        }
+        out
+    }
+
+    /// A reply text read back; `None` when it is not one.
+    pub fn decode(text: &str) -> Option<Reply> {
+        let (head, rest) = text.split_once('\n')?;
+        let kind = head.chars().next()?;
+        let id: u64 = head.get(1..)?.parse().ok()?;
+        Some(match kind {
+            'L' => {
+                let mut snippets = Vec::new();
+                let mut plot = Err("No plot in the reply.".to_string());
+                let mut panels = Panels::default();
+                for (name, value) in records(rest) {
+                    let markup = || value.clone().unwrap_or_default();
+                    match name {
+                        "formula" => panels.formula = markup(),
+                        "comparison" => panels.comparison = markup(),
+                        "inverse" => panels.inverse = markup(),
+                        _ => {}
+                    }
+                    if name == "plot" {
+                        plot = value.and_then(|t| match t.split_once(FIELD) {
+                            Some((summary, svg)) => Ok((summary.to_string(), svg.to_string())),
+                            None => Err(t),
+                        });
+                    } else if let Ok(target) = name.parse::<Framework>() {
+                        snippets.push((target, value));
+                    }
+                }
+                Reply::Layer {
+                    id,
+                    snippets,
+                    plot,
+                    panels,
+                }
+            }
+            'M' => {
+                let mut table = Err("No table in the reply.".to_string());
+                let (mut code, mut checks, mut fragment) = (Vec::new(), Vec::new(), String::new());
+                for (name, value) in records(rest) {
+                    match name {
+                        "table" => table = value,
+                        "fragment" => fragment = value.unwrap_or_default(),
+                        _ => {
+                            if let Some(target) =
+                                name.strip_prefix("check-").and_then(|t| t.parse().ok())
+                            {
+                                checks.push((target, value));
+                            } else if let Ok(target) = name.parse::<Framework>() {
+                                code.push((target, value));
+                            }
+                        }
+                    }
+                }
+                Reply::Model {
+                    id,
+                    table,
+                    code,
+                    checks,
+                    fragment,
+                }
+            }
+            'P' => Reply::PasteLayer {
+                id,
+                result: records(rest)
+                    .find(|(n, _)| *n == "layer")
+                    .map_or(Err("No layer in the reply.".into()), |(_, v)| v),
+            },
+            'U' => Reply::Unpack {
+                id,
+                result: records(rest)
+                    .find(|(n, _)| *n == "model")
+                    .map_or(Err("No model in the reply.".into()), |(_, v)| v)
+                    .map(|t| match t.split_once('\n') {
+                        Some((input, source)) => (input.to_string(), source.to_string()),
+                        None => (String::new(), t),
+                    }),
+            },
+            _ => return None,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Op;
 
     #[test]
-    fn a_request_round_trips_into_code_for_every_target() {
-        let spec = CompactSpec {
-            padding: "same".into(),
-            ..CompactSpec::new(Op::Conv, Framework::Keras, "100x20", "4x1")
-        };
-        let options = Options {
-            check: true,
-            ..Options::default()
-        };
-        let reply = read_reply(&answer(&request(7, &spec, &options))).unwrap();
-        let (id, entries) = (reply.id, reply.snippets);
-        assert_eq!(id, 7);
-        let (summary, svg) = reply.plot.unwrap();
-        assert!(
-            summary.contains("the pads are the same for every size"),
-            "{summary}"
-        );
-        assert!(
-            svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
-            "{svg}"
-        );
-        assert_eq!(entries.len(), 5);
-        let direct = generate(&spec.to_spec().unwrap(), Framework::Torch, &options)
-            .unwrap()
-            .code;
-        assert_eq!(entries[0], (Framework::Torch, Ok(direct)));
-    }
-
-    #[test]
-    fn a_refused_layer_and_garbage_answer_reasons_not_panics() {
-        let spec = CompactSpec {
-            stride: "2".into(),
-            padding: "same".into(),
-            ..CompactSpec::new(Op::Conv, Framework::Torch, "8", "3")
-        };
-        let reply = read_reply(&answer(&request(1, &spec, &Options::default()))).unwrap();
-        assert!(reply.plot.is_err_and(|e| e.contains("strided")));
-        let entries = reply.snippets;
-        assert!(
-            entries
-                .iter()
-                .all(|(_, r)| r.as_ref().is_err_and(|e| e.contains("strided")))
-        );
-        // Garbage requests still get a well-formed reply: every target and the plot say why.
-        for junk in ["", "x", "1\n", "1\nzz\nop=conv&in=abc"] {
-            let reply = read_reply(&answer(junk)).expect("a reply");
-            assert_eq!(reply.snippets.len(), Framework::ALL.len(), "{junk:?}");
-            assert!(reply.snippets.iter().all(|(_, r)| r.is_err()), "{junk:?}");
-            assert!(reply.plot.is_err(), "{junk:?}");
+    fn requests_and_replies_round_trip() {
+        for request in [
+            Request::Layer {
+                id: 7,
+                options: Options {
+                    check: true,
+                    ..Options::default()
+                },
+                want: "100x20".into(),
+                query: "op=conv&fw=keras&in=100x20&k=4x1&p=same".into(),
+            },
+            Request::Model {
+                id: 8,
+                check: false,
+                input: "32x32x3".into(),
+                source: "model = Sequential()\nmodel.add(Conv2D(8, 3))\n".into(),
+            },
+            Request::PasteLayer {
+                id: 9,
+                text: "nn.Conv2d(32, 32, (4, 1),\n  padding=(1, 0))".into(),
+                current: "op=conv&fw=torch&in=6x6&k=5".into(),
+            },
+            Request::Unpack {
+                id: 10,
+                fragment: "N4Ig".into(),
+            },
+        ] {
+            assert_eq!(Request::decode(&request.encode()), Some(request));
         }
-        assert!(read_reply("nonsense").is_none());
+        let replies = [
+            Reply::Layer {
+                id: 3,
+                snippets: vec![
+                    (Framework::Torch, Ok("import torch\n".into())),
+                    (Framework::Keras, Err("refused".into())),
+                ],
+                plot: Ok(("summary".into(), "<svg/>".into())),
+                panels: Panels {
+                    formula: "<dl></dl>".into(),
+                    comparison: String::new(),
+                    inverse: "<ul></ul>".into(),
+                },
+            },
+            Reply::Model {
+                id: 4,
+                table: Ok("<table></table>".into()),
+                code: vec![(Framework::Jax, Ok("def model(x, params):".into()))],
+                checks: vec![(Framework::Jax, Err("no".into()))],
+                fragment: "abc".into(),
+            },
+            Reply::PasteLayer {
+                id: 5,
+                result: Err("line 1: ...".into()),
+            },
+            Reply::Unpack {
+                id: 6,
+                result: Ok(("3x32x32".into(), "a\nb".into())),
+            },
+        ];
+        for reply in replies {
+            assert_eq!(Reply::decode(&reply.encode()), Some(reply));
+        }
+        assert_eq!(Reply::decode("nonsense"), None);
+        assert_eq!(Request::decode(""), None);
     }
 }

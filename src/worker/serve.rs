@@ -1,0 +1,422 @@
+//! The worker's side: a request in, its reply out. This is what the worker binary runs (and the
+//! one place the page's code reaches the generator, the model reader and plotters).
+
+use crate::codegen::generate;
+use crate::core::{Framework, evaluate};
+use crate::forms::compact::{CompactSpec, parse_shape};
+use crate::forms::permalink::{format_query, parse_query};
+use crate::model::chain::chain;
+use crate::model::layers::Layer;
+use crate::model::port::{PortOptions, input_shape, port};
+use crate::model::read::read_model;
+use crate::view::{panels, plot};
+
+use super::protocol::{Panels, Plot, Reply, Request, Snippets};
+
+/// The plot's size in SVG pixels (it scales to the page width).
+pub const PLOT_SIZE: (u32, u32) = (640, 440);
+
+/// The targets a model is ported to.
+pub const MODEL_TARGETS: [Framework; 4] = [
+    Framework::Torch,
+    Framework::Keras,
+    Framework::Tf,
+    Framework::Jax,
+];
+
+/// The reply text for a request text (garbage gets a reply that says why, never a panic).
+pub fn answer(text: &str) -> String {
+    let reply = match Request::decode(text) {
+        Some(request) => reply(request),
+        None => Reply::Layer {
+            id: 0,
+            panels: Panels::default(),
+            snippets: Framework::ALL
+                .iter()
+                .map(|&t| (t, Err("The request was not understood.".to_string())))
+                .collect(),
+            plot: Err("The request was not understood.".into()),
+        },
+    };
+    reply.encode()
+}
+
+fn reply(request: Request) -> Reply {
+    match request {
+        Request::Layer {
+            id,
+            options,
+            want,
+            query,
+        } => {
+            let fallback = CompactSpec::new(crate::core::Op::Conv, Framework::Torch, "", "");
+            let spec = parse_query(&query, &fallback)
+                .spec
+                .to_spec()
+                .map_err(|e| e.message);
+            let snippets: Snippets = Framework::ALL
+                .iter()
+                .map(|&target| {
+                    let code = spec.clone().and_then(|s| {
+                        generate(&s, target, &options)
+                            .map(|s| s.code)
+                            .map_err(|e| e.to_string())
+                    });
+                    (target, code)
+                })
+                .collect();
+            let plot: Plot = spec
+                // A refused layer gets its reason, not an empty plot.
+                .and_then(|spec| match evaluate(&spec) {
+                    Ok(_) => plot::sweep(&spec).ok_or_else(|| "No dimension to sweep.".into()),
+                    Err(e) => Err(e.to_string()),
+                })
+                .and_then(|sweep| {
+                    let svg = plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
+                    Ok((plot::summary(&sweep), svg))
+                });
+            Reply::Layer {
+                id,
+                snippets,
+                plot,
+                panels: layer_panels(&query, &want),
+            }
+        }
+        Request::Model {
+            id,
+            check,
+            input,
+            source,
+        } => model(id, check, &input, &source),
+        Request::PasteLayer { id, text, current } => Reply::PasteLayer {
+            id,
+            result: paste_layer(&text, &current),
+        },
+        Request::Unpack { id, fragment } => Reply::Unpack {
+            id,
+            result: unpack(&fragment),
+        },
+    }
+}
+
+/// The panels below the picture for the layer `query`: its arithmetic, the framework table,
+/// and every framework's padding for the `want`ed output size.
+fn layer_panels(query: &str, want: &str) -> Panels {
+    use crate::forms::compact::{Field, parse_sizes};
+    use crate::view::{compare::compare, explain::explain};
+    let fallback = CompactSpec::new(crate::core::Op::Conv, Framework::Torch, "", "");
+    let spec = parse_query(query, &fallback).spec.to_spec();
+    let answer = spec.as_ref().ok().map(evaluate);
+    let formula = match (&spec, &answer) {
+        (Ok(spec), Some(Ok(answer))) => panels::formula(&explain(spec, answer)),
+        _ => panels::formula(&[]),
+    };
+    let comparison = spec
+        .as_ref()
+        .map(|s| panels::comparison(&compare(s)).into_string())
+        .unwrap_or_default();
+    let inverse = if want.trim().is_empty() {
+        String::new()
+    } else {
+        match (&spec, parse_sizes(Field::Wanted, want)) {
+            (Ok(spec), Ok(w)) => panels::inverse(spec, &w).into_string(),
+            (Err(e), _) => panels::refusal(e).into_string(),
+            (_, Err(e)) => panels::refusal(&e).into_string(),
+        }
+    };
+    Panels {
+        formula: formula.into_string(),
+        comparison,
+        inverse,
+    }
+}
+
+/// The fragment that restores a model and its input (`model=` and lz-string's URI encoding).
+pub fn pack(input: &str, source: &str) -> String {
+    format!(
+        "model={}",
+        lz_str::compress_to_encoded_uri_component(&format!("{}\n{source}", input.trim()))
+    )
+}
+
+/// A fragment read back into (input, source).
+pub fn unpack(fragment: &str) -> Result<(String, String), String> {
+    let data = fragment
+        .trim_start_matches('#')
+        .split('&')
+        .find_map(|part| part.strip_prefix("model="))
+        .ok_or("The link holds no model.")?;
+    let text = lz_str::decompress_from_encoded_uri_component(data)
+        .and_then(|units| String::from_utf16(&units).ok())
+        .ok_or("The link's model could not be read (was it cut short?).")?;
+    let (input, source) = text.split_once('\n').unwrap_or(("", &text));
+    Ok((input.to_string(), source.to_string()))
+}
+
+fn model(id: u64, check: bool, input: &str, source: &str) -> Reply {
+    let fragment = pack(input, source);
+    let refuse = |why: String| Reply::Model {
+        id,
+        table: Err(why.clone()),
+        code: MODEL_TARGETS
+            .iter()
+            .map(|&t| (t, Err(why.clone())))
+            .collect(),
+        checks: vec![],
+        fragment: fragment.clone(),
+    };
+    if source.trim().is_empty() {
+        return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
+    }
+    let model = match read_model(source, None) {
+        Ok(m) => m,
+        Err(e) => return refuse(e.to_string()),
+    };
+    let given = if input.trim().is_empty() {
+        None
+    } else {
+        match parse_shape(input) {
+            Ok(v) => Some(v),
+            Err(e) => return refuse(format!("Input shape: {e}")),
+        }
+    };
+    let (rows, problem) = match input_shape(&model, given.as_deref()) {
+        Ok(shape) => (chain(&model, Some(shape)), None),
+        Err(e) => (chain(&model, None), Some(e.to_string())),
+    };
+    let table = panels::model_table(&model, &rows, problem.as_deref(), &fragment).into_string();
+    let mut code = Vec::new();
+    let mut checks = Vec::new();
+    for &target in &MODEL_TARGETS {
+        let ported = port(&model, given.as_deref(), target, PortOptions { check });
+        match ported {
+            Ok(p) => {
+                if let Some(script) = p.script {
+                    checks.push((target, Ok(script)));
+                }
+                code.push((target, Ok(p.code)));
+            }
+            Err(e) => code.push((target, Err(e.to_string()))),
+        }
+    }
+    Reply::Model {
+        id,
+        table: Ok(table),
+        code,
+        checks,
+        fragment,
+    }
+}
+
+/// A pasted layer call as the form's query. The call states no input size: the form's own is
+/// kept when it has the layer's rank, else each axis is 32.
+fn paste_layer(text: &str, current: &str) -> Result<String, String> {
+    let model = read_model(text, None).map_err(|e| e.to_string())?;
+    let [layer] = model.layers.as_slice() else {
+        return Err(format!(
+            "Paste one convolution or pooling call (this holds {} layers; the Model view takes whole models).",
+            model.layers.len()
+        ));
+    };
+    let spec = match &layer.layer {
+        Layer::Conv(c) => c.spec.clone(),
+        Layer::Pool(p) => p.clone(),
+        _ => {
+            return Err(format!(
+                "{} has no padding to show: paste a convolution or pooling call.",
+                layer.kind
+            ));
+        }
+    };
+    let rank = layer.rank.unwrap_or(2);
+    let fallback = CompactSpec::new(crate::core::Op::Conv, Framework::Torch, "", "");
+    let current_input = parse_query(current, &fallback)
+        .spec
+        .to_spec()
+        .ok()
+        .map(|s| s.input)
+        .filter(|i| i.len() == rank);
+    let mut spec = spec;
+    spec.input = current_input.unwrap_or_else(|| vec![32; rank]);
+    Ok(format_query(&CompactSpec::from_spec(&spec)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Op;
+
+    fn layer_reply(query: &str, options: crate::codegen::Options) -> Reply {
+        let text = answer(
+            &Request::Layer {
+                id: 7,
+                options,
+                want: "3x3".into(),
+                query: query.into(),
+            }
+            .encode(),
+        );
+        Reply::decode(&text).expect("a reply")
+    }
+
+    #[test]
+    fn a_layer_request_gets_code_for_every_target_and_the_plot() {
+        let options = crate::codegen::Options {
+            check: true,
+            ..Default::default()
+        };
+        let Reply::Layer {
+            id,
+            snippets,
+            plot,
+            panels,
+        } = layer_reply("op=conv&fw=keras&in=100x20&k=4x1&p=same", options)
+        else {
+            panic!("a layer reply")
+        };
+        assert_eq!(panels.formula.matches("formula-output").count(), 2);
+        assert!(
+            panels.comparison.contains("odd pixel after"),
+            "{}",
+            panels.comparison
+        );
+        assert!(
+            panels
+                .inverse
+                .contains("no padding gives an output of [3, 3]"),
+            "{}",
+            panels.inverse
+        );
+        assert_eq!(id, 7);
+        let (summary, svg) = plot.unwrap();
+        assert!(
+            summary.contains("the pads are the same for every size"),
+            "{summary}"
+        );
+        assert!(
+            svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
+            "{svg}"
+        );
+        assert_eq!(snippets.len(), 5);
+        let spec = CompactSpec {
+            padding: "same".into(),
+            ..CompactSpec::new(Op::Conv, Framework::Keras, "100x20", "4x1")
+        };
+        let direct = generate(&spec.to_spec().unwrap(), Framework::Torch, &options)
+            .unwrap()
+            .code;
+        assert_eq!(snippets[0], (Framework::Torch, Ok(direct)));
+    }
+
+    #[test]
+    fn a_refused_layer_and_garbage_answer_reasons_not_panics() {
+        let Reply::Layer { snippets, plot, .. } =
+            layer_reply("op=conv&fw=torch&in=8&k=3&s=2&p=same", Default::default())
+        else {
+            panic!()
+        };
+        assert!(plot.is_err_and(|e| e.contains("strided")));
+        assert!(
+            snippets
+                .iter()
+                .all(|(_, r)| r.as_ref().is_err_and(|e| e.contains("strided")))
+        );
+        // Garbage requests still get a well-formed reply: every target and the plot say why.
+        for junk in [
+            "",
+            "x",
+            "L1\n",
+            "L1\nzz\nop=conv&in=abc",
+            "M",
+            "P1",
+            "U1\n###",
+        ] {
+            let reply = Reply::decode(&answer(junk)).expect("a reply");
+            match reply {
+                Reply::Layer { snippets, plot, .. } => {
+                    assert_eq!(snippets.len(), Framework::ALL.len(), "{junk:?}");
+                    assert!(snippets.iter().all(|(_, r)| r.is_err()), "{junk:?}");
+                    assert!(plot.is_err(), "{junk:?}");
+                }
+                Reply::Model { table, .. } => assert!(table.is_err(), "{junk:?}"),
+                Reply::PasteLayer { result, .. } => assert!(result.is_err(), "{junk:?}"),
+                Reply::Unpack { result, .. } => assert!(result.is_err(), "{junk:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_model_request_gets_its_table_ports_and_a_link_that_restores_it() {
+        let source = include_str!("../../tests/models/seed002_keras.py");
+        let text = answer(
+            &Request::Model {
+                id: 2,
+                check: true,
+                input: "32x32x3".into(),
+                source: source.into(),
+            }
+            .encode(),
+        );
+        let Some(Reply::Model {
+            table,
+            code,
+            checks,
+            fragment,
+            ..
+        }) = Reply::decode(&text)
+        else {
+            panic!("a model reply")
+        };
+        let table = table.unwrap();
+        assert_eq!(table.matches("data-testid=\"model-row\"").count(), 9);
+        assert!(table.contains("15 × 15 × 64"), "{table}");
+        assert!(
+            table.contains("normalises the height axis (30 features)"),
+            "{table}"
+        );
+        let torch = code[0].1.as_ref().unwrap();
+        assert!(torch.contains("BatchNormOnAxis(30, dim=2"), "{torch}");
+        assert_eq!(checks.len(), 4);
+        assert_eq!(unpack(&fragment), Ok(("32x32x3".into(), source.into())));
+        // Without the input shape the table lists the layers and says what is missing.
+        let text = answer(
+            &Request::Model {
+                id: 3,
+                check: false,
+                input: String::new(),
+                source: source.into(),
+            }
+            .encode(),
+        );
+        let Some(Reply::Model { table, .. }) = Reply::decode(&text) else {
+            panic!()
+        };
+        assert!(table.unwrap().contains("model-notice"));
+    }
+
+    #[test]
+    fn a_pasted_layer_call_fills_the_form() {
+        let query = paste_layer(
+            "nn.Conv2d(32, 32, (4, 1), padding=(1, 0))",
+            "op=conv&fw=keras&in=100x20&k=3",
+        );
+        assert_eq!(
+            query.as_deref(),
+            Ok("op=conv&fw=torch&in=100x20&k=4x1&p=1x0")
+        );
+        let query = paste_layer(
+            "Conv2D(32, (4, 1), padding=\"same\")",
+            "op=conv&fw=torch&in=7&k=3",
+        );
+        assert_eq!(
+            query.as_deref(),
+            Ok("op=conv&fw=keras&in=32x32&k=4x1&p=same")
+        );
+        assert!(paste_layer("nn.ReLU()", "").is_err());
+        assert!(
+            paste_layer("nn.Conv2d(3, 8, 3", "")
+                .unwrap_err()
+                .contains("never closed")
+        );
+    }
+}
