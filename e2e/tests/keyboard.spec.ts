@@ -11,7 +11,7 @@ test('everything is reachable and usable from the keyboard alone', async ({ padl
   await expect(page.getByTestId('model-view')).toBeVisible();
   await page.keyboard.press('ArrowLeft');
   await expect(page.getByTestId('view-layer')).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByTestId('model-view')).toHaveCount(0);
+  await expect(page.getByTestId('model-view')).toBeHidden();
   // Tab on to the first preset (the other view tab is not a stop) and press Enter.
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('preset-seed-000')).toBeFocused();

@@ -8,25 +8,22 @@ use wasm_bindgen::{JsCast, JsValue, closure::Closure};
 use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
 
 use crate::codegen::Options;
+use crate::core::Framework;
 use crate::core::LayerSpec;
 use crate::forms::compact::{CompactSpec, FieldError};
 use crate::forms::permalink::format_query;
-use crate::worker::protocol::{Panels, Plot, Reply, Request, Snippets};
+use crate::worker::protocol::{Panels, Reply, Request};
 
-/// The latest layer reply: each target's code, the plot, and the panels below the picture.
+/// The latest layer reply: the panels below the picture (code and plot included), as markup.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerReply {
-    pub snippets: Snippets,
-    pub plot: Plot,
     pub panels: Panels,
 }
 
-/// The latest model reply.
+/// The latest model reply: the view's output markup and the fragment that restores the model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelReply {
-    pub table: Result<String, String>,
-    pub code: Snippets,
-    pub checks: Snippets,
+    pub markup: String,
     pub fragment: String,
 }
 
@@ -48,6 +45,8 @@ pub struct Generator {
     pub ready: RwSignal<bool>,
     /// The worker could not be started.
     pub failed: RwSignal<bool>,
+    /// The code tab shown (the worker renders it shown).
+    selected: StoredValue<Framework>,
     next: StoredValue<u64>,
     /// The latest id sent per kind (layer, model, paste, unpack).
     latest: StoredValue<[u64; 4]>,
@@ -99,6 +98,7 @@ impl Generator {
             unpacked: RwSignal::new(None),
             ready: RwSignal::new(false),
             failed: RwSignal::new(false),
+            selected: StoredValue::new(Framework::Torch),
             next: StoredValue::new(0),
             latest: StoredValue::new([0; 4]),
             queue: StoredValue::new(Vec::new()),
@@ -150,9 +150,11 @@ impl Generator {
             let query = format_query(&layer);
             let send = move || {
                 pending.set_value(None);
+                let selected = g.selected.get_value();
                 g.send(|id| Request::Layer {
                     id,
                     options,
+                    selected,
                     want,
                     query,
                 });
@@ -160,6 +162,11 @@ impl Generator {
             pending.set_value(set_timeout_with_handle(send, REQUEST_DELAY).ok());
         });
         g
+    }
+
+    /// The code tab the user chose (the next replies render it shown).
+    pub fn select(&self, target: Framework) {
+        self.selected.set_value(target);
     }
 
     /// Sends a request (made with its id), or queues it until the worker is ready.
@@ -188,31 +195,13 @@ impl Generator {
         let latest = self.latest.get_value();
         let current = |i: usize| reply.id() == latest[i];
         match reply {
-            Reply::Layer {
-                snippets,
-                plot,
-                panels,
-                ..
-            } if current(0) => {
-                self.reply.set(Some(LayerReply {
-                    snippets,
-                    plot,
-                    panels,
-                }));
+            Reply::Layer { panels, .. } if current(0) => {
+                self.reply.set(Some(LayerReply { panels }));
             }
             Reply::Model {
-                table,
-                code,
-                checks,
-                fragment,
-                ..
+                markup, fragment, ..
             } if current(1) => {
-                self.model.set(Some(ModelReply {
-                    table,
-                    code,
-                    checks,
-                    fragment,
-                }));
+                self.model.set(Some(ModelReply { markup, fragment }));
             }
             Reply::PasteLayer { result, .. } if current(2) => self.pasted.set(Some(result)),
             Reply::Unpack { result, .. } if current(3) => self.unpacked.set(Some(result)),

@@ -117,7 +117,8 @@ pub fn sync_url(
     on_cleanup(move || handle.remove());
 }
 
-/// Notices about the link (shown until dismissed) and a button that copies the link.
+/// Notices about the link (shown until dismissed) and a button that copies the link: static
+/// markup (`view::panels::link_bar`), one delegated click handler.
 #[component]
 pub fn LinkBar(
     /// What the URL contained that could not be used.
@@ -125,36 +126,37 @@ pub fn LinkBar(
     /// The layer (the link is made from it: the address bar lags the edits slightly).
     form: RwSignal<CompactSpec>,
 ) -> impl IntoView {
-    let status = RwSignal::new(String::new());
-    let copy_link = move |_| {
-        let Some(window) = web_sys::window() else {
+    Effect::new(move |_| {
+        let markup = notices.with(|n| crate::view::panels::notices(n).into_string());
+        if let Some(slot) = document().get_element_by_id("slot-notices") {
+            slot.set_inner_html(&markup);
+        }
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(button) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|el| el.closest("button").ok().flatten())
+        else {
             return;
         };
-        let location = window.location();
-        let href = format!(
-            "{}{}?{}",
-            location.origin().unwrap_or_default(),
-            location.pathname().unwrap_or_default(),
-            form.with_untracked(format_query)
-        );
-        let promise = window.navigator().clipboard().write_text(&href);
-        leptos::task::spawn_local(async move {
-            status.set(match wasm_bindgen_futures::JsFuture::from(promise).await {
-                Ok(_) => "Link copied.".into(),
-                Err(_) => "The browser refused the clipboard: copy the address bar instead.".into(),
-            });
-        });
+        if button.has_attribute("data-dismiss") {
+            notices.set(vec![]);
+        } else if button.has_attribute("data-copy-link") {
+            let Some(window) = web_sys::window() else {
+                return;
+            };
+            let location = window.location();
+            let href = format!(
+                "{}{}?{}",
+                location.origin().unwrap_or_default(),
+                location.pathname().unwrap_or_default(),
+                form.with_untracked(format_query)
+            );
+            super::below::copy(href, "link-status", "Link copied.".into());
+        }
     };
     view! {
-        <div class="linkbar">
-            <button type="button" data-testid="copy-link" on:click=copy_link>"Copy link"</button>
-            <span role="status" data-testid="link-status">{move || status.get()}</span>
-            <Show when=move || notices.with(|n| !n.is_empty())>
-                <div class="notice" role="alert" data-testid="url-notice">
-                    <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                    <button type="button" aria-label="Dismiss" on:click=move |_| notices.set(vec![])>"×"</button>
-                </div>
-            </Show>
-        </div>
+        <div class="linkbar" on:click=on_click inner_html=crate::view::panels::link_bar().into_string()></div>
     }
 }

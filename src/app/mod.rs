@@ -2,17 +2,13 @@
 //! calls: the root owns the form (a [`CompactSpec`]); the spec and the answer are `Memo`s over
 //! `compact` and `core`; the code and the plot come from a worker ([`generator`]).
 
-mod code_panel;
-mod comparison;
+mod below;
 mod controls;
-mod formula;
 mod generator;
 mod grid_view;
-mod inverse_panel;
 mod link;
 mod model_view;
 mod paste_layer;
-mod plot_panel;
 mod preset_bar;
 mod summary;
 mod tabs;
@@ -21,17 +17,13 @@ use leptos::prelude::*;
 
 use crate::core::{Answer, LayerSpec, evaluate};
 use crate::forms::compact::{CompactSpec, FieldError, LayerError};
-use code_panel::CodePanel;
-use comparison::Comparison;
+use below::Below;
 use controls::Controls;
-use formula::FormulaPanel;
 use generator::Generator;
 use grid_view::GridView;
-use inverse_panel::InversePanel;
 use link::{LinkBar, read_location, sync_url};
 use model_view::ModelView;
 use paste_layer::PasteLayer;
-use plot_panel::PlotPanel;
 use preset_bar::PresetBar;
 use summary::Summary;
 use tabs::{Tab, Tabs};
@@ -87,20 +79,12 @@ pub fn App() -> impl IntoView {
             title: "Whole model",
         },
     ];
-    let source = RwSignal::new(String::new());
-    let model_input = RwSignal::new(String::new());
     if !packed.get_untracked().is_empty() {
         generator.send(|id| crate::worker::protocol::Request::Unpack {
             id,
             fragment: hash.clone(),
         });
     }
-    Effect::new(move |_| {
-        if let Some(Ok((input, text))) = generator.unpacked.get() {
-            model_input.set(input);
-            source.set(text);
-        }
-    });
     view! {
         <nav class="views" aria-label="Views">
             <Tabs label="What to look at" tabs=views selected=view />
@@ -116,17 +100,11 @@ pub fn App() -> impl IntoView {
                 <Summary answer=answer />
                 <GridView spec=spec answer=answer />
                 <Show when=move || painted.get()>
-                    <FormulaPanel generator=generator />
-                    <Comparison generator=generator />
-                    <PlotPanel generator=generator />
-                    <InversePanel generator=generator />
-                    <CodePanel generator=generator />
+                    <Below generator=generator />
                 </Show>
             </div>
         </div>
-        <Show when=move || view_model.get()>
-            <ModelView generator=generator source=source input=model_input packed=packed />
-        </Show>
+        <ModelView generator=generator packed=packed shown=view_model />
     }
 }
 

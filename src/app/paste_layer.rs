@@ -19,12 +19,10 @@ pub fn PasteLayer(
     /// The form state owned by the root (the pasted layer replaces it).
     form: RwSignal<CompactSpec>,
 ) -> impl IntoView {
-    let text = RwSignal::new(String::new());
     let pending = StoredValue::new(None::<TimeoutHandle>);
     let asked = StoredValue::new(false);
     let on_input = move |ev: leptos::ev::Event| {
         let value = event_target_value(&ev);
-        text.set(value.clone());
         if let Some(handle) = pending.get_value() {
             handle.clear();
         }
@@ -53,25 +51,16 @@ pub fn PasteLayer(
             form.set(parse_query(&query, &fallback).spec);
         }
     });
-    let error = move || {
-        generator
+    Effect::new(move |_| {
+        let error = generator
             .pasted
             .with(|p| p.as_ref().and_then(|p| p.as_ref().err().cloned()))
-    };
+            .unwrap_or_default();
+        if let Some(el) = document().get_element_by_id("paste-layer-error") {
+            el.set_text_content(Some(&error));
+        }
+    });
     view! {
-        <label class="field paste">
-            <span>"Paste a layer call"</span>
-            <input
-                type="text"
-                spellcheck="false"
-                autocomplete="off"
-                data-testid="paste-layer"
-                placeholder="nn.Conv2d(32, 32, (4, 1), padding=(1, 0))"
-                aria-describedby="paste-layer-error"
-                prop:value=move || text.get()
-                on:input=on_input
-            />
-            <small class="field-error" id="paste-layer-error" role="status">{error}</small>
-        </label>
+        <div class="paste-layer" on:input=on_input inner_html=crate::view::panels::paste_field().into_string()></div>
     }
 }

@@ -29,6 +29,48 @@ pub fn moved(key: &str, current: usize, count: usize) -> Option<usize> {
     }
 }
 
+/// Selects `tab` (a `role="tab"` element in markup, not a [`Tabs`] row): the attributes of its
+/// row and the `hidden` of the panels they control. Its index, or `None` when it is no tab.
+pub fn select(tab: &web_sys::Element) -> Option<usize> {
+    if tab.get_attribute("role").as_deref() != Some("tab") {
+        return None;
+    }
+    let row = tab.parent_element()?.children();
+    let mut index = None;
+    for i in 0..row.length() {
+        let Some(other) = row.item(i) else { continue };
+        let on = &other == tab;
+        if on {
+            index = Some(i as usize);
+        }
+        let _ = other.set_attribute("aria-selected", if on { "true" } else { "false" });
+        let _ = other.set_attribute("tabindex", if on { "0" } else { "-1" });
+        if let Some(panel) = other
+            .get_attribute("aria-controls")
+            .and_then(|id| document().get_element_by_id(&id))
+        {
+            let _ = panel.toggle_attribute_with_force("hidden", !on);
+        }
+    }
+    index
+}
+
+/// The arrow keys, Home and End on a tab in markup: selects and focuses the tab they move to.
+pub fn key(tab: &web_sys::Element, key: &str) -> Option<usize> {
+    if tab.get_attribute("role").as_deref() != Some("tab") {
+        return None;
+    }
+    let row = tab.parent_element()?.children();
+    let count = row.length() as usize;
+    let current = (0..row.length()).position(|i| row.item(i).as_ref() == Some(tab))?;
+    let next = row.item(moved(key, current, count)? as u32)?;
+    let index = select(&next);
+    if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(next) {
+        let _ = el.focus();
+    }
+    index
+}
+
 /// The tab row; `selected` is the index of the selected tab.
 #[component]
 pub fn Tabs(

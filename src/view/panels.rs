@@ -9,16 +9,13 @@
 use maud::{Markup, PreEscaped, html};
 
 use crate::core::{Answer, Framework, LayerSpec, Placement, inverse as inverse_of};
-use crate::forms::compact::{CompactSpec, LayerError, format_padding, join};
-use crate::forms::permalink::format_query;
-use crate::model::chain::{Row, Shape};
-use crate::model::read::SourceModel;
+use crate::forms::compact::{LayerError, format_padding, join};
 use crate::view::compare::{Row as CompareRow, odd_side};
 use crate::view::explain::{Line, dimension_names};
 use crate::worker::protocol::{Plot, Snippets};
 
 /// `6x6` as the page writes it: `6 × 6`.
-fn times(values: &[i64]) -> String {
+pub(crate) fn times(values: &[i64]) -> String {
     crate::core::join(values, " × ")
 }
 
@@ -117,7 +114,7 @@ pub fn comparison(rows: &[CompareRow]) -> Markup {
 }
 
 /// Python with its tokens coloured (`highlight` classes).
-fn highlighted(code: &str) -> Markup {
+pub(crate) fn highlighted(code: &str) -> Markup {
     html! {
         @for (token, text) in crate::view::highlight::highlight(code) {
             @match token.class() {
@@ -129,8 +126,8 @@ fn highlighted(code: &str) -> Markup {
 }
 
 /// The code panel's tab panels: per target, a copy button (`data-copy` names the target) and
-/// the code (`code-<target>`), or the reason there is none. Only the `selected` tab is coloured
-/// and shown; the others stay in the page as plain text.
+/// the code (`code-<target>`, highlighted), or the reason there is none. Only the `selected`
+/// tab is shown; switching tabs only changes attributes.
 /// `prefix` keeps two such panels on one page apart (ids and test hooks: `model-code-torch`).
 pub fn code_tabs(snippets: &Snippets, selected: Framework, prefix: &str) -> Markup {
     html! {
@@ -142,13 +139,105 @@ pub fn code_tabs(snippets: &Snippets, selected: Framework, prefix: &str) -> Mark
                         button.copy type="button" data-testid={ (prefix) "copy-" (name) } data-copy=(name) { "Copy" }
                         pre data-testid={ (prefix) "code-" (name) } tabindex="0" {
                             code {
-                                @if *target == selected { (highlighted(code)) } @else { (code) }
+                                (highlighted(code))
                             }
                         }
                     }
                     Err(reason) => { p.error { (reason) } }
                 }
             }
+        }
+    }
+}
+
+/// The panels below the picture, empty: the arithmetic, the framework comparison, the plot,
+/// the inverse (with its field, `want`) and the code (its toggles and target tabs, PyTorch
+/// shown). The app sets this once; the worker's markup goes into the `slot-*` elements.
+pub fn below_shell() -> Markup {
+    let toggles = [
+        ("check", "toggle-check", "self-check script"),
+        (
+            "export-safe",
+            "toggle-export-safe",
+            "export-safe PyTorch (no 'same')",
+        ),
+        ("functional", "toggle-functional", "PyTorch functional form"),
+    ];
+    html! {
+        section.formula aria-label="Formula" data-testid="formula" {
+            h2 { "The arithmetic" }
+            div id="slot-formula" {}
+        }
+        section.comparison aria-label="Framework comparison" id="slot-comparison" hidden {}
+        section.plot aria-labelledby="plot-title" data-testid="plot" {
+            h2 id="plot-title" { "Against the input size" }
+            div id="slot-plot" { p.muted { "Loading the plot…" } }
+        }
+        section.inverse aria-label="Padding for a wanted output" {
+            h2 { "I want output…" }
+            label.field.inline {
+                span { "Wanted output size" }
+                input type="text" name="want" data-testid="want" placeholder="e.g. 100x20" spellcheck="false" autocomplete="off";
+            }
+            div id="slot-inverse" {}
+        }
+        section.code aria-label="Equivalent code" {
+            h2 { "Equivalent code" }
+            div.code-options {
+                @for (name, testid, text) in toggles {
+                    label.check {
+                        input type="checkbox" name=(name) data-testid=(testid);
+                        span { (text) }
+                    }
+                }
+            }
+            div.tabs role="tablist" aria-label="Target framework" {
+                @for target in Framework::ALL {
+                    @let name = target.name();
+                    @let on = *target == Framework::Torch;
+                    button type="button" role="tab" id={ "tab-" (name) } data-testid={ "tab-" (name) }
+                        aria-controls={ "panel-" (name) } aria-selected=(on) tabindex=(if on { "0" } else { "-1" }) {
+                        (target.title())
+                    }
+                }
+            }
+            p.status role="status" id="copy-status" data-testid="copy-status" {}
+            div.tabpanels id="slot-code" {
+                p.muted data-testid="code-loading" { "Loading the code generator…" }
+            }
+        }
+    }
+}
+
+/// The bar above the form: copy the link, its status, and the link's notices (`slot-notices`).
+pub fn link_bar() -> Markup {
+    html! {
+        button type="button" data-testid="copy-link" data-copy-link { "Copy link" }
+        span role="status" id="link-status" data-testid="link-status" {}
+        div id="slot-notices" {}
+    }
+}
+
+/// What a link held that could not be used, with a button that dismisses it (`data-dismiss`).
+pub fn notices(notices: &[String]) -> Markup {
+    html! {
+        @if !notices.is_empty() {
+            div.notice role="alert" data-testid="url-notice" {
+                ul { @for n in notices { li { (n) } } }
+                button type="button" aria-label="Dismiss" data-dismiss { "×" }
+            }
+        }
+    }
+}
+
+/// The field a layer call is pasted into (its reason goes in `paste-layer-error`).
+pub fn paste_field() -> Markup {
+    html! {
+        label.field.paste {
+            span { "Paste a layer call" }
+            input type="text" spellcheck="false" autocomplete="off" data-testid="paste-layer"
+                placeholder="nn.Conv2d(32, 32, (4, 1), padding=(1, 0))" aria-describedby="paste-layer-error";
+            small.field-error id="paste-layer-error" role="status" {}
         }
     }
 }
@@ -231,77 +320,6 @@ pub fn plot(reply: Option<&Plot>, ready: bool, failed: bool) -> Markup {
     }
 }
 
-/// A shape as the table writes it: `30 × 30 × 64`, or a dash when unknown.
-fn shape_text(shape: Option<&Shape>, framework: Framework) -> String {
-    shape.map_or("—".into(), |s| times(&s.layout(framework)))
-}
-
-/// The model's table: one row per source layer (its call as written and line, input and output
-/// in the source's layout, pads or crops, what a porter must know, the refusal), each conv and
-/// pool row a link that opens the layer in the picture at its real input size (`fragment`
-/// keeps the model in the address). `problem` says why there are no shapes (no input shape).
-pub fn model_table(
-    model: &SourceModel,
-    rows: &[Row],
-    problem: Option<&str>,
-    fragment: &str,
-) -> Markup {
-    let f = model.framework;
-    html! {
-        @if let Some(problem) = problem {
-            p.notice role="status" data-testid="model-notice" { (problem) }
-        }
-        @if !model.others.is_empty() {
-            p.note { "The paste holds " (model.others.join(", ")) " too; this is " code { (model.name) } "." }
-        }
-        table.model data-testid="model-table" {
-            caption.visually-hidden { (f.title()) " model: each layer's shapes and padding" }
-            thead { tr {
-                th scope="col" { "#" }
-                th scope="col" { "layer (as written)" }
-                th scope="col" { "input" }
-                th scope="col" { "output" }
-                th scope="col" { "pads / crops (before, after)" }
-                th scope="col" { "note" }
-            } }
-            tbody {
-                @for (i, (layer, row)) in model.layers.iter().zip(rows).enumerate() {
-                    tr data-testid="model-row" class=[row.error.as_ref().map(|_| "refused")] {
-                        th scope="row" { (i + 1) }
-                        td {
-                            code.source { (layer.source) }
-                            " " span.muted { "line " (layer.line) }
-                        }
-                        td data-label="input" { (shape_text(row.input.as_ref(), f)) }
-                        td data-label="output" data-testid="model-output" { (shape_text(row.output.as_ref(), f)) }
-                        td data-label="pads" {
-                            @if let Some(a) = &row.answer {
-                                @let word = if a.placement == Placement::Crop { "crop " } else { "" };
-                                (word)
-                                (a.pairs().iter().map(|(b, e)| format!("({b}, {e})")).collect::<Vec<_>>().join(" "))
-                            }
-                            @if let Some(spec) = &row.spec {
-                                " "
-                                a data-testid="model-row-link" href={ "?" (format_query(&CompactSpec::from_spec(spec))) "#" (fragment) } {
-                                    "open" span.visually-hidden { " layer " (i + 1) " in the picture" }
-                                }
-                            }
-                        }
-                        td.note {
-                            @if let Some(e) = &row.error {
-                                span.refused data-testid="model-error" { (e) }
-                            }
-                            @for flag in &row.flags {
-                                span.flag { (flag.describe(f)) }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,7 +367,21 @@ mod tests {
     }
 
     #[test]
-    fn code_tabs_escape_the_code_and_colour_only_the_selected_one() {
+    fn notices_are_escaped_and_absent_when_there_are_none() {
+        assert_eq!(notices(&[]).into_string(), "");
+        let html = notices(&["k=<b>".to_string()]).into_string();
+        assert!(html.contains("<li>k=&lt;b&gt;</li>"), "{html}");
+        assert!(html.contains("data-dismiss"));
+        assert!(link_bar().into_string().contains(r#"id="slot-notices""#));
+        assert!(
+            paste_field()
+                .into_string()
+                .contains(r#"data-testid="paste-layer""#)
+        );
+    }
+
+    #[test]
+    fn code_tabs_escape_the_code_and_show_only_the_selected_one() {
         let snippets = vec![
             (Framework::Torch, Ok("x = a < b  # 'c'".to_string())),
             (Framework::Keras, Err("no <such> layer".to_string())),
@@ -360,10 +392,9 @@ mod tests {
         assert!(html.contains(r#"data-copy="torch">Copy</button><pre data-testid="code-torch""#));
         assert!(html.contains("&lt;") && !html.contains("a < b"));
         assert!(html.contains(r#"<p class="error">no &lt;such&gt; layer</p>"#));
-        // TF is hidden and plain; torch, selected, has coloured spans.
+        // TF is hidden; every tab is coloured, so switching only changes attributes.
         assert!(html.contains(r#"id="panel-tf" aria-labelledby="tab-tf" hidden>"#));
-        assert!(html.contains("<code>import tensorflow as tf</code>"));
-        assert!(html.contains("<span class="));
+        assert!(html.contains(r#"<code><span class="kw">import</span> tensorflow"#));
     }
 
     #[test]

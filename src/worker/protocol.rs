@@ -20,6 +20,8 @@ pub enum Request {
     Layer {
         id: u64,
         options: Options,
+        /// The code tab shown.
+        selected: Framework,
         want: String,
         query: String,
     },
@@ -28,6 +30,8 @@ pub enum Request {
     Model {
         id: u64,
         check: bool,
+        /// The code tab shown.
+        selected: Framework,
         /// One sample's input shape as typed (empty: the code's own).
         input: String,
         source: String,
@@ -49,12 +53,29 @@ pub type Snippets = Vec<(Framework, Result<String, String>)>;
 /// The input-size plot: `(summary, svg)`, or why there is none.
 pub type Plot = Result<(String, String), String>;
 
-/// The read-only panels below the picture, as markup (empty: nothing to show).
+/// The panels below the picture, as markup (empty: nothing to show).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Panels {
     pub formula: String,
     pub comparison: String,
     pub inverse: String,
+    /// The code tabs' panels (`view::panels::code_tabs`).
+    pub code: String,
+    /// The plot's body (`view::panels::plot`).
+    pub plot: String,
+}
+
+impl Panels {
+    /// Each panel's record name and markup, in a fixed order.
+    fn named(&self) -> [(&'static str, &String); 5] {
+        [
+            ("formula", &self.formula),
+            ("comparison", &self.comparison),
+            ("inverse", &self.inverse),
+            ("code", &self.code),
+            ("plot", &self.plot),
+        ]
+    }
 }
 
 /// What the worker answers.
@@ -62,18 +83,13 @@ pub struct Panels {
 pub enum Reply {
     Layer {
         id: u64,
-        snippets: Snippets,
-        plot: Plot,
         panels: Panels,
     },
     Model {
         id: u64,
-        /// The layer table's markup, or why the paste cannot be read.
-        table: Result<String, String>,
-        /// The port to each target.
-        code: Snippets,
-        /// With `check`: each target's self-check script.
-        checks: Snippets,
+        /// The view's output (`view::model::output`): the code per target (the self-check
+        /// scripts when asked) and the layer table, or why the paste cannot be read.
+        markup: String,
         /// The URL fragment that restores the paste and its input.
         fragment: String,
     },
@@ -126,21 +142,25 @@ impl Request {
             Request::Layer {
                 id,
                 options,
+                selected,
                 want,
                 query,
             } => format!(
-                "L{id}\n{}\n{}\n{query}",
+                "L{id}\n{}\n{}\n{}\n{query}",
                 flags(options),
+                selected.name(),
                 want.replace('\n', " ")
             ),
             Request::Model {
                 id,
                 check,
+                selected,
                 input,
                 source,
             } => format!(
-                "M{id}\n{}\n{}\n{source}",
+                "M{id}\n{}{}\n{}\n{source}",
                 if *check { "c" } else { "" },
+                selected.name(),
                 input.replace('\n', " ")
             ),
             Request::PasteLayer { id, text, current } => {
@@ -158,24 +178,35 @@ impl Request {
         let id: u64 = head.get(1..).and_then(|d| d.parse().ok()).unwrap_or(0);
         Some(match kind {
             'L' => {
-                let mut parts = rest.splitn(3, '\n');
+                let mut parts = rest.splitn(4, '\n');
                 let options = read_flags(parts.next().unwrap_or(""));
+                let selected = parts
+                    .next()
+                    .unwrap_or("")
+                    .parse()
+                    .unwrap_or(Framework::Torch);
                 let want = parts.next().unwrap_or("").to_string();
                 Request::Layer {
                     id,
                     options,
+                    selected,
                     want,
                     query: parts.next().unwrap_or("").to_string(),
                 }
             }
             'M' => {
                 let mut parts = rest.splitn(3, '\n');
-                let check = parts.next().unwrap_or("").contains('c');
+                let flags = parts.next().unwrap_or("");
+                let (check, selected) = match flags.strip_prefix('c') {
+                    Some(name) => (true, name),
+                    None => (false, flags),
+                };
                 let input = parts.next().unwrap_or("").to_string();
                 let source = parts.next().unwrap_or("").to_string();
                 Request::Model {
                     id,
                     check,
+                    selected: selected.parse().unwrap_or(Framework::Torch),
                     input,
                     source,
                 }
@@ -224,40 +255,19 @@ impl Reply {
     pub fn encode(&self) -> String {
         let mut out = String::new();
         match self {
-            Reply::Layer {
-                id,
-                snippets,
-                plot,
-                panels,
-            } => {
+            Reply::Layer { id, panels } => {
                 out.push_str(&format!("L{id}\n"));
-                record(&mut out, "formula", &Ok(panels.formula.clone()));
-                record(&mut out, "comparison", &Ok(panels.comparison.clone()));
-                record(&mut out, "inverse", &Ok(panels.inverse.clone()));
-                for (target, code) in snippets {
-                    record(&mut out, target.name(), code);
+                for (name, markup) in panels.named() {
+                    record(&mut out, name, &Ok(markup.clone()));
                 }
-                let plot = plot
-                    .as_ref()
-                    .map(|(summary, svg)| format!("{summary}{FIELD}{svg}"))
-                    .map_err(Clone::clone);
-                record(&mut out, "plot", &plot);
             }
             Reply::Model {
                 id,
-                table,
-                code,
-                checks,
+                markup,
                 fragment,
             } => {
                 out.push_str(&format!("M{id}\n"));
-                record(&mut out, "table", table);
-                for (target, text) in code {
-                    record(&mut out, target.name(), text);
-                }
-                for (target, text) in checks {
-                    record(&mut out, &format!("check-{}", target.name()), text);
-                }
+                record(&mut out, "markup", &Ok(markup.clone()));
                 record(&mut out, "fragment", &Ok(fragment.clone()));
             }
             Reply::PasteLayer { id, result } => {
@@ -283,56 +293,32 @@ impl Reply {
         let id: u64 = head.get(1..)?.parse().ok()?;
         Some(match kind {
             'L' => {
-                let mut snippets = Vec::new();
-                let mut plot = Err("No plot in the reply.".to_string());
                 let mut panels = Panels::default();
                 for (name, value) in records(rest) {
-                    let markup = || value.clone().unwrap_or_default();
+                    let markup = value.unwrap_or_default();
                     match name {
-                        "formula" => panels.formula = markup(),
-                        "comparison" => panels.comparison = markup(),
-                        "inverse" => panels.inverse = markup(),
+                        "formula" => panels.formula = markup,
+                        "comparison" => panels.comparison = markup,
+                        "inverse" => panels.inverse = markup,
+                        "code" => panels.code = markup,
+                        "plot" => panels.plot = markup,
                         _ => {}
                     }
-                    if name == "plot" {
-                        plot = value.and_then(|t| match t.split_once(FIELD) {
-                            Some((summary, svg)) => Ok((summary.to_string(), svg.to_string())),
-                            None => Err(t),
-                        });
-                    } else if let Ok(target) = name.parse::<Framework>() {
-                        snippets.push((target, value));
-                    }
                 }
-                Reply::Layer {
-                    id,
-                    snippets,
-                    plot,
-                    panels,
-                }
+                Reply::Layer { id, panels }
             }
             'M' => {
-                let mut table = Err("No table in the reply.".to_string());
-                let (mut code, mut checks, mut fragment) = (Vec::new(), Vec::new(), String::new());
+                let (mut markup, mut fragment) = (String::new(), String::new());
                 for (name, value) in records(rest) {
                     match name {
-                        "table" => table = value,
+                        "markup" => markup = value.unwrap_or_default(),
                         "fragment" => fragment = value.unwrap_or_default(),
-                        _ => {
-                            if let Some(target) =
-                                name.strip_prefix("check-").and_then(|t| t.parse().ok())
-                            {
-                                checks.push((target, value));
-                            } else if let Ok(target) = name.parse::<Framework>() {
-                                code.push((target, value));
-                            }
-                        }
+                        _ => {}
                     }
                 }
                 Reply::Model {
                     id,
-                    table,
-                    code,
-                    checks,
+                    markup,
                     fragment,
                 }
             }
@@ -363,6 +349,14 @@ mod tests {
 
     #[test]
     fn requests_and_replies_round_trip() {
+        let checked = Request::Model {
+            id: 11,
+            check: true,
+            selected: Framework::Jax,
+            input: String::new(),
+            source: "x".into(),
+        };
+        assert_eq!(Request::decode(&checked.encode()), Some(checked));
         for request in [
             Request::Layer {
                 id: 7,
@@ -370,12 +364,14 @@ mod tests {
                     check: true,
                     ..Options::default()
                 },
+                selected: Framework::Tf,
                 want: "100x20".into(),
                 query: "op=conv&fw=keras&in=100x20&k=4x1&p=same".into(),
             },
             Request::Model {
                 id: 8,
                 check: false,
+                selected: Framework::Keras,
                 input: "32x32x3".into(),
                 source: "model = Sequential()\nmodel.add(Conv2D(8, 3))\n".into(),
             },
@@ -394,22 +390,17 @@ mod tests {
         let replies = [
             Reply::Layer {
                 id: 3,
-                snippets: vec![
-                    (Framework::Torch, Ok("import torch\n".into())),
-                    (Framework::Keras, Err("refused".into())),
-                ],
-                plot: Ok(("summary".into(), "<svg/>".into())),
                 panels: Panels {
                     formula: "<dl></dl>".into(),
                     comparison: String::new(),
                     inverse: "<ul></ul>".into(),
+                    code: "<pre>import torch\n</pre>".into(),
+                    plot: "<svg/>".into(),
                 },
             },
             Reply::Model {
                 id: 4,
-                table: Ok("<table></table>".into()),
-                code: vec![(Framework::Jax, Ok("def model(x, params):".into()))],
-                checks: vec![(Framework::Jax, Err("no".into()))],
+                markup: "<table></table>".into(),
                 fragment: "abc".into(),
             },
             Reply::PasteLayer {

@@ -1,42 +1,40 @@
 //! The worker's side: a request in, its reply out. This is what the worker binary runs (and the
 //! one place the page's code reaches the generator, the model reader and plotters).
 
-use crate::codegen::generate;
-use crate::core::{Framework, evaluate};
+use crate::codegen::{Options, generate};
+use crate::core::{Framework, LayerSpec, evaluate};
 use crate::forms::compact::{CompactSpec, parse_shape};
 use crate::forms::permalink::{format_query, parse_query};
 use crate::model::chain::chain;
 use crate::model::layers::Layer;
 use crate::model::port::{PortOptions, input_shape, port};
 use crate::model::read::read_model;
-use crate::view::{panels, plot};
+use crate::view::{self, panels, plot};
 
 use super::protocol::{Panels, Plot, Reply, Request, Snippets};
 
 /// The plot's size in SVG pixels (it scales to the page width).
 pub const PLOT_SIZE: (u32, u32) = (640, 440);
 
-/// The targets a model is ported to.
-pub const MODEL_TARGETS: [Framework; 4] = [
-    Framework::Torch,
-    Framework::Keras,
-    Framework::Tf,
-    Framework::Jax,
-];
-
 /// The reply text for a request text (garbage gets a reply that says why, never a panic).
 pub fn answer(text: &str) -> String {
     let reply = match Request::decode(text) {
         Some(request) => reply(request),
-        None => Reply::Layer {
-            id: 0,
-            panels: Panels::default(),
-            snippets: Framework::ALL
+        None => {
+            let why = "The request was not understood.".to_string();
+            let snippets: Snippets = Framework::ALL
                 .iter()
-                .map(|&t| (t, Err("The request was not understood.".to_string())))
-                .collect(),
-            plot: Err("The request was not understood.".into()),
-        },
+                .map(|&t| (t, Err(why.clone())))
+                .collect();
+            Reply::Layer {
+                id: 0,
+                panels: Panels {
+                    code: panels::code_tabs(&snippets, Framework::Torch, "").into_string(),
+                    plot: panels::plot(Some(&Err(why)), true, false).into_string(),
+                    ..Panels::default()
+                },
+            }
+        }
     };
     reply.encode()
 }
@@ -46,48 +44,28 @@ fn reply(request: Request) -> Reply {
         Request::Layer {
             id,
             options,
+            selected,
             want,
             query,
         } => {
-            let fallback = CompactSpec::new(crate::core::Op::Conv, Framework::Torch, "", "");
-            let spec = parse_query(&query, &fallback)
-                .spec
-                .to_spec()
-                .map_err(|e| e.message);
-            let snippets: Snippets = Framework::ALL
-                .iter()
-                .map(|&target| {
-                    let code = spec.clone().and_then(|s| {
-                        generate(&s, target, &options)
-                            .map(|s| s.code)
-                            .map_err(|e| e.to_string())
-                    });
-                    (target, code)
-                })
-                .collect();
-            let plot: Plot = spec
-                // A refused layer gets its reason, not an empty plot.
-                .and_then(|spec| match evaluate(&spec) {
-                    Ok(_) => plot::sweep(&spec).ok_or_else(|| "No dimension to sweep.".into()),
-                    Err(e) => Err(e.to_string()),
-                })
-                .and_then(|sweep| {
-                    let svg = plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
-                    Ok((plot::summary(&sweep), svg))
-                });
-            Reply::Layer {
-                id,
-                snippets,
-                plot,
-                panels: layer_panels(&query, &want),
-            }
+            let spec = layer_spec(&query);
+            let mut panels = layer_panels(&query, &want);
+            panels.code =
+                panels::code_tabs(&layer_code(&spec, &options), selected, "").into_string();
+            panels.plot = panels::plot(Some(&layer_plot(&spec)), true, false).into_string();
+            Reply::Layer { id, panels }
         }
         Request::Model {
             id,
             check,
+            selected,
             input,
             source,
-        } => model(id, check, &input, &source),
+        } => Reply::Model {
+            id,
+            markup: model(check, selected, &input, &source).into_string(),
+            fragment: pack(&input, &source),
+        },
         Request::PasteLayer { id, text, current } => Reply::PasteLayer {
             id,
             result: paste_layer(&text, &current),
@@ -97,6 +75,44 @@ fn reply(request: Request) -> Reply {
             result: unpack(&fragment),
         },
     }
+}
+
+/// The layer a permalink query names, or why there is none.
+fn layer_spec(query: &str) -> Result<LayerSpec, String> {
+    let fallback = CompactSpec::new(crate::core::Op::Conv, Framework::Torch, "", "");
+    parse_query(query, &fallback)
+        .spec
+        .to_spec()
+        .map_err(|e| e.message)
+}
+
+/// The layer's code for every target, or why there is none.
+fn layer_code(spec: &Result<LayerSpec, String>, options: &Options) -> Snippets {
+    Framework::ALL
+        .iter()
+        .map(|&target| {
+            let code = spec.clone().and_then(|s| {
+                generate(&s, target, options)
+                    .map(|s| s.code)
+                    .map_err(|e| e.to_string())
+            });
+            (target, code)
+        })
+        .collect()
+}
+
+/// The input-size plot: its summary and SVG, or why there is none.
+fn layer_plot(spec: &Result<LayerSpec, String>) -> Plot {
+    spec.clone()
+        // A refused layer gets its reason, not an empty plot.
+        .and_then(|spec| match evaluate(&spec) {
+            Ok(_) => plot::sweep(&spec).ok_or_else(|| "No dimension to sweep.".into()),
+            Err(e) => Err(e.to_string()),
+        })
+        .and_then(|sweep| {
+            let svg = plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
+            Ok((plot::summary(&sweep), svg))
+        })
 }
 
 /// The panels below the picture for the layer `query`: its arithmetic, the framework table,
@@ -128,6 +144,7 @@ fn layer_panels(query: &str, want: &str) -> Panels {
         formula: formula.into_string(),
         comparison,
         inverse,
+        ..Panels::default()
     }
 }
 
@@ -153,18 +170,10 @@ pub fn unpack(fragment: &str) -> Result<(String, String), String> {
     Ok((input.to_string(), source.to_string()))
 }
 
-fn model(id: u64, check: bool, input: &str, source: &str) -> Reply {
-    let fragment = pack(input, source);
-    let refuse = |why: String| Reply::Model {
-        id,
-        table: Err(why.clone()),
-        code: MODEL_TARGETS
-            .iter()
-            .map(|&t| (t, Err(why.clone())))
-            .collect(),
-        checks: vec![],
-        fragment: fragment.clone(),
-    };
+/// The Model view's output for a paste: its code per target (the self-check scripts with
+/// `check`) and its layer table, or why it cannot be read.
+fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::Markup {
+    let refuse = |why: String| view::model::output(Err(why), &vec![], selected);
     if source.trim().is_empty() {
         return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
     }
@@ -184,28 +193,23 @@ fn model(id: u64, check: bool, input: &str, source: &str) -> Reply {
         Ok(shape) => (chain(&model, Some(shape)), None),
         Err(e) => (chain(&model, None), Some(e.to_string())),
     };
-    let table = panels::model_table(&model, &rows, problem.as_deref(), &fragment).into_string();
-    let mut code = Vec::new();
-    let mut checks = Vec::new();
-    for &target in &MODEL_TARGETS {
-        let ported = port(&model, given.as_deref(), target, PortOptions { check });
-        match ported {
-            Ok(p) => {
-                if let Some(script) = p.script {
-                    checks.push((target, Ok(script)));
-                }
-                code.push((target, Ok(p.code)));
-            }
-            Err(e) => code.push((target, Err(e.to_string()))),
-        }
-    }
-    Reply::Model {
-        id,
-        table: Ok(table),
-        code,
-        checks,
-        fragment,
-    }
+    let table = view::model::table(&model, &rows, problem.as_deref(), &pack(input, source));
+    let code: Snippets = view::model::TARGETS
+        .iter()
+        .map(|&target| {
+            let text = port(&model, given.as_deref(), target, PortOptions { check })
+                .map(|p| {
+                    if check {
+                        p.script.unwrap_or(p.code)
+                    } else {
+                        p.code
+                    }
+                })
+                .map_err(|e| e.to_string());
+            (target, text)
+        })
+        .collect();
+    view::model::output(Ok(table), &code, selected)
 }
 
 /// A pasted layer call as the form's query. The call states no input size: the form's own is
@@ -244,36 +248,32 @@ fn paste_layer(text: &str, current: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Op;
 
-    fn layer_reply(query: &str, options: crate::codegen::Options) -> Reply {
+    fn layer_panels_for(query: &str, options: Options, selected: Framework) -> Panels {
         let text = answer(
             &Request::Layer {
                 id: 7,
                 options,
+                selected,
                 want: "3x3".into(),
                 query: query.into(),
             }
             .encode(),
         );
-        Reply::decode(&text).expect("a reply")
+        let Some(Reply::Layer { id: 7, panels }) = Reply::decode(&text) else {
+            panic!("a layer reply: {text}")
+        };
+        panels
     }
 
     #[test]
     fn a_layer_request_gets_code_for_every_target_and_the_plot() {
-        let options = crate::codegen::Options {
+        let options = Options {
             check: true,
             ..Default::default()
         };
-        let Reply::Layer {
-            id,
-            snippets,
-            plot,
-            panels,
-        } = layer_reply("op=conv&fw=keras&in=100x20&k=4x1&p=same", options)
-        else {
-            panic!("a layer reply")
-        };
+        let query = "op=conv&fw=keras&in=100x20&k=4x1&p=same";
+        let panels = layer_panels_for(query, options, Framework::Keras);
         assert_eq!(panels.formula.matches("formula-output").count(), 2);
         assert!(
             panels.comparison.contains("odd pixel after"),
@@ -287,8 +287,34 @@ mod tests {
             "{}",
             panels.inverse
         );
-        assert_eq!(id, 7);
-        let (summary, svg) = plot.unwrap();
+        // Every target's code, highlighted, the Keras tab shown.
+        assert_eq!(panels.code.matches("data-testid=\"code-").count(), 5);
+        assert!(
+            panels
+                .code
+                .contains(r#"id="panel-torch" aria-labelledby="tab-torch" hidden>"#)
+        );
+        assert!(
+            panels
+                .code
+                .contains(r#"id="panel-keras" aria-labelledby="tab-keras">"#)
+        );
+        assert!(
+            panels
+                .code
+                .matches(r#"<span class="kw">import</span>"#)
+                .count()
+                >= 5
+        );
+        assert!(panels.plot.contains("<svg"), "{}", panels.plot);
+        let spec = layer_spec(query);
+        let snippets = layer_code(&spec, &options);
+        assert_eq!(snippets.len(), 5);
+        let direct = generate(&spec.clone().unwrap(), Framework::Torch, &options)
+            .unwrap()
+            .code;
+        assert_eq!(snippets[0], (Framework::Torch, Ok(direct)));
+        let (summary, svg) = layer_plot(&spec).unwrap();
         assert!(
             summary.contains("the pads are the same for every size"),
             "{summary}"
@@ -297,27 +323,14 @@ mod tests {
             svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
             "{svg}"
         );
-        assert_eq!(snippets.len(), 5);
-        let spec = CompactSpec {
-            padding: "same".into(),
-            ..CompactSpec::new(Op::Conv, Framework::Keras, "100x20", "4x1")
-        };
-        let direct = generate(&spec.to_spec().unwrap(), Framework::Torch, &options)
-            .unwrap()
-            .code;
-        assert_eq!(snippets[0], (Framework::Torch, Ok(direct)));
     }
 
     #[test]
     fn a_refused_layer_and_garbage_answer_reasons_not_panics() {
-        let Reply::Layer { snippets, plot, .. } =
-            layer_reply("op=conv&fw=torch&in=8&k=3&s=2&p=same", Default::default())
-        else {
-            panic!()
-        };
-        assert!(plot.is_err_and(|e| e.contains("strided")));
+        let spec = layer_spec("op=conv&fw=torch&in=8&k=3&s=2&p=same");
+        assert!(layer_plot(&spec).is_err_and(|e| e.contains("strided")));
         assert!(
-            snippets
+            layer_code(&spec, &Options::default())
                 .iter()
                 .all(|(_, r)| r.as_ref().is_err_and(|e| e.contains("strided")))
         );
@@ -333,12 +346,18 @@ mod tests {
         ] {
             let reply = Reply::decode(&answer(junk)).expect("a reply");
             match reply {
-                Reply::Layer { snippets, plot, .. } => {
-                    assert_eq!(snippets.len(), Framework::ALL.len(), "{junk:?}");
-                    assert!(snippets.iter().all(|(_, r)| r.is_err()), "{junk:?}");
-                    assert!(plot.is_err(), "{junk:?}");
+                Reply::Layer { panels, .. } => {
+                    assert_eq!(
+                        panels.code.matches("class=\"error\"").count(),
+                        5,
+                        "{junk:?}"
+                    );
+                    assert!(!panels.code.contains("<pre"), "{junk:?}");
+                    assert!(!panels.plot.contains("<svg"), "{junk:?}");
                 }
-                Reply::Model { table, .. } => assert!(table.is_err(), "{junk:?}"),
+                Reply::Model { markup, .. } => {
+                    assert!(markup.contains("model-error"), "{junk:?}")
+                }
                 Reply::PasteLayer { result, .. } => assert!(result.is_err(), "{junk:?}"),
                 Reply::Unpack { result, .. } => assert!(result.is_err(), "{junk:?}"),
             }
@@ -351,47 +370,66 @@ mod tests {
         let text = answer(
             &Request::Model {
                 id: 2,
-                check: true,
+                check: false,
+                selected: Framework::Torch,
                 input: "32x32x3".into(),
                 source: source.into(),
             }
             .encode(),
         );
         let Some(Reply::Model {
-            table,
-            code,
-            checks,
-            fragment,
-            ..
+            markup, fragment, ..
         }) = Reply::decode(&text)
         else {
             panic!("a model reply")
         };
-        let table = table.unwrap();
-        assert_eq!(table.matches("data-testid=\"model-row\"").count(), 9);
-        assert!(table.contains("15 × 15 × 64"), "{table}");
+        assert_eq!(markup.matches("data-testid=\"model-row\"").count(), 9);
+        assert!(markup.contains("15 × 15 × 64"), "{markup}");
         assert!(
-            table.contains("normalises the height axis (30 features)"),
-            "{table}"
+            markup.contains("normalises the height axis (30 features)"),
+            "{markup}"
         );
-        let torch = code[0].1.as_ref().unwrap();
-        assert!(torch.contains("BatchNormOnAxis(30, dim=2"), "{torch}");
-        assert_eq!(checks.len(), 4);
+        // Highlighted: the tokens are spans.
+        assert!(
+            markup.contains(
+                r#"BatchNormOnAxis(<span class="num">30</span>, dim=<span class="num">2</span>"#
+            ),
+            "{markup}"
+        );
+        assert_eq!(markup.matches("data-testid=\"model-code-").count(), 4);
+        assert!(!markup.contains("padlab self-check passed"));
         assert_eq!(unpack(&fragment), Ok(("32x32x3".into(), source.into())));
-        // Without the input shape the table lists the layers and says what is missing.
+        // With `check`, the tabs hold the scripts; the selected tab is the one asked for.
         let text = answer(
             &Request::Model {
                 id: 3,
+                check: true,
+                selected: Framework::Jax,
+                input: "32x32x3".into(),
+                source: source.into(),
+            }
+            .encode(),
+        );
+        let Some(Reply::Model { markup, .. }) = Reply::decode(&text) else {
+            panic!()
+        };
+        assert_eq!(markup.matches("padlab self-check passed").count(), 4);
+        assert!(markup.contains(r#"id="tab-model-jax" data-testid="model-tab-jax" aria-controls="panel-model-jax" aria-selected="true""#));
+        // Without the input shape the table lists the layers and says what is missing.
+        let text = answer(
+            &Request::Model {
+                id: 4,
                 check: false,
+                selected: Framework::Torch,
                 input: String::new(),
                 source: source.into(),
             }
             .encode(),
         );
-        let Some(Reply::Model { table, .. }) = Reply::decode(&text) else {
+        let Some(Reply::Model { markup, .. }) = Reply::decode(&text) else {
             panic!()
         };
-        assert!(table.unwrap().contains("model-notice"));
+        assert!(markup.contains("model-notice"));
     }
 
     #[test]

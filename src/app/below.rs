@@ -1,0 +1,175 @@
+//! The panels below the picture: the arithmetic, the framework comparison, the plot, the
+//! inverse and the code. A static shell (`view::panels::below_shell`) whose slots take the
+//! worker's markup as it comes; one delegated handler per event kind reads the wanted size, the
+//! code options, the tabs and the copy buttons.
+
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Element;
+
+use super::generator::Generator;
+use super::tabs;
+use crate::core::Framework;
+use crate::view::panels::below_shell;
+
+fn slot(name: &str) -> Option<Element> {
+    document().get_element_by_id(&format!("slot-{name}"))
+}
+
+/// Writes `markup` into a slot unless it holds it already.
+fn fill(name: &str, markup: &str, last: StoredValue<Vec<(String, String)>>) {
+    let same = last.with_value(|l| l.iter().any(|(n, m)| n == name && m == markup));
+    if same {
+        return;
+    }
+    if let Some(el) = slot(name) {
+        el.set_inner_html(markup);
+        if name == "comparison" {
+            let _ = el.toggle_attribute_with_force("hidden", markup.is_empty());
+        }
+    }
+    last.update_value(|l| {
+        l.retain(|(n, _)| n != name);
+        l.push((name.to_string(), markup.to_string()));
+    });
+}
+
+/// Copies `text`, then says so in the code panel's status line.
+pub(super) fn copy(text: String, status_id: &'static str, done: String) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(&text);
+    leptos::task::spawn_local(async move {
+        let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => done,
+            Err(_) => "The browser refused the clipboard: select the text and copy it by hand."
+                .to_string(),
+        };
+        if let Some(el) = document().get_element_by_id(status_id) {
+            el.set_text_content(Some(&message));
+        }
+    });
+}
+
+/// The panels below the picture.
+#[component]
+pub fn Below(
+    /// The worker link (the replies, the options, the wanted size, the tab shown).
+    generator: Generator,
+) -> impl IntoView {
+    let last = StoredValue::new(Vec::<(String, String)>::new());
+    Effect::new(move |_| {
+        let (ready, failed) = (generator.ready.get(), generator.failed.get());
+        generator.reply.with(|reply| match reply {
+            Some(reply) => {
+                let p = &reply.panels;
+                for (name, markup) in [
+                    ("formula", &p.formula),
+                    ("comparison", &p.comparison),
+                    ("inverse", &p.inverse),
+                    ("code", &p.code),
+                    ("plot", &p.plot),
+                ] {
+                    fill(name, markup, last);
+                }
+            }
+            None => {
+                let (code, plot) = if failed {
+                    (
+                        r#"<p class="error">The code generator could not start in this browser.</p>"#,
+                        r#"<p class="error">The plot could not start in this browser.</p>"#,
+                    )
+                } else if !ready {
+                    (
+                        r#"<p class="muted" data-testid="code-loading">Loading the code generator…</p>"#,
+                        r#"<p class="muted">Loading the plot…</p>"#,
+                    )
+                } else {
+                    (
+                        r#"<p class="muted">Code appears once the layer is valid.</p>"#,
+                        r#"<p class="muted">The plot appears once the layer is valid.</p>"#,
+                    )
+                };
+                for (name, markup) in [
+                    ("formula", ""),
+                    ("comparison", ""),
+                    ("inverse", ""),
+                    ("code", code),
+                    ("plot", plot),
+                ] {
+                    fill(name, markup, last);
+                }
+            }
+        });
+    });
+    let target = |el: &Element| -> Option<Element> { el.closest("[name], button").ok().flatten() };
+    let on_input = move |ev: leptos::ev::Event| {
+        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return;
+        };
+        if el.get_attribute("name").as_deref() == Some("want") {
+            let value = js_sys::Reflect::get(&el, &JsValue::from_str("value"))
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default();
+            generator.want.set(value);
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return;
+        };
+        let on =
+            js_sys::Reflect::get(&el, &JsValue::from_str("checked")).is_ok_and(|v| v.is_truthy());
+        match el.get_attribute("name").as_deref() {
+            Some("check") => generator.options.update(|o| o.check = on),
+            Some("export-safe") => generator.options.update(|o| o.export_safe = on),
+            Some("functional") => generator.options.update(|o| o.functional = on),
+            _ => {}
+        }
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(el) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|el| target(&el))
+        else {
+            return;
+        };
+        if let Some(name) = el.get_attribute("data-copy") {
+            let text = el
+                .parent_element()
+                .and_then(|panel| panel.query_selector("pre").ok().flatten())
+                .and_then(|pre| pre.text_content());
+            if let (Some(text), Ok(t)) = (text, name.parse::<Framework>()) {
+                copy(
+                    text,
+                    "copy-status",
+                    format!("Copied the {} code.", t.title()),
+                );
+            }
+        } else if let Some(index) = tabs::select(&el) {
+            generator.select(Framework::ALL[index.min(Framework::ALL.len() - 1)]);
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return;
+        };
+        if let Some(index) = tabs::key(&el, &ev.key()) {
+            ev.prevent_default();
+            generator.select(Framework::ALL[index.min(Framework::ALL.len() - 1)]);
+        }
+    };
+    view! {
+        <div
+            class="panels"
+            on:input=on_input
+            on:change=on_change
+            on:click=on_click
+            on:keydown=on_key
+            inner_html=below_shell().into_string()
+        ></div>
+    }
+}
