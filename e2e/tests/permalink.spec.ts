@@ -24,13 +24,17 @@ test('back and forward walk through the layers', async ({ padlab }) => {
   await expect(padlab.outputSize).toHaveAttribute('data-value', '112x112');
 });
 
-test('a garbage link falls back to the default layer with a visible notice', async ({ padlab }) => {
-  await padlab.page.goto('./?op=conv&fw=caffe&in=banana&k=3&zzz=1');
-  await expect(padlab.outputSize).toHaveAttribute('data-value', '3x3');
+test('a link with bad parameters keeps the good ones and says which it dropped', async ({ padlab }) => {
+  await padlab.page.goto('./?op=conv&fw=caffe&in=banana&k=3&s=2&zzz=1');
+  // The default's input (6x6) with the link's kernel 3 and stride 2: (6 - 3) / 2 + 1 = 2.
+  await expect(padlab.outputSize).toHaveAttribute('data-value', '2x2');
+  await expect(padlab.field('kernel')).toHaveValue('3');
+  await expect(padlab.field('stride')).toHaveValue('2');
   const notice = padlab.page.getByTestId('url-notice');
   await expect(notice).toBeVisible();
   await expect(notice).toContainText('caffe');
-  await expect(notice).toContainText('not valid');
+  await expect(notice).toContainText('dropped in=banana');
+  await expect(notice).toContainText('zzz');
 });
 
 test('copy link puts the permalink on the clipboard', async ({ padlab, context }) => {

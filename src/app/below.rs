@@ -27,6 +27,13 @@ fn fill(name: &str, markup: &str, last: StoredValue<Vec<(String, String)>>) {
         if name == "comparison" {
             let _ = el.toggle_attribute_with_force("hidden", markup.is_empty());
         }
+        // The reply was rendered with the tab selected when it was asked for: show the one
+        // selected now.
+        if name == "code"
+            && let Ok(Some(tab)) = document().query_selector(".code [role=tab][aria-selected=true]")
+        {
+            tabs::select(&tab);
+        }
     }
     last.update_value(|l| {
         l.retain(|(n, _)| n != name);

@@ -29,8 +29,19 @@ fn shown_value(el: &Element) -> String {
     }
 }
 
-/// Writes the form into the controls under `root`, touching only what differs.
+/// Sets an element's text unless it holds it already.
+fn set_text(root: &Element, selector: &str, text: &str) {
+    if let Ok(Some(el)) = root.query_selector(selector)
+        && el.text_content().as_deref().unwrap_or("") != text
+    {
+        el.set_text_content(Some(text));
+    }
+}
+
+/// Writes the form into the controls under `root`, touching only what differs: values, which
+/// controls apply, each field's reason (`error`, held back while the user is typing) and note.
 fn show(root: &Element, form: &CompactSpec, error: Option<&FieldError>) {
+    let notes = form.notes();
     for control in Control::ALL {
         let name = control.name();
         let Ok(Some(el)) = root.query_selector(&format!("[name=\"{name}\"]")) else {
@@ -53,17 +64,21 @@ fn show(root: &Element, form: &CompactSpec, error: Option<&FieldError>) {
                 .filter(|e| e.field == field)
                 .map(|e| e.message.as_str());
             let _ = el.set_attribute("aria-invalid", &message.is_some().to_string());
-            if let Ok(Some(small)) = root.query_selector(&format!("#{name}-error"))
-                && small.text_content().as_deref().unwrap_or("") != message.unwrap_or("")
-            {
-                small.set_text_content(message);
-            }
+            set_text(root, &format!("#{name}-error"), message.unwrap_or(""));
+            let note = notes
+                .iter()
+                .find(|(f, _)| *f == field)
+                .map(|(_, n)| n.as_str());
+            set_text(root, &format!("#{name}-note"), note.unwrap_or(""));
         }
     }
     if let Ok(Some(padding)) = root.query_selector("[name=\"padding\"]") {
         let _ = padding.set_attribute("placeholder", padding_placeholder(form));
     }
 }
+
+/// How long typing must pause before a half-typed value is flagged.
+pub const TYPING_PAUSE: std::time::Duration = std::time::Duration::from_millis(700);
 
 /// All settings of the layer.
 #[component]
@@ -72,14 +87,28 @@ pub fn Controls(
     form: RwSignal<CompactSpec>,
     /// The parsed spec (for per-field errors).
     spec: Memo<Result<LayerSpec, FieldError>>,
+    /// Whether the user is typing (set here): a half-typed value is not flagged until the
+    /// typing pauses or the field is left.
+    typing: RwSignal<bool>,
 ) -> impl IntoView {
     let root = NodeRef::<leptos::html::Form>::new();
     Effect::new(move |_| {
         let Some(root) = root.get() else {
             return;
         };
-        form.with(|f| spec.with(|s| show(&root, f, s.as_ref().err())));
+        let hold = typing.get();
+        form.with(|f| spec.with(|s| show(&root, f, s.as_ref().err().filter(|_| !hold))));
     });
+    let pause = StoredValue::new(None::<TimeoutHandle>);
+    let typed = move || {
+        if let Some(handle) = pause.get_value() {
+            handle.clear();
+        }
+        if !typing.get_untracked() {
+            typing.set(true);
+        }
+        pause.set_value(set_timeout_with_handle(move || typing.set(false), TYPING_PAUSE).ok());
+    };
     let on_edit = move |ev: leptos::ev::Event| {
         let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
             return;
@@ -88,6 +117,9 @@ pub fn Controls(
             return;
         };
         let value = shown_value(&el);
+        if matches!(control, Control::Text(_)) && ev.type_() == "input" {
+            typed();
+        }
         if form.with_untracked(|f| f.value(control) != value) {
             form.update(|f| {
                 f.set(control, &value);
@@ -103,6 +135,7 @@ pub fn Controls(
             on:submit=|ev| ev.prevent_default()
             on:input=on_edit
             on:change=on_edit
+            on:focusout=move |_| typing.set(false)
             inner_html=initial
         ></form>
     }

@@ -50,6 +50,7 @@ pub fn App() -> impl IntoView {
     });
     // The picture first: the panels below it, and the worker, start once it has been painted
     // (a frame, then a task), so a permalink's first grid does not wait for them.
+    let typing = RwSignal::new(false);
     let painted = RwSignal::new(false);
     request_animation_frame(move || {
         set_timeout(move || painted.set(true), std::time::Duration::ZERO);
@@ -94,10 +95,10 @@ pub fn App() -> impl IntoView {
             <LinkBar notices=notices form=form />
             <div class="controls-column">
                 <PasteLayer generator=generator form=form />
-                <Controls form=form spec=spec />
+                <Controls form=form spec=spec typing=typing />
             </div>
             <div class="results">
-                <Summary answer=answer />
+                <Summary answer=answer typing=typing />
                 <GridView spec=spec answer=answer />
                 <Show when=move || painted.get()>
                     <Below generator=generator />

@@ -108,6 +108,11 @@ pub fn ModelView(
             if let (Some(m), Some(out)) = (m, by_id("model-output")) {
                 out.set_inner_html(&m.markup);
                 packed.set(m.fragment.clone());
+                // The reply was rendered with the tab selected when it was asked for.
+                let name = TARGETS[selected.get_value().min(TARGETS.len() - 1)].name();
+                if let Some(tab) = by_id(&format!("tab-model-{name}")) {
+                    tabs::select(&tab);
+                }
             }
         });
     });

@@ -12,13 +12,24 @@ use crate::view::panels;
 pub fn Summary(
     /// The core's answer for the form, or why there is none.
     answer: Memo<Result<Answer, LayerError>>,
+    /// Whether the user is typing: the last answer stays until the typing pauses.
+    typing: RwSignal<bool>,
 ) -> impl IntoView {
+    let last = StoredValue::new(String::new());
+    let markup = move || {
+        let hold = typing.get();
+        answer.with(|a| match a {
+            Err(_) if hold && last.with_value(|l| !l.is_empty()) => last.get_value(),
+            _ => {
+                let m = panels::summary(a).into_string();
+                if a.is_ok() {
+                    last.set_value(m.clone());
+                }
+                m
+            }
+        })
+    };
     view! {
-        <section
-            class="summary"
-            aria-live="polite"
-            aria-label="Result"
-            inner_html=move || answer.with(|a| panels::summary(a).into_string())
-        ></section>
+        <section class="summary" aria-live="polite" aria-label="Result" inner_html=markup></section>
     }
 }

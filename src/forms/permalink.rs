@@ -2,7 +2,7 @@
 //! Names follow the CLI fields; values use the compact text syntax. One parse, one format.
 
 use crate::core::{Framework, Op, PaddingMode};
-use crate::forms::compact::CompactSpec;
+use crate::forms::compact::{CompactSpec, Field};
 
 /// A layer read from a URL, with what could not be used (shown to the user).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,8 +11,10 @@ pub struct Loaded {
     pub notices: Vec<String>,
 }
 
-/// The query string (without `?`) for a layer; empty fields are left out.
+/// The query string (without `?`) for a layer, in the canonical compact text (`in=100x20` for
+/// a typed `torch.Size([64, 32, 100, 20])`); empty fields are left out.
 pub fn format_query(spec: &CompactSpec) -> String {
+    let spec = &spec.canonical();
     let mut parts: Vec<(&str, String)> = vec![
         ("op", spec.op.name().into()),
         ("fw", spec.framework.name().into()),
@@ -96,6 +98,30 @@ pub fn parse_query(query: &str, fallback: &CompactSpec) -> Loaded {
             spec: fallback.clone(),
             notices,
         };
+    }
+    // A parameter that does not parse is dropped (the default's value, or none), the others
+    // kept, and the notice says which.
+    for _ in 0..Field::ALL.len() {
+        let Err(e) = spec.to_spec() else {
+            return Loaded { spec, notices };
+        };
+        let (key, text) = match e.field {
+            Field::Input => (
+                "in",
+                std::mem::replace(&mut spec.input, fallback.input.clone()),
+            ),
+            Field::Kernel => (
+                "k",
+                std::mem::replace(&mut spec.kernel, fallback.kernel.clone()),
+            ),
+            Field::Stride => ("s", std::mem::take(&mut spec.stride)),
+            Field::Dilation => ("d", std::mem::take(&mut spec.dilation)),
+            Field::Padding => ("p", std::mem::take(&mut spec.padding)),
+            Field::OutputPadding => ("outpad", std::mem::take(&mut spec.output_padding)),
+            Field::OutputSize => ("out", std::mem::take(&mut spec.output_size)),
+            Field::Wanted => break,
+        };
+        notices.push(format!("dropped {key}={text}: {}", e.message));
     }
     match spec.to_spec() {
         Ok(_) => Loaded { spec, notices },
@@ -219,14 +245,31 @@ mod tests {
     }
 
     #[test]
-    fn garbage_falls_back_to_the_default_with_a_notice() {
-        let loaded = parse_query("op=conv&fw=torch&in=abc&k=3", &default());
-        assert_eq!(loaded.spec, default());
+    fn a_bad_parameter_is_dropped_and_the_good_ones_kept() {
+        // The input does not parse: the default's input, the link's kernel and stride.
+        let loaded = parse_query("op=conv&fw=keras&in=abc&k=3&s=2", &default());
+        assert_eq!(
+            (
+                loaded.spec.framework,
+                loaded.spec.input.as_str(),
+                loaded.spec.kernel.as_str(),
+                loaded.spec.stride.as_str()
+            ),
+            (Framework::Keras, "6x6", "3", "2")
+        );
         assert!(
-            loaded.notices[0].contains("not valid"),
+            loaded.notices[0].starts_with("dropped in=abc: "),
             "{:?}",
             loaded.notices
         );
+        // Two bad ones: both said, both dropped.
+        let loaded = parse_query("op=conv&fw=torch&in=8x8&k=3&d=zz&p=((1,", &default());
+        assert_eq!(
+            (loaded.spec.dilation.as_str(), loaded.spec.padding.as_str()),
+            ("", "")
+        );
+        assert_eq!(loaded.notices.len(), 2, "{:?}", loaded.notices);
+        assert!(loaded.spec.to_spec().is_ok());
         let loaded = parse_query("fw=caffe&in=8&k=3&zzz=1", &default());
         assert_eq!(loaded.spec.input, "8");
         assert_eq!(loaded.notices.len(), 2, "{:?}", loaded.notices);

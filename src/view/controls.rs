@@ -86,8 +86,9 @@ pub fn markup(form: &CompactSpec) -> Markup {
                     label.field data-control=(name) hidden[hidden] {
                         span { (label(control)) }
                         input type="text" name=(name) data-testid=(name) value=(value) spellcheck="false" autocomplete="off"
-                            placeholder=(placeholder(field, form)) aria-invalid="false" aria-describedby={ (name) "-error" };
+                            placeholder=(placeholder(field, form)) aria-invalid="false" aria-describedby={ (name) "-error " (name) "-note" };
                         small.field-error id={ (name) "-error" } role="status" {}
+                        small.field-note id={ (name) "-note" } {}
                     }
                 }
                 Control::CeilMode => {
@@ -131,7 +132,7 @@ mod tests {
         assert!(html.contains(r#"name="ceil-mode" data-testid="ceil-mode" checked>"#));
         assert!(html.contains(r#"<label class="field" data-control="output_padding" hidden>"#));
         assert!(html.contains(r#"<label class="field" data-control="count-include-pad" hidden>"#));
-        assert!(html.contains(r#"aria-describedby="padding-error""#));
+        assert!(html.contains(r#"aria-describedby="padding-error padding-note""#));
         // User text is escaped.
         form.input = "\"><script>".into();
         assert!(
