@@ -242,16 +242,7 @@ proptest! {
         prop_assume!(answer.is_ok());
         let answer = answer.unwrap();
         if let Some(p) = padlab::picture::picture(&spec, &answer) {
-            let count = p.cell_count();
-            prop_assert!(count > 0);
-            let at = padlab::picture::layout(&p, 640);
-            prop_assert!(at.cell >= 2 && at.width > 0 && at.height > 0);
-            let _ = p.step_index(p.steps().saturating_sub(1));
-            if count <= 5_000 {
-                let svg = padlab::picture::svg::base_svg(&p, &at, 0);
-                prop_assert!(svg.contains("cell-output"));
-                let _ = padlab::picture::svg::overlay_svg(&p, &at, p.steps() - 1, 0, None);
-            }
+            picture_is_bounded(&p)?;
         }
         let lines = padlab::view::explain::explain(&spec, &answer);
         prop_assert_eq!(lines.len(), answer.ndim());
@@ -300,4 +291,69 @@ fn the_arithmetic_of_a_layer_near_the_64_bit_limit_is_exact() {
         "{:?}",
         lines[0]
     );
+}
+
+/// Every picture of an accepted layer draws, at any step, within the cells its layout shows
+/// (edges and the current window); the whole layer is drawn only when small.
+fn picture_is_bounded(p: &padlab::picture::Picture) -> Result<(), TestCaseError> {
+    use padlab::picture::{Fit, Hit, View, hit, layout, scene, svg, words};
+    let count = p.cell_count();
+    prop_assert!(count > 0);
+    let last = p.steps().saturating_sub(1);
+    let _ = p.step_index(last);
+    for step in [0, last / 2, last] {
+        let at = layout(p, step, &Fit::default());
+        prop_assert!(at.cell >= 1 && at.width > 0 && at.height > 0);
+        let drawn =
+            at.in_rows.slots() * at.in_cols.slots() + at.out_rows.slots() * at.out_cols.slots();
+        prop_assert!(drawn <= 5_000, "{} cells drawn", drawn);
+        let scene = scene(p, &at, 0);
+        prop_assert!(svg::scene_svg(&scene).contains("cell-output"));
+        for hover in [
+            None,
+            Some(Hit::Input { r: 0, c: 0 }),
+            Some(Hit::Output { r: 0, c: 0 }),
+            hit(&at, at.width / 3, at.height / 2),
+        ] {
+            let overlay = svg::overlay_svg(p, &at, step, 0, hover);
+            prop_assert!(
+                overlay.len() < 400_000,
+                "{} bytes of overlay",
+                overlay.len()
+            );
+        }
+        let _ = words::legend(p, &scene, &at);
+        let _ = words::step_text(p, step);
+        let _ = words::depth_text(p, step, 0);
+    }
+    if count <= 5_000 {
+        let at = layout(
+            p,
+            last,
+            &Fit {
+                view: View::Whole { cell: 0 },
+                ..Fit::default()
+            },
+        );
+        prop_assert!(svg::base_svg(p, &at, 0).contains("cell-output"));
+        let _ = svg::overlay_svg(p, &at, last, 0, None);
+    }
+    Ok(())
+}
+
+/// Found by `no_pure_module_panics_on_an_accepted_layer`: a stride near i64::MAX / 3 overflowed
+/// the overlay's tap positions.
+#[test]
+fn a_huge_stride_draws_without_overflow() {
+    let mut spec = LayerSpec::new(
+        Op::Conv,
+        Framework::Keras,
+        vec![i64::MAX, 1, 1],
+        Dims::All(3),
+    );
+    spec.stride = Some(Dims::All(3_074_457_345_618_258_602));
+    spec.padding = Some(padlab::core::Padding::Same);
+    let answer = evaluate(&spec).expect("accepted");
+    let p = padlab::picture::picture(&spec, &answer).expect("a picture");
+    picture_is_bounded(&p).expect("bounded");
 }

@@ -1,9 +1,16 @@
 import { test, expect } from './fixtures/padlab';
 
-test('a large layer is painted on a canvas, with hover and stepping, and small ones return to SVG', async ({ padlab }) => {
+test('a large layer shows its edges; the whole of it is painted on a canvas, with hover and stepping, and small ones return to SVG', async ({ padlab }) => {
   await padlab.page.goto('./?op=conv&fw=torch&in=256x256&k=3&s=2&p=1');
   await expect(padlab.outputSize).toHaveAttribute('data-value', '128x128');
   const svg = padlab.page.getByTestId('grid-svg');
+  // By default: the edges at a readable size, as SVG.
+  const picture = padlab.page.getByTestId('picture');
+  await expect(picture).toHaveAttribute('data-elided', 'true');
+  expect(Number(await picture.getAttribute('data-cell-px'))).toBeGreaterThanOrEqual(12);
+  await expect(svg).toHaveAttribute('data-renderer', 'svg');
+  // The whole layer on request.
+  await padlab.page.getByTestId('view-mode').selectOption('whole');
   await expect(svg).toHaveAttribute('data-renderer', 'canvas');
   await expect(padlab.page.getByTestId('canvas-note')).toContainText('82948 cells');
   await expect(svg.getByTestId('cell-input')).toHaveCount(0);
@@ -41,6 +48,10 @@ test('a large layer is painted on a canvas, with hover and stepping, and small o
   // A 1-D layer of 600,000 would need a canvas far wider than browsers allow: said, not drawn.
   await padlab.set('input', '600000');
   await expect(padlab.outputSize).toHaveAttribute('data-value', '300000');
-  await expect(padlab.page.getByTestId('grid')).toContainText('900002 cells: too many, or too wide, to draw here.');
+  await expect(padlab.page.getByTestId('grid')).toContainText('900002 cells: too many, or too wide, to draw whole here');
   await expect(svg).toBeHidden();
+  // Its edges are drawn at once.
+  await padlab.page.getByTestId('view-mode').selectOption('auto');
+  await expect(svg).toBeVisible();
+  await expect(picture).toHaveAttribute('data-elided', 'true');
 });

@@ -7,8 +7,17 @@ test('the grid draws input, padding and output cells for the layer', async ({ pa
   await expect(grid.getByTestId('cell-pad')).toHaveCount(64);
   await expect(grid.getByTestId('cell-output')).toHaveCount(9);
   await padlab.preset('seed-000'); // 100x20 'same' with a 4x1 kernel: 3 padding rows
-  await expect(grid.getByTestId('cell-input')).toHaveCount(2000);
+  // 103 rows do not fit at a readable size: the edges are drawn, both padding rows at the
+  // top and the two at the bottom among them, and the middle rows are counted in a gap.
+  await expect(padlab.page.getByTestId('picture')).toHaveAttribute('data-elided', 'true');
   await expect(grid.getByTestId('cell-pad')).toHaveCount(60);
+  const inputs = await grid.getByTestId('cell-input').count();
+  expect(inputs).toBeGreaterThan(200);
+  expect(inputs).toBeLessThan(2000);
+  await expect(grid.locator('.gap-label').first()).toContainText('rows');
+  // The whole layer on request: every cell.
+  await padlab.page.getByTestId('view-mode').selectOption('whole');
+  await expect(grid.getByTestId('cell-input')).toHaveCount(2000);
   await expect(grid.getByTestId('cell-output')).toHaveCount(2000);
 });
 

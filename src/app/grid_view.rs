@@ -1,30 +1,37 @@
 //! The picture: input with padding, the window at the current step, the output; hover links
-//! them; play/step/scrub animate the window. The static cells are one SVG string from
-//! `grid::base_svg`; only the small overlay is reactive.
+//! them; play/step/scrub animate the window. The section is static markup
+//! (`view::panels::grid_shell`); effects write the picture's pure parts into it: the static
+//! cells (patched with `picture::patch`, or painted on a canvas), the overlay, the words. The
+//! picture fits the measured width: the whole layer when its cells are readable, else its
+//! edges and the current window, so the work per frame is bounded by what is drawn.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Element;
 
 use crate::core::{Answer, LayerSpec};
 use crate::forms::compact::{FieldError, LayerError};
-use crate::picture::canvas::{Paint, hit, paint};
+use crate::picture::canvas::{Paint, paint};
 use crate::picture::patch::{Edit, diff};
 use crate::picture::scene::block_cell;
-use crate::picture::svg::{
-    MAX_WIDTH, SVG_LABEL, block_cells_svg, block_transform, overlay_svg, scene_svg,
-};
-use crate::picture::{Hit, Layout, Panel, Picture, Scene, layout, picture, scene};
+use crate::picture::svg::{block_cells_svg, block_transform, overlay_svg, scene_svg};
+use crate::picture::words::{depth_text, fill_sentence, legend, step_text};
+use crate::picture::{Fit, Hit, Layout, Panel, Picture, Scene, View, hit, layout, picture, scene};
+use crate::view::panels::{grid_shell, legend_items};
 
 /// Up to this many cells the static layer is SVG, one element per cell (with its test id);
-/// above it, a canvas. Measured (BENCHMARKS.md): SVG holds 60 fps up to 128×128 (33k cells)
-/// and drops to 20–30 fps at 256×256, where its first draw also takes 2–3 s.
+/// above it, a canvas. Measured (BENCHMARKS.md): SVG holds 60 fps up to 128×128 (33k cells).
 pub(super) const SVG_CELLS: i64 = 40_000;
 /// Above this nothing is drawn (a canvas that large passes browser limits).
 const MAX_CELLS: i64 = 2_500_000;
 /// Nor a canvas wider or taller than this (browsers refuse far larger ones silently).
 const MAX_SIDE: i64 = 16_384;
+/// The tallest the picture may be, in CSS px.
+pub(super) const MAX_HEIGHT: i64 = 520;
+/// The smallest cell the picture draws unless the whole layer is asked for.
+pub(super) const MIN_CELL: i64 = 12;
 
 /// How the static layer is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +39,53 @@ enum Renderer {
     Svg,
     Canvas,
     Nothing,
+}
+
+/// The cells a layout draws.
+fn drawn_cells(at: &Layout) -> i64 {
+    let grid =
+        |r: &crate::picture::Strip, c: &crate::picture::Strip| r.slots().saturating_mul(c.slots());
+    grid(&at.in_rows, &at.in_cols).saturating_add(grid(&at.out_rows, &at.out_cols))
+}
+
+fn find(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).ok().flatten()
+}
+
+fn set_attr(el: &Element, name: &str, value: &str) {
+    if el.get_attribute(name).as_deref() != Some(value) {
+        let _ = el.set_attribute(name, value);
+    }
+}
+
+fn set_text(root: &Element, selector: &str, text: &str) {
+    if let Some(el) = find(root, selector)
+        && el.text_content().as_deref().unwrap_or("") != text
+    {
+        el.set_text_content(Some(text));
+    }
+}
+
+fn set_hidden(root: &Element, selector: &str, hidden: bool) {
+    if let Some(el) = find(root, selector) {
+        let _ = el.toggle_attribute_with_force("hidden", hidden);
+    }
+}
+
+fn set_value(el: &Element, value: &str) {
+    let _ = js_sys::Reflect::set(el, &JsValue::from_str("value"), &JsValue::from_str(value));
+}
+
+fn value_of(el: &Element) -> String {
+    js_sys::Reflect::get(el, &JsValue::from_str("value"))
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+/// The windows in one row of the picture (the last axis's outputs).
+fn row_len(p: &Picture) -> i64 {
+    p.axes.last().map_or(1, |a| a.output.max(1))
 }
 
 /// The grid with its animation controls.
@@ -53,57 +107,165 @@ pub fn GridView(
         }
         _ => last.get_value(),
     });
-    let at = Memo::new(move |_| pic.with(|p| p.as_ref().map(|p| layout(p, MAX_WIDTH))));
+    let root = NodeRef::<leptos::html::Section>::new();
+    let width = RwSignal::new(640i64);
+    let view = RwSignal::new(View::Auto);
+    let step = RwSignal::new(0i64);
+    let playing = RwSignal::new(false);
+    let speed_ms = RwSignal::new(400u64);
+    let hover = RwSignal::new(None::<Hit>);
     // The depth slice shown for a 3-D layer (padded coordinates).
     let slice = RwSignal::new(0i64);
-    let renderer = Memo::new(move |_| {
-        let fits = at.with(|at| at.is_some_and(|at| at.width <= MAX_SIDE && at.height <= MAX_SIDE));
-        match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
-            Some(n) if n <= SVG_CELLS => Renderer::Svg,
-            Some(n) if n <= MAX_CELLS && fits => Renderer::Canvas,
-            _ => Renderer::Nothing,
-        }
+    let at = Memo::new(move |_| {
+        let fit = Fit {
+            width: width.get(),
+            max_height: MAX_HEIGHT,
+            min_cell: MIN_CELL,
+            view: view.get(),
+        };
+        pic.with(|p| p.as_ref().map(|p| layout(p, step.get(), &fit)))
     });
-    let drawn = Memo::new(move |_| renderer.get() != Renderer::Nothing);
+    let renderer = Memo::new(move |_| {
+        at.with(|at| match at {
+            Some(at) => {
+                let n = drawn_cells(at);
+                if n <= SVG_CELLS {
+                    Renderer::Svg
+                } else if n <= MAX_CELLS && at.width <= MAX_SIDE && at.height <= MAX_SIDE {
+                    Renderer::Canvas
+                } else {
+                    Renderer::Nothing
+                }
+            }
+            None => Renderer::Nothing,
+        })
+    });
     let base = Memo::new(move |_| match (pic.get(), at.get()) {
-        (Some(p), Some(at)) if drawn.get() => Some(scene(&p, &at, slice.get())),
+        (Some(p), Some(at)) if renderer.get() != Renderer::Nothing => {
+            Some(scene(&p, &at, slice.get()))
+        }
         _ => None,
     });
-    // SVG: the static cells are patched in place, only the cells whose state changed are
-    // touched. Canvas: the SVG keeps the labels and the canvas below it is repainted.
-    let base_ref = NodeRef::<leptos::svg::G>::new();
-    let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
-    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+    // The width the picture has: measured on mount and when the window resizes.
+    let measure = move || {
+        if let Some(section) = root.get_untracked() {
+            let w = i64::from(section.client_width());
+            if w > 0 && w != width.get_untracked() {
+                width.set(w);
+            }
+        }
+    };
+    Effect::new(move |_| {
+        if root.get().is_some() {
+            measure();
+        }
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+    // The static cells: SVG patched in place (only the cells whose state changed are
+    // touched), or a canvas under the SVG, which then keeps only the labels.
     let shown = StoredValue::new(None::<Scene>);
     Effect::new(move |_| {
-        let Some(g) = base_ref.get() else {
+        let Some(root) = root.get() else {
             return;
         };
         let mode = renderer.get();
+        let (Some(g), Some(svg), Some(overlay_svg_el), Some(canvas), Some(frame)) = (
+            find(&root, "g.base"),
+            find(&root, "[data-testid=grid-svg]"),
+            find(&root, "svg.overlay-layer"),
+            find(&root, "canvas"),
+            find(&root, ".picture"),
+        ) else {
+            return;
+        };
+        let at_now = at.get();
+        let fill = pic.with(|p| p.as_ref().map(|p| p.fill.class()));
         base.with(|new| {
-            let new = match (mode, new) {
-                (Renderer::Canvas, Some(scene)) => {
-                    if let (Some(canvas), Some(at)) =
-                        (canvas_ref.get_untracked(), at.get_untracked())
-                    {
-                        paint_canvas(&canvas, scene, &at);
+            let drawn = match (mode, new, &at_now) {
+                (Renderer::Canvas, Some(scene), Some(at)) => {
+                    if let Ok(canvas) = canvas.clone().dyn_into::<web_sys::HtmlCanvasElement>() {
+                        let copies = !matches!(fill, Some("fill-zeros" | "fill-neg-inf") | None);
+                        paint_canvas(&canvas, scene, at, copies);
                     }
                     Some(Scene {
                         blocks: Vec::new(),
                         ..scene.clone()
                     })
                 }
-                (_, new) => new.clone(),
+                (_, new, _) => new.clone(),
             };
-            shown.with_value(|old| patch(&g, old.as_ref(), new.as_ref()));
-            shown.set_value(new);
+            shown.with_value(|old| patch(&g, old.as_ref(), drawn.as_ref()));
+            shown.set_value(drawn);
         });
+        let _ = canvas.toggle_attribute_with_force("hidden", mode != Renderer::Canvas);
+        let _ = frame.toggle_attribute_with_force("hidden", mode == Renderer::Nothing);
+        set_attr(
+            &svg,
+            "data-renderer",
+            if mode == Renderer::Canvas {
+                "canvas"
+            } else {
+                "svg"
+            },
+        );
+        set_attr(
+            &g,
+            "class",
+            &format!("base {}", fill.unwrap_or("fill-zeros")),
+        );
+        if let Some(at) = &at_now {
+            let view_box = format!("0 0 {} {}", at.width, at.height);
+            for el in [&svg, &overlay_svg_el] {
+                set_attr(el, "viewBox", &view_box);
+                set_attr(el, "width", &at.width.to_string());
+            }
+            // Small cells lose their separating stroke, which would wash them out.
+            set_attr(&svg, "class", if at.cell < 5 { "fine" } else { "" });
+            set_attr(&frame, "data-cell-px", &at.cell.to_string());
+            set_attr(&frame, "data-elided", &at.elided().to_string());
+        }
+        let note = match (pic.with(|p| p.is_some()), &at_now, mode) {
+            (false, _, _) => "Nothing to draw for this layer.".to_string(),
+            (_, Some(at), Renderer::Nothing) => format!(
+                "{} cells: too many, or too wide, to draw whole here; show the edges instead.",
+                drawn_cells(at)
+            ),
+            (_, Some(at), Renderer::Canvas) => format!(
+                "{} cells: drawn on a canvas; hover and the window work as usual, cells are not separate elements.",
+                drawn_cells(at)
+            ),
+            (_, Some(at), _) if at.elided() => {
+                "The middle is elided: the edges, where the padding is, and the current window are drawn. Show the whole layer to see every cell.".to_string()
+            }
+            _ => String::new(),
+        };
+        set_text(&root, "#picture-note", &note);
+        if let Some(el) = find(&root, "#picture-note") {
+            set_attr(
+                &el,
+                "data-testid",
+                if mode == Renderer::Canvas {
+                    "canvas-note"
+                } else {
+                    "picture-note"
+                },
+            );
+        }
+        let items = match (pic.get(), &at_now) {
+            (Some(p), Some(at)) => base.with(|s| s.as_ref().map(|s| legend(&p, s, at))),
+            _ => None,
+        };
+        if let Some(ul) = find(&root, "#legend") {
+            set_attr(
+                &ul,
+                "class",
+                &format!("legend {}", fill.unwrap_or("fill-zeros")),
+            );
+            ul.set_inner_html(&legend_items(&items.unwrap_or_default()).into_string());
+        }
     });
     let steps = Memo::new(move |_| pic.with(|p| p.as_ref().map_or(1, |p| p.steps().max(1))));
-    let step = RwSignal::new(0i64);
-    let playing = RwSignal::new(false);
-    let speed_ms = RwSignal::new(400u64);
-    let hover = RwSignal::new(None::<Hit>);
     // A new layer starts at its first window, on the first input slice.
     Effect::new(move |_| {
         pic.track();
@@ -113,6 +275,67 @@ pub fn GridView(
                 .and_then(|p| p.depth.as_ref())
                 .map_or(0, |d| d.before)
         }));
+    });
+    // The moving overlay.
+    Effect::new(move |_| {
+        let Some(root) = root.get() else {
+            return;
+        };
+        let markup = pic.with(|p| match (p, at.get()) {
+            (Some(p), Some(at)) if renderer.get() != Renderer::Nothing => {
+                overlay_svg(p, &at, step.get(), slice.get(), hover.get())
+            }
+            _ => String::new(),
+        });
+        if let Some(g) = find(&root, "g.overlay") {
+            g.set_inner_html(&markup);
+        }
+    });
+    // The words and the player.
+    Effect::new(move |_| {
+        let Some(root) = root.get() else {
+            return;
+        };
+        let (n, on) = (step.get(), playing.get());
+        let _ = root.toggle_attribute_with_force("data-stale", stale.get());
+        set_hidden(
+            &root,
+            "[data-testid=stale-note]",
+            !(stale.get() && pic.with(Option::is_some)),
+        );
+        pic.with(|p| {
+            let Some(p) = p else {
+                return;
+            };
+            set_text(&root, "[data-testid=step-text]", &step_text(p, n));
+            set_text(&root, "#fill-text", &fill_sentence(p.fill));
+            let depth = depth_text(p, n, slice.get());
+            set_hidden(&root, "label.depth", depth.is_none());
+            if let (Some(text), Some(range), Some(d)) =
+                (depth, find(&root, "[name=depth]"), &p.depth)
+            {
+                set_text(&root, "#depth-text", &text);
+                set_attr(&range, "max", &(d.len() - 1).to_string());
+                set_value(&range, &slice.get().to_string());
+            }
+            if let Some(scrub) = find(&root, "[name=scrub]") {
+                let per_row = row_len(p);
+                set_attr(
+                    &scrub,
+                    "max",
+                    &((p.steps().max(1) - 1) / per_row).to_string(),
+                );
+                set_value(&scrub, &(n / per_row).to_string());
+            }
+        });
+        if let Some(el) = find(&root, "[data-testid=step-text]") {
+            // Announced when stepping; silent while playing.
+            set_attr(&el, "aria-live", if on { "off" } else { "polite" });
+        }
+        if let Some(play) = find(&root, "[data-play]") {
+            set_attr(&play, "aria-pressed", &on.to_string());
+            set_text(&root, "[data-play]", if on { "Pause" } else { "Play" });
+        }
     });
     let ticker = StoredValue::new(None::<IntervalHandle>);
     Effect::new(move |_| {
@@ -136,232 +359,162 @@ pub fn GridView(
     });
     let move_by = move |delta: i64| {
         playing.set(false);
-        step.update(|s| *s = (*s + delta).rem_euclid(steps.get_untracked()));
+        step.update(|s| *s = s.saturating_add(delta).rem_euclid(steps.get_untracked()));
+    };
+    let row = move || pic.with_untracked(|p| p.as_ref().map_or(1, row_len));
+    let zoom = move |dir: i64| {
+        let cell = at.with_untracked(|a| a.as_ref().map_or(MIN_CELL, |a| a.cell));
+        let next = if dir > 0 {
+            (cell * 2).min(64)
+        } else {
+            (cell / 2).max(1)
+        };
+        view.set(View::Whole { cell: next });
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(button) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|el| el.closest("button").ok().flatten())
+        else {
+            return;
+        };
+        if let Some(delta) = button
+            .get_attribute("data-step")
+            .and_then(|d| d.parse().ok())
+        {
+            move_by(delta);
+        } else if button.has_attribute("data-play") {
+            playing.update(|p| *p = !*p);
+        } else if let Some(dir) = button
+            .get_attribute("data-zoom")
+            .and_then(|d| d.parse().ok())
+        {
+            zoom(dir);
+            if let Some(root) = root.get_untracked()
+                && let Some(select) = find(&root, "[name=view]")
+            {
+                set_value(&select, "whole");
+            }
+        }
+    };
+    let on_input = move |ev: leptos::ev::Event| {
+        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return;
+        };
+        let value = value_of(&el);
+        match el.get_attribute("name").as_deref() {
+            Some("scrub") => {
+                if let Ok(v) = value.parse::<i64>() {
+                    playing.set(false);
+                    step.set(v.saturating_mul(row()).min(steps.get_untracked() - 1));
+                }
+            }
+            Some("depth") => {
+                if let Ok(v) = value.parse::<i64>() {
+                    slice.set(v);
+                }
+            }
+            Some("speed") => {
+                if let Ok(v) = value.parse::<u64>() {
+                    speed_ms.set(v);
+                }
+            }
+            Some("view") => view.set(match value.as_str() {
+                "edges" => View::Edges,
+                "whole" => View::Whole { cell: 0 },
+                _ => View::Auto,
+            }),
+            _ => {}
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        // Keys belong to the picture, not to its form controls.
+        let in_control = ev
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "BUTTON"));
+        let delta = match ev.key().as_str() {
+            " " | "k" if !in_control => {
+                ev.prevent_default();
+                playing.update(|p| *p = !*p);
+                return;
+            }
+            "ArrowRight" | "l" => 1,
+            "ArrowLeft" | "j" => -1,
+            "ArrowDown" => row(),
+            "ArrowUp" => -row(),
+            "Home" => -step.get_untracked(),
+            _ => return,
+        };
+        if in_control {
+            return;
+        }
+        ev.prevent_default();
+        move_by(delta);
     };
     let on_pointer = move |ev: leptos::ev::MouseEvent| {
-        let target = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-        let read = |el: &web_sys::Element, name: &str| {
-            el.get_attribute(name).and_then(|v| v.parse::<i64>().ok())
+        let Some(target) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return;
         };
-        hover.set(target.and_then(|el| {
+        let now = if renderer.get_untracked() == Renderer::Canvas {
+            // On the canvas there are no cell elements: the pointer position picks the cell.
+            let Some(svg) = root
+                .get_untracked()
+                .and_then(|r| find(&r, "[data-testid=grid-svg]"))
+            else {
+                return;
+            };
+            let rect = svg.get_bounding_client_rect();
+            at.with_untracked(|at| {
+                let at = at.as_ref()?;
+                if rect.width() <= 0.0 {
+                    return None;
+                }
+                let scale = at.width as f64 / rect.width();
+                let x = ((f64::from(ev.client_x()) - rect.left()) * scale) as i64;
+                let y = ((f64::from(ev.client_y()) - rect.top()) * scale) as i64;
+                hit(at, x, y)
+            })
+        } else {
             // Cells sit at unit x/y in their block; the block says which coordinates they are.
-            let (r, c) = (read(&el, "y")?, read(&el, "x")?);
-            let panel = Panel::from_name(&el.parent_element()?.get_attribute("data-panel")?)?;
-            pic.with_untracked(|p| p.as_ref().map(|p| block_cell(p, panel, r, c)))
-        }));
-    };
-    // On the canvas there are no cell elements: the pointer position picks the cell.
-    let on_move = move |ev: leptos::ev::MouseEvent| {
-        if renderer.get_untracked() != Renderer::Canvas {
-            return;
-        }
-        let (Some(svg), Some(at), Some(p)) = (
-            svg_ref.get_untracked(),
-            at.get_untracked(),
-            pic.get_untracked(),
-        ) else {
-            return;
+            let read = |el: &Element, name: &str| {
+                el.get_attribute(name).and_then(|v| v.parse::<i64>().ok())
+            };
+            (|| {
+                let (r, c) = (read(&target, "y")?, read(&target, "x")?);
+                let panel =
+                    Panel::from_name(&target.parent_element()?.get_attribute("data-panel")?)?;
+                pic.with_untracked(|p| {
+                    at.with_untracked(|at| block_cell(p.as_ref()?, at.as_ref()?, panel, r, c))
+                })
+            })()
         };
-        let rect = svg.get_bounding_client_rect();
-        if rect.width() <= 0.0 {
-            return;
-        }
-        let scale = at.width as f64 / rect.width();
-        let x = ((f64::from(ev.client_x()) - rect.left()) * scale) as i64;
-        let y = ((f64::from(ev.client_y()) - rect.top()) * scale) as i64;
-        let now = hit(&p, &at, x, y);
         if hover.get_untracked() != now {
             hover.set(now);
         }
     };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
-        " " | "k" => {
-            ev.prevent_default();
-            playing.update(|p| *p = !*p);
-        }
-        "ArrowRight" | "l" => {
-            ev.prevent_default();
-            move_by(1);
-        }
-        "ArrowLeft" | "j" => {
-            ev.prevent_default();
-            move_by(-1);
-        }
-        "Home" => {
-            ev.prevent_default();
-            move_by(-step.get_untracked());
-        }
-        _ => {}
-    };
-    let description = move || {
-        pic.with(|p| {
-            p.as_ref().map(|p| {
-                let index = p.step_index(step.get());
-                format!(
-                    "Window {} of {} (output {}); padding is {}.",
-                    step.get() + 1,
-                    p.steps(),
-                    index
-                        .iter()
-                        .map(|i| i.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    p.pad_value
-                )
-            })
-        })
-    };
     view! {
-        <section class="grid" class:stale=move || stale.get() aria-label="Padding picture" tabindex="0" on:keydown=on_key data-testid="grid">
-            <h2>"The picture"</h2>
-            <Show when=move || stale.get() && pic.with(Option::is_some)>
-                <p class="muted" data-testid="stale-note">"Showing the last valid layer until the settings are fixed."</p>
-            </Show>
-            // Two stacked SVGs: the static cells, and the window/highlights in their own
-            // composited layer, so animating the window never repaints thousands of cells.
-            <div class="picture" style:display=move || if drawn.get() { "block" } else { "none" }>
-                <canvas
-                    node_ref=canvas_ref
-                    data-testid="grid-canvas"
-                    aria-hidden="true"
-                    style:display=move || if renderer.get() == Renderer::Canvas { "block" } else { "none" }
-                ></canvas>
-                <svg
-                    node_ref=svg_ref
-                    role="img"
-                    aria-label=SVG_LABEL
-                    data-testid="grid-svg"
-                    data-renderer=move || if renderer.get() == Renderer::Canvas { "canvas" } else { "svg" }
-                    // Small cells lose their separating stroke, which would wash them out.
-                    class:fine=move || at.get().is_some_and(|at| at.cell < 5)
-                    on:mousemove=on_move
-                    viewBox=move || at.get().map(|at| format!("0 0 {} {}", at.width, at.height))
-                    width=move || at.get().map(|at| at.width.to_string())
-                    on:mouseover=on_pointer
-                    on:mouseleave=move |_| hover.set(None)
-                >
-                    <g class="base" node_ref=base_ref></g>
-                </svg>
-                <svg
-                    class="overlay-layer"
-                    aria-hidden="true"
-                    viewBox=move || at.get().map(|at| format!("0 0 {} {}", at.width, at.height))
-                    width=move || at.get().map(|at| at.width.to_string())
-                >
-                    <g class="overlay" inner_html=move || {
-                        let hover = hover.get();
-                        pic.with(|p| match (p, at.get()) {
-                            (Some(p), Some(at)) if drawn.get() => {
-                                overlay_svg(p, &at, step.get(), slice.get(), hover)
-                            }
-                            _ => String::new(),
-                        })
-                    }></g>
-                </svg>
-            </div>
-            {move || match pic.with(|p| p.as_ref().map(Picture::cell_count)) {
-                Some(n) if n > SVG_CELLS && !drawn.get() => Some(view! {
-                    <p class="muted">{format!("{n} cells: too many, or too wide, to draw here.")}</p>
-                }.into_any()),
-                Some(n) if n > SVG_CELLS => Some(view! {
-                    <p class="muted" data-testid="canvas-note">{format!("{n} cells: drawn on a canvas; hover and the window work as usual, cells are not separate elements.")}</p>
-                }.into_any()),
-                Some(_) => None,
-                None => Some(view! { <p class="muted">"Nothing to draw for this layer."</p> }.into_any()),
-            }}
-            <ul class="legend" aria-label="Legend">
-                <li><span class="swatch input"></span>"input"</li>
-                <li><span class="swatch pad"></span>{move || pic.with(|p| format!("padding before: top, left ({})", p.as_ref().map_or("0", |p| p.pad_value)))}</li>
-                <li><span class="swatch pad-after"></span>"padding after: bottom, right"</li>
-                <li><span class="swatch dead"></span>"dead: no window reads it"</li>
-                <li><span class="swatch beyond"></span>"past the padding (ceil mode)"</li>
-                <li><span class="swatch tap"></span>"window taps"</li>
-                <li><span class="swatch next-window"></span>"next window, one stride on"</li>
-                <li><span class="swatch out"></span>"output"</li>
-                <li><span class="swatch hl"></span>"linked to the hovered cell"</li>
-            </ul>
-            {move || pic.with(|p| p.as_ref().and_then(|p| p.depth.clone())).map(|depth| {
-                let len = depth.len();
-                view! {
-                <label class="field depth">
-                    <span>{move || {
-                        let s = slice.get();
-                        let kind = match depth.cell(s) {
-                            crate::picture::Cell::PadBefore | crate::picture::Cell::PadAfter => "padding",
-                            crate::picture::Cell::Beyond => "past the padding",
-                            _ if depth.is_dead(s) => "input, never read",
-                            _ => "input",
-                        };
-                        let read = pic.with(|p| p.as_ref().is_some_and(|p| p.reads_slice(step.get(), s)));
-                        format!("Depth slice {s} of {len} ({kind}{})", if read { "; the current window reads it" } else { "" })
-                    }}</span>
-                    <input
-                        type="range"
-                        min="0"
-                        data-testid="depth-slice"
-                        max=(len - 1).to_string()
-                        prop:value=move || slice.get().to_string()
-                        on:input=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<i64>() {
-                                slice.set(v);
-                            }
-                        }
-                    />
-                </label>
-            }})}
-            // Announced when stepping; silent while playing (60 steps a second would flood a reader).
-            <p class="step-text" aria-live=move || if playing.get() { "off" } else { "polite" } data-testid="step-text">{description}</p>
-            <div class="player" role="group" aria-label="Animation">
-                <button type="button" data-testid="step-back" aria-label="Previous window" on:click=move |_| move_by(-1)>"◀"</button>
-                <button
-                    type="button"
-                    data-testid="play"
-                    aria-pressed=move || playing.get().to_string()
-                    on:click=move |_| playing.update(|p| *p = !*p)
-                >
-                    {move || if playing.get() { "Pause" } else { "Play" }}
-                </button>
-                <button type="button" data-testid="step-forward" aria-label="Next window" on:click=move |_| move_by(1)>"▶"</button>
-                <label class="scrub">
-                    <span class="visually-hidden">"Window"</span>
-                    <input
-                        type="range"
-                        min="0"
-                        data-testid="scrub"
-                        max=move || (steps.get() - 1).to_string()
-                        prop:value=move || step.get().to_string()
-                        on:input=move |ev| {
-                            playing.set(false);
-                            if let Ok(v) = event_target_value(&ev).parse::<i64>() {
-                                step.set(v);
-                            }
-                        }
-                    />
-                </label>
-                <label class="speed">
-                    <span>"Speed"</span>
-                    <select data-testid="speed" on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<u64>() {
-                            speed_ms.set(v);
-                        }
-                    }>
-                        <option value="800">"slow"</option>
-                        <option value="400" selected>"normal"</option>
-                        <option value="120">"fast"</option>
-                        <option value="16">"60 fps"</option>
-                    </select>
-                </label>
-                <span class="keys">"Keys: space play/pause, ← → step"</span>
-            </div>
-        </section>
+        <section
+            class="grid"
+            aria-label="Padding picture"
+            tabindex="0"
+            data-testid="grid"
+            node_ref=root
+            on:keydown=on_key
+            on:click=on_click
+            on:input=on_input
+            on:change=on_input
+            on:mousemove=on_pointer
+            on:mouseleave=move |_| hover.set(None)
+            inner_html=grid_shell().into_string()
+        ></section>
     }
 }
 
 /// Brings the base `<g>` from the `old` scene to the `new` one by applying the pure diff
 /// (`picture::patch`); when the drawn blocks are not what `old` says, it draws `new` anew.
-fn patch(base: &web_sys::Element, old: Option<&Scene>, new: Option<&Scene>) {
+fn patch(base: &Element, old: Option<&Scene>, new: Option<&Scene>) {
     let children = base.children();
     let drawn_as_old = old.is_some_and(|old| children.length() as usize == old.blocks.len() + 1);
     let edits = diff(old.filter(|_| drawn_as_old), new);
@@ -427,8 +580,9 @@ fn patch(base: &web_sys::Element, old: Option<&Scene>, new: Option<&Scene>) {
 }
 
 /// Paints the static cells of `scene` on `canvas`, one `fillRect` per cell, colours from the
-/// same CSS variables the SVG cells use (so dark mode follows).
-fn paint_canvas(canvas: &web_sys::HtmlCanvasElement, scene: &Scene, at: &Layout) {
+/// same CSS variables the SVG cells use (so dark mode follows); `copies`: the padding copies
+/// the input (a torch `padding_mode`) and has its own colour.
+fn paint_canvas(canvas: &web_sys::HtmlCanvasElement, scene: &Scene, at: &Layout, copies: bool) {
     let (Ok(width), Ok(height)) = (u32::try_from(at.width), u32::try_from(at.height)) else {
         return;
     };
@@ -465,6 +619,10 @@ fn paint_canvas(canvas: &web_sys::HtmlCanvasElement, scene: &Scene, at: &Layout)
                     alpha,
                     outline: only_outline,
                 } = paint(c.kind);
+                let var = match c.kind {
+                    crate::picture::CellKind::Pad { dead: false, .. } if copies => "--c-pad-copy",
+                    _ => var,
+                };
                 let colour = colour(var);
                 ctx.set_global_alpha(alpha);
                 ctx.set_fill_style_str(&colour);

@@ -148,10 +148,21 @@ fn draw_linked_picture(root: &web_sys::Element) -> bool {
     let Ok(spec) = read_location(&default_form()).spec.to_spec() else {
         return false;
     };
-    let Some(svg) = crate::picture::svg::prerendered_up_to(&spec, grid_view::SVG_CELLS) else {
+    let Ok(Some(summary)) = root.query_selector(".results > .summary") else {
         return false;
     };
-    let Ok(Some(summary)) = root.query_selector(".results > .summary") else {
+    // The app fits the picture to the column it sits in: the same width here.
+    let width = summary
+        .parent_element()
+        .map_or(640, |results| i64::from(results.client_width()));
+    let fit = crate::picture::Fit {
+        width,
+        max_height: grid_view::MAX_HEIGHT,
+        min_cell: grid_view::MIN_CELL,
+        view: crate::picture::View::Auto,
+    };
+    let Some(svg) = crate::picture::svg::prerendered_up_to(&spec, grid_view::SVG_CELLS, &fit)
+    else {
         return false;
     };
     summary

@@ -7,7 +7,7 @@
 //! `stride - 1` zeros inserted between elements, padded by `d(k-1)` on both sides, a stride-1
 //! window; its outputs are the full output, of which the crop is marked.
 
-use crate::core::{Answer, Geometry, LayerSpec, Op};
+use crate::core::{Answer, Geometry, LayerSpec, Op, PaddingMode};
 
 /// What a padded-input position holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,42 @@ pub enum Cell {
     Beyond,
     /// A zero inserted between input elements (transposed convolution).
     Inserted,
+}
+
+/// What the padding holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    Zeros,
+    /// Max pooling: the padding never wins.
+    NegInf,
+    /// torch `padding_mode`s: the input mirrored, its edge repeated, or wrapped around.
+    Reflect,
+    Replicate,
+    Circular,
+}
+
+impl Fill {
+    /// The fill in words, as the legend and the step text say it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Fill::Zeros => "zeros",
+            Fill::NegInf => "−∞ (a max never picks it)",
+            Fill::Reflect => "the input mirrored (reflect)",
+            Fill::Replicate => "the edge value repeated (replicate)",
+            Fill::Circular => "the other edge's values (circular)",
+        }
+    }
+
+    /// The CSS class of the picture's cells for this fill (`fill-reflect`, ...).
+    pub fn class(self) -> &'static str {
+        match self {
+            Fill::Zeros => "fill-zeros",
+            Fill::NegInf => "fill-neg-inf",
+            Fill::Reflect => "fill-reflect",
+            Fill::Replicate => "fill-replicate",
+            Fill::Circular => "fill-circular",
+        }
+    }
 }
 
 /// One spatial axis of the picture.
@@ -40,6 +76,24 @@ pub struct Axis {
     pub crop: (i64, i64),
 }
 
+/// `a` clamped into `i64` (the picture's arithmetic runs in `i128`; nothing drawn is beyond
+/// `i64`, so clamping only guards positions that are never shown).
+fn clamp(a: i128) -> i64 {
+    a.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
+/// `(g, x)` with `g = gcd(a, m)` and `a·x ≡ g (mod m)`, for `a, m > 0`.
+fn inverse_gcd(a: i128, m: i128) -> (i128, i128) {
+    let (mut old_r, mut r) = (a, m);
+    let (mut old_s, mut s) = (1i128, 0i128);
+    while r != 0 {
+        let q = old_r / r;
+        (old_r, r) = (r, old_r - q * r);
+        (old_s, s) = (s, old_s - q * s);
+    }
+    (old_r, old_s)
+}
+
 impl Axis {
     /// Number of drawn positions.
     pub fn len(&self) -> i64 {
@@ -53,41 +107,85 @@ impl Axis {
         self.len() == 0
     }
 
+    /// The window's span: `dilation·(kernel − 1) + 1`.
+    pub fn span(&self) -> i64 {
+        clamp(i128::from(self.dilation) * (i128::from(self.kernel) - 1) + 1)
+    }
+
+    /// Where output `j`'s window starts.
+    pub fn start(&self, j: i64) -> i64 {
+        clamp(i128::from(j) * i128::from(self.stride))
+    }
+
     /// What position `p` (0-based, padded coordinates) holds.
     pub fn cell(&self, p: i64) -> Cell {
-        let x = p - self.before;
+        let x = i128::from(p) - i128::from(self.before);
+        let input = i128::from(self.input);
         if x < 0 {
             Cell::PadBefore
-        } else if x < self.input {
-            if self.inserted_every > 1 && x % self.inserted_every != 0 {
+        } else if x < input {
+            if self.inserted_every > 1 && x % i128::from(self.inserted_every) != 0 {
                 Cell::Inserted
             } else {
                 Cell::Input
             }
-        } else if x < self.input + self.after {
+        } else if x < input + i128::from(self.after) {
             Cell::PadAfter
         } else {
             Cell::Beyond
         }
     }
 
-    /// The positions output `j` reads (its taps), in order.
-    pub fn taps(&self, j: i64) -> impl Iterator<Item = i64> + '_ {
-        (0..self.kernel).map(move |t| j * self.stride + t * self.dilation)
+    /// The taps of output `j` (kernel indices `t`, positions `start + t·dilation`) that fall in
+    /// positions `lo..hi`, in order: bounded by the range, not by the kernel.
+    pub fn taps_in(&self, j: i64, lo: i64, hi: i64) -> impl Iterator<Item = i64> + '_ {
+        let (start, d) = (i128::from(self.start(j)), i128::from(self.dilation.max(1)));
+        let first = (i128::from(lo) - start).max(0);
+        let t_lo = (first + d - 1) / d;
+        let t_hi = ((i128::from(hi) - 1 - start).div_euclid(d)).min(i128::from(self.kernel) - 1);
+        (t_lo..=t_hi).map(move |t| clamp(start + t * d))
     }
 
-    /// Whether some window reads position `p`.
+    /// Whether output `j` reads position `p`.
+    pub fn is_tap(&self, j: i64, p: i64) -> bool {
+        let off = i128::from(p) - i128::from(self.start(j));
+        let d = i128::from(self.dilation.max(1));
+        off >= 0 && off % d == 0 && off / d < i128::from(self.kernel)
+    }
+
+    /// The outputs among `lo..hi` whose window reads position `p`, in order.
+    pub fn readers_in(&self, p: i64, lo: i64, hi: i64) -> impl Iterator<Item = i64> + '_ {
+        (lo.max(0)..hi.min(self.output)).filter(move |&j| self.is_tap(j, p))
+    }
+
+    /// Whether some window reads position `p`: some output `j` and tap `t` with
+    /// `j·stride + t·dilation = p`, solved as a congruence (no walk over the kernel).
     pub fn is_read(&self, p: i64) -> bool {
-        self.readers(p).next().is_some()
-    }
-
-    /// The outputs whose window reads position `p`.
-    pub fn readers(&self, p: i64) -> impl Iterator<Item = i64> + '_ {
-        (0..self.kernel).filter_map(move |t| {
-            let start = p - t * self.dilation;
-            (start >= 0 && start % self.stride == 0 && start / self.stride < self.output)
-                .then_some(start / self.stride)
-        })
+        let (p, s, d) = (
+            i128::from(p),
+            i128::from(self.stride.max(1)),
+            i128::from(self.dilation.max(1)),
+        );
+        let (k, out) = (i128::from(self.kernel), i128::from(self.output));
+        if p < 0 || out <= 0 || k <= 0 {
+            return false;
+        }
+        // t in [t_lo, t_hi] (so that 0 <= j < out), with t·d ≡ p (mod s).
+        let t_lo = (p - (out - 1) * s).max(0);
+        let t_lo = (t_lo + d - 1) / d;
+        let t_hi = (p / d).min(k - 1);
+        if t_lo > t_hi {
+            return false;
+        }
+        let (g, inv) = inverse_gcd(d % s, s);
+        if g == 0 || p % g != 0 {
+            // d ≡ 0 (mod s): every t works when s divides p.
+            return s == 1 || (d % s == 0 && p % s == 0);
+        }
+        let m = s / g;
+        let t0 = ((p / g) % m * inv.rem_euclid(m)) % m;
+        let t = t_lo + (t0 - t_lo).rem_euclid(m);
+        t <= t_hi
     }
 
     /// Whether position `p` holds data or padding that no window reads (dropped by the floor,
@@ -98,7 +196,7 @@ impl Axis {
 
     /// For transposed: whether full-output element `j` is cropped away.
     pub fn is_cropped(&self, j: i64) -> bool {
-        j < self.crop.0 || j >= self.output - self.crop.1.max(0)
+        j < self.crop.0 || j >= self.output.saturating_sub(self.crop.1.max(0))
     }
 }
 
@@ -110,8 +208,8 @@ pub struct Picture {
     /// A 3-D layer's first axis, shown one slice at a time.
     pub depth: Option<Axis>,
     pub transposed: bool,
-    /// Max pooling pads with −∞ (drawn as such); others with zeros.
-    pub pad_value: &'static str,
+    /// What the padding holds.
+    pub fill: Fill,
 }
 
 impl Picture {
@@ -147,7 +245,7 @@ impl Picture {
     /// Whether the window of step `n` reads depth slice `slice` (always true in 1-D and 2-D).
     pub fn reads_slice(&self, n: i64, slice: i64) -> bool {
         match &self.depth {
-            Some(depth) => depth.taps(self.step_index(n)[0]).any(|t| t == slice),
+            Some(depth) => depth.is_tap(self.step_index(n)[0], slice),
             None => true,
         }
     }
@@ -213,10 +311,12 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
         axes,
         depth,
         transposed,
-        pad_value: if spec.op == Op::MaxPool {
-            "−∞"
-        } else {
-            "0"
+        fill: match (spec.op, spec.padding_mode.unwrap_or_default()) {
+            (Op::MaxPool, _) => Fill::NegInf,
+            (Op::Conv, PaddingMode::Reflect) => Fill::Reflect,
+            (Op::Conv, PaddingMode::Replicate) => Fill::Replicate,
+            (Op::Conv, PaddingMode::Circular) => Fill::Circular,
+            _ => Fill::Zeros,
         },
     })
 }
@@ -261,7 +361,10 @@ mod tests {
         assert_eq!(p.steps(), 9);
         assert_eq!(p.step_index(4), vec![1, 1]);
         assert_eq!(p.drawn_index(4), vec![1, 1]);
-        assert_eq!(p.axes[0].taps(1).collect::<Vec<_>>(), vec![2, 3, 4, 5, 6]);
+        assert_eq!(
+            p.axes[0].taps_in(1, 0, 10).collect::<Vec<_>>(),
+            vec![2, 3, 4, 5, 6]
+        );
     }
 
     #[test]
@@ -274,7 +377,7 @@ mod tests {
             c.ceil_mode = true
         });
         assert_eq!(kinds(&p.axes[0]), "iiiiiiib");
-        assert_eq!(p.pad_value, "−∞");
+        assert_eq!(p.fill, Fill::NegInf);
     }
 
     #[test]
@@ -286,10 +389,78 @@ mod tests {
         assert_eq!(kinds(&p.axes[0]), "pIIiIIp");
         let axis = &p.axes[0];
         for j in 0..axis.output {
-            for t in axis.taps(j) {
-                assert!(axis.readers(t).any(|r| r == j));
+            for t in axis.taps_in(j, 0, axis.len()) {
+                assert!(axis.readers_in(t, 0, axis.output).any(|r| r == j));
             }
         }
+    }
+
+    /// The walk over every tap that `is_read` replaces.
+    fn read_by_walking(axis: &Axis, p: i64) -> bool {
+        (0..axis.output).any(|j| (0..axis.kernel).any(|t| j * axis.stride + t * axis.dilation == p))
+    }
+
+    #[test]
+    fn is_read_agrees_with_walking_every_tap() {
+        for stride in 1..7 {
+            for dilation in 1..7 {
+                for kernel in 1..6 {
+                    for output in 1..6 {
+                        let axis = Axis {
+                            input: 40,
+                            before: 0,
+                            after: 0,
+                            beyond: 0,
+                            kernel,
+                            stride,
+                            dilation,
+                            output,
+                            inserted_every: 1,
+                            crop: (0, 0),
+                        };
+                        for p in -2..45 {
+                            assert_eq!(
+                                axis.is_read(p),
+                                read_by_walking(&axis, p),
+                                "s{stride} d{dilation} k{kernel} o{output} p{p}"
+                            );
+                        }
+                        let taps: Vec<i64> = axis.taps_in(1, 3, 20).collect();
+                        let walked: Vec<i64> = (0..kernel)
+                            .map(|t| stride + t * dilation)
+                            .filter(|p| (3..20).contains(p))
+                            .collect();
+                        assert_eq!(taps, walked);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_kernels_and_strides_cost_nothing() {
+        let axis = Axis {
+            input: i64::MAX / 2,
+            before: 1_000_000_000_000,
+            after: 0,
+            beyond: 0,
+            kernel: 2_000_000_000_001,
+            stride: 3_074_457_345_618_258_602,
+            dilation: 1,
+            output: 3,
+            inserted_every: 1,
+            crop: (0, 0),
+        };
+        assert!(axis.is_read(5));
+        assert_eq!(axis.taps_in(2, 0, 10).count(), 0);
+        assert_eq!(axis.taps_in(0, 0, 10).count(), 10);
+        assert!(axis.is_tap(0, 1_999_999_999_999));
+        let _ = (
+            axis.span(),
+            axis.start(i64::MAX),
+            axis.cell(i64::MAX),
+            axis.is_dead(i64::MIN),
+        );
     }
 
     #[test]

@@ -1,8 +1,7 @@
 //! The canvas renderer's pure half (pictures too large for one SVG element per cell): how
-//! each cell kind is painted, and which cell is under the pointer. The app does the drawing.
+//! each cell kind is painted (hit testing is `scene::hit`). The app does the drawing.
 
-use super::axis::Picture;
-use super::scene::{CellKind, Hit, Layout, Side, rows_cols};
+use super::scene::{CellKind, Side};
 
 /// How the canvas fills a cell: the CSS variable holding its colour, the opacity, and whether
 /// it is only outlined (past the padding). Mirrors the `.cell` rules of style/main.css.
@@ -43,43 +42,9 @@ pub fn paint(kind: CellKind) -> Paint {
     }
 }
 
-/// Which cell is at layout point `(x, y)`: an element of the padded input (padded coordinates)
-/// or of the output (hit testing on the canvas).
-pub fn hit(picture: &Picture, at: &Layout, x: i64, y: i64) -> Option<Hit> {
-    let (rows, cols) = rows_cols(picture);
-    let cell = at.cell.max(1);
-    if y < at.top {
-        return None;
-    }
-    let r = (y - at.top) / cell;
-    if x >= at.output_x {
-        let c = (x - at.output_x) / cell;
-        (r < rows.output && c < cols.output).then_some(Hit::Output { r, c })
-    } else {
-        let c = x / cell;
-        (r < rows.len() && c < cols.len() && x >= 0).then_some(Hit::Input { r, c })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::picture::scene::layout;
-    use crate::picture::seed_004;
-
-    #[test]
-    fn hit_testing_finds_the_padded_input_and_output_cells() {
-        let p = seed_004();
-        let at = layout(&p, 640);
-        let centre = |x0: i64, r: i64, c: i64| (x0 + c * at.cell + 1, at.top + r * at.cell + 1);
-        let (x, y) = centre(0, 9, 0);
-        assert_eq!(hit(&p, &at, x, y), Some(Hit::Input { r: 9, c: 0 }));
-        let (x, y) = centre(at.output_x, 2, 1);
-        assert_eq!(hit(&p, &at, x, y), Some(Hit::Output { r: 2, c: 1 }));
-        assert_eq!(hit(&p, &at, 1, 1), None);
-        let (x, y) = centre(at.output_x, 3, 0);
-        assert_eq!(hit(&p, &at, x, y), None);
-    }
 
     #[test]
     fn every_cell_kind_has_a_paint() {

@@ -3,10 +3,14 @@
 //! - [`axis`]: the geometry per axis (input, padding, past the padding, dead cells, the taps a
 //!   window reads and the outputs that read a position; transposed as the zero-inserted direct
 //!   convolution) and the [`Picture`] of a layer;
-//! - [`scene`]: where the parts sit ([`Layout`]) and the cells as three blocks of typed
-//!   [`CellKind`]s (padding, input, output);
+//! - [`strip`]: which positions of an axis are drawn (a large one keeps its edges and the
+//!   current window, the middle elided);
+//! - [`scene`]: how the picture fits the page ([`Fit`], [`Layout`]: the whole layer or its
+//!   edges, beside or under) and the cells as three blocks of typed [`CellKind`]s (padding,
+//!   input, output); hit testing;
 //! - [`svg`] and [`canvas`]: the scene as SVG markup (with the moving overlay and the
 //!   pre-rendered default picture), or as paints and hit tests for the canvas;
+//! - [`words`]: the legend (only what is shown), the step and the depth slice in words;
 //! - [`patch`]: the edits that bring a drawn scene to the next one, so a control change touches
 //!   only the cells that changed.
 
@@ -14,10 +18,15 @@ pub mod axis;
 pub mod canvas;
 pub mod patch;
 pub mod scene;
+pub mod strip;
 pub mod svg;
+pub mod words;
 
-pub use axis::{Axis, Cell, Picture, picture};
-pub use scene::{Block, BlockCell, CellKind, Hit, Layout, Panel, Scene, layout, scene};
+pub use axis::{Axis, Cell, Fill, Picture, picture};
+pub use scene::{
+    Block, BlockCell, CellKind, Fit, Hit, Layout, Panel, Scene, View, hit, layout, scene,
+};
+pub use strip::{Slot, Strip};
 
 /// Seed 004 (6×6, kernel 5, stride 2, padding 2 -> 3×3), the picture several tests read.
 #[cfg(test)]

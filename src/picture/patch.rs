@@ -203,7 +203,12 @@ mod tests {
     fn scene_of(spec: &LayerSpec, slice: i64) -> Option<Scene> {
         let answer = evaluate(spec).ok()?;
         let p = picture(spec, &answer)?;
-        Some(scene(&p, &layout(&p, 640), slice))
+        let fit = crate::picture::Fit {
+            width: 2000,
+            max_height: 2000,
+            ..Default::default()
+        };
+        Some(scene(&p, &layout(&p, 0, &fit), slice))
     }
 
     proptest! {

@@ -3,22 +3,85 @@
 //! padding or cell size moves a block instead of redrawing it. Every cell has a typed
 //! [`CellKind`]; its CSS class, test id and canvas paint all come from it.
 
-use super::axis::{Axis, Cell, Picture};
+use std::fmt::Write;
 
-/// Where the picture's parts sit, in whole SVG user units (zero at the top left). Integers on
-/// purpose: no float formatting in the page's wasm.
+use super::axis::{Axis, Cell, Picture};
+use super::strip::{Slot, Strip, input_strip, output_strip};
+
+/// How the picture is fitted to the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fit {
+    /// The width available, in CSS px (one layout unit is one CSS px).
+    pub width: i64,
+    /// The tallest the picture may be.
+    pub max_height: i64,
+    /// The smallest readable cell.
+    pub min_cell: i64,
+    pub view: View,
+}
+
+/// What the picture shows of a large layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The whole layer when its cells are readable at this width, else its edges.
+    Auto,
+    /// The edges and the current window, the middle elided.
+    Edges,
+    /// Every cell, at `cell` units (0: fitted to the width, however small).
+    Whole { cell: i64 },
+}
+
+impl Default for Fit {
+    fn default() -> Fit {
+        Fit {
+            width: 640,
+            max_height: 520,
+            min_cell: 12,
+            view: View::Auto,
+        }
+    }
+}
+
+/// The largest cell the picture uses.
+pub const MAX_CELL: i64 = 28;
+/// Height of a label row above a grid.
+const LABEL: i64 = 18;
+/// Height of the row under a grid that labels its elided columns.
+const GAP_LABEL: i64 = 16;
+
+/// Where the picture's parts sit, in whole layout units (CSS px; zero at the top left), and
+/// which positions each grid draws. Integers on purpose: no float formatting in the wasm.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Side of one cell.
     pub cell: i64,
-    /// Left edge of the output grid.
-    pub output_x: i64,
-    /// Top edge of both grids (room for the labels above).
-    pub top: i64,
-    /// Baseline of the labels above the grids.
-    pub label_y: i64,
+    /// The drawn input rows and columns (padded coordinates) and output rows and columns.
+    pub in_rows: Strip,
+    pub in_cols: Strip,
+    pub out_rows: Strip,
+    pub out_cols: Strip,
+    /// Top left of slot (0, 0) of the input grid and of the output grid.
+    pub input: (i64, i64),
+    pub output: (i64, i64),
+    /// The output sits under the input (1-D layers, narrow pages) instead of beside it.
+    pub stacked: bool,
     pub width: i64,
     pub height: i64,
+}
+
+impl Layout {
+    /// Whether some axis is elided.
+    pub fn elided(&self) -> bool {
+        ![&self.in_rows, &self.in_cols, &self.out_rows, &self.out_cols]
+            .iter()
+            .all(|s| s.is_whole())
+    }
+
+    /// A grid's origin offset: a whole input strip keeps input coordinates (so a change of
+    /// padding moves the blocks instead of redrawing them); an elided one draws slots.
+    fn origin(strip: &Strip, before: i64) -> i64 {
+        if strip.is_whole() { before } else { 0 }
+    }
 }
 
 /// The two axes as (rows, columns); a 1-D layer is one row.
@@ -42,25 +105,147 @@ pub fn rows_cols(picture: &Picture) -> (Axis, Axis) {
     }
 }
 
-/// Cell size and positions for a picture, fitting about `max_width` units across.
-pub fn layout(picture: &Picture, max_width: i64) -> Layout {
-    let (rows, cols) = rows_cols(picture);
-    let across = cols.len().saturating_add(cols.output).saturating_add(3);
-    let cell = (max_width / across.max(1)).clamp(2, 28);
-    let top = 3 * cell.max(12) / 2;
-    let output_x = cols.len().saturating_add(3).saturating_mul(cell);
+/// Places the grids of `strips` (input rows, input columns, output rows, output columns) at
+/// `cell` units.
+fn place(cell: i64, stacked: bool, strips: [Strip; 4]) -> Layout {
+    let [in_rows, in_cols, out_rows, out_cols] = strips;
+    let gap_row = |cols: &Strip| if cols.is_whole() { 0 } else { GAP_LABEL };
+    let in_h = in_rows.slots().saturating_mul(cell);
+    let out_h = out_rows.slots().saturating_mul(cell);
+    let in_w = in_cols.slots().saturating_mul(cell);
+    let out_w = out_cols.slots().saturating_mul(cell);
+    let input = (0, LABEL);
+    let (output, width, height) = if stacked {
+        let y = LABEL + in_h + gap_row(&in_cols) + LABEL;
+        (
+            (0, y),
+            in_w.max(out_w) + 1,
+            y + out_h + gap_row(&out_cols) + 1,
+        )
+    } else {
+        let x = in_w.saturating_add(cell.saturating_mul(2).max(16));
+        (
+            (x, LABEL),
+            x.saturating_add(out_w) + 1,
+            LABEL + in_h.max(out_h) + gap_row(&in_cols).max(gap_row(&out_cols)) + 1,
+        )
+    };
     Layout {
         cell,
-        output_x,
-        top,
-        label_y: top - 2 * cell.max(12) / 5,
-        width: output_x
-            .saturating_add(cols.output.saturating_mul(cell))
-            .saturating_add(1),
-        height: top
-            .saturating_add(rows.len().max(rows.output).saturating_mul(cell))
-            .saturating_add(1),
+        in_rows,
+        in_cols,
+        out_rows,
+        out_cols,
+        input,
+        output,
+        stacked,
+        width,
+        height,
     }
+}
+
+/// Cell size and positions for a picture at window `step`, fitted by `fit`: the whole layer
+/// when its cells are readable (or asked for), else its edges and the current window.
+pub fn layout(picture: &Picture, step: i64, fit: &Fit) -> Layout {
+    let (rows, cols) = rows_cols(picture);
+    let one_d = picture.axes.len() == 1;
+    let (jr, jc) = match picture.drawn_index(step).as_slice() {
+        [r, c] => (*r, *c),
+        [c] => (0, *c),
+        _ => (0, 0),
+    };
+    let width = fit.width.max(160);
+    let height = (fit.max_height - 2 * LABEL - 2 * GAP_LABEL).max(60);
+    // The whole layer, beside or under: the largest cell that fits.
+    let whole_cell = |stacked: bool| {
+        let (across, down) = if stacked {
+            (
+                cols.len().max(cols.output),
+                rows.len().saturating_add(rows.output).saturating_add(2),
+            )
+        } else {
+            (
+                cols.len().saturating_add(cols.output).saturating_add(2),
+                rows.len().max(rows.output),
+            )
+        };
+        (width / across.max(1))
+            .min(height / down.max(1))
+            .min(MAX_CELL)
+    };
+    let whole = |stacked: bool, cell: i64| {
+        place(
+            cell.max(1),
+            stacked,
+            [
+                Strip::whole(rows.len()),
+                Strip::whole(cols.len()),
+                Strip::whole(rows.output),
+                Strip::whole(cols.output),
+            ],
+        )
+    };
+    let (side, under) = (whole_cell(false), whole_cell(true));
+    let best_stacked = one_d || under > side;
+    let best = side.max(under);
+    match fit.view {
+        View::Whole { cell } => {
+            return whole(best_stacked, if cell > 0 { cell } else { best });
+        }
+        View::Auto if best >= fit.min_cell => return whole(best_stacked, best),
+        _ => {}
+    }
+    // The edges: a readable cell, the slots it leaves split between the grids.
+    let target = fit.min_cell.clamp(16, MAX_CELL);
+    let across = width / target;
+    let stacked = one_d || across < 36;
+    // Two grids sharing `avail` slots: each gets what it needs when that fits, the input
+    // three fifths otherwise.
+    let share = |avail: i64, need_in: i64, need_out: i64| {
+        let input = avail * 3 / 5;
+        if need_in.saturating_add(need_out) <= avail {
+            (need_in, need_out)
+        } else if need_in <= input {
+            (need_in, avail - need_in)
+        } else if need_out <= avail - input {
+            (avail - need_out, need_out)
+        } else {
+            (input, avail - input)
+        }
+    };
+    let (in_across, out_across) = if stacked {
+        (across, across)
+    } else {
+        share(across - 2, cols.len(), cols.output)
+    };
+    let down = height / target;
+    let (in_down, out_down) = if stacked && !one_d {
+        share(down - 2, rows.len(), rows.output)
+    } else {
+        (down, down)
+    };
+    let strips = [
+        input_strip(&rows, jr, in_down),
+        input_strip(&cols, jc, in_across),
+        output_strip(&rows, jr, out_down),
+        output_strip(&cols, jc, out_across),
+    ];
+    // Fewer slots than the budget (a small axis): larger cells, up to the largest.
+    let (a, d) = if stacked {
+        (
+            strips[1].slots().max(strips[3].slots()),
+            strips[0].slots() + strips[2].slots() + 2,
+        )
+    } else {
+        (
+            strips[1].slots() + strips[3].slots() + 2,
+            strips[0].slots().max(strips[2].slots()),
+        )
+    };
+    let cell = (width / a.max(1))
+        .min(height / d.max(1))
+        .clamp(target.min(MAX_CELL), MAX_CELL);
+    place(cell, stacked, strips)
 }
 
 /// Which side a padding cell is on.
@@ -227,16 +412,71 @@ pub enum Hit {
 }
 
 /// Maps a cell of the block `panel` at block coordinates `(r, c)` to the picture's cell.
-pub fn block_cell(picture: &Picture, panel: Panel, r: i64, c: i64) -> Hit {
+pub fn block_cell(picture: &Picture, at: &Layout, panel: Panel, r: i64, c: i64) -> Option<Hit> {
+    let (rows, cols) = rows_cols(picture);
+    let position = |strip: &Strip, origin: i64, v: i64| match strip.at(v + origin) {
+        Some(Slot::At(p)) => Some(p),
+        _ => None,
+    };
     match panel {
-        Panel::Pad | Panel::Input => {
-            let (rows, cols) = rows_cols(picture);
-            Hit::Input {
-                r: r + rows.before,
-                c: c + cols.before,
-            }
+        Panel::Pad | Panel::Input => Some(Hit::Input {
+            r: position(&at.in_rows, Layout::origin(&at.in_rows, rows.before), r)?,
+            c: position(&at.in_cols, Layout::origin(&at.in_cols, cols.before), c)?,
+        }),
+        Panel::Output => Some(Hit::Output {
+            r: position(&at.out_rows, 0, r)?,
+            c: position(&at.out_cols, 0, c)?,
+        }),
+    }
+}
+
+/// The slot of `x` on a grid that starts at `x0`, or `None` left of it.
+fn slot_at(x: i64, x0: i64, cell: i64) -> Option<i64> {
+    (x >= x0).then(|| (x - x0) / cell.max(1))
+}
+
+/// Which cell is at layout point `(x, y)`: an element of the padded input (padded coordinates)
+/// or of the output, or nothing (a gap, a label, outside).
+pub fn hit(at: &Layout, x: i64, y: i64) -> Option<Hit> {
+    let on = |grid: (i64, i64), rows: &Strip, cols: &Strip| {
+        let (r, c) = (slot_at(y, grid.1, at.cell)?, slot_at(x, grid.0, at.cell)?);
+        match (rows.at(r)?, cols.at(c)?) {
+            (Slot::At(r), Slot::At(c)) => Some((r, c)),
+            _ => None,
         }
-        Panel::Output => Hit::Output { r, c },
+    };
+    if let Some((r, c)) = on(at.output, &at.out_rows, &at.out_cols) {
+        return Some(Hit::Output { r, c });
+    }
+    on(at.input, &at.in_rows, &at.in_cols).map(|(r, c)| Hit::Input { r, c })
+}
+
+/// The labels of a grid's elided rows (a band across the grid) and columns (a band down it,
+/// the count under the grid).
+fn gap_labels(out: &mut String, grid: (i64, i64), rows: &Strip, cols: &Strip, cell: i64) {
+    let (w, h) = (cols.slots() * cell, rows.slots() * cell);
+    for (slot, from, to) in rows.gaps() {
+        let y = grid.1 + slot * cell;
+        let _ = write!(
+            out,
+            r#"<rect class="gap" x="{}" y="{y}" width="{w}" height="{cell}"/><text class="gap-label" x="{}" y="{}" text-anchor="middle">⋯ {} rows ⋯</text>"#,
+            grid.0,
+            grid.0 + w / 2,
+            y + cell * 3 / 4,
+            to - from
+        );
+    }
+    for (slot, from, to) in cols.gaps() {
+        let x = grid.0 + slot * cell;
+        let _ = write!(
+            out,
+            r#"<rect class="gap" x="{x}" y="{}" width="{cell}" height="{h}"/><text class="gap-label" x="{}" y="{}" text-anchor="middle">{} {}</text>"#,
+            grid.1,
+            x + cell / 2,
+            grid.1 + h + GAP_LABEL - 4,
+            to - from,
+            if rows.slots() == 1 { "elided" } else { "cols" }
+        );
     }
 }
 
@@ -255,115 +495,144 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
             rows.before, rows.after, cols.before, cols.after
         )
     };
-    let labels = format!(
-        r#"<text x="0" y="{}" class="label" data-testid="pad-counts">input{}; {sides}</text><text x="{}" y="{}" class="label">{}</text>"#,
-        at.label_y,
+    let mut labels = format!(
+        r#"<text x="{}" y="{}" class="label" data-testid="pad-counts">input{}; {sides}</text><text x="{}" y="{}" class="label">{}</text>"#,
+        at.input.0,
+        at.input.1 - 5,
         if picture.transposed {
             " (zeros inserted)"
         } else {
             ""
         },
-        at.output_x,
-        at.label_y,
+        at.output.0,
+        at.output.1 - 5,
         if picture.transposed {
             "full output (crop marked)"
         } else {
             "output"
         }
     );
-    let cell_at = |r: i64, c: i64| {
+    gap_labels(&mut labels, at.input, &at.in_rows, &at.in_cols, at.cell);
+    gap_labels(&mut labels, at.output, &at.out_rows, &at.out_cols, at.cell);
+    let (or, oc) = (
+        Layout::origin(&at.in_rows, rows.before),
+        Layout::origin(&at.in_cols, cols.before),
+    );
+    let cell_at = |sr: i64, sc: i64, r: i64, c: i64| {
         let kinds = [depth_kind, rows.cell(r), cols.cell(c)];
         let beyond = kinds.contains(&Cell::Beyond);
         let dead = !beyond && (depth_dead || rows.is_dead(r) || cols.is_dead(c));
         BlockCell {
-            r,
-            c,
+            r: sr - or,
+            c: sc - oc,
             kind: CellKind::of_input(kinds, dead),
         }
     };
-    let in_rows = rows.before..rows.before + rows.input;
-    let in_cols = cols.before..cols.before + cols.input;
-    // The padding ring in input coordinates (the block moves with `before`), innermost ring
-    // first: when the padding grows, the cells already drawn keep their places and the new
-    // outer ring is appended, so the app patches by adding cells, not by moving them.
-    let ring = |p: i64, axis: &Axis| {
-        (axis.before - p)
-            .max(p - (axis.before + axis.input - 1))
-            .max(0)
+    let in_rows = rows.before..rows.before.saturating_add(rows.input);
+    let in_cols = cols.before..cols.before.saturating_add(cols.input);
+    // The padding ring innermost first, and the input and output in L-shaped shells from the
+    // top left: when the padding grows or a size changes, the cells already drawn keep their
+    // places and the difference is appended or dropped at the end.
+    // Rings are counted in drawn slots (bounded by what is drawn): the distance from the
+    // slots that draw input.
+    let input_slots = |strip: &Strip, axis: &Axis| {
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (slot, p) in strip.positions() {
+            if p >= axis.before && p - axis.before < axis.input {
+                lo = lo.min(slot);
+                hi = hi.max(slot);
+            }
+        }
+        (lo, hi)
     };
-    // Bucketed by ring (row-major within a ring): no sort code in the page's wasm.
+    let (row_in, col_in) = (
+        input_slots(&at.in_rows, &rows),
+        input_slots(&at.in_cols, &cols),
+    );
+    let ring = |slot: i64, (lo, hi): (i64, i64)| {
+        if lo > hi {
+            0
+        } else {
+            (lo - slot).max(slot - hi).max(0)
+        }
+    };
+    let shell = |r: i64, c: i64| r.max(c).max(0) as usize;
+    // Bucketed (row-major within a bucket): no sort code in the page's wasm.
+    let bucket = |buckets: &mut Vec<Vec<BlockCell>>, d: usize, cell: BlockCell| {
+        if buckets.len() <= d {
+            buckets.resize_with(d + 1, Vec::new);
+        }
+        if let Some(b) = buckets.get_mut(d) {
+            b.push(cell);
+        }
+    };
     let mut rings: Vec<Vec<BlockCell>> = Vec::new();
-    for r in 0..rows.len() {
-        for c in 0..cols.len() {
+    let mut shells: Vec<Vec<BlockCell>> = Vec::new();
+    let cols_drawn: Vec<(i64, i64)> = at.in_cols.positions().collect();
+    for (sr, r) in at.in_rows.positions() {
+        for &(sc, c) in &cols_drawn {
+            let cell = cell_at(sr, sc, r, c);
             if in_rows.contains(&r) && in_cols.contains(&c) {
-                continue;
-            }
-            let d = ring(r, &rows).max(ring(c, &cols)).max(1) as usize - 1;
-            if rings.len() <= d {
-                rings.resize_with(d + 1, Vec::new);
-            }
-            if let Some(bucket) = rings.get_mut(d) {
-                bucket.push(BlockCell {
-                    r: r - rows.before,
-                    c: c - cols.before,
-                    ..cell_at(r, c)
-                });
+                bucket(&mut shells, shell(cell.r, cell.c), cell);
+            } else {
+                let d = ring(sr, row_in).max(ring(sc, col_in)).max(1) as usize - 1;
+                bucket(&mut rings, d, cell);
             }
         }
     }
     let pads: Vec<BlockCell> = rings.into_iter().flatten().collect();
-    let mut inputs = Vec::with_capacity((rows.input * cols.input).max(0) as usize);
-    for r in in_rows.clone() {
-        for c in in_cols.clone() {
-            let cell = cell_at(r, c);
-            inputs.push(BlockCell {
-                r: r - rows.before,
-                c: c - cols.before,
-                ..cell
-            });
-        }
-    }
-    let mut outputs = Vec::with_capacity((rows.output * cols.output).max(0) as usize);
-    for r in 0..rows.output {
-        for c in 0..cols.output {
+    let inputs: Vec<BlockCell> = shells.into_iter().flatten().collect();
+    let mut out_shells: Vec<Vec<BlockCell>> = Vec::new();
+    let out_cols: Vec<(i64, i64)> = at.out_cols.positions().collect();
+    for (sr, r) in at.out_rows.positions() {
+        for &(sc, c) in &out_cols {
             let cropped = picture.transposed && (rows.is_cropped(r) || cols.is_cropped(c));
-            outputs.push(BlockCell {
-                r,
-                c,
-                kind: CellKind::Output { cropped },
-            });
+            bucket(
+                &mut out_shells,
+                shell(sr, sc),
+                BlockCell {
+                    r: sr,
+                    c: sc,
+                    kind: CellKind::Output { cropped },
+                },
+            );
         }
     }
+    let outputs: Vec<BlockCell> = out_shells.into_iter().flatten().collect();
     let cell = at.cell;
+    let (x, y) = (
+        at.input.0.saturating_add(oc.saturating_mul(cell)),
+        at.input.1.saturating_add(or.saturating_mul(cell)),
+    );
     Scene {
         labels,
         cell,
         blocks: vec![
             Block {
                 panel: Panel::Pad,
-                x: cols.before * cell,
-                y: at.top + rows.before * cell,
+                x,
+                y,
                 shape: vec![
                     rows.before,
                     rows.input,
-                    rows.after + rows.beyond,
+                    rows.after.saturating_add(rows.beyond),
                     cols.before,
                     cols.input,
-                    cols.after + cols.beyond,
+                    cols.after.saturating_add(cols.beyond),
                 ],
                 cells: pads,
             },
             Block {
                 panel: Panel::Input,
-                x: cols.before * cell,
-                y: at.top + rows.before * cell,
+                x,
+                y,
                 shape: vec![rows.input, cols.input],
                 cells: inputs,
             },
             Block {
                 panel: Panel::Output,
-                x: at.output_x,
-                y: at.top,
+                x: at.output.0,
+                y: at.output.1,
                 shape: vec![rows.output, cols.output],
                 cells: outputs,
             },
@@ -386,8 +655,16 @@ mod tests {
         };
         let spec = c.to_spec().unwrap();
         let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
-        scene(&p, &layout(&p, 640), 0)
+        scene(&p, &layout(&p, 0, &WIDE), 0)
     }
+
+    /// A page wide enough for the whole of the small layers the tests draw.
+    const WIDE: Fit = Fit {
+        width: 2000,
+        max_height: 2000,
+        min_cell: 12,
+        view: View::Auto,
+    };
 
     #[test]
     fn a_padding_change_moves_the_input_block_instead_of_redrawing_it() {
@@ -416,17 +693,78 @@ mod tests {
     #[test]
     fn block_coordinates_map_back_to_padded_input_and_output() {
         let p = seed_004();
+        let at = layout(&p, 0, &Fit::default());
+        assert!(!at.elided());
         assert_eq!(
-            block_cell(&p, Panel::Input, 0, 0),
-            Hit::Input { r: 2, c: 2 }
+            block_cell(&p, &at, Panel::Input, 0, 0),
+            Some(Hit::Input { r: 2, c: 2 })
         );
-        assert_eq!(block_cell(&p, Panel::Pad, 7, -2), Hit::Input { r: 9, c: 0 });
         assert_eq!(
-            block_cell(&p, Panel::Output, 2, 1),
-            Hit::Output { r: 2, c: 1 }
+            block_cell(&p, &at, Panel::Pad, 7, -2),
+            Some(Hit::Input { r: 9, c: 0 })
         );
+        assert_eq!(
+            block_cell(&p, &at, Panel::Output, 2, 1),
+            Some(Hit::Output { r: 2, c: 1 })
+        );
+        // Hit testing by point finds the same cells.
+        let centre =
+            |grid: (i64, i64), r: i64, c: i64| (grid.0 + c * at.cell + 1, grid.1 + r * at.cell + 1);
+        let (x, y) = centre(at.input, 9, 0);
+        assert_eq!(hit(&at, x, y), Some(Hit::Input { r: 9, c: 0 }));
+        let (x, y) = centre(at.output, 2, 1);
+        assert_eq!(hit(&at, x, y), Some(Hit::Output { r: 2, c: 1 }));
+        assert_eq!(hit(&at, 1, 1), None);
+        let (x, y) = centre(at.output, 3, 0);
+        assert_eq!(hit(&at, x, y), None);
         assert_eq!(Panel::from_name("in"), Some(Panel::Input));
         assert_eq!(Panel::from_name("labels"), None);
+    }
+
+    fn spec_of(op: Op, fw: Framework, input: &str, k: &str, s: &str, p: &str) -> Picture {
+        let c = CompactSpec {
+            stride: s.into(),
+            padding: p.into(),
+            ..CompactSpec::new(op, fw, input, k)
+        };
+        let spec = c.to_spec().unwrap();
+        picture(&spec, &evaluate(&spec).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn large_layers_show_their_edges_at_a_readable_size_on_any_page() {
+        for (input, k, s, p) in [
+            ("224x224", "7", "2", "same"),
+            ("100x20", "4x1", "1", "same"),
+            ("1000x1000", "3", "1", "valid"),
+            ("3000", "5", "2", "same"),
+            ("249", "3", "2", "same"),
+            ("1500x1500", "1500", "1", "valid"),
+        ] {
+            let pic = spec_of(Op::Conv, Framework::Keras, input, k, s, p);
+            for width in [358, 616, 900] {
+                let fit = Fit {
+                    width,
+                    max_height: 520,
+                    ..Fit::default()
+                };
+                let at = layout(&pic, 0, &fit);
+                assert!(at.cell >= 12, "{input} at {width}: cell {}", at.cell);
+                assert!(
+                    at.width <= width.max(160) + 1,
+                    "{input} at {width}: {}",
+                    at.width
+                );
+                assert!(at.height <= 520, "{input} at {width}: height {}", at.height);
+                let scene = scene(&pic, &at, 0);
+                let cells: usize = scene.blocks.iter().map(|b| b.cells.len()).sum();
+                assert!(cells < 5_000, "{input}: {cells} cells");
+                // Both paddings are drawn: the first and the last padded positions.
+                let (rows, cols) = rows_cols(&pic);
+                assert!(at.in_cols.slot(0).is_some() && at.in_cols.slot(cols.len() - 1).is_some());
+                assert!(at.in_rows.slot(0).is_some() && at.in_rows.slot(rows.len() - 1).is_some());
+            }
+        }
     }
 
     #[test]

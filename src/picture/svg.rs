@@ -7,69 +7,198 @@ use std::fmt::Write;
 use crate::core::{LayerSpec, evaluate};
 
 use super::axis::{Axis, Picture, picture};
-use super::scene::{Block, BlockCell, Hit, Layout, Scene, layout, rows_cols, scene};
+use super::scene::{Block, BlockCell, Fit, Hit, Layout, Scene, layout, rows_cols, scene};
+use super::strip::Strip;
+
+/// The slots of `positions` on `strip`, merged into runs `(first slot, count)`.
+fn runs(strip: &Strip, positions: impl Iterator<Item = i64>) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    for slot in positions.filter_map(|p| strip.slot(p)) {
+        match out.last_mut() {
+            Some((first, n)) if *first + *n == slot => *n += 1,
+            _ => out.push((slot, 1)),
+        }
+    }
+    out
+}
+
+/// The taps of output `j` drawn on `strip` (bounded by the strip, not by the kernel).
+fn tap_runs(axis: &Axis, strip: &Strip, j: i64) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for &(a, b) in strip.segments() {
+        out.extend(runs(strip, axis.taps_in(j, a, b)));
+    }
+    out
+}
+
+/// The outputs drawn on `strip` that read position `p`.
+fn reader_runs(axis: &Axis, strip: &Strip, p: i64) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for &(a, b) in strip.segments() {
+        out.extend(runs(strip, axis.readers_in(p, a, b)));
+    }
+    out
+}
+
+/// The slots `[lo, hi)` that show positions `a..b` on `strip` (a gap inside counts).
+fn cover(strip: &Strip, a: i64, b: i64) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = (None, None);
+    let mut note = |from: i64, to: i64, first_slot: i64, per_position: bool| {
+        if from < b && to > a {
+            let (s0, s1) = if per_position {
+                (
+                    first_slot + (a.max(from) - from),
+                    first_slot + (b.min(to) - from),
+                )
+            } else {
+                (first_slot, first_slot + 1)
+            };
+            lo.get_or_insert(s0);
+            hi = Some(s1);
+        }
+    };
+    let (mut slot, mut next) = (0i64, 0i64);
+    for &(from, to) in strip.segments() {
+        if from > next {
+            note(next, from, slot, false);
+            slot += 1;
+        }
+        note(from, to, slot, true);
+        slot = slot.saturating_add(to - from);
+        next = to;
+    }
+    if next < strip.len() && !strip.segments().is_empty() {
+        note(next, strip.len(), slot, false);
+    }
+    Some((lo?, hi?))
+}
+
+/// Rectangles for the cells at every (row run, column run) pair: one per cell while they are
+/// few, one per pair of runs beyond that (a dense kernel is one block).
+fn rects(
+    out: &mut String,
+    grid: (i64, i64),
+    cell: i64,
+    rows: &[(i64, i64)],
+    cols: &[(i64, i64)],
+    class: &str,
+) {
+    let cells: i64 = rows.iter().map(|r| r.1).sum::<i64>() * cols.iter().map(|c| c.1).sum::<i64>();
+    let per_cell = cells <= 1024;
+    for &(r0, rn) in rows {
+        for &(c0, cn) in cols {
+            if per_cell {
+                for r in r0..r0 + rn {
+                    for c in c0..c0 + cn {
+                        let _ = write!(
+                            out,
+                            r#"<rect class="{class}" x="{}" y="{}" width="{cell}" height="{cell}"/>"#,
+                            grid.0 + c * cell,
+                            grid.1 + r * cell
+                        );
+                    }
+                }
+            } else {
+                let _ = write!(
+                    out,
+                    r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
+                    grid.0 + c0 * cell,
+                    grid.1 + r0 * cell,
+                    cn * cell,
+                    rn * cell
+                );
+            }
+        }
+    }
+}
 
 /// The moving part of the picture as SVG markup: the window's taps (dilation leaves holes; in
 /// 3-D only on the slices it reads), its outline, the next window one stride on (dashed), the
-/// current output, and the cells linked to the hovered one.
+/// current output, and the cells linked to the hovered one. Bounded by the drawn slots.
 pub fn overlay_svg(p: &Picture, at: &Layout, step: i64, slice: i64, hover: Option<Hit>) -> String {
     let (rows, cols) = rows_cols(p);
-    let index = p.drawn_index(step);
-    let (jr, jc) = match index.as_slice() {
+    let (jr, jc) = match p.drawn_index(step).as_slice() {
         [r, c] => (*r, *c),
         [c] => (0, *c),
         _ => (0, 0),
     };
     let cell = at.cell;
     let mut out = String::new();
-    let rect = |out: &mut String, x0: i64, r: i64, c: i64, class: &str| {
-        let _ = write!(
-            out,
-            r#"<rect class="{class}" x="{}" y="{}" width="{cell}" height="{cell}"/>"#,
-            x0 + c * cell,
-            at.top + r * cell
-        );
-    };
     if p.reads_slice(step, slice) {
-        for r in rows.taps(jr) {
-            for c in cols.taps(jc) {
-                rect(&mut out, 0, r, c, "tap");
-            }
-        }
-    }
-    let span = |a: &Axis| (a.kernel - 1) * a.dilation + 1;
-    let outline = |out: &mut String, class: &str, r: i64, c: i64| {
-        let _ = write!(
-            out,
-            r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
-            c * cols.stride * cell,
-            at.top + r * rows.stride * cell,
-            span(&cols) * cell,
-            span(&rows) * cell
+        rects(
+            &mut out,
+            at.input,
+            cell,
+            &tap_runs(&rows, &at.in_rows, jr),
+            &tap_runs(&cols, &at.in_cols, jc),
+            "tap",
         );
+    }
+    let outline = |out: &mut String, class: &str, r: i64, c: i64| {
+        let (ra, ca) = (rows.start(r), cols.start(c));
+        if let (Some((r0, r1)), Some((c0, c1))) = (
+            cover(&at.in_rows, ra, ra.saturating_add(rows.span())),
+            cover(&at.in_cols, ca, ca.saturating_add(cols.span())),
+        ) {
+            let _ = write!(
+                out,
+                r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
+                at.input.0 + c0 * cell,
+                at.input.1 + r0 * cell,
+                (c1 - c0) * cell,
+                (r1 - r0) * cell
+            );
+        }
     };
     if jc + 1 < cols.output {
         outline(&mut out, "next-window", jr, jc + 1);
     }
     outline(&mut out, "window", jr, jc);
-    rect(&mut out, at.output_x, jr, jc, "current");
+    let one = |strip: &Strip, p: i64| strip.slot(p).map(|s| vec![(s, 1)]).unwrap_or_default();
+    rects(
+        &mut out,
+        at.output,
+        cell,
+        &one(&at.out_rows, jr),
+        &one(&at.out_cols, jc),
+        "current",
+    );
     match hover {
         Some(Hit::Output { r, c }) => {
-            for tr in rows.taps(r) {
-                for tc in cols.taps(c) {
-                    rect(&mut out, 0, tr, tc, "hl");
-                }
-            }
-            rect(&mut out, at.output_x, r, c, "hl");
+            rects(
+                &mut out,
+                at.input,
+                cell,
+                &tap_runs(&rows, &at.in_rows, r),
+                &tap_runs(&cols, &at.in_cols, c),
+                "hl",
+            );
+            rects(
+                &mut out,
+                at.output,
+                cell,
+                &one(&at.out_rows, r),
+                &one(&at.out_cols, c),
+                "hl",
+            );
         }
         Some(Hit::Input { r, c }) => {
-            let readers_r: Vec<i64> = rows.readers(r).collect();
-            for oc in cols.readers(c) {
-                for &or in &readers_r {
-                    rect(&mut out, at.output_x, or, oc, "hl");
-                }
-            }
-            rect(&mut out, 0, r, c, "hl");
+            rects(
+                &mut out,
+                at.output,
+                cell,
+                &reader_runs(&rows, &at.out_rows, r),
+                &reader_runs(&cols, &at.out_cols, c),
+                "hl",
+            );
+            rects(
+                &mut out,
+                at.input,
+                cell,
+                &one(&at.in_rows, r),
+                &one(&at.in_cols, c),
+                "hl",
+            );
         }
         None => {}
     }
@@ -118,23 +247,23 @@ pub fn scene_svg(scene: &Scene) -> String {
 pub const SVG_LABEL: &str =
     "Input with its padding, the window at the current step, and the output";
 
-/// Layout width the app fits the picture into.
-pub const MAX_WIDTH: i64 = 640;
-
 /// The static picture of `spec` as `index.html` carries it before the wasm runs: the same
 /// `<svg>` size and the same `g.base` markup the app draws (an e2e spec compares the two).
 pub fn prerendered(spec: &LayerSpec) -> Option<String> {
-    prerendered_up_to(spec, i64::MAX)
+    prerendered_up_to(spec, i64::MAX, &Fit::default())
 }
 
-/// [`prerendered`], or `None` when the picture has more than `max_cells` cells.
-pub fn prerendered_up_to(spec: &LayerSpec, max_cells: i64) -> Option<String> {
+/// [`prerendered`] fitted by `fit`, or `None` when it would draw more than `max_cells` cells.
+pub fn prerendered_up_to(spec: &LayerSpec, max_cells: i64, fit: &Fit) -> Option<String> {
     let answer = evaluate(spec).ok()?;
     let p = picture(spec, &answer)?;
-    if p.cell_count() > max_cells {
+    let at = layout(&p, 0, fit);
+    let drawn =
+        |r: &super::strip::Strip, c: &super::strip::Strip| r.slots().saturating_mul(c.slots());
+    if drawn(&at.in_rows, &at.in_cols).saturating_add(drawn(&at.out_rows, &at.out_cols)) > max_cells
+    {
         return None;
     }
-    let at = layout(&p, MAX_WIDTH);
     let slice = p.depth.as_ref().map_or(0, |d| d.before);
     Some(format!(
         r#"<svg role="img" aria-label="{SVG_LABEL}" viewBox="0 0 {w} {h}" width="{w}"><g class="base">{}</g></svg>"#,
@@ -157,7 +286,7 @@ mod tests {
     #[test]
     fn the_base_layer_has_one_rect_per_cell_with_its_kind() {
         let p = seed_004();
-        let svg = base_svg(&p, &layout(&p, 600), 0);
+        let svg = base_svg(&p, &layout(&p, 0, &Fit::default()), 0);
         assert_eq!(svg.matches("data-testid=\"cell-input\"").count(), 36);
         assert_eq!(svg.matches("data-testid=\"cell-pad\"").count(), 100 - 36);
         assert_eq!(svg.matches("data-testid=\"cell-output\"").count(), 9);
@@ -180,6 +309,7 @@ mod depth_and_overlay_tests {
     use super::*;
     use crate::core::{Framework, Op};
     use crate::forms::compact::CompactSpec;
+    use crate::picture::scene::View;
     use crate::picture::seed_004;
 
     #[test]
@@ -196,7 +326,7 @@ mod depth_and_overlay_tests {
         assert_eq!(p.drawn_index(17), vec![0, 1]);
         // Output depth 1 reads slices 1, 2, 3 (padded coordinates); slice 0 is padding.
         assert!(p.reads_slice(17, 1) && p.reads_slice(17, 3) && !p.reads_slice(17, 0));
-        let at = layout(&p, 600);
+        let at = layout(&p, 0, &Fit::default());
         let padding_slice = base_svg(&p, &at, 0);
         assert_eq!(
             padding_slice.matches("data-testid=\"cell-input\"").count(),
@@ -212,7 +342,7 @@ mod depth_and_overlay_tests {
     #[test]
     fn the_overlay_draws_taps_windows_and_hover_links() {
         let p = seed_004();
-        let at = layout(&p, 640);
+        let at = layout(&p, 0, &Fit::default());
         let svg = overlay_svg(&p, &at, 1, 0, Some(Hit::Output { r: 1, c: 1 }));
         // Step 1 is output (0, 1): 25 taps, the window at column 2 (stride 2), the next one at 4.
         assert_eq!(svg.matches(r#"class="tap""#).count(), 25);
@@ -223,5 +353,40 @@ mod depth_and_overlay_tests {
         assert_eq!(svg.matches(r#"class="hl""#).count(), 26);
         // The last window of a row has no next one.
         assert!(!overlay_svg(&p, &at, 2, 0, None).contains("next-window"));
+    }
+
+    #[test]
+    fn the_overlay_is_bounded_by_what_is_drawn_not_by_the_kernel() {
+        // A 1500x1500 kernel on 1500x1500: 2.25 M taps, a few rectangles.
+        for (input, k, d) in [
+            ("1500x1500", "1500", "1"),
+            ("1x2x2", "2000000000001x1x1", "1"),
+        ] {
+            let c = CompactSpec {
+                dilation: d.into(),
+                padding: if k.starts_with('2') {
+                    "1000000000000x0x0".into()
+                } else {
+                    String::new()
+                },
+                ..CompactSpec::new(Op::Conv, Framework::Torch, input, k)
+            };
+            let spec = c.to_spec().unwrap();
+            let p = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
+            for view in [View::Auto, View::Whole { cell: 0 }] {
+                let at = layout(
+                    &p,
+                    0,
+                    &Fit {
+                        view,
+                        ..Fit::default()
+                    },
+                );
+                let svg = overlay_svg(&p, &at, 0, 0, Some(Hit::Input { r: 3, c: 3 }));
+                assert!(svg.len() < 200_000, "{input} {view:?}: {} bytes", svg.len());
+                let svg = overlay_svg(&p, &at, 0, 0, Some(Hit::Output { r: 0, c: 0 }));
+                assert!(svg.len() < 200_000, "{input} {view:?}: {} bytes", svg.len());
+            }
+        }
     }
 }

@@ -242,6 +242,71 @@ pub fn paste_field() -> Markup {
     }
 }
 
+/// The picture's section, empty: the view tools, the picture (`picture`: a canvas under two
+/// stacked SVGs, the static cells and the moving overlay), its note, legend, depth slider,
+/// step text and player. The app sets this once and writes into it.
+pub fn grid_shell() -> Markup {
+    html! {
+        h2 { "The picture" }
+        p.muted data-testid="stale-note" hidden { "Showing the last valid layer until the settings are fixed." }
+        div.picture-tools role="group" aria-label="Picture view" {
+            label.field.inline {
+                span { "Show" }
+                select name="view" data-testid="view-mode" {
+                    option value="auto" selected { "best fit" }
+                    option value="edges" { "the edges (middle elided)" }
+                    option value="whole" { "the whole layer" }
+                }
+            }
+            button type="button" data-zoom="-1" data-testid="zoom-out" aria-label="Zoom out" { "−" }
+            button type="button" data-zoom="1" data-testid="zoom-in" aria-label="Zoom in" { "+" }
+        }
+        div.picture data-testid="picture" {
+            canvas data-testid="grid-canvas" aria-hidden="true" hidden {}
+            svg role="img" aria-label=(crate::picture::svg::SVG_LABEL) data-testid="grid-svg" data-renderer="svg" {
+                g.base {}
+            }
+            svg.overlay-layer aria-hidden="true" { g.overlay {} }
+        }
+        p.muted id="picture-note" {}
+        ul.legend id="legend" aria-label="Legend" {}
+        label.field.depth hidden {
+            span id="depth-text" {}
+            input type="range" min="0" name="depth" data-testid="depth-slice";
+        }
+        p.step-text aria-live="polite" data-testid="step-text" {}
+        p.muted id="fill-text" {}
+        div.player role="group" aria-label="Animation" {
+            button type="button" data-step="-1" data-testid="step-back" aria-label="Previous window" { "◀" }
+            button type="button" data-play data-testid="play" aria-pressed="false" { "Play" }
+            button type="button" data-step="1" data-testid="step-forward" aria-label="Next window" { "▶" }
+            label.scrub {
+                span.visually-hidden { "Output row" }
+                input type="range" min="0" value="0" name="scrub" data-testid="scrub";
+            }
+            label.speed {
+                span { "Speed" }
+                select name="speed" data-testid="speed" {
+                    option value="800" { "slow" }
+                    option value="400" selected { "normal" }
+                    option value="120" { "fast" }
+                    option value="16" { "60 fps" }
+                }
+            }
+            span.keys { "Keys: space play/pause, ← → window, ↑ ↓ row" }
+        }
+    }
+}
+
+/// The legend's items.
+pub fn legend_items(items: &[(&str, String)]) -> Markup {
+    html! {
+        @for (swatch, text) in items {
+            li { span class={ "swatch " (swatch) } {} (text) }
+        }
+    }
+}
+
 /// A reason shown in place of a panel's answer.
 pub fn refusal(reason: &impl std::fmt::Display) -> Markup {
     html! { p.error { (reason.to_string()) } }
