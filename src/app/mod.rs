@@ -2,6 +2,7 @@
 //! calls: the root owns the form (a [`CompactSpec`]); the spec and the answer are `Memo`s over
 //! `compact` and `core`; the code and the plot come from a worker ([`generator`]).
 
+mod answers;
 mod below;
 mod controls;
 mod generator;
@@ -17,6 +18,7 @@ use leptos::prelude::*;
 
 use crate::core::{Answer, LayerSpec, evaluate};
 use crate::forms::compact::{CompactSpec, FieldError, LayerError};
+use answers::Answers;
 use below::Below;
 use controls::Controls;
 use generator::Generator;
@@ -26,7 +28,6 @@ use model_view::ModelView;
 use paste_layer::PasteLayer;
 use preset_bar::PresetBar;
 use summary::Summary;
-use tabs::{Tab, Tabs};
 
 /// The layer shown when the page opens (see [`crate::view::presets::default_layer`]).
 pub fn default_form() -> CompactSpec {
@@ -66,20 +67,24 @@ pub fn App() -> impl IntoView {
     let view = RwSignal::new(usize::from(link::opens_model_view(&hash)));
     let view_model = Signal::derive(move || view.get() == 1);
     Effect::new(move |_| link::write_fragment(&link::fragment(view_model.get(), &packed.get())));
-    let views = vec![
-        Tab {
-            id: "view-tab-layer".into(),
-            testid: "view-layer".into(),
-            controls: "view-layer-panel".into(),
-            title: "One layer",
-        },
-        Tab {
-            id: "view-tab-model".into(),
-            testid: "view-model".into(),
-            controls: "view-model-panel".into(),
-            title: "Whole model",
-        },
-    ];
+    let on_view_click = move |ev: leptos::ev::MouseEvent| {
+        let tab = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|el| el.closest("[role=tab]").ok().flatten());
+        if let Some(i) = tab.as_ref().and_then(tabs::select) {
+            view.set(i);
+        }
+    };
+    let on_view_key = move |ev: leptos::ev::KeyboardEvent| {
+        let tab = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        if let Some(i) = tab.and_then(|t| tabs::key(&t, &ev.key())) {
+            ev.prevent_default();
+            view.set(i);
+        }
+    };
     if !packed.get_untracked().is_empty() {
         generator.send(|id| crate::worker::protocol::Request::Unpack {
             id,
@@ -87,9 +92,7 @@ pub fn App() -> impl IntoView {
         });
     }
     view! {
-        <nav class="views" aria-label="Views">
-            <Tabs label="What to look at" tabs=views selected=view />
-        </nav>
+        <nav class="views" aria-label="Views" on:click=on_view_click on:keydown=on_view_key inner_html=crate::view::panels::view_tabs(view.get_untracked() == 1).into_string()></nav>
         <div class="layer-view" id="view-layer-panel" role="tabpanel" aria-labelledby="view-tab-layer" hidden=view_model>
             <PresetBar form=form />
             <LinkBar notices=notices form=form />
@@ -97,8 +100,11 @@ pub fn App() -> impl IntoView {
                 <PasteLayer generator=generator form=form />
                 <Controls form=form spec=spec typing=typing />
             </div>
-            <div class="results">
+            <div class="answer-first">
                 <Summary answer=answer typing=typing />
+                <Answers spec=spec />
+            </div>
+            <div class="results">
                 <GridView spec=spec answer=answer />
                 <Show when=move || painted.get()>
                     <Below generator=generator />
@@ -148,13 +154,11 @@ fn draw_linked_picture(root: &web_sys::Element) -> bool {
     let Ok(spec) = read_location(&default_form()).spec.to_spec() else {
         return false;
     };
-    let Ok(Some(summary)) = root.query_selector(".results > .summary") else {
+    let Ok(Some(results)) = root.query_selector(".results") else {
         return false;
     };
     // The app fits the picture to the column it sits in: the same width here.
-    let width = summary
-        .parent_element()
-        .map_or(640, |results| i64::from(results.client_width()));
+    let width = i64::from(results.client_width()).max(160);
     let fit = crate::picture::Fit {
         width,
         max_height: grid_view::MAX_HEIGHT,
@@ -165,9 +169,9 @@ fn draw_linked_picture(root: &web_sys::Element) -> bool {
     else {
         return false;
     };
-    summary
+    results
         .insert_adjacent_html(
-            "afterend",
+            "afterbegin",
             &format!(
                 r#"<section class="grid skeleton" aria-label="Padding picture"><h2>The picture</h2>{svg}</section>"#
             ),

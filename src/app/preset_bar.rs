@@ -1,40 +1,51 @@
-//! One-click layers.
+//! One-click layers: a static row of buttons (`view::panels::preset_bar`); choosing one replaces
+//! the form; the preset that matches the form is pressed and its note shown as text.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::forms::compact::CompactSpec;
+use crate::view::panels::preset_bar;
 use crate::view::presets::presets;
 
-/// A row of preset buttons; choosing one replaces the form.
+/// The preset row.
 #[component]
 pub fn PresetBar(
     /// The form state owned by the root.
     form: RwSignal<CompactSpec>,
 ) -> impl IntoView {
+    let root = NodeRef::<leptos::html::Nav>::new();
+    Effect::new(move |_| {
+        let Some(root) = root.get() else {
+            return;
+        };
+        let chosen = form.with(|f| presets().into_iter().find(|p| p.spec == *f));
+        if let Ok(Some(list)) = root.query_selector("ul") {
+            let items = list.children();
+            for i in 0..items.length() {
+                if let Some(b) = items.item(i).and_then(|li| li.first_element_child()) {
+                    let on = chosen
+                        .as_ref()
+                        .is_some_and(|p| b.get_attribute("data-preset").as_deref() == Some(p.id));
+                    let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
+                }
+            }
+        }
+        if let Ok(Some(note)) = root.query_selector("#preset-note") {
+            note.set_text_content(Some(chosen.as_ref().map_or("", |p| p.note)));
+        }
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("[data-preset]").ok().flatten())
+            .and_then(|b| b.get_attribute("data-preset"));
+        if let Some(preset) = id.and_then(|id| presets().into_iter().find(|p| p.id == id)) {
+            form.set(preset.spec);
+        }
+    };
     view! {
-        <nav class="presets" aria-label="Presets">
-            <ul>
-                {presets()
-                    .into_iter()
-                    .map(|preset| {
-                        let spec = preset.spec.clone();
-                        let current = preset.spec.clone();
-                        view! {
-                            <li>
-                                <button
-                                    type="button"
-                                    data-testid=format!("preset-{}", preset.id)
-                                    title=preset.note
-                                    aria-pressed=move || form.with(|f| (*f == current).to_string())
-                                    on:click=move |_| form.set(spec.clone())
-                                >
-                                    {preset.title}
-                                </button>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
-        </nav>
+        <nav class="presets" aria-label="Presets" node_ref=root on:click=on_click inner_html=preset_bar().into_string()></nav>
     }
 }

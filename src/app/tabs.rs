@@ -1,19 +1,7 @@
-//! A row of tabs (WAI-ARIA tabs pattern): one tab in the Tab order (the selected one, a roving
-//! `tabindex`), the arrow keys, Home and End move between them and select as they go.
+//! Tabs in markup (WAI-ARIA tabs pattern): one tab in the Tab order (the selected one, a roving
+//! `tabindex`); the arrow keys, Home and End move between them and select as they go.
 
-use leptos::prelude::*;
-
-/// One tab.
-pub struct Tab {
-    /// The element id (also what the panel's `aria-labelledby` names).
-    pub id: String,
-    /// `data-testid`.
-    pub testid: String,
-    /// The id of the panel it shows.
-    pub controls: String,
-    /// The visible title.
-    pub title: &'static str,
-}
+use leptos::prelude::document;
 
 /// The tab a key moves to from `current` among `count`, if the key moves.
 pub fn moved(key: &str, current: usize, count: usize) -> Option<usize> {
@@ -69,62 +57,6 @@ pub fn key(tab: &web_sys::Element, key: &str) -> Option<usize> {
         let _ = el.focus();
     }
     index
-}
-
-/// The tab row; `selected` is the index of the selected tab.
-#[component]
-pub fn Tabs(
-    /// The accessible name of the row.
-    label: &'static str,
-    /// Extra class names beside `tabs`.
-    #[prop(optional)]
-    class: &'static str,
-    /// The tabs, in order.
-    tabs: Vec<Tab>,
-    /// The selected tab.
-    selected: RwSignal<usize>,
-) -> impl IntoView {
-    let ids: Vec<String> = tabs.iter().map(|t| t.id.clone()).collect();
-    let count = ids.len();
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(next) = moved(&ev.key(), selected.get_untracked(), count) else {
-            return;
-        };
-        ev.prevent_default();
-        selected.set(next);
-        if let Some(el) = ids
-            .get(next)
-            .and_then(|id| document().get_element_by_id(id))
-            && let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el)
-        {
-            let _ = el.focus();
-        }
-    };
-    view! {
-        <div class=format!("tabs {class}") role="tablist" aria-label=label on:keydown=on_key>
-            {tabs
-                .into_iter()
-                .enumerate()
-                .map(|(i, t)| {
-                    let on = move || selected.get() == i;
-                    view! {
-                        <button
-                            type="button"
-                            role="tab"
-                            id=t.id
-                            data-testid=t.testid
-                            aria-controls=t.controls
-                            aria-selected=move || on().to_string()
-                            tabindex=move || if on() { "0" } else { "-1" }
-                            on:click=move |_| selected.set(i)
-                        >
-                            {t.title}
-                        </button>
-                    }
-                })
-                .collect_view()}
-        </div>
-    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 
 use crate::core::Framework;
 
-use super::plan::{Fill, Native, Spelling, Step};
+use super::answer::{crop_slices, spelled_out};
+use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::writer::{Py, join, nchw_pad_width, pair_list, tuple};
 use super::{Render, Target};
@@ -18,6 +19,71 @@ impl Target for Jax {
     fn runner(r: &Render<JaxPad>) -> Py {
         runner(r)
     }
+    fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
+        answer(plan)
+    }
+}
+
+/// The porter's lines (`codegen::answer`), NCHW like the full code.
+fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
+    let shape = &plan.semantics.shape;
+    let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
+    plan.steps
+        .iter()
+        .map(|step| match step {
+            Step::Pad {
+                pairs,
+                fill: Fill::Zero,
+            } => format!("x = jnp.pad(x, {})", nchw_pad_width(pairs)),
+            Step::Pad {
+                pairs,
+                fill: Fill::NegInf,
+            } => {
+                format!(
+                    "x = jnp.pad(x, {}, constant_values=-jnp.inf)",
+                    nchw_pad_width(pairs)
+                )
+            }
+            Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
+            Step::Conv {
+                padding,
+                dilation,
+                dilated_kernel: false,
+                ..
+            } => format!(
+                "lax.conv_general_dilated(x, w, {}, {}{})",
+                tuple(&shape.stride),
+                arg(padding),
+                if dilation.iter().any(|&d| d > 1) {
+                    format!(", rhs_dilation={}", tuple(dilation))
+                } else {
+                    String::new()
+                }
+            ),
+            Step::Pool {
+                max,
+                padding,
+                kernel,
+                stride,
+                dilation,
+                window: Window::Pool,
+                ..
+            } if dilation.iter().all(|&d| d == 1) => {
+                let (init, f) = if *max {
+                    ("-jnp.inf", "lax.max")
+                } else {
+                    ("0.0", "lax.add")
+                };
+                format!(
+                    "lax.reduce_window(x, {init}, {f}, (1, 1, {}), (1, 1, {}), {})",
+                    join(kernel),
+                    join(stride),
+                    window_padding(padding).replace('"', "'")
+                )
+            }
+            other => spelled_out(other),
+        })
+        .collect()
 }
 
 /// `lax`'s `padding`: `'VALID'`, `'SAME'`, `'SAME_LOWER'`, or `(before, after)` pairs (flax's

@@ -2,8 +2,9 @@
 
 use crate::core::{Framework, Op};
 
+use super::answer::{args, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
-use super::plan::{Fill, Native, Spelling, Step, Window};
+use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::writer::{Py, pad_list, pair_list, pair_tuples, tuple};
 use super::{Render, Target};
@@ -19,6 +20,85 @@ impl Target for Keras {
     fn runner(r: &Render<KerasPad>) -> Py {
         runner(r)
     }
+    fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
+        answer(plan)
+    }
+}
+
+/// The porter's lines (`codegen::answer`).
+fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
+    let shape = &plan.semantics.shape;
+    let n = shape.ndim();
+    let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
+    let pad = |p: &KerasPad| {
+        let default = if padded { "" } else { "'valid'" };
+        ("padding", format!("'{}'", keyword(p)), default)
+    };
+    plan.steps
+        .iter()
+        .map(|step| match step {
+            Step::Pad {
+                pairs,
+                fill: Fill::Zero,
+            } => {
+                format!("layers.ZeroPadding{n}D({})", pair_tuples(pairs))
+            }
+            Step::Crop { pairs } => format!("layers.Cropping{n}D({})", pair_tuples(pairs)),
+            Step::Conv {
+                padding,
+                kernel,
+                dilation,
+                dilated_kernel: false,
+                ..
+            } => format!(
+                "layers.Conv{n}D(C_out, {}{})",
+                short(kernel),
+                args(&[
+                    ("strides", short(&shape.stride), "1"),
+                    pad(padding),
+                    ("dilation_rate", short(dilation), "1"),
+                ])
+            ),
+            Step::ConvTranspose {
+                padding,
+                kernel,
+                dilation,
+                output_padding,
+                output_size: None,
+                dilated_kernel: false,
+                ..
+            } => format!(
+                "layers.Conv{n}DTranspose(C_out, {}{})",
+                short(kernel),
+                args(&[
+                    ("strides", short(&shape.stride), "1"),
+                    pad(padding),
+                    (
+                        "output_padding",
+                        output_padding.as_deref().map_or("None".into(), short),
+                        "None"
+                    ),
+                    ("dilation_rate", short(dilation), "1"),
+                ])
+            ),
+            Step::Pool {
+                max,
+                padding,
+                kernel,
+                stride,
+                window: Window::Pool,
+                ..
+            } => {
+                let k = short(kernel);
+                format!(
+                    "layers.{}Pooling{n}D({k}{})",
+                    if *max { "Max" } else { "Average" },
+                    args(&[("strides", short(stride), &k), pad(padding)])
+                )
+            }
+            other => spelled_out(other),
+        })
+        .collect()
 }
 
 /// Keras's `padding` argument: `'valid'`, `'same'` or `'causal'` (Conv1D); no numbers.

@@ -9,6 +9,7 @@
 //!
 //! Architecture invariant: a renderer never decides semantics; it prints the plan's steps.
 
+pub mod answer;
 mod check;
 pub mod describe;
 mod dynamic;
@@ -117,6 +118,9 @@ pub(crate) trait Target {
     fn layer(r: &Render<Self::Pad>) -> Py;
     /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
     fn runner(r: &Render<Self::Pad>) -> Py;
+    /// The porter's short answer: the layer call and any pad or crop around it
+    /// ([`answer`]); `#` lines for steps with no one-line form.
+    fn answer(plan: &Plan<Self::Pad>) -> Vec<String>;
 }
 
 /// Everything a renderer reads.

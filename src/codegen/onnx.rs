@@ -2,7 +2,8 @@
 
 use crate::core::{Framework, Op};
 
-use super::plan::{Fill, Native, Spelling, Step, average_comment};
+use super::answer::spelled_out;
+use super::plan::{Fill, Native, Plan, Spelling, Step, Window, average_comment};
 use super::semantics::Shape;
 use super::writer::{Py, join, list, nchw_pad_width, onnx_pads, tuple};
 use super::{Render, Target};
@@ -18,6 +19,115 @@ impl Target for Onnx {
     fn runner(r: &Render<OnnxPad>) -> Py {
         runner(r)
     }
+    fn answer(plan: &Plan<OnnxPad>) -> Vec<String> {
+        answer(plan)
+    }
+}
+
+/// The porter's lines (`codegen::answer`).
+fn answer(plan: &Plan<OnnxPad>) -> Vec<String> {
+    let shape = &plan.semantics.shape;
+    let n = shape.ndim();
+    let ones = vec![1; n];
+    let attr = |p: &OnnxPad| match p {
+        OnnxPad::Valid => String::new(),
+        OnnxPad::SameUpper => ", auto_pad='SAME_UPPER'".into(),
+        OnnxPad::SameLower => ", auto_pad='SAME_LOWER'".into(),
+        OnnxPad::Pads(v) if v.iter().all(|&(b, a)| b == 0 && a == 0) => String::new(),
+        OnnxPad::Pads(v) => format!(", pads={}", list(&onnx_pads(v, 0))),
+    };
+    let geometry = |kernel: &[i64], stride: &[i64], dilation: &[i64]| {
+        let mut text = format!("kernel_shape={}", list(kernel));
+        if stride != ones.as_slice() {
+            text.push_str(&format!(", strides={}", list(stride)));
+        }
+        if dilation != ones.as_slice() {
+            text.push_str(&format!(", dilations={}", list(dilation)));
+        }
+        text
+    };
+    plan.steps
+        .iter()
+        .map(|step| match step {
+            Step::Pad {
+                pairs,
+                fill: Fill::Zero,
+            } => {
+                format!("Pad(x, pads={})", list(&onnx_pads(pairs, 2)))
+            }
+            Step::Pad {
+                pairs,
+                fill: Fill::Reflect,
+            } => {
+                format!(
+                    "Pad(x, pads={}, mode='reflect')",
+                    list(&onnx_pads(pairs, 2))
+                )
+            }
+            Step::Crop { pairs } => format!(
+                "Slice(y, starts={}, ends={}, axes={})",
+                list(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
+                list(
+                    &pairs
+                        .iter()
+                        .map(|p| -p.1)
+                        .map(|e| if e == 0 { i64::MAX } else { e })
+                        .collect::<Vec<_>>()
+                ),
+                list(&(2..2 + n as i64).collect::<Vec<_>>())
+            ),
+            Step::Conv {
+                padding,
+                kernel,
+                dilation,
+                dilated_kernel: false,
+                ..
+            } => format!(
+                "Conv({}{})",
+                geometry(kernel, &shape.stride, dilation),
+                attr(padding)
+            ),
+            Step::ConvTranspose {
+                padding,
+                kernel,
+                dilation,
+                output_padding,
+                output_size: None,
+                dilated_kernel: false,
+                ..
+            } => format!(
+                "ConvTranspose({}{}{})",
+                geometry(kernel, &shape.stride, dilation),
+                attr(padding),
+                output_padding
+                    .as_deref()
+                    .filter(|o| o.iter().any(|&v| v != 0))
+                    .map_or(String::new(), |o| format!(", output_padding={}", list(o)))
+            ),
+            Step::Pool {
+                max,
+                padding,
+                kernel,
+                stride,
+                dilation,
+                ceil_mode,
+                count_include_pad,
+                window: Window::Pool,
+            } => format!(
+                "{}({}{}{}{})",
+                if *max { "MaxPool" } else { "AveragePool" },
+                geometry(kernel, stride, dilation),
+                attr(padding),
+                if *ceil_mode { ", ceil_mode=1" } else { "" },
+                if !*max && *count_include_pad == Some(true) {
+                    ", count_include_pad=1"
+                } else {
+                    ""
+                }
+            ),
+            other => spelled_out(other),
+        })
+        .collect()
 }
 
 /// ONNX's padding attributes: `auto_pad` (`VALID`, `SAME_UPPER`, `SAME_LOWER`) or `pads`.

@@ -211,7 +211,20 @@ pub struct LowerOptions {
 
 /// Lowers `source` for the target of `P`.
 pub fn lower<P: Spelling>(source: &LayerSpec, options: LowerOptions) -> Result<Plan<P>, PadError> {
-    let target = P::TARGET;
+    let plan = lower_native(source, options, P::TARGET, |form, shape| {
+        P::spell(form, shape).is_some()
+    })?;
+    Ok(spell_plan(plan))
+}
+
+/// The plan in framework-neutral padding forms, for `target` (which writes the forms
+/// `spellable` accepts). One body for every target, so the page's wasm carries it once.
+fn lower_native(
+    source: &LayerSpec,
+    options: LowerOptions,
+    target: Framework,
+    spellable: fn(&Native, &Shape) -> bool,
+) -> Result<Plan<Native>, PadError> {
     let (sem, _) = semantics(source)?;
     let mut plan = Plan {
         target,
@@ -223,11 +236,11 @@ pub fn lower<P: Spelling>(source: &LayerSpec, options: LowerOptions) -> Result<P
     };
     // The source's own spec is the first candidate in its own framework.
     let own = (source.framework == target).then(|| source.clone());
-    if let Some(step) = native_step::<P>(source, &sem, options, own) {
+    if let Some(step) = native_step(source, &sem, options, own, target, spellable) {
         plan.steps.push(step);
         plan.native = true;
     } else {
-        plan.steps = composed_steps::<P>(&sem, options);
+        plan.steps = composed_steps(&sem, options, target, spellable);
     }
     // Exported to ONNX, torch's max pool starts at the lowest float like ONNX Runtime's, so
     // export-safe torch states the source's value either way.
@@ -243,10 +256,7 @@ pub fn lower<P: Spelling>(source: &LayerSpec, options: LowerOptions) -> Result<P
     if sem.input_dependent {
         let static_form = !plan.steps.iter().any(|s| match s {
             Step::Conv { padding, .. } | Step::Pool { padding, .. } => {
-                let forms = [Native::Same, Native::SameLower];
-                forms
-                    .iter()
-                    .any(|f| P::spell(f, &sem.shape).as_ref() == Some(padding))
+                matches!(padding, Native::Same | Native::SameLower)
             }
             _ => false,
         });
@@ -266,15 +276,116 @@ pub fn lower<P: Spelling>(source: &LayerSpec, options: LowerOptions) -> Result<P
     Ok(plan)
 }
 
+impl Step<Native> {
+    /// The step in `P`'s spelling (`None` when `P` cannot write its padding).
+    fn spelled<P: Spelling>(self, shape: &Shape) -> Option<Step<P>> {
+        Some(match self {
+            Step::Pad { pairs, fill } => Step::Pad { pairs, fill },
+            Step::Crop { pairs } => Step::Crop { pairs },
+            Step::Conv {
+                padding,
+                kernel,
+                dilation,
+                padding_mode,
+                dilated_kernel,
+            } => Step::Conv {
+                padding: P::spell(&padding, shape)?,
+                kernel,
+                dilation,
+                padding_mode,
+                dilated_kernel,
+            },
+            Step::ConvTranspose {
+                padding,
+                kernel,
+                dilation,
+                output_padding,
+                output_size,
+                size_padding,
+                dilated_kernel,
+            } => Step::ConvTranspose {
+                padding: P::spell(&padding, shape)?,
+                kernel,
+                dilation,
+                output_padding,
+                output_size,
+                size_padding,
+                dilated_kernel,
+            },
+            Step::AddBias => Step::AddBias,
+            Step::Pool {
+                max,
+                padding,
+                kernel,
+                stride,
+                dilation,
+                ceil_mode,
+                count_include_pad,
+                window,
+            } => Step::Pool {
+                max,
+                padding: P::spell(&padding, shape)?,
+                kernel,
+                stride,
+                dilation,
+                ceil_mode,
+                count_include_pad,
+                window,
+            },
+            Step::EmptyWindows { to_neg_inf } => Step::EmptyWindows { to_neg_inf },
+            Step::AverageRatio {
+                inner,
+                extension,
+                padded,
+                include_pad,
+                kernel,
+                stride,
+                dilation,
+                window,
+            } => Step::AverageRatio {
+                inner,
+                extension,
+                padded,
+                include_pad,
+                kernel,
+                stride,
+                dilation,
+                window,
+            },
+        })
+    }
+}
+
+/// A neutral plan in `P`'s spelling. Lowering kept only forms `P` writes, so every step
+/// spells; were one not to, the plan would have no steps rather than a wrong one.
+fn spell_plan<P: Spelling>(plan: Plan<Native>) -> Plan<P> {
+    let shape = plan.semantics.shape.clone();
+    let steps = plan
+        .steps
+        .into_iter()
+        .map(|s| s.spelled::<P>(&shape))
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default();
+    Plan {
+        target: plan.target,
+        semantics: plan.semantics,
+        steps,
+        notes: plan.notes,
+        native: plan.native,
+        dynamic_same: plan.dynamic_same,
+    }
+}
+
 /// A target spec with `padding` (and extras) that has exactly `sem`'s meaning, as a single
 /// native step.
-fn native_step<P: Spelling>(
+fn native_step(
     source: &LayerSpec,
     sem: &Semantics,
     options: LowerOptions,
     own: Option<LayerSpec>,
-) -> Option<Step<P>> {
-    let target = P::TARGET;
+    target: Framework,
+    spellable: fn(&Native, &Shape) -> bool,
+) -> Option<Step<Native>> {
     let shape = &sem.shape;
     let n = shape.ndim();
     let base = {
@@ -396,9 +507,10 @@ fn native_step<P: Spelling>(
         }
     }
     for (spec, form) in candidates {
-        let Some(padding) = P::spell(&form, shape) else {
+        if !spellable(&form, shape) {
             continue;
-        };
+        }
+        let padding = form.clone();
         let Ok((candidate, _)) = semantics(&spec) else {
             continue;
         };
@@ -575,16 +687,21 @@ fn window_for(target: Framework, sem: &Semantics, max: bool, options: LowerOptio
 }
 
 /// The exact composition when no native form matches.
-fn composed_steps<P: Spelling>(sem: &Semantics, options: LowerOptions) -> Vec<Step<P>> {
-    let target = P::TARGET;
+fn composed_steps(
+    sem: &Semantics,
+    options: LowerOptions,
+    target: Framework,
+    spellable: fn(&Native, &Shape) -> bool,
+) -> Vec<Step<Native>> {
     let shape = &sem.shape;
     let n = shape.ndim();
     let zeros = vec![0; n];
     let mut steps = vec![];
     // Every target writes 'valid'.
-    let Some(valid) = P::spell(&Native::Valid, shape) else {
+    if !spellable(&Native::Valid, shape) {
         return steps;
-    };
+    }
+    let valid = Native::Valid;
     // A zero-inserted kernel of size d(k-1)+1 with dilation 1 computes the dilated convolution.
     let dilated_kernel = refuses_strided_dilation(target, sem);
     let (kernel, dilation) = if dilated_kernel {
@@ -719,18 +836,29 @@ fn has_empty_window(sem: &Semantics) -> bool {
     };
     let shape = &sem.shape;
     (0..shape.ndim()).any(|a| {
-        let (i, k, s, d) = (
-            shape.input[a],
-            shape.kernel[a],
-            shape.stride[a],
-            shape.dilation[a],
+        let (i, k, s, d, b) = (
+            i128::from(shape.input[a]),
+            i128::from(shape.kernel[a]),
+            i128::from(shape.stride[a]),
+            i128::from(shape.dilation[a].max(1)),
+            i128::from(before[a]),
         );
-        (0..shape.output[a].min(100_000)).any(|j| {
-            (0..k.min(10_000)).all(|t| {
-                let p = j * s + t * d - before[a];
-                p < 0 || p >= i
-            })
-        })
+        // Window j reads input iff its first tap at or after the input's start (at padded
+        // position b) is inside the input and within the kernel.
+        let empty = |j: i128| {
+            let start = j * s;
+            let first = if start >= b {
+                0
+            } else {
+                (b - start + d - 1) / d
+            };
+            let p = start + first * d;
+            first >= k || p >= b + i
+        };
+        // The first and last outputs (where windows leave the input), at most 200,000 checks.
+        let out = i128::from(shape.output[a]);
+        let head = out.min(100_000);
+        (0..head).any(empty) || (head.max(out - 100_000)..out).any(empty)
     })
 }
 

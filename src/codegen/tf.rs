@@ -2,8 +2,9 @@
 
 use crate::core::Framework;
 
+use super::answer::{args, crop_slices, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
-use super::plan::{Fill, Native, Spelling, Step, Window};
+use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::writer::{Py, join, list, pad_list, pair_list, tuple};
 use super::{Render, Target};
@@ -19,6 +20,74 @@ impl Target for Tf {
     fn runner(r: &Render<TfPad>) -> Py {
         runner(r)
     }
+    fn answer(plan: &Plan<TfPad>) -> Vec<String> {
+        answer(plan)
+    }
+}
+
+/// The porter's lines (`codegen::answer`).
+fn answer(plan: &Plan<TfPad>) -> Vec<String> {
+    let shape = &plan.semantics.shape;
+    let n = shape.ndim();
+    let arg = |p: &TfPad| padding_arg(p).replace('"', "'");
+    plan.steps
+        .iter()
+        .map(|step| match step {
+            Step::Pad {
+                pairs,
+                fill: fill @ (Fill::Zero | Fill::NegInf | Fill::Reflect),
+            } => pad_line(pairs, *fill).replace('"', "'"),
+            Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 1, 1)),
+            Step::Conv {
+                padding,
+                dilation,
+                dilated_kernel: false,
+                ..
+            } => {
+                let stride = if n == 1 { "stride" } else { "strides" };
+                format!(
+                    "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{})",
+                    short(&shape.stride),
+                    arg(padding),
+                    args(&[("dilations", short(dilation), "1")])
+                )
+            }
+            Step::ConvTranspose {
+                padding,
+                dilation,
+                output_size,
+                dilated_kernel: false,
+                ..
+            } => {
+                let out = output_size.clone().unwrap_or_else(|| shape.output.clone());
+                format!(
+                    "tf.nn.conv_transpose(x, w, [batch, {}, C_out], strides={}, padding={}{})",
+                    join(&out),
+                    short(&shape.stride),
+                    arg(padding),
+                    args(&[("dilations", short(dilation), "1")])
+                )
+            }
+            Step::Pool {
+                max,
+                padding,
+                kernel,
+                stride,
+                dilation,
+                window: Window::Pool,
+                ..
+            } if dilation.iter().all(|&d| d == 1) => {
+                format!(
+                    "tf.nn.{}_pool{n}d(x, ksize={}, strides={}, padding={})",
+                    if *max { "max" } else { "avg" },
+                    short(kernel),
+                    short(stride),
+                    arg(padding)
+                )
+            }
+            other => spelled_out(other),
+        })
+        .collect()
 }
 
 /// `tf.nn`'s `padding`: `'VALID'`, `'SAME'`, or explicit `(before, after)` pairs.

@@ -2,7 +2,8 @@
 
 use crate::core::{Framework, Op, PaddingMode};
 
-use super::plan::{Fill, Native, Spelling, Step, Window};
+use super::answer::{args, crop_slices, short, spelled_out};
+use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::writer::{Py, join, torch_pad_tuple, tuple};
 use super::{Render, Target};
@@ -18,6 +19,117 @@ impl Target for Torch {
     fn runner(r: &Render<TorchPad>) -> Py {
         runner(r)
     }
+    fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
+        answer(plan)
+    }
+}
+
+/// The porter's lines (`codegen::answer`).
+fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
+    let shape = &plan.semantics.shape;
+    let n = shape.ndim();
+    let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
+    let pad = |p: &TorchPad| {
+        let value = match p {
+            TorchPad::Zero => "0".to_string(),
+            TorchPad::Same => "'same'".to_string(),
+            TorchPad::Ints(v) => short(v),
+        };
+        // After an explicit pad, say that the layer itself pads nothing.
+        let default = if padded { "" } else { "0" };
+        ("padding", value, default)
+    };
+    plan.steps
+        .iter()
+        .map(|step| match step {
+            Step::Pad { pairs, fill } => format!("x = {}", pad_call("x", pairs, *fill)),
+            Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
+            Step::Conv {
+                padding,
+                kernel,
+                dilation,
+                padding_mode,
+                dilated_kernel: false,
+            } => format!(
+                "nn.Conv{n}d(C_in, C_out, {}{})",
+                short(kernel),
+                args(&[
+                    ("stride", short(&shape.stride), "1"),
+                    pad(padding),
+                    ("dilation", short(dilation), "1"),
+                    (
+                        "padding_mode",
+                        format!("'{}'", mode_name(*padding_mode)),
+                        "'zeros'"
+                    ),
+                ])
+            ),
+            Step::ConvTranspose {
+                padding,
+                kernel,
+                dilation,
+                output_padding,
+                output_size,
+                dilated_kernel: false,
+                ..
+            } => {
+                let layer = format!(
+                    "nn.ConvTranspose{n}d(C_in, C_out, {}{})",
+                    short(kernel),
+                    args(&[
+                        ("stride", short(&shape.stride), "1"),
+                        pad(padding),
+                        (
+                            "output_padding",
+                            short(output_padding.as_deref().unwrap_or(&[0])),
+                            "0"
+                        ),
+                        ("dilation", short(dilation), "1"),
+                    ])
+                );
+                match output_size {
+                    Some(o) => format!(
+                        "{layer}  # called as conv(x, output_size={})",
+                        super::writer::list(o)
+                    ),
+                    None => layer,
+                }
+            }
+            Step::Pool {
+                max,
+                padding,
+                kernel,
+                stride,
+                dilation,
+                ceil_mode,
+                count_include_pad,
+                window: Window::Pool,
+            } => {
+                let k = short(kernel);
+                let (name, value, default) = pad(padding);
+                format!(
+                    "nn.{}Pool{n}d({k}{})",
+                    if *max { "Max" } else { "Avg" },
+                    args(&[
+                        ("stride", short(stride), &k),
+                        (name, value, default),
+                        (
+                            "dilation",
+                            if *max { short(dilation) } else { "1".into() },
+                            "1"
+                        ),
+                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
+                        (
+                            "count_include_pad",
+                            py_bool(count_include_pad.unwrap_or(true)).into(),
+                            "True"
+                        ),
+                    ])
+                )
+            }
+            other => spelled_out(other),
+        })
+        .collect()
 }
 
 /// torch's `padding` argument: `0`, `'same'`, or one symmetric amount per dimension.

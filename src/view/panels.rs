@@ -307,6 +307,56 @@ pub fn legend_items(items: &[(&str, String)]) -> Markup {
     }
 }
 
+/// The porter's answer: per target, the lines to paste (`answer-<target>`, with a copy button
+/// `data-copy-answer`), and what to know, or why there is none.
+pub fn answers(list: &[(Framework, Result<crate::codegen::answer::Answer, String>)]) -> Markup {
+    html! {
+        @for (target, answer) in list {
+            @let name = target.name();
+            div.answer data-testid={ "answer-" (name) } {
+                span.target { (target.title()) }
+                @match answer {
+                    Ok(a) => {
+                        code.lines { (a.lines.join("\n")) }
+                        button.copy type="button" data-copy-answer=(name) aria-label={ "Copy the " (target.title()) " line" } { "Copy" }
+                        @if let Some(note) = &a.note { small.note { (note) } }
+                    }
+                    Err(why) => { small.note { (why) } }
+                }
+            }
+        }
+    }
+}
+
+/// The preset row (`preset-<id>` buttons, `data-preset`) and the chosen preset's note, shown
+/// as text (`preset-note`).
+pub fn preset_bar() -> Markup {
+    html! {
+        ul {
+            @for p in crate::view::presets::presets() {
+                li { button type="button" data-preset=(p.id) data-testid={ "preset-" (p.id) } aria-pressed="false" { (p.title) } }
+            }
+        }
+        p.preset-note id="preset-note" data-testid="preset-note" {}
+    }
+}
+
+/// The view tabs: one layer, or a whole model (`view-layer`, `view-model`).
+pub fn view_tabs(model: bool) -> Markup {
+    html! {
+        div.tabs role="tablist" aria-label="What to look at" {
+            @for (i, (id, testid, controls, title)) in [
+                ("view-tab-layer", "view-layer", "view-layer-panel", "One layer"),
+                ("view-tab-model", "view-model", "view-model-panel", "Whole model"),
+            ].into_iter().enumerate() {
+                @let on = (i == 1) == model;
+                button type="button" role="tab" id=(id) data-testid=(testid) aria-controls=(controls)
+                    aria-selected=(on) tabindex=(if on { "0" } else { "-1" }) { (title) }
+            }
+        }
+    }
+}
+
 /// A reason shown in place of a panel's answer.
 pub fn refusal(reason: &impl std::fmt::Display) -> Markup {
     html! { p.error { (reason.to_string()) } }
