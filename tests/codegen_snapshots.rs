@@ -268,3 +268,43 @@ fn export_safe_torch_uses_only_what_onnx_export_keeps_exact() {
     let exported = code(empty_windows, Framework::Torch, safe);
     assert!(exported.contains(restore), "{exported}");
 }
+
+/// The porter's answer lines (`codegen::answer`) for every case above and every target, in
+/// one snapshot: what the page shows first.
+#[test]
+fn answer_lines_for_the_seeds_and_the_traps() {
+    let mut out = String::new();
+    for (name, spec) in [
+        ("seed 000", SEED_000),
+        ("seed 001", SEED_001),
+        ("seed 002 pool", SEED_002_POOL),
+        ("seed 004", SEED_004),
+        ("resnet stem", RESNET_STEM),
+        ("shift trap", SHIFT_TRAP),
+        ("ceil pool", CEIL_POOL),
+        ("ceil pool padded", CEIL_POOL_PADDED),
+        ("avg count pad", AVG_COUNT_PAD),
+        ("reflect", REFLECT),
+        ("dilated", KERAS_DILATED),
+    ] {
+        let spec = parse_spec(&serde_json::from_str(spec).unwrap())
+            .unwrap()
+            .spec;
+        out.push_str(&format!("== {name}\n"));
+        for &target in Framework::ALL {
+            let a = padlab::codegen::answer::answer(&spec, target).unwrap();
+            out.push_str(&format!(
+                "-- {}{}\n",
+                target.name(),
+                if a.native { " (native)" } else { "" }
+            ));
+            for line in &a.lines {
+                out.push_str(&format!("{line}\n"));
+            }
+            if let Some(note) = &a.note {
+                out.push_str(&format!("note: {note}\n"));
+            }
+        }
+    }
+    insta::assert_snapshot!(out);
+}

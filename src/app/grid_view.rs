@@ -308,7 +308,20 @@ pub fn GridView(
                 return;
             };
             set_text(&root, "[data-testid=step-text]", &step_text(p, n));
-            set_text(&root, "#fill-text", &fill_sentence(p.fill));
+            let padded = p
+                .axes
+                .iter()
+                .chain(&p.depth)
+                .any(|a| a.before > 0 || a.after > 0);
+            set_text(
+                &root,
+                "#fill-text",
+                &if padded {
+                    fill_sentence(p.fill)
+                } else {
+                    String::new()
+                },
+            );
             let depth = depth_text(p, n, slice.get());
             set_hidden(&root, "label.depth", depth.is_none());
             if let (Some(text), Some(range), Some(d)) =

@@ -53,6 +53,16 @@ pub(crate) fn spelled_out<P>(step: &Step<P>) -> String {
     .to_string()
 }
 
+/// The comment after a layer whose kernel is zero-inserted (a dilation the target refuses with
+/// a stride, written as a larger undilated kernel).
+pub(crate) fn dilated_suffix(dilated: bool) -> &'static str {
+    if dilated {
+        "  # the kernel zero-inserted (dilation as a wider kernel; full code below)"
+    } else {
+        ""
+    }
+}
+
 /// Python slices that drop `(before, after)` per spatial dimension, after `leading` axes
 /// (and `trailing` ones, written as `:`).
 pub(crate) fn crop_slices(pairs: &[(i64, i64)], leading: usize, trailing: usize) -> String {

@@ -4,6 +4,7 @@
 use crate::core::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode, layer_name};
 
 use super::layout::{self, channels_last};
+use super::plan::Fill;
 use super::writer::{self, pad_list, pair_tuples, torch_pad_tuple, tuple};
 
 /// An int-or-list argument as Python writes it: `3` or `(4, 1)`.
@@ -121,33 +122,72 @@ pub fn layout_notes(source: Framework, target: Framework, op: Op, n: usize) -> V
     notes
 }
 
-/// The pads of a forward layer written in every framework's argument order.
-pub fn translate_pads(pairs: &[(i64, i64)]) -> Vec<(&'static str, String)> {
+/// The pads of a forward layer written in every framework's argument order, filled with
+/// `fill` (a max pool's padding is −∞: zero-filling functions are not equivalent there).
+pub fn translate_pads(pairs: &[(i64, i64)], fill: Fill) -> Vec<(&'static str, String)> {
     let n = pairs.len();
+    let neg = fill == Fill::NegInf;
+    let value = |zero: &str, neg_inf: &str| {
+        if neg {
+            neg_inf.to_string()
+        } else {
+            zero.to_string()
+        }
+    };
     vec![
         (
             "torch F.pad (last dimension first)",
-            format!("F.pad(x, {})", torch_pad_tuple(pairs)),
+            format!(
+                "F.pad(x, {}{})",
+                torch_pad_tuple(pairs),
+                value("", ", value=float(\"-inf\")")
+            ),
         ),
         (
             "torch module",
-            format!("nn.ZeroPad{n}d({})", torch_pad_tuple(pairs)),
+            if neg {
+                format!(
+                    "nn.ConstantPad{n}d({}, float(\"-inf\"))",
+                    torch_pad_tuple(pairs)
+                )
+            } else {
+                format!("nn.ZeroPad{n}d({})", torch_pad_tuple(pairs))
+            },
         ),
         (
             "tf.pad (channels last)",
-            format!("tf.pad(x, {})", pad_list(pairs, 1, 1)),
+            format!(
+                "tf.pad(x, {}{})",
+                pad_list(pairs, 1, 1),
+                value("", ", constant_values=float(\"-inf\")")
+            ),
         ),
         (
             "Keras",
-            format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs)),
+            if neg {
+                format!(
+                    "keras.ops.pad(x, {}, constant_values=float(\"-inf\"))",
+                    pad_list(pairs, 1, 1)
+                )
+            } else {
+                format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs))
+            },
         ),
         (
             "ONNX Pad (NCHW, begins then ends)",
-            format!("pads={}", writer::list(&writer::onnx_pads(pairs, 2))),
+            format!(
+                "pads={}{}",
+                writer::list(&writer::onnx_pads(pairs, 2)),
+                value("", ", constant_value=-inf")
+            ),
         ),
         (
             "JAX / NumPy (NCHW)",
-            format!("jnp.pad(x, {})", writer::nchw_pad_width(pairs)),
+            format!(
+                "jnp.pad(x, {}{})",
+                writer::nchw_pad_width(pairs),
+                value("", ", constant_values=-jnp.inf")
+            ),
         ),
     ]
 }

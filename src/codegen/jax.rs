@@ -2,7 +2,7 @@
 
 use crate::core::Framework;
 
-use super::answer::{crop_slices, spelled_out};
+use super::answer::{crop_slices, dilated_suffix, spelled_out};
 use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::writer::{Py, join, nchw_pad_width, pair_list, tuple};
@@ -28,38 +28,66 @@ impl Target for Jax {
 fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
     let shape = &plan.semantics.shape;
     let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
+    let dilations = |d: &[i64]| {
+        if d.iter().any(|&v| v > 1) {
+            format!(", rhs_dilation={}", tuple(d))
+        } else {
+            String::new()
+        }
+    };
     plan.steps
         .iter()
         .map(|step| match step {
-            Step::Pad {
-                pairs,
-                fill: Fill::Zero,
-            } => format!("x = jnp.pad(x, {})", nchw_pad_width(pairs)),
-            Step::Pad {
-                pairs,
-                fill: Fill::NegInf,
-            } => {
-                format!(
-                    "x = jnp.pad(x, {}, constant_values=-jnp.inf)",
-                    nchw_pad_width(pairs)
-                )
+            Step::Pad { pairs, fill } => {
+                let pw = nchw_pad_width(pairs);
+                match fill {
+                    Fill::Zero => format!("x = jnp.pad(x, {pw})"),
+                    Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
+                    Fill::Reflect => format!("x = jnp.pad(x, {pw}, mode='reflect')"),
+                    Fill::Replicate => format!("x = jnp.pad(x, {pw}, mode='edge')"),
+                    Fill::Circular => format!("x = jnp.pad(x, {pw}, mode='wrap')"),
+                }
             }
             Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
             Step::Conv {
                 padding,
                 dilation,
-                dilated_kernel: false,
+                dilated_kernel,
                 ..
             } => format!(
-                "lax.conv_general_dilated(x, w, {}, {}{})",
+                "lax.conv_general_dilated(x, w, {}, {}{}){}",
                 tuple(&shape.stride),
                 arg(padding),
-                if dilation.iter().any(|&d| d > 1) {
-                    format!(", rhs_dilation={}", tuple(dilation))
-                } else {
-                    String::new()
-                }
+                dilations(dilation),
+                dilated_suffix(*dilated_kernel)
             ),
+            Step::ConvTranspose {
+                padding,
+                kernel,
+                dilation,
+                output_padding,
+                output_size,
+                dilated_kernel,
+                ..
+            } => {
+                // As the full code: the full output is lax's padding (keff-1, keff-1).
+                let pad = if output_padding.is_some() || output_size.is_some() {
+                    let full: Vec<(i64, i64)> = kernel
+                        .iter()
+                        .zip(dilation)
+                        .map(|(k, d)| (d * (k - 1), d * (k - 1)))
+                        .collect();
+                    pair_list(&full)
+                } else {
+                    arg(padding)
+                };
+                format!(
+                    "lax.conv_transpose(x, w, {}, {pad}{}, transpose_kernel=True){}",
+                    tuple(&shape.stride),
+                    dilations(dilation),
+                    dilated_suffix(*dilated_kernel)
+                )
+            }
             Step::Pool {
                 max,
                 padding,

@@ -2,7 +2,7 @@
 
 use crate::core::{Framework, Op};
 
-use super::answer::{args, short, spelled_out};
+use super::answer::{args, dilated_suffix, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
 use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
@@ -43,32 +43,42 @@ fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
             } => {
                 format!("layers.ZeroPadding{n}D({})", pair_tuples(pairs))
             }
+            Step::Pad {
+                pairs,
+                fill: fill @ (Fill::NegInf | Fill::Reflect),
+            } => {
+                format!(
+                    "layers.Lambda(lambda t: {})",
+                    ops_pad(pairs, *fill).replace('"', "'")
+                )
+            }
             Step::Crop { pairs } => format!("layers.Cropping{n}D({})", pair_tuples(pairs)),
             Step::Conv {
                 padding,
                 kernel,
                 dilation,
-                dilated_kernel: false,
+                dilated_kernel,
                 ..
             } => format!(
-                "layers.Conv{n}D(C_out, {}{})",
+                "layers.Conv{n}D(C_out, {}{}){}",
                 short(kernel),
                 args(&[
                     ("strides", short(&shape.stride), "1"),
                     pad(padding),
                     ("dilation_rate", short(dilation), "1"),
-                ])
+                ]),
+                dilated_suffix(*dilated_kernel)
             ),
+            // Keras sizes a transposed output itself: `output_size` is for other targets.
             Step::ConvTranspose {
                 padding,
                 kernel,
                 dilation,
                 output_padding,
-                output_size: None,
-                dilated_kernel: false,
+                dilated_kernel,
                 ..
             } => format!(
-                "layers.Conv{n}DTranspose(C_out, {}{})",
+                "layers.Conv{n}DTranspose(C_out, {}{}){}",
                 short(kernel),
                 args(&[
                     ("strides", short(&shape.stride), "1"),
@@ -79,7 +89,8 @@ fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
                         "None"
                     ),
                     ("dilation_rate", short(dilation), "1"),
-                ])
+                ]),
+                dilated_suffix(*dilated_kernel)
             ),
             Step::Pool {
                 max,

@@ -318,8 +318,23 @@ fn snippet<T: Target>(source: &LayerSpec, options: &Options) -> Result<Snippet, 
                 before.iter().copied().zip(after.iter().copied()).collect();
             if pairs.iter().all(|&(b, a)| b >= 0 && a >= 0) {
                 py.blank();
-                py.comment("The same pads in each framework's argument order:");
-                for (label, text) in translate_pads(&pairs) {
+                let fill = match &sem.kind {
+                    Kind::Pool {
+                        zero_pad: false, ..
+                    } if sem.op == Op::MaxPool => {
+                        py.comment("The same pads in each framework's argument order, filled with -inf (a max pool's padding; zeros are not equivalent):");
+                        plan::Fill::NegInf
+                    }
+                    Kind::Pool { .. } => {
+                        py.comment("The same pads in each framework's argument order (zeros; a following average counts them in its divisor):");
+                        plan::Fill::Zero
+                    }
+                    _ => {
+                        py.comment("The same pads in each framework's argument order:");
+                        plan::Fill::Zero
+                    }
+                };
+                for (label, text) in translate_pads(&pairs, fill) {
                     py.comment(format!("  {label}: {text}"));
                 }
             }

@@ -2,7 +2,7 @@
 
 use crate::core::{Framework, Op};
 
-use super::answer::spelled_out;
+use super::answer::{dilated_suffix, spelled_out};
 use super::plan::{Fill, Native, Plan, Spelling, Step, Window, average_comment};
 use super::semantics::Shape;
 use super::writer::{Py, join, list, nchw_pad_width, onnx_pads, tuple};
@@ -70,8 +70,7 @@ fn answer(plan: &Plan<OnnxPad>) -> Vec<String> {
                 list(
                     &pairs
                         .iter()
-                        .map(|p| -p.1)
-                        .map(|e| if e == 0 { i64::MAX } else { e })
+                        .map(|p| if p.1 == 0 { i64::MAX } else { -p.1 })
                         .collect::<Vec<_>>()
                 ),
                 list(&(2..2 + n as i64).collect::<Vec<_>>())
@@ -80,29 +79,34 @@ fn answer(plan: &Plan<OnnxPad>) -> Vec<String> {
                 padding,
                 kernel,
                 dilation,
-                dilated_kernel: false,
+                dilated_kernel,
                 ..
             } => format!(
-                "Conv({}{})",
+                "Conv({}{}){}",
                 geometry(kernel, &shape.stride, dilation),
-                attr(padding)
+                attr(padding),
+                dilated_suffix(*dilated_kernel)
             ),
             Step::ConvTranspose {
                 padding,
                 kernel,
                 dilation,
                 output_padding,
-                output_size: None,
-                dilated_kernel: false,
+                output_size,
+                dilated_kernel,
                 ..
             } => format!(
-                "ConvTranspose({}{}{})",
+                "ConvTranspose({}{}{}{}){}",
                 geometry(kernel, &shape.stride, dilation),
                 attr(padding),
                 output_padding
                     .as_deref()
                     .filter(|o| o.iter().any(|&v| v != 0))
-                    .map_or(String::new(), |o| format!(", output_padding={}", list(o)))
+                    .map_or(String::new(), |o| format!(", output_padding={}", list(o))),
+                output_size
+                    .as_deref()
+                    .map_or(String::new(), |o| format!(", output_shape={}", list(o))),
+                dilated_suffix(*dilated_kernel)
             ),
             Step::Pool {
                 max,

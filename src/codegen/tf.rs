@@ -2,7 +2,7 @@
 
 use crate::core::Framework;
 
-use super::answer::{args, crop_slices, short, spelled_out};
+use super::answer::{args, crop_slices, dilated_suffix, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
 use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
@@ -41,31 +41,33 @@ fn answer(plan: &Plan<TfPad>) -> Vec<String> {
             Step::Conv {
                 padding,
                 dilation,
-                dilated_kernel: false,
+                dilated_kernel,
                 ..
             } => {
                 let stride = if n == 1 { "stride" } else { "strides" };
                 format!(
-                    "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{})",
+                    "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{}){}",
                     short(&shape.stride),
                     arg(padding),
-                    args(&[("dilations", short(dilation), "1")])
+                    args(&[("dilations", short(dilation), "1")]),
+                    dilated_suffix(*dilated_kernel)
                 )
             }
             Step::ConvTranspose {
                 padding,
                 dilation,
                 output_size,
-                dilated_kernel: false,
+                dilated_kernel,
                 ..
             } => {
                 let out = output_size.clone().unwrap_or_else(|| shape.output.clone());
                 format!(
-                    "tf.nn.conv_transpose(x, w, [batch, {}, C_out], strides={}, padding={}{})",
+                    "tf.nn.conv_transpose(x, w, [batch, {}, C_out], strides={}, padding={}{}){}",
                     join(&out),
                     short(&shape.stride),
                     arg(padding),
-                    args(&[("dilations", short(dilation), "1")])
+                    args(&[("dilations", short(dilation), "1")]),
+                    dilated_suffix(*dilated_kernel)
                 )
             }
             Step::Pool {

@@ -2,7 +2,7 @@
 
 use crate::core::{Framework, Op, PaddingMode};
 
-use super::answer::{args, crop_slices, short, spelled_out};
+use super::answer::{args, crop_slices, dilated_suffix, short, spelled_out};
 use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::writer::{Py, join, torch_pad_tuple, tuple};
@@ -42,16 +42,18 @@ fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
     plan.steps
         .iter()
         .map(|step| match step {
-            Step::Pad { pairs, fill } => format!("x = {}", pad_call("x", pairs, *fill)),
+            Step::Pad { pairs, fill } => {
+                format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
+            }
             Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
             Step::Conv {
                 padding,
                 kernel,
                 dilation,
                 padding_mode,
-                dilated_kernel: false,
+                dilated_kernel,
             } => format!(
-                "nn.Conv{n}d(C_in, C_out, {}{})",
+                "nn.Conv{n}d(C_in, C_out, {}{}){}",
                 short(kernel),
                 args(&[
                     ("stride", short(&shape.stride), "1"),
@@ -62,7 +64,8 @@ fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
                         format!("'{}'", mode_name(*padding_mode)),
                         "'zeros'"
                     ),
-                ])
+                ]),
+                dilated_suffix(*dilated_kernel)
             ),
             Step::ConvTranspose {
                 padding,
@@ -70,11 +73,11 @@ fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
                 dilation,
                 output_padding,
                 output_size,
-                dilated_kernel: false,
+                dilated_kernel,
                 ..
             } => {
                 let layer = format!(
-                    "nn.ConvTranspose{n}d(C_in, C_out, {}{})",
+                    "nn.ConvTranspose{n}d(C_in, C_out, {}{}){}",
                     short(kernel),
                     args(&[
                         ("stride", short(&shape.stride), "1"),
@@ -85,7 +88,8 @@ fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
                             "0"
                         ),
                         ("dilation", short(dilation), "1"),
-                    ])
+                    ]),
+                    dilated_suffix(*dilated_kernel)
                 );
                 match output_size {
                     Some(o) => format!(
