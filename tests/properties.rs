@@ -249,7 +249,7 @@ proptest! {
         let _ = padlab::view::panels::formula(&lines);
         let _ = padlab::view::panels::summary(&Ok(answer.clone()));
         let _ = padlab::view::panels::comparison(&padlab::view::compare::compare(&spec));
-        let _ = padlab::view::plot::sweep(&spec).map(|s| padlab::view::plot::svg(&s, 640, 440));
+        let _ = padlab::view::plot::sweep(&spec, None).map(|s| padlab::view::plot::svg(&s, 640, 440));
         let compact = padlab::forms::compact::CompactSpec::from_spec(&spec);
         let query = padlab::forms::permalink::format_query(&compact);
         let back = padlab::forms::permalink::parse_query(&query, &compact);

@@ -52,6 +52,7 @@ test('a 3,000-long 1-D input and 1000×1000 draw readable pictures at once', asy
   // The odd pixel of strided 'same' (pads 1 and 2) is drawn at the end.
   await expect(page.getByTestId('pad-counts')).toContainText('padding left 1, right 2');
   await expect(page.getByTestId('grid-svg').getByTestId('cell-pad')).toHaveCount(3);
+  await expect(page.getByTestId('code-loading')).toHaveCount(0);
   await page.goto('./?op=conv&fw=torch&in=1000x1000&k=3&p=1');
   await expect(padlab.outputSize).toHaveAttribute('data-value', '1000x1000');
   await expect(picture).toHaveAttribute('data-elided', 'true');
@@ -77,5 +78,7 @@ test('the links that froze the tab draw, hover and step', async ({ padlab }) => 
     await expect(page.getByTestId('grid-svg')).toBeVisible();
     await page.getByTestId('grid-svg').hover();
     await expect(page.getByTestId('step-text')).toContainText('Window 1 of');
+    // The worker has answered too (navigating away mid-download would cancel its request).
+    await expect(page.getByTestId('code-loading')).toHaveCount(0);
   }
 });

@@ -129,7 +129,12 @@ pub fn Below(
         };
         let on =
             js_sys::Reflect::get(&el, &JsValue::from_str("checked")).is_ok_and(|v| v.is_truthy());
+        let value = js_sys::Reflect::get(&el, &JsValue::from_str("value"))
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
         match el.get_attribute("name").as_deref() {
+            Some("sweep") => generator.sweep.set(value.parse().ok()),
             Some("check") => generator.options.update(|o| o.check = on),
             Some("export-safe") => generator.options.update(|o| o.export_safe = on),
             Some("functional") => generator.options.update(|o| o.functional = on),

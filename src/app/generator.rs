@@ -33,6 +33,8 @@ pub struct Generator {
     pub options: RwSignal<Options>,
     /// The wanted output size typed in the inverse panel.
     pub want: RwSignal<String>,
+    /// The dimension the plot sweeps (`None`: the one that matters).
+    pub sweep: RwSignal<Option<usize>>,
     /// The latest reply for the current layer; `None` while invalid or loading.
     pub reply: RwSignal<Option<LayerReply>>,
     /// The latest reply for the pasted model.
@@ -92,6 +94,7 @@ impl Generator {
         let g = Generator {
             options: RwSignal::new(Options::default()),
             want: RwSignal::new(String::new()),
+            sweep: RwSignal::new(None),
             reply: RwSignal::new(None),
             model: RwSignal::new(None),
             pasted: RwSignal::new(None),
@@ -138,6 +141,7 @@ impl Generator {
         Effect::new(move |_| {
             let options = g.options.get();
             let want = g.want.get();
+            let sweep = g.sweep.get();
             let layer = spec.with(|s| s.as_ref().ok().map(CompactSpec::from_spec));
             if let Some(handle) = pending.get_value() {
                 handle.clear();
@@ -154,6 +158,7 @@ impl Generator {
                 g.send(|id| Request::Layer {
                     id,
                     options,
+                    sweep,
                     selected,
                     want,
                     query,

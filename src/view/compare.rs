@@ -9,6 +9,62 @@ pub struct Row {
     pub label: String,
     pub framework: Framework,
     pub answer: Result<Answer, PadError>,
+    /// How the row compares with the layer on screen.
+    pub versus: Versus,
+}
+
+/// A row against the layer on screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Versus {
+    /// The same pads (or crops): the same numbers.
+    Same,
+    /// The same output size, the windows shifted by `before` differences per dimension
+    /// (positive: the row starts further out, so its outputs sit that far up or left).
+    Shifted(Vec<i64>),
+    /// A different output size.
+    OtherSize,
+    /// Nothing to compare (the row or the layer is refused).
+    Unknown,
+}
+
+impl Versus {
+    fn of(row: &Result<Answer, PadError>, layer: Option<&Answer>) -> Versus {
+        match (row, layer) {
+            (Ok(r), Some(l)) if r.output() != l.output() => Versus::OtherSize,
+            (Ok(r), Some(l)) => {
+                let shift: Vec<i64> = r
+                    .axes
+                    .iter()
+                    .zip(&l.axes)
+                    .map(|(a, b)| a.before - b.before)
+                    .collect();
+                if shift.iter().all(|&s| s == 0) {
+                    Versus::Same
+                } else {
+                    Versus::Shifted(shift)
+                }
+            }
+            _ => Versus::Unknown,
+        }
+    }
+
+    /// In words, for the table.
+    pub fn words(&self) -> String {
+        match self {
+            Versus::Same => "same numbers".into(),
+            Versus::Shifted(shift) => {
+                let most = shift.iter().map(|s| s.unsigned_abs()).max().unwrap_or(0);
+                let px = if most == 1 {
+                    "one pixel".to_string()
+                } else {
+                    format!("{most} pixels")
+                };
+                format!("same size, shifted {px}")
+            }
+            Versus::OtherSize => "a different size".into(),
+            Versus::Unknown => String::new(),
+        }
+    }
 }
 
 /// Where the odd pixel of a dimension went.
@@ -21,14 +77,14 @@ pub fn odd_side(answer: &Answer, dim: usize) -> Option<&'static str> {
     }
 }
 
-/// The rows for a forward layer (conv or pooling) with `spec`'s sizes; none for transposed.
+/// The rows for `spec`'s sizes: each framework's 'same' (and torch's usual integer padding,
+/// and for a transposed layer the `padding` / `output_padding` a naive port writes), each
+/// against the layer on screen.
 pub fn compare(spec: &LayerSpec) -> Vec<Row> {
-    if spec.op == Op::ConvTranspose {
-        return vec![];
-    }
     let Ok(g) = Geometry::of(spec) else {
         return vec![];
     };
+    let layer = evaluate(spec).ok();
     let base = |fw: Framework, padding: Padding| {
         let mut s = LayerSpec::new(spec.op, fw, g.input.clone(), Dims::Each(g.kernel.clone()));
         s.stride = Some(Dims::Each(g.stride.clone()));
@@ -39,8 +95,8 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
     // torch's usual integer padding: the spec's own when symmetric, else (k' - 1) / 2 (left out
     // when that does not fit in 64 bits).
     let torch_int: Option<Vec<i64>> = match &spec.padding {
-        Some(Padding::All(p)) => Some(vec![*p; g.ndim()]),
-        Some(Padding::PerDim(v)) => Some(v.clone()),
+        Some(Padding::All(p)) if spec.framework == Framework::Torch => Some(vec![*p; g.ndim()]),
+        Some(Padding::PerDim(v)) if spec.framework == Framework::Torch => Some(v.clone()),
         _ => (0..g.ndim())
             .map(|a| {
                 let k = g.effective_kernel(a).ok()?;
@@ -48,21 +104,45 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
             })
             .collect(),
     };
-    let mut rows: Vec<(String, LayerSpec)> = vec![
-        (
-            "TF / Keras 'same'".into(),
-            base(Framework::Keras, Padding::Same),
-        ),
-        (
+    let mut rows: Vec<(String, LayerSpec)> = vec![(
+        "TF / Keras 'same'".into(),
+        base(Framework::Keras, Padding::Same),
+    )];
+    if spec.op == Op::ConvTranspose {
+        // The port people write for Keras 'same': padding (k' - 1) / 2 and the output padding
+        // that makes the size stride × input.
+        if let Some(pads) = torch_int {
+            let mut s = base(Framework::Torch, Padding::PerDim(pads.clone()));
+            let out_pad: Option<Vec<i64>> = (0..g.ndim())
+                .map(|a| {
+                    let k = g.effective_kernel(a).ok()?;
+                    let natural = i128::from(g.stride[a]) - k + 2 * i128::from(pads[a]);
+                    i64::try_from(natural.rem_euclid(i128::from(g.stride[a]))).ok()
+                })
+                .collect();
+            if let Some(o) = &out_pad {
+                s.output_padding = Some(Dims::Each(o.clone()));
+            }
+            rows.push((
+                format!(
+                    "PyTorch padding={}, output_padding={}",
+                    crate::core::join(&pads, ", "),
+                    out_pad.map_or("0".into(), |o| crate::core::join(&o, ", "))
+                ),
+                s,
+            ));
+        }
+    } else {
+        rows.push((
             "PyTorch 'same'".into(),
             base(Framework::Torch, Padding::Same),
-        ),
-    ];
-    if let Some(pads) = torch_int {
-        rows.push((
-            format!("PyTorch padding={}", crate::core::join(&pads, ", ")),
-            base(Framework::Torch, Padding::PerDim(pads)),
         ));
+        if let Some(pads) = torch_int {
+            rows.push((
+                format!("PyTorch padding={}", crate::core::join(&pads, ", ")),
+                base(Framework::Torch, Padding::PerDim(pads)),
+            ));
+        }
     }
     rows.extend([
         (
@@ -76,10 +156,14 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
         ("JAX 'SAME'".into(), base(Framework::Jax, Padding::Same)),
     ]);
     rows.into_iter()
-        .map(|(label, s)| Row {
-            label,
-            framework: s.framework,
-            answer: evaluate(&s),
+        .map(|(label, s)| {
+            let answer = evaluate(&s);
+            Row {
+                label,
+                framework: s.framework,
+                versus: Versus::of(&answer, layer.as_ref()),
+                answer,
+            }
         })
         .collect()
 }
@@ -122,5 +206,22 @@ mod tests {
         let lower = rows[4].answer.as_ref().unwrap();
         assert_eq!((lower.axes[0].before, lower.axes[0].after), (3, 2));
         assert_eq!(odd_side(lower, 0), Some("before"));
+        // Against the Keras layer on screen: torch padding=3 is the same size, one pixel off.
+        assert_eq!(rows[0].versus, Versus::Same);
+        assert_eq!(rows[2].versus.words(), "same size, shifted one pixel");
+        assert_eq!(rows[1].versus, Versus::Unknown);
+    }
+
+    #[test]
+    fn a_transposed_layer_compares_the_naive_port_too() {
+        let mut spec = LayerSpec::new(Op::ConvTranspose, Framework::Keras, vec![4], Dims::All(3));
+        spec.stride = Some(Dims::All(2));
+        spec.padding = Some(Padding::Same);
+        let rows = compare(&spec);
+        assert_eq!(rows[0].versus, Versus::Same);
+        assert_eq!(rows[1].label, "PyTorch padding=1, output_padding=1");
+        // The classic trap: same length 8, shifted one pixel.
+        assert_eq!(rows[1].answer.as_ref().unwrap().output(), vec![8]);
+        assert_eq!(rows[1].versus.words(), "same size, shifted one pixel");
     }
 }

@@ -9,8 +9,9 @@
 use maud::{Markup, PreEscaped, html};
 
 use crate::core::{Answer, Framework, LayerSpec, Placement, inverse as inverse_of};
-use crate::forms::compact::{LayerError, format_padding, join};
-use crate::view::compare::{Row as CompareRow, odd_side};
+use crate::forms::compact::{CompactSpec, LayerError, join};
+use crate::forms::permalink::format_query;
+use crate::view::compare::{Row as CompareRow, Versus, odd_side};
 use crate::view::explain::{Line, dimension_names};
 use crate::worker::protocol::{Plot, Snippets};
 
@@ -80,7 +81,7 @@ pub fn comparison(rows: &[CompareRow]) -> Markup {
     html! {
         h2 { "Across frameworks" }
         table data-testid="comparison" {
-            thead { tr { th scope="col" { "padding" } th scope="col" { "output" } th scope="col" { "pads (before, after)" } } }
+            thead { tr { th scope="col" { "padding" } th scope="col" { "output" } th scope="col" { @if rows.iter().any(|r| r.answer.as_ref().is_ok_and(|a| a.placement == Placement::Crop)) { "crops (before, after)" } @else { "pads (before, after)" } } th scope="col" { "against this layer" } } }
             tbody {
                 @for row in rows {
                     tr {
@@ -106,6 +107,7 @@ pub fn comparison(rows: &[CompareRow]) -> Markup {
                             }
                             Err(reason) => { td.refused colspan="2" { (reason) } }
                         }
+                        td.versus class=[matches!(row.versus, Versus::Shifted(_)).then_some("shifted")] { (row.versus.words()) }
                     }
                 }
             }
@@ -357,52 +359,91 @@ pub fn view_tabs(model: bool) -> Markup {
     }
 }
 
+/// The plot's choice of dimension (`sweep`): the one that matters, or each by name.
+pub fn sweep_choice(dims: usize, chosen: Option<usize>) -> Markup {
+    html! {
+        label.field.inline.sweep {
+            span { "Sweep the input's" }
+            select name="sweep" data-testid="plot-sweep" {
+                option value="" selected[chosen.is_none()] { "dimension that matters" }
+                @for (d, name) in dimension_names(dims).iter().enumerate() {
+                    option value=(d) selected[chosen == Some(d)] { (name) }
+                }
+            }
+        }
+    }
+}
+
 /// A reason shown in place of a panel's answer.
 pub fn refusal(reason: &impl std::fmt::Display) -> Markup {
     html! { p.error { (reason.to_string()) } }
 }
 
-/// One framework's ways to reach the wanted output (at most four), or why none can.
-fn ways(spec: &LayerSpec, want: &[i64]) -> Result<Vec<String>, String> {
+/// One way to get the wanted size: the link that opens it, the padding in the page's
+/// notation, the pads it gives, and whether they differ from the layer on screen's.
+struct Way {
+    query: String,
+    text: String,
+    pads: String,
+    other_pads: bool,
+}
+
+fn ways(spec: &LayerSpec, want: &[i64], layer: Option<&Answer>) -> Result<Vec<Way>, String> {
     let solutions = inverse_of(spec, want).map_err(|e| e.to_string())?;
     Ok(solutions
         .iter()
         .take(4)
         .map(|sol| {
+            let compact = CompactSpec::from_spec(&sol.spec);
             let mut text = format!(
-                "padding={}",
-                sol.spec
-                    .padding
-                    .as_ref()
-                    .map(format_padding)
-                    .unwrap_or_default()
+                "padding {}",
+                if compact.padding.is_empty() {
+                    "0"
+                } else {
+                    &compact.padding
+                }
             );
-            if let Some(crate::core::Dims::Each(op)) = &sol.spec.output_padding {
-                text.push_str(&format!(", output_padding={}", join(op)));
+            if !compact.output_padding.is_empty() {
+                text.push_str(&format!(", output_padding {}", compact.output_padding));
             }
-            if let Some(o) = &sol.spec.output_size {
-                text.push_str(&format!(", output_size={}", join(o)));
+            if !compact.output_size.is_empty() {
+                text.push_str(&format!(", output_size {}", compact.output_size));
             }
-            format!(
-                "{text} → pads {:?} / {:?}",
-                sol.answer.before(),
-                sol.answer.after()
-            )
+            let pairs = sol.answer.pairs();
+            Way {
+                query: format_query(&compact),
+                text,
+                pads: pairs
+                    .iter()
+                    .map(|(b, a)| format!("({b}, {a})"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                other_pads: layer.is_some_and(|l| l.output() == want && l.pairs() != pairs),
+            }
         })
         .collect())
 }
 
-/// "I want output N": per framework, the padding (or output_padding / output_size) in its own
-/// vocabulary that gives it, or why none can (`inverse` on the list).
+/// Every framework's ways to get the `want`ed output size for `spec`'s kernel, stride and
+/// dilation: links in the page's notation, those whose pads differ from the layer on screen's
+/// (when it has that size) marked.
 pub fn inverse(spec: &LayerSpec, want: &[i64]) -> Markup {
+    let layer = crate::core::evaluate(spec).ok();
     html! {
         ul.inverse-list data-testid="inverse" {
             @for &framework in Framework::ALL {
                 @let s = LayerSpec { framework, ..spec.clone() };
                 li {
                     strong { (framework.title()) ": " }
-                    @match ways(&s, want) {
-                        Ok(found) => { (found.join("; ")) }
+                    @match ways(&s, want, layer.as_ref()) {
+                        Ok(found) => {
+                            @for (i, way) in found.iter().enumerate() {
+                                @if i > 0 { "; " }
+                                a href={ "?" (way.query) } data-testid="inverse-way" { (way.text) }
+                                " → pads " (way.pads)
+                                @if way.other_pads { " " span.badge.small.shifted { "the size, not this layer's pads" } }
+                            }
+                        }
                         Err(why) => { span.refused { (why) } }
                     }
                 }
@@ -517,8 +558,14 @@ mod tests {
         let (spec, _) = seed_004();
         let html = inverse(&spec, &[3, 3]).into_string();
         assert_eq!(html.matches("<li>").count(), Framework::ALL.len());
+        // Each way is a link to that layer, in the page's notation.
         assert!(
-            html.contains("<strong>PyTorch: </strong>padding=2"),
+            html.contains(r#"<strong>PyTorch: </strong><a href="?op=conv&amp;fw=torch&amp;in=6x6&amp;k=5&amp;s=2&amp;p=2" data-testid="inverse-way">padding 2</a> → pads (2, 2) (2, 2)</li>"#),
+            "{html}"
+        );
+        // Keras 'same' gives 3x3 too, with pads (1, 2): not this layer's (2, 2).
+        assert!(
+            html.contains(r#"padding same</a> → pads (1, 2) (1, 2) <span class="badge small shifted">the size, not this layer's pads</span>"#),
             "{html}"
         );
         assert_eq!(

@@ -24,8 +24,10 @@ pub struct Point {
 /// The sweep for one layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sweep {
-    /// The dimension swept (the last one: the grid's columns).
+    /// The dimension swept.
     pub dim: usize,
+    /// Its name, as the page says it (height, width, ...).
+    pub name: &'static str,
     /// The layer's own input size in that dimension.
     pub current: i64,
     pub placement: Placement,
@@ -56,10 +58,36 @@ fn range(current: i64) -> (i64, i64) {
     }
 }
 
-/// Evaluates `spec` at every input size of the sweep (last dimension; the others fixed).
-pub fn sweep(spec: &LayerSpec) -> Option<Sweep> {
-    let dim = spec.input.len().checked_sub(1)?;
+/// Evaluates `spec` at every input size of the sweep of dimension `dim` (the others fixed), or
+/// of the dimension that matters when `dim` is `None`: the first whose pads change with the
+/// input size, else the first whose two sides differ, else the last.
+pub fn sweep(spec: &LayerSpec, dim: Option<usize>) -> Option<Sweep> {
+    let n = spec.input.len();
+    match dim {
+        Some(d) if d < n => sweep_dim(spec, d),
+        _ => {
+            let all: Vec<Sweep> = (0..n).filter_map(|d| sweep_dim(spec, d)).collect();
+            let asymmetric = |s: &Sweep| {
+                s.points
+                    .iter()
+                    .any(|p| p.input == s.current && p.output.is_some() && p.before != p.after)
+            };
+            let pick = all
+                .iter()
+                .position(|s| s.pads_vary)
+                .or_else(|| all.iter().position(asymmetric))
+                .unwrap_or(all.len().saturating_sub(1));
+            all.into_iter().nth(pick)
+        }
+    }
+}
+
+fn sweep_dim(spec: &LayerSpec, dim: usize) -> Option<Sweep> {
     let current = *spec.input.get(dim)?;
+    let name = crate::view::explain::dimension_names(spec.input.len())
+        .get(dim)
+        .copied()
+        .unwrap_or("size");
     let mut layer = spec.clone();
     let dropped_output_size = layer.output_size.take().is_some();
     let (first, last) = range(current.max(1));
@@ -94,6 +122,7 @@ pub fn sweep(spec: &LayerSpec) -> Option<Sweep> {
         .any(|w| (w[0].before, w[0].after) != (w[1].before, w[1].after));
     Some(Sweep {
         dim,
+        name,
         current,
         placement,
         points,
@@ -113,17 +142,17 @@ pub fn summary(s: &Sweep) -> String {
         Placement::Crop => "crops",
     };
     let mut text = format!(
-        "Input sizes {} to {} in dimension {}: {} accepted",
+        "Input {} {} to {}: {} accepted",
+        s.name,
         first.input,
         last.input,
-        s.dim + 1,
         accepted.len()
     );
     if let (Some(lo), Some(hi)) = (
         accepted.iter().filter_map(|p| p.output).min(),
         accepted.iter().filter_map(|p| p.output).max(),
     ) {
-        text.push_str(&format!(", output {lo} to {hi}"));
+        text.push_str(&format!(", output {} {lo} to {hi}", s.name));
     }
     if s.pads_vary {
         text.push_str(&format!("; the {side} change with the input size."));
@@ -203,8 +232,8 @@ fn draw(s: &Sweep, out: &mut String, width: u32, height: u32) -> Result<(), Fail
         .light_line_style(TRANSPARENT)
         .label_style(label.clone())
         .axis_desc_style(label.clone())
-        .x_desc("input size")
-        .y_desc("output size")
+        .x_desc(format!("input {}", s.name))
+        .y_desc(format!("output {}", s.name))
         .draw()?;
     chart.draw_series(LineSeries::new(
         [(s.current, 0), (s.current, max_out + 1)],
@@ -242,7 +271,7 @@ fn draw(s: &Sweep, out: &mut String, width: u32, height: u32) -> Result<(), Fail
         .light_line_style(TRANSPARENT)
         .label_style(label.clone())
         .axis_desc_style(label)
-        .x_desc("input size")
+        .x_desc(format!("input {}", s.name))
         .y_desc(format!("{name} before / after"))
         .draw()?;
     chart.draw_series(LineSeries::new(
@@ -283,7 +312,7 @@ mod tests {
 
     #[test]
     fn strided_same_pads_zig_zag_with_the_input_size() {
-        let s = sweep(&same_stride_2()).unwrap();
+        let s = sweep(&same_stride_2(), None).unwrap();
         assert_eq!((s.points[0].input, s.points.last().unwrap().input), (1, 16));
         // TF 'same', k=3 s=2: total = max(3 - (i mod 2 or 2), 0): 1 for odd sizes, 2 for even.
         let at = |i: i64| s.points.iter().find(|p| p.input == i).unwrap().clone();
@@ -296,13 +325,36 @@ mod tests {
     #[test]
     fn fixed_padding_stays_flat_and_refused_sizes_leave_gaps() {
         let spec = LayerSpec::new(Op::Conv, Framework::Torch, vec![6, 6], Dims::All(5));
-        let s = sweep(&spec).unwrap();
+        let s = sweep(&spec, None).unwrap();
         assert_eq!(s.dim, 1);
         assert!(!s.pads_vary);
         // Sizes below the kernel are refused by torch with no padding.
         assert!(s.points.iter().take(4).all(|p| p.output.is_none()));
         assert_eq!(s.points[4].output, Some(1));
         assert_eq!(runs(&s.points, |p| p.output).len(), 1);
+    }
+
+    #[test]
+    fn the_sweep_takes_the_dimension_that_matters_or_the_one_asked_for() {
+        // Seed 000: Keras 'same' 4x1 on 100x20 pads the height (1, 2), the width not at all.
+        let seed = LayerSpec {
+            padding: Some(Padding::Same),
+            ..LayerSpec::new(
+                Op::Conv,
+                Framework::Keras,
+                vec![100, 20],
+                Dims::Each(vec![4, 1]),
+            )
+        };
+        let s = sweep(&seed, None).unwrap();
+        assert_eq!((s.dim, s.name), (0, "height"));
+        assert!(
+            summary(&s).starts_with("Input height 68 to 131"),
+            "{}",
+            summary(&s)
+        );
+        assert_eq!(sweep(&seed, Some(1)).unwrap().name, "width");
+        assert_eq!(sweep(&seed, Some(7)).unwrap().dim, 0);
     }
 
     #[test]
@@ -319,9 +371,10 @@ mod tests {
 
     #[test]
     fn the_svg_has_both_charts_and_the_axis_titles() {
-        let text = svg(&sweep(&same_stride_2()).unwrap(), 640, 420).unwrap();
+        let text = svg(&sweep(&same_stride_2(), None).unwrap(), 640, 420).unwrap();
         assert!(text.starts_with("<svg"));
-        assert!(text.contains("output size"));
+        assert!(text.contains("output length"));
+        assert!(text.contains("input length"));
         assert!(text.contains("pad before / after"));
         assert!(text.matches("<polyline").count() >= 3);
     }
@@ -330,7 +383,7 @@ mod tests {
     fn large_and_transposed_layers_sweep_without_panicking() {
         let mut spec = same_stride_2();
         spec.input = vec![i64::MAX];
-        let huge = sweep(&spec).unwrap();
+        let huge = sweep(&spec, None).unwrap();
         assert_eq!(huge.points.len(), MAX_POINTS as usize);
         assert_eq!(
             svg(&huge, 640, 420),
@@ -348,7 +401,7 @@ mod tests {
                 Dims::All(20),
             )
         };
-        let s = sweep(&t).unwrap();
+        let s = sweep(&t, None).unwrap();
         assert!(s.dropped_output_size);
         assert_eq!(s.placement, Placement::Crop);
         assert!(svg(&s, 640, 420).is_ok());

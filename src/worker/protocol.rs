@@ -20,6 +20,8 @@ pub enum Request {
     Layer {
         id: u64,
         options: Options,
+        /// The dimension the plot sweeps (`None`: the one that matters).
+        sweep: Option<usize>,
         /// The code tab shown.
         selected: Framework,
         want: String,
@@ -142,12 +144,14 @@ impl Request {
             Request::Layer {
                 id,
                 options,
+                sweep,
                 selected,
                 want,
                 query,
             } => format!(
-                "L{id}\n{}\n{}\n{}\n{query}",
+                "L{id}\n{}{}\n{}\n{}\n{query}",
                 flags(options),
+                sweep.map_or(String::new(), |d| d.to_string()),
                 selected.name(),
                 want.replace('\n', " ")
             ),
@@ -179,7 +183,10 @@ impl Request {
         Some(match kind {
             'L' => {
                 let mut parts = rest.splitn(4, '\n');
-                let options = read_flags(parts.next().unwrap_or(""));
+                let flags = parts.next().unwrap_or("");
+                let options = read_flags(flags);
+                let digits: String = flags.chars().filter(char::is_ascii_digit).collect();
+                let sweep = digits.parse().ok();
                 let selected = parts
                     .next()
                     .unwrap_or("")
@@ -189,6 +196,7 @@ impl Request {
                 Request::Layer {
                     id,
                     options,
+                    sweep,
                     selected,
                     want,
                     query: parts.next().unwrap_or("").to_string(),
@@ -364,6 +372,7 @@ mod tests {
                     check: true,
                     ..Options::default()
                 },
+                sweep: Some(1),
                 selected: Framework::Tf,
                 want: "100x20".into(),
                 query: "op=conv&fw=keras&in=100x20&k=4x1&p=same".into(),

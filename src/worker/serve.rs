@@ -14,7 +14,7 @@ use crate::view::{self, panels, plot};
 use super::protocol::{Panels, Plot, Reply, Request, Snippets};
 
 /// The plot's size in SVG pixels (it scales to the page width).
-pub const PLOT_SIZE: (u32, u32) = (640, 440);
+pub const PLOT_SIZE: (u32, u32) = (520, 400);
 
 /// The reply text for a request text (garbage gets a reply that says why, never a panic).
 pub fn answer(text: &str) -> String {
@@ -44,6 +44,7 @@ fn reply(request: Request) -> Reply {
         Request::Layer {
             id,
             options,
+            sweep,
             selected,
             want,
             query,
@@ -52,7 +53,16 @@ fn reply(request: Request) -> Reply {
             let mut panels = layer_panels(&query, &want);
             panels.code =
                 panels::code_tabs(&layer_code(&spec, &options), selected, "").into_string();
-            panels.plot = panels::plot(Some(&layer_plot(&spec)), true, false).into_string();
+            let plot = layer_plot(&spec, sweep);
+            let dims = spec.as_ref().map_or(0, |s| s.input.len());
+            panels.plot = panels::plot(Some(&plot), true, false).into_string();
+            if dims > 1 {
+                panels.plot = format!(
+                    "{}{}",
+                    panels::sweep_choice(dims, sweep).into_string(),
+                    panels.plot
+                );
+            }
             Reply::Layer { id, panels }
         }
         Request::Model {
@@ -101,12 +111,13 @@ fn layer_code(spec: &Result<LayerSpec, String>, options: &Options) -> Snippets {
         .collect()
 }
 
-/// The input-size plot: its summary and SVG, or why there is none.
-fn layer_plot(spec: &Result<LayerSpec, String>) -> Plot {
+/// The input-size plot (sweeping dimension `dim`, or the one that matters): its summary and
+/// SVG, or why there is none.
+fn layer_plot(spec: &Result<LayerSpec, String>, dim: Option<usize>) -> Plot {
     spec.clone()
         // A refused layer gets its reason, not an empty plot.
         .and_then(|spec| match evaluate(&spec) {
-            Ok(_) => plot::sweep(&spec).ok_or_else(|| "No dimension to sweep.".into()),
+            Ok(_) => plot::sweep(&spec, dim).ok_or_else(|| "No dimension to sweep.".into()),
             Err(e) => Err(e.to_string()),
         })
         .and_then(|sweep| {
@@ -254,6 +265,7 @@ mod tests {
             &Request::Layer {
                 id: 7,
                 options,
+                sweep: None,
                 selected,
                 want: "3x3".into(),
                 query: query.into(),
@@ -314,7 +326,7 @@ mod tests {
             .unwrap()
             .code;
         assert_eq!(snippets[0], (Framework::Torch, Ok(direct)));
-        let (summary, svg) = layer_plot(&spec).unwrap();
+        let (summary, svg) = layer_plot(&spec, None).unwrap();
         assert!(
             summary.contains("the pads are the same for every size"),
             "{summary}"
@@ -328,7 +340,7 @@ mod tests {
     #[test]
     fn a_refused_layer_and_garbage_answer_reasons_not_panics() {
         let spec = layer_spec("op=conv&fw=torch&in=8&k=3&s=2&p=same");
-        assert!(layer_plot(&spec).is_err_and(|e| e.contains("strided")));
+        assert!(layer_plot(&spec, None).is_err_and(|e| e.contains("strided")));
         assert!(
             layer_code(&spec, &Options::default())
                 .iter()
