@@ -50,19 +50,21 @@ async function firstGrid(browser, url) {
   return times;
 }
 
-/** Time from an input event to the last change it makes to the page (grid, summary, formula,
- * comparison…), seen by a MutationObserver on the whole app; the code and plot panels, which
- * the worker fills later, are left out. Waits two frames after each change. */
-async function controlChange(page, size) {
-  await page.goto(`${base}?op=conv&fw=keras&in=${size}x${size}&k=3&p=same`);
+/** Time from an input event to the last change it makes to the page (controls, summary, answer
+ * lines, picture…), seen by a MutationObserver on the whole app; the panels below the picture,
+ * which the worker fills later (arithmetic, comparison, plot, inverse, code), are left out.
+ * Waits two frames after each change. */
+async function controlChange(page, size, padding = 'same', whole = false) {
+  await page.goto(`${base}?op=conv&fw=keras&in=${size}x${size}&k=3&p=${padding}`);
   await page.getByTestId('output-size').waitFor();
+  if (whole) await page.getByTestId('view-mode').selectOption('whole');
   await page.waitForTimeout(500);
   return page.evaluate(async (n) => {
     const input = document.querySelector('[data-testid="kernel"]');
     const app = document.getElementById('app');
     const later = (node) => {
       const el = node.nodeType === 1 ? node : node.parentElement;
-      return el && el.closest('section.code, section.plot');
+      return el && el.closest('.panels');
     };
     const times = [];
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
@@ -82,6 +84,81 @@ async function controlChange(page, size) {
     }
     return times;
   }, runs * 4);
+}
+
+/** Time from navigation to the answer line (the PyTorch line to paste) visible, cold. */
+async function answerLine(browser, url, viewport) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const seen = () => {
+        const code = document.querySelector('[data-testid="answer-torch"] code');
+        if (!code || !code.textContent || window.__answer) return;
+        const t = performance.now();
+        requestAnimationFrame(() => {
+          if (code.isConnected && code.checkVisibility() && !window.__answer) window.__answer = t;
+        });
+      };
+      new MutationObserver(seen).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__answer);
+    times.push(await page.evaluate(() => window.__answer));
+    await context.close();
+  }
+  return times;
+}
+
+/** The longest main-thread task (Long Tasks API: 50 ms and more) while `1000x1000` is typed
+ * into the input field, one key every 80 ms; 0 when there is none. */
+async function typingLongTask(browser) {
+  const longest = [];
+  for (let i = 0; i < Math.max(3, Math.floor(runs / 3)); i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${base}?op=conv&fw=torch&in=8x8&k=3&p=1`);
+    await page.getByTestId('output-size').waitFor();
+    await page.getByTestId('code-torch').waitFor({ state: 'attached' });
+    await page.evaluate(() => {
+      window.__tasks = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__tasks.push(e.duration); })
+        .observe({ type: 'longtask' });
+    });
+    const input = page.getByTestId('input');
+    await input.fill('');
+    await input.pressSequentially('1000x1000', { delay: 80 });
+    await page.getByTestId('output-size').and(page.locator('[data-value="1000x1000"]')).waitFor();
+    await page.waitForTimeout(1000);
+    longest.push(await page.evaluate(() => Math.max(0, ...window.__tasks)));
+    await context.close();
+  }
+  return longest;
+}
+
+/** Time from navigation to a readable picture of 1000×1000 (cells drawn, at least 12 px). */
+async function readableLarge(browser) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const seen = () => {
+        const frame = document.querySelector('[data-testid="picture"]');
+        const cell = frame && frame.querySelector('[data-testid="cell-input"]');
+        if (!cell || window.__readable || Number(frame.getAttribute('data-cell-px')) < 12) return;
+        const t = performance.now();
+        requestAnimationFrame(() => { if (cell.isConnected && !window.__readable) window.__readable = t; });
+      };
+      new MutationObserver(seen).observe(document, { childList: true, subtree: true, attributes: true });
+    });
+    await page.goto(`${base}?op=conv&fw=torch&in=1000x1000&k=3&p=1`);
+    await page.waitForFunction(() => window.__readable);
+    times.push(await page.evaluate(() => window.__readable));
+    await context.close();
+  }
+  return times;
 }
 
 /** Frame times while the window animates at 60 steps per second. */
@@ -111,6 +188,14 @@ const gridLink = await firstGrid(browser, `${base}?op=conv&fw=keras&in=100x20&k=
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
 const c32 = await controlChange(page, 32);
 const c128 = await controlChange(page, 128);
+// The whole 128×128 layer drawn (one SVG element per cell): a kernel change that keeps the
+// output size ('same') and one that changes it ('valid').
+const c128same = await controlChange(page, 128, 'same', true);
+const c128valid = await controlChange(page, 128, 'valid', true);
+const answerDesktop = await answerLine(browser, `${base}?op=conv&fw=keras&in=100x20&k=4x1&p=same`, { width: 1280, height: 720 });
+const answerPhone = await answerLine(browser, `${base}?op=conv&fw=keras&in=100x20&k=4x1&p=same`, { width: 390, height: 844 });
+const typing = await typingLongTask(browser);
+const readable = await readableLarge(browser);
 const a64 = await animation(page, 64, 3);
 const large = [];
 for (const size of [96, 128, 160, 192, 256, 512]) large.push([size, await animation(page, size, 1.5)]);
@@ -126,6 +211,12 @@ console.log(`| first grid visible, default page, median of ${runs} cold loads (p
 console.log(`| first grid visible, permalink (drawn by the wasm), median (p95) | ${ms(pct(gridLink, 0.5))} (${ms(pct(gridLink, 0.95))}) | ≤ 60 ms |`);
 console.log(`| control change → DOM updated, 32×32, p50 / p95 | ${ms(pct(c32, 0.5))} / ${ms(pct(c32, 0.95))} | p95 ≤ 4 ms |`);
 console.log(`| control change → DOM updated, 128×128, p50 / p95 | ${ms(pct(c128, 0.5))} / ${ms(pct(c128, 0.95))} | p95 ≤ 16 ms |`);
+console.log(`| control change → DOM updated, whole 128×128 drawn, output size kept ('same', k 3↔5), p50 / p95 | ${ms(pct(c128same, 0.5))} / ${ms(pct(c128same, 0.95))} | p95 ≤ 16 ms |`);
+console.log(`| control change → DOM updated, whole 128×128 drawn, output size changes ('valid', k 3↔5), p50 / p95 | ${ms(pct(c128valid, 0.5))} / ${ms(pct(c128valid, 0.95))} | p95 ≤ 16 ms |`);
+console.log(`| answer line visible, seed 000's link, desktop 1280×720, median (p95) | ${ms(pct(answerDesktop, 0.5))} (${ms(pct(answerDesktop, 0.95))}) | ≤ 250 ms |`);
+console.log(`| answer line visible, seed 000's link, phone 390×844, median (p95) | ${ms(pct(answerPhone, 0.5))} (${ms(pct(answerPhone, 0.95))}) | ≤ 250 ms |`);
+console.log(`| longest task while typing 1000x1000 (Long Tasks ≥ 50 ms; 0: none), worst of ${typing.length} | ${ms(Math.max(...typing))} | < 50 ms |`);
+console.log(`| readable picture of 1000×1000 (cells ≥ 12 px) after navigation, median (p95) | ${ms(pct(readable, 0.5))} (${ms(pct(readable, 0.95))}) | ≤ 250 ms |`);
 console.log(`| animation at 64×64: fps (frame p95, max) | ${a64.fps.toFixed(0)} fps (${ms(a64.p95)}, ${ms(a64.max)}) | 60 fps |`);
 for (const [size, r] of large) {
   console.log(`| animation at ${size}×${size}: max frame | ${r.drawn ? `${ms(r.max)} (${r.fps.toFixed(0)} fps, ${r.renderer})` : 'not drawn (cell budget)'} | no frame > 50 ms up to ≥ 256×256 |`);

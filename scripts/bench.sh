@@ -9,7 +9,8 @@ scripts/setup.sh
 source scripts/env.sh
 cargo fetch --quiet
 trunk build --release --quiet
-(cd e2e && python3 serve.py 4175 ../dist / & echo $! > "$root/target/bench-server.pid")
+(cd e2e && exec python3 serve.py 4175 ../dist /) &
+echo $! > "$root/target/bench-server.pid"
 trap 'kill "$(cat "$root/target/bench-server.pid")" 2>/dev/null || true' EXIT
 sleep 1
 cd e2e && node bench.mjs

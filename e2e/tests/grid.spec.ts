@@ -82,3 +82,20 @@ test('a 3-D layer is shown one depth slice at a time', async ({ padlab }) => {
   await expect(grid.getByTestId('cell-input')).toHaveCount(0);
   await expect(padlab.page.getByText(/Depth slice 0 of 5 \(padding; the current window reads it\)/)).toBeVisible();
 });
+
+test('the values mode writes the numbers: zeros in the padding, −∞ for a max pool, one output spelled out', async ({ padlab }) => {
+  await padlab.open(); // seed 004: 6x6, kernel 5, stride 2, padding 2
+  await padlab.page.getByTestId('values').check();
+  const values = padlab.page.locator('.values text');
+  // 10x10 padded input and 3x3 output, every cell numbered, the cells big enough to read.
+  await expect(values).toHaveCount(109);
+  expect(Number(await padlab.page.getByTestId('picture').getAttribute('data-cell-px'))).toBeGreaterThanOrEqual(24);
+  await expect(values.first()).toHaveText('0');
+  const sum = padlab.page.getByTestId('values-sum');
+  await expect(sum).toContainText('Output (0, 0) (input value · weight):');
+  await expect(sum).toContainText('16 taps read zeros');
+  await padlab.page.goto('./?op=max_pool&fw=torch&in=7&k=3&s=2&p=1');
+  await padlab.page.getByTestId('values').check();
+  await expect(values.first()).toHaveText('−∞');
+  await expect(sum).toContainText('max(−∞,');
+});

@@ -30,50 +30,90 @@ fn shown_value(el: &Element) -> String {
 }
 
 /// Sets an element's text unless it holds it already.
-fn set_text(root: &Element, selector: &str, text: &str) {
-    if let Ok(Some(el)) = root.query_selector(selector)
+fn set_text(el: Option<&Element>, text: &str) {
+    if let Some(el) = el
         && el.text_content().as_deref().unwrap_or("") != text
     {
         el.set_text_content(Some(text));
     }
 }
 
-/// Writes the form into the controls under `root`, touching only what differs: values, which
-/// controls apply, each field's reason (`error`, held back while the user is typing) and note.
-fn show(root: &Element, form: &CompactSpec, error: Option<&FieldError>) {
+/// One control's elements, found once.
+struct Part {
+    control: Control,
+    input: Element,
+    label: Option<Element>,
+    error: Option<Element>,
+    note: Option<Element>,
+}
+
+/// The controls' elements under `root`.
+fn parts(root: &Element) -> Vec<Part> {
+    Control::ALL
+        .into_iter()
+        .filter_map(|control| {
+            let name = control.name();
+            let input = root
+                .query_selector(&format!("[name=\"{name}\"]"))
+                .ok()
+                .flatten()?;
+            let by_id = |suffix: &str| {
+                root.query_selector(&format!("#{name}-{suffix}"))
+                    .ok()
+                    .flatten()
+            };
+            Some(Part {
+                control,
+                label: input.closest("label").ok().flatten(),
+                error: by_id("error"),
+                note: by_id("note"),
+                input,
+            })
+        })
+        .collect()
+}
+
+/// Writes the form into the controls, touching only what differs: values, which controls
+/// apply, each field's reason (`error`, held back while the user is typing) and note.
+fn show(parts: &[Part], form: &CompactSpec, error: Option<&FieldError>) {
     let notes = form.notes();
-    for control in Control::ALL {
-        let name = control.name();
-        let Ok(Some(el)) = root.query_selector(&format!("[name=\"{name}\"]")) else {
-            continue;
-        };
+    for part in parts {
+        let (control, el) = (part.control, &part.input);
         let value = form.value(control);
-        if shown_value(&el) != value {
+        if shown_value(el) != value {
             if control == Control::CeilMode {
-                set_property(&el, "checked", &JsValue::from_bool(form.ceil_mode));
+                set_property(el, "checked", &JsValue::from_bool(form.ceil_mode));
             } else {
-                set_property(&el, "value", &JsValue::from_str(&value));
+                set_property(el, "value", &JsValue::from_str(&value));
             }
         }
-        if let Some(label) = el.closest("label").ok().flatten() {
-            let _ = label
-                .toggle_attribute_with_force("hidden", !control.applies(form.framework, form.op));
+        if let Some(label) = &part.label {
+            let hide = !control.applies(form.framework, form.op);
+            if label.has_attribute("hidden") != hide {
+                let _ = label.toggle_attribute_with_force("hidden", hide);
+            }
         }
         if let Control::Text(field) = control {
             let message = error
                 .filter(|e| e.field == field)
                 .map(|e| e.message.as_str());
-            let _ = el.set_attribute("aria-invalid", &message.is_some().to_string());
-            set_text(root, &format!("#{name}-error"), message.unwrap_or(""));
+            let invalid = if message.is_some() { "true" } else { "false" };
+            if el.get_attribute("aria-invalid").as_deref() != Some(invalid) {
+                let _ = el.set_attribute("aria-invalid", invalid);
+            }
+            set_text(part.error.as_ref(), message.unwrap_or(""));
             let note = notes
                 .iter()
                 .find(|(f, _)| *f == field)
                 .map(|(_, n)| n.as_str());
-            set_text(root, &format!("#{name}-note"), note.unwrap_or(""));
+            set_text(part.note.as_ref(), note.unwrap_or(""));
+            if field == crate::forms::compact::Field::Padding {
+                let hint = padding_placeholder(form);
+                if el.get_attribute("placeholder").as_deref() != Some(hint) {
+                    let _ = el.set_attribute("placeholder", hint);
+                }
+            }
         }
-    }
-    if let Ok(Some(padding)) = root.query_selector("[name=\"padding\"]") {
-        let _ = padding.set_attribute("placeholder", padding_placeholder(form));
     }
 }
 
@@ -92,12 +132,18 @@ pub fn Controls(
     typing: RwSignal<bool>,
 ) -> impl IntoView {
     let root = NodeRef::<leptos::html::Form>::new();
+    let found = StoredValue::new_local(Vec::<Part>::new());
     Effect::new(move |_| {
         let Some(root) = root.get() else {
             return;
         };
+        if found.with_value(Vec::is_empty) {
+            found.set_value(parts(&root));
+        }
         let hold = typing.get();
-        form.with(|f| spec.with(|s| show(&root, f, s.as_ref().err().filter(|_| !hold))));
+        found.with_value(|parts| {
+            form.with(|f| spec.with(|s| show(parts, f, s.as_ref().err().filter(|_| !hold))))
+        });
     });
     let pause = StoredValue::new(None::<TimeoutHandle>);
     let typed = move || {

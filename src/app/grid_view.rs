@@ -17,6 +17,7 @@ use crate::picture::canvas::{Paint, paint};
 use crate::picture::patch::{Edit, diff};
 use crate::picture::scene::block_cell;
 use crate::picture::svg::{block_cells_svg, block_transform, overlay_svg, scene_svg};
+use crate::picture::values::{sum_text, values_svg};
 use crate::picture::words::{depth_text, fill_sentence, legend, step_text};
 use crate::picture::{Fit, Hit, Layout, Panel, Picture, Scene, View, hit, layout, picture, scene};
 use crate::view::panels::{grid_shell, legend_items};
@@ -32,6 +33,8 @@ const MAX_SIDE: i64 = 16_384;
 pub(super) const MAX_HEIGHT: i64 = 520;
 /// The smallest cell the picture draws unless the whole layer is asked for.
 pub(super) const MIN_CELL: i64 = 12;
+/// The smallest cell that holds a value.
+const VALUES_CELL: i64 = 24;
 
 /// How the static layer is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +51,20 @@ fn drawn_cells(at: &Layout) -> i64 {
     grid(&at.in_rows, &at.in_cols).saturating_add(grid(&at.out_rows, &at.out_cols))
 }
 
-fn find(root: &Element, selector: &str) -> Option<Element> {
-    root.query_selector(selector).ok().flatten()
+/// The shell's elements, found once (the shell is static markup: they stay).
+type Found = StoredValue<Vec<(&'static str, Element)>, LocalStorage>;
+
+fn find_in(found: Found, root: &Element, selector: &'static str) -> Option<Element> {
+    if let Some(el) = found.with_value(|f| {
+        f.iter()
+            .find(|(s, _)| *s == selector)
+            .map(|(_, e)| e.clone())
+    }) {
+        return Some(el);
+    }
+    let el = root.query_selector(selector).ok().flatten()?;
+    found.update_value(|f| f.push((selector, el.clone())));
+    Some(el)
 }
 
 fn set_attr(el: &Element, name: &str, value: &str) {
@@ -58,16 +73,18 @@ fn set_attr(el: &Element, name: &str, value: &str) {
     }
 }
 
-fn set_text(root: &Element, selector: &str, text: &str) {
-    if let Some(el) = find(root, selector)
+fn set_text(el: Option<Element>, text: &str) {
+    if let Some(el) = el
         && el.text_content().as_deref().unwrap_or("") != text
     {
         el.set_text_content(Some(text));
     }
 }
 
-fn set_hidden(root: &Element, selector: &str, hidden: bool) {
-    if let Some(el) = find(root, selector) {
+fn set_hidden(el: Option<Element>, hidden: bool) {
+    if let Some(el) = el
+        && el.has_attribute("hidden") != hidden
+    {
         let _ = el.toggle_attribute_with_force("hidden", hidden);
     }
 }
@@ -108,8 +125,12 @@ pub fn GridView(
         _ => last.get_value(),
     });
     let root = NodeRef::<leptos::html::Section>::new();
+    let found: Found = StoredValue::new_local(Vec::new());
+    let find = move |root: &Element, selector: &'static str| find_in(found, root, selector);
     let width = RwSignal::new(640i64);
     let view = RwSignal::new(View::Auto);
+    // The values mode: numbers in the cells (larger cells), and the current output's sum.
+    let values = RwSignal::new(false);
     let step = RwSignal::new(0i64);
     let playing = RwSignal::new(false);
     let speed_ms = RwSignal::new(400u64);
@@ -120,7 +141,7 @@ pub fn GridView(
         let fit = Fit {
             width: width.get(),
             max_height: MAX_HEIGHT,
-            min_cell: MIN_CELL,
+            min_cell: if values.get() { VALUES_CELL } else { MIN_CELL },
             view: view.get(),
         };
         pic.with(|p| p.as_ref().map(|p| layout(p, step.get(), &fit)))
@@ -240,7 +261,7 @@ pub fn GridView(
             }
             _ => String::new(),
         };
-        set_text(&root, "#picture-note", &note);
+        set_text(find(&root, "#picture-note"), &note);
         if let Some(el) = find(&root, "#picture-note") {
             set_attr(
                 &el,
@@ -252,6 +273,15 @@ pub fn GridView(
                 },
             );
         }
+        let numbers = match (values.get(), pic.get(), &at_now, mode) {
+            (true, Some(p), Some(at), Renderer::Svg) => values_svg(&p, at, slice.get()),
+            _ => String::new(),
+        };
+        if let Some(g) = find(&root, "g.values")
+            && g.inner_html() != numbers
+        {
+            g.set_inner_html(&numbers);
+        }
         let items = match (pic.get(), &at_now) {
             (Some(p), Some(at)) => base.with(|s| s.as_ref().map(|s| legend(&p, s, at))),
             _ => None,
@@ -262,7 +292,10 @@ pub fn GridView(
                 "class",
                 &format!("legend {}", fill.unwrap_or("fill-zeros")),
             );
-            ul.set_inner_html(&legend_items(&items.unwrap_or_default()).into_string());
+            let markup = legend_items(&items.unwrap_or_default()).into_string();
+            if ul.inner_html() != markup {
+                ul.set_inner_html(&markup);
+            }
         }
     });
     let steps = Memo::new(move |_| pic.with(|p| p.as_ref().map_or(1, |p| p.steps().max(1))));
@@ -276,7 +309,8 @@ pub fn GridView(
                 .map_or(0, |d| d.before)
         }));
     });
-    // The moving overlay.
+    // The moving overlay (rewritten only when it changes).
+    let last_overlay = StoredValue::new(String::new());
     Effect::new(move |_| {
         let Some(root) = root.get() else {
             return;
@@ -287,8 +321,11 @@ pub fn GridView(
             }
             _ => String::new(),
         });
-        if let Some(g) = find(&root, "g.overlay") {
+        if let Some(g) = find(&root, "g.overlay")
+            && last_overlay.with_value(|l| *l != markup)
+        {
             g.set_inner_html(&markup);
+            last_overlay.set_value(markup);
         }
     });
     // The words and the player.
@@ -299,23 +336,27 @@ pub fn GridView(
         let (n, on) = (step.get(), playing.get());
         let _ = root.toggle_attribute_with_force("data-stale", stale.get());
         set_hidden(
-            &root,
-            "[data-testid=stale-note]",
+            find(&root, "[data-testid=stale-note]"),
             !(stale.get() && pic.with(Option::is_some)),
         );
         pic.with(|p| {
             let Some(p) = p else {
                 return;
             };
-            set_text(&root, "[data-testid=step-text]", &step_text(p, n));
+            set_text(find(&root, "[data-testid=step-text]"), &step_text(p, n));
+            let sum = if values.get() {
+                sum_text(p, n).unwrap_or_default()
+            } else {
+                String::new()
+            };
+            set_text(find(&root, "#values-sum"), &sum);
             let padded = p
                 .axes
                 .iter()
                 .chain(&p.depth)
                 .any(|a| a.before > 0 || a.after > 0);
             set_text(
-                &root,
-                "#fill-text",
+                find(&root, "#fill-text"),
                 &if padded {
                     fill_sentence(p.fill)
                 } else {
@@ -323,11 +364,11 @@ pub fn GridView(
                 },
             );
             let depth = depth_text(p, n, slice.get());
-            set_hidden(&root, "label.depth", depth.is_none());
+            set_hidden(find(&root, "label.depth"), depth.is_none());
             if let (Some(text), Some(range), Some(d)) =
                 (depth, find(&root, "[name=depth]"), &p.depth)
             {
-                set_text(&root, "#depth-text", &text);
+                set_text(find(&root, "#depth-text"), &text);
                 set_attr(&range, "max", &(d.len() - 1).to_string());
                 set_value(&range, &slice.get().to_string());
             }
@@ -347,7 +388,10 @@ pub fn GridView(
         }
         if let Some(play) = find(&root, "[data-play]") {
             set_attr(&play, "aria-pressed", &on.to_string());
-            set_text(&root, "[data-play]", if on { "Pause" } else { "Play" });
+            set_text(
+                find(&root, "[data-play]"),
+                if on { "Pause" } else { "Play" },
+            );
         }
     });
     let ticker = StoredValue::new(None::<IntervalHandle>);
@@ -433,6 +477,10 @@ pub fn GridView(
                     speed_ms.set(v);
                 }
             }
+            Some("values") => values.set(
+                js_sys::Reflect::get(&el, &JsValue::from_str("checked"))
+                    .is_ok_and(|v| v.is_truthy()),
+            ),
             Some("view") => view.set(match value.as_str() {
                 "edges" => View::Edges,
                 "whole" => View::Whole { cell: 0 },

@@ -27,7 +27,10 @@ pub fn PresetBar(
                     let on = chosen
                         .as_ref()
                         .is_some_and(|p| b.get_attribute("data-preset").as_deref() == Some(p.id));
-                    let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
+                    let pressed = if on { "true" } else { "false" };
+                    if b.get_attribute("aria-pressed").as_deref() != Some(pressed) {
+                        let _ = b.set_attribute("aria-pressed", pressed);
+                    }
                 }
             }
         }

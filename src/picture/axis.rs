@@ -210,6 +210,22 @@ pub struct Picture {
     pub transposed: bool,
     /// What the padding holds.
     pub fill: Fill,
+    /// What a window computes.
+    pub reduce: Reduce,
+}
+
+/// What a window computes from its taps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// A weighted sum (convolution; transposed as the direct convolution of the zero-inserted
+    /// input).
+    Sum,
+    Max,
+    /// An average; `counts_pad`: padding taps count in the divisor (never positions past the
+    /// padding).
+    Average {
+        counts_pad: bool,
+    },
 }
 
 impl Picture {
@@ -311,6 +327,19 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
         axes,
         depth,
         transposed,
+        reduce: match spec.op {
+            Op::MaxPool => Reduce::Max,
+            Op::AvgPool => Reduce::Average {
+                counts_pad: matches!(
+                    crate::codegen::semantics::semantics(spec).map(|(s, _)| s.kind),
+                    Ok(crate::codegen::semantics::Kind::Pool {
+                        divisor: crate::codegen::semantics::Divisor::RealAndPad,
+                        ..
+                    })
+                ),
+            },
+            Op::Conv | Op::ConvTranspose => Reduce::Sum,
+        },
         fill: match (spec.op, spec.padding_mode.unwrap_or_default()) {
             (Op::MaxPool, _) => Fill::NegInf,
             (Op::Conv, PaddingMode::Reflect) => Fill::Reflect,

@@ -10,6 +10,8 @@
 //!   input, output); hit testing;
 //! - [`svg`] and [`canvas`]: the scene as SVG markup (with the moving overlay and the
 //!   pre-rendered default picture), or as paints and hit tests for the canvas;
+//! - [`values`]: the values mode (input values, what the padding holds, weights, outputs and
+//!   one output's sum);
 //! - [`words`]: the legend (only what is shown), the step and the depth slice in words;
 //! - [`patch`]: the edits that bring a drawn scene to the next one, so a control change touches
 //!   only the cells that changed.
@@ -20,9 +22,10 @@ pub mod patch;
 pub mod scene;
 pub mod strip;
 pub mod svg;
+pub mod values;
 pub mod words;
 
-pub use axis::{Axis, Cell, Fill, Picture, picture};
+pub use axis::{Axis, Cell, Fill, Picture, Reduce, picture};
 pub use scene::{
     Block, BlockCell, CellKind, Fit, Hit, Layout, Panel, Scene, View, hit, layout, scene,
 };

@@ -105,9 +105,28 @@ pub fn rows_cols(picture: &Picture) -> (Axis, Axis) {
     }
 }
 
+/// The label over the input grid: "input; padding top 1, bottom 2, left 0, right 0".
+pub fn input_label(picture: &Picture) -> String {
+    let (rows, cols) = rows_cols(picture);
+    let sides = if picture.axes.len() == 1 {
+        format!("padding left {}, right {}", cols.before, cols.after)
+    } else {
+        format!(
+            "padding top {}, bottom {}, left {}, right {}",
+            rows.before, rows.after, cols.before, cols.after
+        )
+    };
+    let zeros = if picture.transposed {
+        " (zeros inserted)"
+    } else {
+        ""
+    };
+    format!("input{zeros}; {sides}")
+}
+
 /// Places the grids of `strips` (input rows, input columns, output rows, output columns) at
 /// `cell` units.
-fn place(cell: i64, stacked: bool, strips: [Strip; 4]) -> Layout {
+fn place(cell: i64, stacked: bool, strips: [Strip; 4], label_width: i64) -> Layout {
     let [in_rows, in_cols, out_rows, out_cols] = strips;
     let gap_row = |cols: &Strip| if cols.is_whole() { 0 } else { GAP_LABEL };
     let in_h = in_rows.slots().saturating_mul(cell);
@@ -119,11 +138,14 @@ fn place(cell: i64, stacked: bool, strips: [Strip; 4]) -> Layout {
         let y = LABEL + in_h + gap_row(&in_cols) + LABEL;
         (
             (0, y),
-            in_w.max(out_w) + 1,
+            in_w.max(out_w).max(label_width) + 1,
             y + out_h + gap_row(&out_cols) + 1,
         )
     } else {
-        let x = in_w.saturating_add(cell.saturating_mul(2).max(16));
+        // Past the input grid and its label (12 px text, about 7 px a character).
+        let x = in_w
+            .saturating_add(cell.saturating_mul(2).clamp(16, 32))
+            .max(label_width);
         (
             (x, LABEL),
             x.saturating_add(out_w) + 1,
@@ -156,6 +178,7 @@ pub fn layout(picture: &Picture, step: i64, fit: &Fit) -> Layout {
     };
     let width = fit.width.max(160);
     let height = (fit.max_height - 2 * LABEL - 2 * GAP_LABEL).max(60);
+    let label_width = input_label(picture).chars().count() as i64 * 7 + 12;
     // The whole layer, beside or under: the largest cell that fits.
     let whole_cell = |stacked: bool| {
         let (across, down) = if stacked {
@@ -183,9 +206,14 @@ pub fn layout(picture: &Picture, step: i64, fit: &Fit) -> Layout {
                 Strip::whole(rows.output),
                 Strip::whole(cols.output),
             ],
+            label_width,
         )
     };
-    let (side, under) = (whole_cell(false), whole_cell(true));
+    let (mut side, under) = (whole_cell(false), whole_cell(true));
+    // Beside the input, the output must also clear the input's label.
+    if whole(false, side).width > width {
+        side = 0;
+    }
     let best_stacked = one_d || under > side;
     let best = side.max(under);
     match fit.view {
@@ -245,7 +273,7 @@ pub fn layout(picture: &Picture, step: i64, fit: &Fit) -> Layout {
     let cell = (width / a.max(1))
         .min(height / d.max(1))
         .clamp(target.min(MAX_CELL), MAX_CELL);
-    place(cell, stacked, strips)
+    place(cell, stacked, strips, label_width)
 }
 
 /// Which side a padding cell is on.
@@ -487,23 +515,11 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
         Some(depth) => (depth.cell(slice), depth.is_dead(slice)),
         None => (Cell::Input, false),
     };
-    let sides = if picture.axes.len() == 1 {
-        format!("padding left {}, right {}", cols.before, cols.after)
-    } else {
-        format!(
-            "padding top {}, bottom {}, left {}, right {}",
-            rows.before, rows.after, cols.before, cols.after
-        )
-    };
     let mut labels = format!(
-        r#"<text x="{}" y="{}" class="label" data-testid="pad-counts">input{}; {sides}</text><text x="{}" y="{}" class="label">{}</text>"#,
+        r#"<text x="{}" y="{}" class="label" data-testid="pad-counts">{}</text><text x="{}" y="{}" class="label">{}</text>"#,
         at.input.0,
         at.input.1 - 5,
-        if picture.transposed {
-            " (zeros inserted)"
-        } else {
-            ""
-        },
+        input_label(picture),
         at.output.0,
         at.output.1 - 5,
         if picture.transposed {
@@ -518,10 +534,28 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
         Layout::origin(&at.in_rows, rows.before),
         Layout::origin(&at.in_cols, cols.before),
     );
+    // Dead per drawn row and column, once each (not once per cell).
+    let row_dead: Vec<bool> = at
+        .in_rows
+        .positions()
+        .map(|(_, r)| rows.is_dead(r))
+        .collect();
+    let col_dead: Vec<bool> = at
+        .in_cols
+        .positions()
+        .map(|(_, c)| cols.is_dead(c))
+        .collect();
+    let dead_at = |v: &[bool], slot: i64| {
+        usize::try_from(slot)
+            .ok()
+            .and_then(|i| v.get(i))
+            .copied()
+            .unwrap_or(false)
+    };
     let cell_at = |sr: i64, sc: i64, r: i64, c: i64| {
         let kinds = [depth_kind, rows.cell(r), cols.cell(c)];
         let beyond = kinds.contains(&Cell::Beyond);
-        let dead = !beyond && (depth_dead || rows.is_dead(r) || cols.is_dead(c));
+        let dead = !beyond && (depth_dead || dead_at(&row_dead, sr) || dead_at(&col_dead, sc));
         BlockCell {
             r: sr - or,
             c: sc - oc,

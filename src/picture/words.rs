@@ -7,12 +7,16 @@ use super::scene::{CellKind, Layout, Scene, Side, rows_cols};
 
 /// The legend: `(swatch class, text)` per thing the picture shows.
 pub fn legend(picture: &Picture, scene: &Scene, at: &Layout) -> Vec<(&'static str, String)> {
-    let has = |f: &dyn Fn(CellKind) -> bool| {
-        scene
-            .blocks
-            .iter()
-            .any(|b| b.cells.iter().any(|c| f(c.kind)))
-    };
+    // The kinds present, in one pass over the cells.
+    let mut kinds: Vec<CellKind> = Vec::new();
+    for block in &scene.blocks {
+        for c in &block.cells {
+            if !kinds.contains(&c.kind) {
+                kinds.push(c.kind);
+            }
+        }
+    }
+    let has = |f: &dyn Fn(CellKind) -> bool| kinds.iter().any(|&k| f(k));
     let (rows, cols) = rows_cols(picture);
     let fill = picture.fill.words();
     let mut out: Vec<(&'static str, String)> = Vec::new();

@@ -262,13 +262,17 @@ pub fn grid_shell() -> Markup {
             }
             button type="button" data-zoom="-1" data-testid="zoom-out" aria-label="Zoom out" { "−" }
             button type="button" data-zoom="1" data-testid="zoom-in" aria-label="Zoom in" { "+" }
+            label.check {
+                input type="checkbox" name="values" data-testid="values";
+                span { "values" }
+            }
         }
         div.picture data-testid="picture" {
             canvas data-testid="grid-canvas" aria-hidden="true" hidden {}
             svg role="img" aria-label=(crate::picture::svg::SVG_LABEL) data-testid="grid-svg" data-renderer="svg" {
                 g.base {}
             }
-            svg.overlay-layer aria-hidden="true" { g.overlay {} }
+            svg.overlay-layer aria-hidden="true" { g.overlay {} g.values {} }
         }
         p.muted id="picture-note" {}
         ul.legend id="legend" aria-label="Legend" {}
@@ -277,6 +281,7 @@ pub fn grid_shell() -> Markup {
             input type="range" min="0" name="depth" data-testid="depth-slice";
         }
         p.step-text aria-live="polite" data-testid="step-text" {}
+        p.values-sum id="values-sum" data-testid="values-sum" {}
         p.muted id="fill-text" {}
         div.player role="group" aria-label="Animation" {
             button type="button" data-step="-1" data-testid="step-back" aria-label="Previous window" { "◀" }
