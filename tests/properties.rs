@@ -259,6 +259,11 @@ proptest! {
         prop_assert!(line.get("output").is_some(), "{}", line);
         for &target in Framework::ALL {
             let options = padlab::codegen::Options { check: true, ..Default::default() };
+            let answer = padlab::codegen::answer::answer(&spec, target);
+            prop_assert!(
+                matches!(answer, Ok(_) | Err(padlab::codegen::CodegenError::TooLarge { .. })),
+                "{:?}", answer
+            );
             let code = padlab::codegen::generate(&spec, target, &options);
             prop_assert!(
                 matches!(code, Ok(_) | Err(padlab::codegen::CodegenError::TooLarge { .. })),
@@ -323,6 +328,9 @@ fn picture_is_bounded(p: &padlab::picture::Picture) -> Result<(), TestCaseError>
             );
         }
         let _ = words::legend(p, &scene, &at);
+        let numbers = padlab::picture::values::values_svg(p, &at, 0);
+        prop_assert!(numbers.len() < 2_000_000);
+        let _ = padlab::picture::values::sum_text(p, step);
         let _ = words::step_text(p, step);
         let _ = words::depth_text(p, step, 0);
     }

@@ -135,11 +135,12 @@ fn place(cell: i64, stacked: bool, strips: [Strip; 4], label_width: i64) -> Layo
     let out_w = out_cols.slots().saturating_mul(cell);
     let input = (0, LABEL);
     let (output, width, height) = if stacked {
-        let y = LABEL + in_h + gap_row(&in_cols) + LABEL;
+        let y = in_h.saturating_add(LABEL + gap_row(&in_cols) + LABEL);
         (
             (0, y),
-            in_w.max(out_w).max(label_width) + 1,
-            y + out_h + gap_row(&out_cols) + 1,
+            in_w.max(out_w).max(label_width).saturating_add(1),
+            y.saturating_add(out_h)
+                .saturating_add(gap_row(&out_cols) + 1),
         )
     } else {
         // Past the input grid and its label (12 px text, about 7 px a character).
@@ -148,8 +149,9 @@ fn place(cell: i64, stacked: bool, strips: [Strip; 4], label_width: i64) -> Layo
             .max(label_width);
         (
             (x, LABEL),
-            x.saturating_add(out_w) + 1,
-            LABEL + in_h.max(out_h) + gap_row(&in_cols).max(gap_row(&out_cols)) + 1,
+            x.saturating_add(out_w).saturating_add(1),
+            in_h.max(out_h)
+                .saturating_add(LABEL + gap_row(&in_cols).max(gap_row(&out_cols)) + 1),
         )
     };
     Layout {

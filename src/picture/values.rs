@@ -31,19 +31,19 @@ pub fn weight(t: &[i64]) -> i64 {
 /// What a padded position reads from the input along one axis, for a padding that copies the
 /// input (`None`: it holds the fill itself, or nothing is there).
 fn source_index(axis: &Axis, p: i64, fill: Fill) -> Option<i64> {
-    let n = axis.input;
-    let x = p - axis.before;
+    let n = axis.input.max(1);
+    let x = p.saturating_sub(axis.before);
     match axis.cell(p) {
         Cell::Input => Some(x),
         Cell::PadBefore | Cell::PadAfter => match fill {
             Fill::Reflect if n > 1 => {
-                let period = 2 * (n - 1);
+                let period = (n - 1).saturating_mul(2);
                 let m = x.rem_euclid(period);
                 Some(if m < n { m } else { period - m })
             }
             Fill::Reflect => Some(0),
             Fill::Replicate => Some(x.clamp(0, n - 1)),
-            Fill::Circular => Some(x.rem_euclid(n.max(1))),
+            Fill::Circular => Some(x.rem_euclid(n)),
             Fill::Zeros | Fill::NegInf => None,
         },
         Cell::Inserted | Cell::Beyond => None,
@@ -140,11 +140,10 @@ pub fn output(p: &Picture, jd: i64, jr: i64, jc: i64) -> Option<(Value, String)>
     for td in 0..depth.kernel {
         for tr in 0..rows.kernel {
             for tc in 0..cols.kernel {
-                let (d, r, c) = (
-                    depth.start(jd) + td * depth.dilation,
-                    rows.start(jr) + tr * rows.dilation,
-                    cols.start(jc) + tc * cols.dilation,
-                );
+                let at = |a: &Axis, j: i64, t: i64| {
+                    a.start(j).saturating_add(t.saturating_mul(a.dilation))
+                };
+                let (d, r, c) = (at(&depth, jd, td), at(&rows, jr, tr), at(&cols, jc, tc));
                 let slice = if p.depth.is_some() { d } else { 0 };
                 let Some(v) = value_at(p, slice, r, c) else {
                     continue;
@@ -257,6 +256,18 @@ pub fn values_svg(p: &Picture, at: &Layout, slice: i64) -> String {
         // The output slice whose windows start nearest the shown input slice.
         (slice / d.stride.max(1)).clamp(0, d.output - 1)
     });
+    // Every drawn output's window is summed only while the windows are small (the current
+    // output's sum is spelled out under the picture in any case).
+    let (rows, cols) = rows_cols(p);
+    let taps = p
+        .depth
+        .as_ref()
+        .map_or(1, |d| d.kernel)
+        .saturating_mul(rows.kernel)
+        .saturating_mul(cols.kernel);
+    if taps > 256 {
+        return out;
+    }
     let out_cols: Vec<(i64, i64)> = at.out_cols.positions().collect();
     for (sr, r) in at.out_rows.positions() {
         for &(sc, c) in &out_cols {

@@ -36,7 +36,7 @@ impl Versus {
                     .axes
                     .iter()
                     .zip(&l.axes)
-                    .map(|(a, b)| a.before - b.before)
+                    .map(|(a, b)| a.before.saturating_sub(b.before))
                     .collect();
                 if shift.iter().all(|&s| s == 0) {
                     Versus::Same
