@@ -288,3 +288,102 @@ fn code_from_json_on_stdin_writes_a_check_script() {
     assert!(out.contains("def run_source_layer(x, w, b)"), "{out}");
     assert!(out.contains("padlab self-check passed"), "{out}");
 }
+
+/// Keras 3 on its backends (`backend` in JSON, `--backend`, `be` in links): where they part,
+/// the answer follows the backend named; elsewhere the backend changes nothing.
+#[test]
+fn the_keras_backend_is_read_written_and_answered() {
+    let even_same = r#"{"op":"conv_transpose","framework":"keras","input":[4],"kernel":4,"stride":2,"padding":"same","output_padding":0}"#;
+    let on = |backend: &str| {
+        even_same.replace(
+            r#""framework":"keras""#,
+            &format!(r#""framework":"keras","backend":"{backend}""#),
+        )
+    };
+    let answers = run_eval(
+        &[
+            even_same.to_string(),
+            on("tensorflow"),
+            on("torch"),
+            on("jax"),
+            on("theano"),
+        ]
+        .join("\n"),
+    );
+    assert!(
+        answers[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("out_backprop"),
+        "{}",
+        answers[0]
+    );
+    assert!(answers[1].get("error").is_some(), "{}", answers[1]);
+    for a in &answers[2..4] {
+        assert_eq!(
+            (a["output"][0].as_i64(), a["crop_before"][0].as_i64()),
+            (Some(6), Some(2)),
+            "{a}"
+        );
+    }
+    assert!(
+        answers[4]["error"].as_str().unwrap().contains("theano"),
+        "{}",
+        answers[4]
+    );
+    // A backend belongs to Keras alone.
+    let torch =
+        run_eval(r#"{"op":"conv","framework":"torch","input":[8],"kernel":3,"backend":"jax"}"#);
+    assert!(
+        torch[0]["error"].as_str().unwrap().contains("backend"),
+        "{}",
+        torch[0]
+    );
+    // The link carries it, and the code flags take it.
+    let link = run("link", &on("torch"));
+    assert!(
+        link[0]["query"].as_str().unwrap().ends_with("&be=torch"),
+        "{}",
+        link[0]
+    );
+    let (ok, out, _) = run_args(
+        &[
+            "code",
+            "--framework",
+            "keras",
+            "--backend",
+            "torch",
+            "--op",
+            "avg_pool",
+            "--input",
+            "2",
+            "--kernel",
+            "3",
+            "--stride",
+            "2",
+            "--padding",
+            "same",
+            "--to",
+            "torch",
+        ],
+        "",
+    );
+    assert!(ok);
+    assert!(out.contains("on the torch backend"), "{out}");
+    assert!(out.contains("replicate"), "{out}");
+    let (ok, _, err) = run_args(
+        &[
+            "code",
+            "--framework",
+            "torch",
+            "--backend",
+            "jax",
+            "--input",
+            "8",
+            "--kernel",
+            "3",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("--backend"), "{err}");
+}

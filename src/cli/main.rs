@@ -121,6 +121,9 @@ mod cli {
         /// Average pooling count_include_pad (true or false).
         #[arg(long)]
         count_include_pad: Option<bool>,
+        /// The Keras backend: tensorflow (default), torch, jax.
+        #[arg(long)]
+        backend: Option<String>,
     }
 
     pub fn main() -> ExitCode {
@@ -284,6 +287,10 @@ mod cli {
         compact.padding_mode = args.padding_mode.as_deref().map(str::parse).transpose()?;
         compact.ceil_mode = args.ceil_mode;
         compact.count_include_pad = args.count_include_pad;
+        compact.backend = args.backend.as_deref().map(str::parse).transpose()?;
+        if compact.backend.is_some() && framework != padlab::core::Framework::Keras {
+            return Err("--backend applies to --framework keras only".into());
+        }
         Ok(compact
             .to_spec()
             .map_err(|e| format!("--{}: {}", e.field.name().replace('_', "-"), e.message))?)

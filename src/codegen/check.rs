@@ -34,10 +34,19 @@ fn source_block<S: Target>(
         source,
     };
     py.blank();
-    py.comment(format!(
-        "The source layer, as written in {}:",
-        source.framework.title()
-    ));
+    if plan.native {
+        py.comment(format!(
+            "The source layer, as written in {}:",
+            source.framework.title()
+        ));
+    } else {
+        // Keras's own layer differs by backend here: steps that compute what the source
+        // computes, on every backend.
+        py.comment(format!(
+            "The source layer, computed as {} does, in steps that give the same numbers on every backend:",
+            source.framework.title()
+        ));
+    }
     // The helper is written once, for whichever of the two layers needs it first.
     if plan.dilated_kernel() && !target_dilates {
         dilate_kernel_helper(py);

@@ -56,8 +56,12 @@ pub fn describe_layer(spec: &LayerSpec) -> String {
             if c { "True" } else { "False" }
         ));
     }
+    let backend = match (spec.framework, spec.backend) {
+        (crate::core::Framework::Keras, Some(b)) => format!(" on the {} backend", b.title()),
+        _ => String::new(),
+    };
     format!(
-        "{} {layer}(kernel={}{extra}, {padding})",
+        "{} {layer}(kernel={}{extra}, {padding}){backend}",
         spec.framework.title(),
         dims_arg(&spec.kernel)
     )

@@ -401,7 +401,7 @@ fn runner(r: &Render<KerasPad>) -> Py {
             }
         }
         py.line(format!(
-            "return np.transpose(np.asarray(model(x)), {})",
+            "return np.transpose(keras.ops.convert_to_numpy(model(x)), {})",
             tuple(&to_first)
         ));
     });

@@ -291,6 +291,19 @@ fn snippet<T: Target>(source: &LayerSpec, options: &Options) -> Result<Snippet, 
     let sem = &plan.semantics;
     let needs_dilate = plan.dilated_kernel();
     let mut py = Py::new();
+    // A check script runs a Keras source on the backend it names (the backend is fixed when
+    // keras is imported, so this comes first).
+    if let (true, Framework::Keras, Some(backend)) =
+        (options.check, source.framework, source.backend)
+    {
+        py.import(&format!(
+            "import os; os.environ[\"KERAS_BACKEND\"] = \"{}\"  # the source's backend",
+            backend.name()
+        ));
+        // Keras before any other framework: TensorFlow imported first and then Keras on the
+        // torch backend abort the process (two LLVMs register the same options).
+        py.import("import keras");
+    }
     if options.check || needs_dilate {
         py.import("import numpy as np");
     }

@@ -9,7 +9,7 @@
 
 use std::fmt::Debug;
 
-use crate::core::{Dims, Framework, LayerSpec, Op, PadError, Padding, PaddingMode};
+use crate::core::{Backend, Dims, Framework, LayerSpec, Op, PadError, Padding, PaddingMode};
 
 use super::semantics::{Divisor, Kind, Semantics, Shape, semantics};
 
@@ -241,6 +241,32 @@ fn lower_native(
         plan.native = true;
     } else {
         plan.steps = composed_steps(&sem, options, target, spellable);
+    }
+    // Keras's AveragePooling 'same' would do on TensorFlow but not on every backend.
+    let keras_same = |backend: Backend| {
+        let mut s = LayerSpec::new(
+            sem.op,
+            Framework::Keras,
+            sem.shape.input.clone(),
+            Dims::Each(sem.shape.kernel.clone()),
+        );
+        s.stride = Some(Dims::Each(sem.shape.stride.clone()));
+        s.padding = Some(Padding::Same);
+        s.backend = Some(backend);
+        semantics(&s).is_ok_and(|(c, _)| c.kind == sem.kind)
+    };
+    if target == Framework::Keras
+        && !plan.native
+        && sem.op == Op::AvgPool
+        && !(source.framework == Framework::Keras && source.backend.is_some())
+        && keras_same(Backend::Tensorflow)
+        && !keras_same(Backend::Torch)
+    {
+        plan.notes.push(
+            "Keras's AveragePooling 'same' differs by backend here (torch averages replicated \
+             edges in): this composition computes the same on TensorFlow, torch and JAX."
+                .into(),
+        );
     }
     // Exported to ONNX, torch's max pool starts at the lowest float like ONNX Runtime's, so
     // export-safe torch states the source's value either way.
@@ -517,6 +543,25 @@ fn native_step(
         if candidate.kind != sem.kind || candidate.shape.output != shape.output {
             continue;
         }
+        // Keras code must compute the same on every backend it may run on: all three, unless
+        // the source is Keras on a backend it names.
+        if target == Framework::Keras {
+            let backends: &[Backend] = match (source.framework, source.backend) {
+                (Framework::Keras, Some(b)) => &[b][..],
+                _ => &[Backend::Tensorflow, Backend::Torch, Backend::Jax],
+            };
+            let same_everywhere = backends.iter().all(|&b| {
+                let on = LayerSpec {
+                    backend: Some(b),
+                    ..spec.clone()
+                };
+                semantics(&on)
+                    .is_ok_and(|(c, _)| c.kind == sem.kind && c.shape.output == shape.output)
+            });
+            if !same_everywhere {
+                continue;
+            }
+        }
         // Prefer what the target takes most simply; a static source keeps static forms first
         // (the order above), an input-dependent one must keep its rule to stay exact.
         return Some(match source.op {
@@ -769,10 +814,28 @@ fn composed_steps(
             extra,
             divisor,
             zero_pad,
+            replicate,
         } => {
             let padded_after: Vec<i64> = after.iter().zip(extra).map(|(a, e)| a + e).collect();
             let window = window_for(target, sem, *max, options);
-            if *max {
+            if *replicate {
+                // The edges repeated into the padding, then every window inside: a valid
+                // average over the padded tensor (its divisor is the window size everywhere).
+                steps.push(Step::Pad {
+                    pairs: before.iter().copied().zip(after.iter().copied()).collect(),
+                    fill: Fill::Replicate,
+                });
+                steps.push(Step::Pool {
+                    max: false,
+                    padding: valid,
+                    kernel: shape.kernel.clone(),
+                    stride: shape.stride.clone(),
+                    dilation: shape.dilation.clone(),
+                    ceil_mode: false,
+                    count_include_pad: None,
+                    window,
+                });
+            } else if *max {
                 let (crop, pad) = crop_and_pad(before, &padded_after);
                 if let Some(pairs) = crop {
                     steps.push(Step::Crop { pairs });

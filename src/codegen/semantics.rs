@@ -64,6 +64,9 @@ pub enum Kind {
         extra: Vec<i64>,
         divisor: Divisor,
         zero_pad: bool,
+        /// The padding holds the input's edge values, counted like input (Keras's
+        /// AveragePooling 'same' on the torch backend when some axis pads unevenly).
+        replicate: bool,
     },
 }
 
@@ -148,7 +151,17 @@ fn pool_kind(
         Framework::Keras => false,
     };
     let no_padding = answer.axes.iter().all(|a| a.before <= 0 && a.after <= 0);
-    let divisor = if max || !include_pad || no_padding {
+    // Keras on the torch backend: 'same' pooling with an uneven axis pads every axis with
+    // replicated edges and pools the padded tensor (measured: (x0 + 2·x1)/3 where TF and JAX
+    // give (x0 + x1)/2). A max never picks a replicated edge over the edge itself.
+    let replicate = !max
+        && spec.framework == Framework::Keras
+        && spec.keras_backend() == crate::core::Backend::Torch
+        && spec.padding == Some(Padding::Same)
+        && answer.axes.iter().any(|a| a.before != a.after);
+    let divisor = if replicate {
+        Divisor::RealAndPad
+    } else if max || !include_pad || no_padding {
         Divisor::Real
     } else {
         Divisor::RealAndPad
@@ -170,6 +183,7 @@ fn pool_kind(
         extra,
         divisor,
         zero_pad,
+        replicate,
     }
 }
 

@@ -20,7 +20,7 @@ pub use error::{PadError, layer_name};
 pub use geometry::Geometry;
 pub use inverse::{InverseError, Solution, inverse};
 pub use rules::{Arg, default_padding, takes};
-pub use spec::{Dims, Framework, LayerSpec, Op, Padding, PaddingMode, UnknownName};
+pub use spec::{Backend, Dims, Framework, LayerSpec, Op, Padding, PaddingMode, UnknownName};
 
 /// `values` joined by `sep`: `join(&[100, 20], "x")` is `100x20`. The one list formatter behind
 /// the compact sizes, Python tuples and error messages.
@@ -39,6 +39,14 @@ pub fn join<T: std::fmt::Display>(values: &[T], sep: &str) -> String {
 /// Answers one layer: its output size and the padding (or crop) the framework applies, or the
 /// reason the framework refuses it.
 pub fn evaluate(spec: &LayerSpec) -> Result<Answer, PadError> {
+    if spec.backend.is_some() && spec.framework != Framework::Keras {
+        return Err(PadError::NotAccepted {
+            framework: spec.framework,
+            op: spec.op,
+            what: "a backend".into(),
+            hint: "only Keras runs on several backends (KERAS_BACKEND)".into(),
+        });
+    }
     let geometry = Geometry::of(spec)?;
     match spec.op {
         Op::Conv => conv::evaluate(spec, &geometry),

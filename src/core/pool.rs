@@ -6,7 +6,7 @@ use super::geometry::{
     Geometry, add, effective, explicit_pairs, mul, onnx_same, same_split, sub, windows,
 };
 use super::rules::{Arg, check_pairs, default_padding, describe, keyword_refused, takes};
-use super::spec::{Framework, LayerSpec, Op, Padding, PaddingMode};
+use super::spec::{Backend, Framework, LayerSpec, Op, Padding, PaddingMode};
 
 /// Answers a max or average pool.
 pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
@@ -61,7 +61,13 @@ pub fn evaluate(spec: &LayerSpec, g: &Geometry) -> Result<Answer, PadError> {
             output,
         });
     }
-    if fw == Framework::Torch
+    // Keras on the torch backend pools 'same' with torch's own padding when every axis pads
+    // evenly (else it pads with replicated edges first): torch's 3-D average rule applies then.
+    let torch_pooled = fw == Framework::Torch
+        || (fw == Framework::Keras
+            && spec.keras_backend() == Backend::Torch
+            && before.iter().zip(&after).all(|(b, a)| b == a));
+    if torch_pooled
         && op == Op::AvgPool
         && n == 3
         && g.input.iter().zip(&g.kernel).any(|(i, k)| i < k)

@@ -33,6 +33,17 @@ pub enum Framework {
     Jax,
 }
 
+/// The engine under Keras 3 (`KERAS_BACKEND`): the same layer, three implementations, which
+/// part in a few places (see `core::rules::backend_refusal` and the semantics of the average
+/// pool).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Backend {
+    #[default]
+    Tensorflow,
+    Torch,
+    Jax,
+}
+
 /// torch `padding_mode` for convolutions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum PaddingMode {
@@ -87,6 +98,8 @@ pub struct LayerSpec {
     pub output_size: Option<Vec<i64>>,
     pub ceil_mode: Option<bool>,
     pub count_include_pad: Option<bool>,
+    /// Keras only: the backend it runs on (`None`: TensorFlow, the default).
+    pub backend: Option<Backend>,
 }
 
 impl LayerSpec {
@@ -105,7 +118,13 @@ impl LayerSpec {
             output_size: None,
             ceil_mode: None,
             count_include_pad: None,
+            backend: None,
         }
+    }
+
+    /// The Keras backend the layer runs on (TensorFlow unless named).
+    pub fn keras_backend(&self) -> Backend {
+        self.backend.unwrap_or_default()
     }
 }
 
@@ -166,7 +185,19 @@ macro_rules! named {
 
 named!(Op, "op" { Conv = "conv", ConvTranspose = "conv_transpose", MaxPool = "max_pool", AvgPool = "avg_pool" });
 named!(Framework, "framework" { Torch = "torch", Keras = "keras", Tf = "tf", Onnx = "onnx", Jax = "jax" });
+named!(Backend, "backend" { Tensorflow = "tensorflow", Torch = "torch", Jax = "jax" });
 named!(PaddingMode, "paddingmode" { Zeros = "zeros", Reflect = "reflect", Replicate = "replicate", Circular = "circular" });
+
+impl Backend {
+    /// How the backend is named in prose.
+    pub fn title(self) -> &'static str {
+        match self {
+            Backend::Tensorflow => "TensorFlow",
+            Backend::Torch => "torch",
+            Backend::Jax => "JAX",
+        }
+    }
+}
 
 impl Op {
     /// Pooling ops (their stride defaults to the kernel).

@@ -3,7 +3,7 @@
 //! One parse, one format, round-trip tested.
 
 use crate::core::{
-    Answer, Dims, Framework, LayerSpec, Op, PadError, Padding, PaddingMode, evaluate,
+    Answer, Backend, Dims, Framework, LayerSpec, Op, PadError, Padding, PaddingMode, evaluate,
 };
 
 /// A layer as text fields (what a user typed; nothing is lost when a field does not parse).
@@ -22,6 +22,8 @@ pub struct CompactSpec {
     pub output_size: String,
     pub ceil_mode: bool,
     pub count_include_pad: Option<bool>,
+    /// Keras only: the backend (`None`: TensorFlow).
+    pub backend: Option<Backend>,
 }
 
 /// A text field of the form.
@@ -436,6 +438,7 @@ impl CompactSpec {
             output_size: String::new(),
             ceil_mode: false,
             count_include_pad: None,
+            backend: None,
         }
     }
 
@@ -475,6 +478,9 @@ impl CompactSpec {
         }
         if self.op == Op::AvgPool {
             spec.count_include_pad = self.count_include_pad;
+        }
+        if self.framework == Framework::Keras {
+            spec.backend = self.backend;
         }
         Ok(spec)
     }
@@ -534,6 +540,7 @@ impl CompactSpec {
             output_size: spec.output_size.as_deref().map(join).unwrap_or_default(),
             ceil_mode: spec.ceil_mode.unwrap_or(false),
             count_include_pad: spec.count_include_pad,
+            backend: spec.backend,
         }
     }
 }

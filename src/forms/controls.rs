@@ -4,7 +4,7 @@
 //! [`CompactSpec::set`]; a change from elsewhere (a preset, a link, a pasted layer) is shown by
 //! writing [`CompactSpec::value`] back into each control.
 
-use crate::core::{Arg, Framework, Op, PaddingMode, takes};
+use crate::core::{Arg, Backend, Framework, Op, PaddingMode, takes};
 
 use super::compact::{CompactSpec, Field};
 
@@ -18,13 +18,16 @@ pub enum Control {
     PaddingMode,
     CeilMode,
     CountIncludePad,
+    /// Keras's backend.
+    Backend,
 }
 
 impl Control {
     /// Every control, in the form's order.
-    pub const ALL: [Control; 12] = [
+    pub const ALL: [Control; 13] = [
         Control::Op,
         Control::Framework,
+        Control::Backend,
         Control::Text(Field::Input),
         Control::Text(Field::Kernel),
         Control::Text(Field::Stride),
@@ -46,6 +49,7 @@ impl Control {
             Control::PaddingMode => "padding-mode",
             Control::CeilMode => "ceil-mode",
             Control::CountIncludePad => "count-include-pad",
+            Control::Backend => "backend",
         }
     }
 
@@ -61,6 +65,7 @@ impl Control {
             Control::CeilMode => takes(framework, op, Arg::CeilMode),
             Control::Text(Field::OutputPadding | Field::OutputSize) => op == Op::ConvTranspose,
             Control::CountIncludePad => op == Op::AvgPool,
+            Control::Backend => framework == Framework::Keras,
             _ => true,
         }
     }
@@ -115,6 +120,7 @@ impl CompactSpec {
                 None => "default".into(),
                 Some(on) => on.to_string(),
             },
+            Control::Backend => self.backend.unwrap_or_default().name().into(),
         }
     }
 
@@ -136,6 +142,10 @@ impl CompactSpec {
                 .map(|m| self.padding_mode = Some(m))
                 .is_ok(),
             Control::CeilMode => value.parse().map(|on| self.ceil_mode = on).is_ok(),
+            Control::Backend => value
+                .parse::<Backend>()
+                .map(|b| self.backend = (b != Backend::Tensorflow).then_some(b))
+                .is_ok(),
             Control::CountIncludePad => {
                 self.count_include_pad = match value {
                     "default" => None,

@@ -1,7 +1,7 @@
 //! The URL query is the layer's serialized form: `?op=conv&fw=keras&in=100x20&k=4x1&p=same`.
 //! Names follow the CLI fields; values use the compact text syntax. One parse, one format.
 
-use crate::core::{Framework, Op, PaddingMode};
+use crate::core::{Backend, Framework, Op, PaddingMode};
 use crate::forms::compact::{CompactSpec, Field};
 
 /// A layer read from a URL, with what could not be used (shown to the user).
@@ -39,6 +39,9 @@ pub fn format_query(spec: &CompactSpec) -> String {
     }
     if let Some(cip) = spec.count_include_pad {
         parts.push(("cip", if cip { "1" } else { "0" }.into()));
+    }
+    if let Some(backend) = spec.backend {
+        parts.push(("be", backend.name().into()));
     }
     parts
         .iter()
@@ -86,6 +89,10 @@ pub fn parse_query(query: &str, fallback: &CompactSpec) -> Loaded {
             "out" => spec.output_size = value,
             "ceil" => spec.ceil_mode = flag(&value),
             "cip" => spec.count_include_pad = Some(flag(&value)),
+            "be" => match value.parse::<Backend>() {
+                Ok(b) => spec.backend = Some(b),
+                Err(e) => notices.push(format!("be: {e}")),
+            },
             other => {
                 notices.push(format!("ignored the unknown link parameter {other:?}"));
                 continue;

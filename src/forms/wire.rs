@@ -6,8 +6,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::core::{
-    Answer, Dims, Framework, LayerSpec, Op, Padding, PaddingMode, Placement, UnknownName, evaluate,
-    inverse,
+    Answer, Backend, Dims, Framework, LayerSpec, Op, Padding, PaddingMode, Placement, UnknownName,
+    evaluate, inverse,
 };
 
 /// The fields `padlab eval` reads.
@@ -24,6 +24,7 @@ pub const FIELDS: &[&str] = &[
     "output_size",
     "ceil_mode",
     "count_include_pad",
+    "backend",
 ];
 
 /// Why a JSON line is not a layer spec. The messages are part of the contract's `error` text.
@@ -161,6 +162,9 @@ pub fn parse_spec(value: &Value) -> Result<Parsed, WireError> {
     spec.count_include_pad = get("count_include_pad")
         .map(|v| boolean(v, "count_include_pad"))
         .transpose()?;
+    spec.backend = get("backend")
+        .map(|v| Ok::<_, WireError>(required_str(Some(v), "backend")?.parse::<Backend>()?))
+        .transpose()?;
     let unknown_fields = obj
         .keys()
         .filter(|k| !FIELDS.contains(&k.as_str()))
@@ -198,6 +202,7 @@ pub fn spec_json(spec: &LayerSpec) -> Value {
         "count_include_pad",
         spec.count_include_pad.map(|v| json!(v)),
     );
+    put("backend", spec.backend.map(|b| json!(b.name())));
     Value::Object(m)
 }
 

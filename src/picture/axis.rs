@@ -7,6 +7,7 @@
 //! `stride - 1` zeros inserted between elements, padded by `d(k-1)` on both sides, a stride-1
 //! window; its outputs are the full output, of which the crop is marked.
 
+use crate::codegen::semantics::{Divisor, Kind};
 use crate::core::{Answer, Geometry, LayerSpec, Op, PaddingMode};
 
 /// What a padded-input position holds.
@@ -323,6 +324,13 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
         })
         .collect::<Option<Vec<_>>>()?;
     let depth = (n == 3).then(|| axes.remove(0));
+    // An average's divisor, and whether its padding repeats the edges.
+    let pool = match crate::codegen::semantics::semantics(spec).map(|(s, _)| s.kind) {
+        Ok(Kind::Pool {
+            divisor, replicate, ..
+        }) => Some((divisor, replicate)),
+        _ => None,
+    };
     Some(Picture {
         axes,
         depth,
@@ -330,18 +338,14 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
         reduce: match spec.op {
             Op::MaxPool => Reduce::Max,
             Op::AvgPool => Reduce::Average {
-                counts_pad: matches!(
-                    crate::codegen::semantics::semantics(spec).map(|(s, _)| s.kind),
-                    Ok(crate::codegen::semantics::Kind::Pool {
-                        divisor: crate::codegen::semantics::Divisor::RealAndPad,
-                        ..
-                    })
-                ),
+                counts_pad: matches!(pool, Some((Divisor::RealAndPad, _))),
             },
             Op::Conv | Op::ConvTranspose => Reduce::Sum,
         },
         fill: match (spec.op, spec.padding_mode.unwrap_or_default()) {
             (Op::MaxPool, _) => Fill::NegInf,
+            // Keras's 'same' average on the torch backend repeats the edges into the padding.
+            (Op::AvgPool, _) if matches!(pool, Some((_, true))) => Fill::Replicate,
             (Op::Conv, PaddingMode::Reflect) => Fill::Reflect,
             (Op::Conv, PaddingMode::Replicate) => Fill::Replicate,
             (Op::Conv, PaddingMode::Circular) => Fill::Circular,

@@ -1,7 +1,9 @@
 //! The same input, kernel, stride and dilation under each framework's 'same' (and torch's
 //! integer padding): who pads what, who refuses, and which side gets the odd pixel.
 
-use crate::core::{Answer, Dims, Framework, Geometry, LayerSpec, Op, PadError, Padding, evaluate};
+use crate::core::{
+    Answer, Backend, Dims, Framework, Geometry, LayerSpec, Op, PadError, Padding, evaluate,
+};
 
 /// One row of the comparison.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,6 +13,8 @@ pub struct Row {
     pub answer: Result<Answer, PadError>,
     /// How the row compares with the layer on screen.
     pub versus: Versus,
+    /// What else differs (a backend that computes other numbers with the same sizes).
+    pub note: Option<String>,
 }
 
 /// A row against the layer on screen.
@@ -155,14 +159,41 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
         ),
         ("JAX 'SAME'".into(), base(Framework::Jax, Padding::Same)),
     ]);
+    // Keras on its other backends, where they part from TensorFlow: a refusal, other sizes,
+    // or the same sizes with other numbers.
+    let keras_on = |b: Backend| LayerSpec {
+        backend: Some(b),
+        ..base(Framework::Keras, Padding::Same)
+    };
+    let on_tf = evaluate(&keras_on(Backend::Tensorflow));
+    let mut notes: Vec<Option<String>> = vec![None; rows.len()];
+    for b in [Backend::Torch, Backend::Jax] {
+        let spec = keras_on(b);
+        let replicate = matches!(
+            crate::codegen::semantics::semantics(&spec).map(|(s, _)| s.kind),
+            Ok(crate::codegen::semantics::Kind::Pool {
+                replicate: true,
+                ..
+            })
+        );
+        if evaluate(&spec) != on_tf || replicate {
+            rows.push((format!("Keras 'same', {} backend", b.title()), spec));
+            notes.push(replicate.then(|| {
+                "other numbers: the torch backend averages replicated edge values into the windows"
+                    .to_string()
+            }));
+        }
+    }
     rows.into_iter()
-        .map(|(label, s)| {
+        .zip(notes)
+        .map(|((label, s), note)| {
             let answer = evaluate(&s);
             Row {
                 label,
                 framework: s.framework,
                 versus: Versus::of(&answer, layer.as_ref()),
                 answer,
+                note,
             }
         })
         .collect()
@@ -210,6 +241,25 @@ mod tests {
         assert_eq!(rows[0].versus, Versus::Same);
         assert_eq!(rows[2].versus.words(), "same size, shifted one pixel");
         assert_eq!(rows[1].versus, Versus::Unknown);
+    }
+
+    #[test]
+    fn keras_backends_that_part_get_their_own_rows() {
+        // AveragePooling1D(3, strides=2, padding='same') on 2: the same size everywhere, other
+        // numbers on torch.
+        let mut spec = LayerSpec::new(Op::AvgPool, Framework::Keras, vec![2], Dims::All(3));
+        spec.stride = Some(Dims::All(2));
+        spec.padding = Some(Padding::Same);
+        let rows = compare(&spec);
+        let torch = rows
+            .iter()
+            .find(|r| r.label == "Keras 'same', torch backend")
+            .unwrap();
+        assert!(torch.note.as_ref().unwrap().contains("replicated"));
+        assert!(!rows.iter().any(|r| r.label.contains("JAX backend")));
+        let mut conv = LayerSpec::new(Op::Conv, Framework::Keras, vec![7], Dims::All(3));
+        conv.padding = Some(Padding::Same);
+        assert!(!compare(&conv).iter().any(|r| r.label.contains("backend")));
     }
 
     #[test]

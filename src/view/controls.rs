@@ -25,6 +25,7 @@ pub fn label(control: Control) -> &'static str {
         Control::PaddingMode => "padding_mode",
         Control::CeilMode => "ceil_mode",
         Control::CountIncludePad => "count_include_pad",
+        Control::Backend => "Keras backend",
     }
 }
 
@@ -68,6 +69,10 @@ fn options(control: Control) -> Vec<(&'static str, &'static str)> {
             ("true", "True"),
             ("false", "False"),
         ],
+        Control::Backend => crate::core::Backend::ALL
+            .iter()
+            .map(|&b| (b.name(), b.title()))
+            .collect(),
         Control::Text(_) | Control::CeilMode => vec![],
     }
 }

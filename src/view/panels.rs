@@ -107,7 +107,10 @@ pub fn comparison(rows: &[CompareRow]) -> Markup {
                             }
                             Err(reason) => { td.refused colspan="2" { (reason) } }
                         }
-                        td.versus class=[matches!(row.versus, Versus::Shifted(_)).then_some("shifted")] { (row.versus.words()) }
+                        td.versus class=[(matches!(row.versus, Versus::Shifted(_)) || row.note.is_some()).then_some("shifted")] {
+                            (row.versus.words())
+                            @if let Some(note) = &row.note { @if !row.versus.words().is_empty() { "; " } (note) }
+                        }
                     }
                 }
             }

@@ -49,8 +49,11 @@ def serve():
 
 
 class Worker:
-    def __init__(self):
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND="tensorflow", JAX_PLATFORMS="cpu")
+    """Runs scripts in a child process on one Keras backend (fixed when keras is imported)."""
+
+    def __init__(self, backend="tensorflow"):
+        self.backend = backend
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND=backend, JAX_PLATFORMS="cpu")
         self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
 
@@ -61,7 +64,7 @@ class Worker:
         if line:
             return json.loads(line)
         code = self.proc.wait()
-        self.__init__()
+        self.__init__(self.backend)
         return {"ok": False, "error": f"worker crashed (exit {code})"}
 
 
@@ -109,13 +112,17 @@ def main():
     ap.add_argument("--frameworks", default=",".join(TARGETS))
     ap.add_argument("--out", default=os.path.join(ROOT, "target/codegen-check"))
     ap.add_argument("--show", type=int, default=15, help="failures to print")
+    ap.add_argument("--keras-backends", default="tensorflow,torch,jax",
+                    help="every script with Keras in it (source or target) runs on each of these; "
+                         "a Keras source that names its backend runs on that one")
     ap.add_argument("--flag", action="append", default=[], choices=["--export-safe", "--functional"],
                     help="also pass this option to `padlab code` (repeatable)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     specs = sources(args.per_file, args.ops.split(","), args.frameworks.split(","), args.fixtures)
     targets = args.targets.split(",")
-    worker = Worker()
+    backends = args.keras_backends.split(",")
+    workers = {b: Worker(b) for b in backends}
     passed, failed = Counter(), Counter()
     failures = []
     for i, spec in enumerate(specs):
@@ -123,21 +130,31 @@ def main():
             flags = ["--check", *args.flag]
             gen = subprocess.run([args.padlab, "code", "--to", target, *flags], input=json.dumps(spec),
                                  capture_output=True, text=True)
-            key = (spec["framework"], target, spec["op"])
-            if gen.returncode != 0:
-                failed[key] += 1
-                failures.append((spec, target, "padlab code failed: " + gen.stderr.strip()))
-                continue
-            path = os.path.join(args.out, f"{i:05d}_{spec['framework']}_{spec['op']}_to_{target}.py")
-            with open(path, "w") as fh:
-                fh.write(gen.stdout)
-            result = worker.run(path)
-            if result["ok"]:
-                passed[key] += 1
-                os.remove(path)
+            if spec.get("backend"):
+                on = [spec["backend"]]
+            elif "keras" in (spec["framework"], target):
+                on = backends
             else:
-                failed[key] += 1
-                failures.append((spec, target, result["error"] + " " + " | ".join(result.get("where", [])) + f" [{path}]"))
+                on = backends[:1]
+            for backend in on:
+                source = spec["framework"] + (f"@{spec['backend']}" if spec.get("backend") else "")
+                key = (source, target + (f"@{backend}" if "keras" in (spec["framework"], target) else ""), spec["op"])
+                if gen.returncode != 0:
+                    failed[key] += 1
+                    failures.append((spec, target, "padlab code failed: " + gen.stderr.strip()))
+                    continue
+                path = os.path.join(args.out, f"{i:05d}_{spec['framework']}_{spec['op']}_to_{target}_{backend}.py")
+                with open(path, "w") as fh:
+                    fh.write(gen.stdout)
+                if backend not in workers:
+                    workers[backend] = Worker(backend)
+                result = workers[backend].run(path)
+                if result["ok"]:
+                    passed[key] += 1
+                    os.remove(path)
+                else:
+                    failed[key] += 1
+                    failures.append((spec, f"{target} on {backend}", result["error"] + " " + " | ".join(result.get("where", [])) + f" [{path}]"))
         if (i + 1) % 50 == 0:
             print(f"  {i + 1}/{len(specs)} layers, {sum(passed.values())} passed, {sum(failed.values())} failed", flush=True)
     for spec, target, why in failures[: args.show]:
@@ -145,9 +162,10 @@ def main():
     print("\nsource -> target, op: passed/total")
     for key in sorted(set(passed) | set(failed)):
         total = passed[key] + failed[key]
-        print(f"  {key[0]:6} -> {key[1]:6} {key[2]:15} {passed[key]:4}/{total}")
+        print(f"  {key[0]:12} -> {key[1]:16} {key[2]:15} {passed[key]:4}/{total}")
     total_pass, total_fail = sum(passed.values()), sum(failed.values())
-    print(f"\n{len(specs)} layers x {len(targets)} targets: {total_pass} passed, {total_fail} failed")
+    print(f"\n{len(specs)} layers x {len(targets)} targets (Keras scripts on {', '.join(backends)}): "
+          f"{total_pass} passed, {total_fail} failed")
     return 1 if total_fail else 0
 
 
