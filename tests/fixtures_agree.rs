@@ -64,11 +64,17 @@ fn disagreement(expect: &Value, ours: &Value) -> Option<String> {
     None
 }
 
+/// The committed set is large (a file per framework x op); a fresh batch checked through
+/// `PADLAB_FIXTURES_DIR` may hold a few files, so the size guards apply to the committed set only.
+fn committed_set() -> bool {
+    std::env::var_os("PADLAB_FIXTURES_DIR").is_none()
+}
+
 #[test]
 fn padlab_agrees_with_every_recorded_framework_run() {
     let files = fixture_files();
     assert!(
-        files.len() >= 20,
+        files.len() >= 20 || !committed_set(),
         "expected a fixture file per framework x op, found {}",
         files.len()
     );
@@ -137,7 +143,7 @@ fn every_recorded_layer_survives_its_permalink() {
             n += 1;
         }
     }
-    assert!(n > 10_000, "only {n} layers");
+    assert!(n > 10_000 || (n > 0 && !committed_set()), "only {n} layers");
     assert!(
         failures.is_empty(),
         "{} of {n} layers change through their link:\n{}",
