@@ -136,6 +136,26 @@ fn reflect_padding_to_tf() {
     insta::assert_snapshot!(tf);
 }
 
+/// The list of "the same pads" in every framework must use the layer's own fill: a reflect
+/// convolution's or Keras-on-torch's replicated average's padding is not zeros.
+#[test]
+fn the_same_pads_list_keeps_the_fill() {
+    let tf = plain(REFLECT, Framework::Tf);
+    assert!(tf.contains("nn.ReflectionPad2d((1, 1, 1, 1))"), "{tf}");
+    assert!(!tf.contains("ZeroPad"), "{tf}");
+    let replicated = r#"{"op":"avg_pool","framework":"keras","backend":"torch","input":[2],"kernel":3,"stride":2,"padding":"same"}"#;
+    let torch = plain(replicated, Framework::Torch);
+    assert!(
+        torch.contains("F.pad(x, (0, 1), mode=\"replicate\")"),
+        "{torch}"
+    );
+    assert!(
+        torch.contains("jnp.pad(x, [(0, 0), (0, 0), (0, 1)], mode=\"edge\")"),
+        "{torch}"
+    );
+    assert!(!torch.contains("ZeroPad"), "{torch}");
+}
+
 #[test]
 fn strided_dilated_conv_to_keras_uses_a_zero_inserted_kernel() {
     let keras = plain(KERAS_DILATED, Framework::Keras);

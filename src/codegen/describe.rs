@@ -127,71 +127,67 @@ pub fn layout_notes(source: Framework, target: Framework, op: Op, n: usize) -> V
 }
 
 /// The pads of a forward layer written in every framework's argument order, filled with
-/// `fill` (a max pool's padding is −∞: zero-filling functions are not equivalent there).
+/// `fill` (a max pool's padding is −∞ and a reflect/replicate/circular convolution's is the
+/// input's own values: zero-filling functions are not equivalent there). A framework with no
+/// call for that fill says which helper of its full code does it.
 pub fn translate_pads(pairs: &[(i64, i64)], fill: Fill) -> Vec<(&'static str, String)> {
     let n = pairs.len();
-    let neg = fill == Fill::NegInf;
-    let value = |zero: &str, neg_inf: &str| {
-        if neg {
-            neg_inf.to_string()
-        } else {
-            zero.to_string()
-        }
+    let torch = torch_pad_tuple(pairs);
+    let last = pad_list(pairs, 1, 1);
+    let onnx = writer::list(&writer::onnx_pads(pairs, 2));
+    let jnp = writer::nchw_pad_width(pairs);
+    let helper = |framework: &str| match fill {
+        Fill::Replicate => format!("no edge mode: the pad_edge helper of the {framework} code"),
+        _ => format!("no wrap mode: the pad_wrap helper of the {framework} code"),
+    };
+    let (f_pad, module, tf_pad, keras, onnx_pad, jnp_pad) = match fill {
+        Fill::Zero => (
+            format!("F.pad(x, {torch})"),
+            format!("nn.ZeroPad{n}d({torch})"),
+            format!("tf.pad(x, {last})"),
+            format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs)),
+            format!("pads={onnx}"),
+            format!("jnp.pad(x, {jnp})"),
+        ),
+        Fill::NegInf => (
+            format!("F.pad(x, {torch}, value=float(\"-inf\"))"),
+            format!("nn.ConstantPad{n}d({torch}, float(\"-inf\"))"),
+            format!("tf.pad(x, {last}, constant_values=float(\"-inf\"))"),
+            format!("keras.ops.pad(x, {last}, constant_values=float(\"-inf\"))"),
+            format!("pads={onnx}, constant_value=-inf"),
+            format!("jnp.pad(x, {jnp}, constant_values=-jnp.inf)"),
+        ),
+        Fill::Reflect => (
+            format!("F.pad(x, {torch}, mode=\"reflect\")"),
+            format!("nn.ReflectionPad{n}d({torch})"),
+            format!("tf.pad(x, {last}, mode=\"REFLECT\")"),
+            format!("keras.ops.pad(x, {last}, mode=\"reflect\")"),
+            format!("pads={onnx}, mode=\"reflect\""),
+            format!("jnp.pad(x, {jnp}, mode=\"reflect\")"),
+        ),
+        Fill::Replicate => (
+            format!("F.pad(x, {torch}, mode=\"replicate\")"),
+            format!("nn.ReplicationPad{n}d({torch})"),
+            helper("TensorFlow"),
+            helper("Keras"),
+            format!("pads={onnx}, mode=\"edge\""),
+            format!("jnp.pad(x, {jnp}, mode=\"edge\")"),
+        ),
+        Fill::Circular => (
+            format!("F.pad(x, {torch}, mode=\"circular\")"),
+            format!("nn.CircularPad{n}d({torch})"),
+            helper("TensorFlow"),
+            helper("Keras"),
+            format!("pads={onnx}, mode=\"wrap\""),
+            format!("jnp.pad(x, {jnp}, mode=\"wrap\")"),
+        ),
     };
     vec![
-        (
-            "torch F.pad (last dimension first)",
-            format!(
-                "F.pad(x, {}{})",
-                torch_pad_tuple(pairs),
-                value("", ", value=float(\"-inf\")")
-            ),
-        ),
-        (
-            "torch module",
-            if neg {
-                format!(
-                    "nn.ConstantPad{n}d({}, float(\"-inf\"))",
-                    torch_pad_tuple(pairs)
-                )
-            } else {
-                format!("nn.ZeroPad{n}d({})", torch_pad_tuple(pairs))
-            },
-        ),
-        (
-            "tf.pad (channels last)",
-            format!(
-                "tf.pad(x, {}{})",
-                pad_list(pairs, 1, 1),
-                value("", ", constant_values=float(\"-inf\")")
-            ),
-        ),
-        (
-            "Keras",
-            if neg {
-                format!(
-                    "keras.ops.pad(x, {}, constant_values=float(\"-inf\"))",
-                    pad_list(pairs, 1, 1)
-                )
-            } else {
-                format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs))
-            },
-        ),
-        (
-            "ONNX Pad (NCHW, begins then ends)",
-            format!(
-                "pads={}{}",
-                writer::list(&writer::onnx_pads(pairs, 2)),
-                value("", ", constant_value=-inf")
-            ),
-        ),
-        (
-            "JAX / NumPy (NCHW)",
-            format!(
-                "jnp.pad(x, {}{})",
-                writer::nchw_pad_width(pairs),
-                value("", ", constant_values=-jnp.inf")
-            ),
-        ),
+        ("torch F.pad (last dimension first)", f_pad),
+        ("torch module", module),
+        ("tf.pad (channels last)", tf_pad),
+        ("Keras", keras),
+        ("ONNX Pad (NCHW, begins then ends)", onnx_pad),
+        ("JAX / NumPy (NCHW)", jnp_pad),
     ]
 }

@@ -23,7 +23,7 @@ pub(crate) mod tf;
 pub(crate) mod torch;
 pub mod writer;
 
-use crate::core::{Framework, LayerSpec, Op, PadError};
+use crate::core::{Framework, LayerSpec, Op, PadError, PaddingMode};
 pub use describe::{describe_layer, translate_pads};
 pub use jax::JaxPad;
 pub use keras::KerasPad;
@@ -338,9 +338,19 @@ fn snippet<T: Target>(source: &LayerSpec, options: &Options) -> Result<Snippet, 
                         py.comment("The same pads in each framework's argument order, filled with -inf (a max pool's padding; zeros are not equivalent):");
                         plan::Fill::NegInf
                     }
+                    Kind::Pool {
+                        replicate: true, ..
+                    } => {
+                        py.comment("The same pads in each framework's argument order, filled with the edge values (the average counts them in its divisor; zeros are not equivalent):");
+                        plan::Fill::Replicate
+                    }
                     Kind::Pool { .. } => {
                         py.comment("The same pads in each framework's argument order (zeros; a following average counts them in its divisor):");
                         plan::Fill::Zero
+                    }
+                    Kind::Conv { mode, .. } if *mode != PaddingMode::Zeros => {
+                        py.comment(format!("The same pads in each framework's argument order, {}; zeros are not equivalent:", mode_words(*mode)));
+                        plan::Fill::of_mode(*mode)
                     }
                     _ => {
                         py.comment("The same pads in each framework's argument order:");
@@ -358,6 +368,16 @@ fn snippet<T: Target>(source: &LayerSpec, options: &Options) -> Result<Snippet, 
         code: py.finish(),
         native: plan.native,
     })
+}
+
+/// How a torch `padding_mode` fills the padding, in words.
+fn mode_words(mode: PaddingMode) -> &'static str {
+    match mode {
+        PaddingMode::Zeros => "filled with zeros",
+        PaddingMode::Reflect => "mirrored (reflect: the edge is not repeated)",
+        PaddingMode::Replicate => "filled with the edge values (replicate)",
+        PaddingMode::Circular => "wrapped around (circular)",
+    }
 }
 
 /// The comments above the code: what it computes, the pads or crops, whether the target's own
