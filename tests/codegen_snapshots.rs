@@ -30,6 +30,8 @@ const CEIL_POOL_PADDED: &str = r#"{"op":"max_pool","framework":"torch","input":[
 const AVG_COUNT_PAD: &str =
     r#"{"op":"avg_pool","framework":"torch","input":[7],"kernel":3,"stride":2,"padding":1}"#;
 const REFLECT: &str = r#"{"op":"conv","framework":"torch","input":[8,8],"kernel":3,"padding":1,"padding_mode":"reflect"}"#;
+const KERAS_TORCH_AVG: &str = r#"{"op":"avg_pool","framework":"keras","backend":"torch","input":[8,8],"kernel":3,"stride":2,"padding":"same"}"#;
+const REPLICATE: &str = r#"{"op":"conv","framework":"torch","input":[8,8],"kernel":3,"padding":1,"padding_mode":"replicate"}"#;
 const KERAS_DILATED: &str = r#"{"op":"conv","framework":"torch","input":[16],"kernel":3,"stride":2,"dilation":2,"padding":2}"#;
 
 #[test]
@@ -143,8 +145,8 @@ fn the_same_pads_list_keeps_the_fill() {
     let tf = plain(REFLECT, Framework::Tf);
     assert!(tf.contains("nn.ReflectionPad2d((1, 1, 1, 1))"), "{tf}");
     assert!(!tf.contains("ZeroPad"), "{tf}");
-    let replicated = r#"{"op":"avg_pool","framework":"keras","backend":"torch","input":[2],"kernel":3,"stride":2,"padding":"same"}"#;
-    let torch = plain(replicated, Framework::Torch);
+    let replicated = KERAS_TORCH_AVG.replace("[8,8]", "[2]");
+    let torch = plain(&replicated, Framework::Torch);
     assert!(
         torch.contains("F.pad(x, (0, 1), mode=\"replicate\")"),
         "{torch}"
@@ -306,6 +308,8 @@ fn answer_lines_for_the_seeds_and_the_traps() {
         ("avg count pad", AVG_COUNT_PAD),
         ("reflect", REFLECT),
         ("dilated", KERAS_DILATED),
+        ("keras on torch, replicated average", KERAS_TORCH_AVG),
+        ("replicate conv", REPLICATE),
     ] {
         let spec = parse_spec(&serde_json::from_str(spec).unwrap())
             .unwrap()

@@ -5,7 +5,7 @@
 
 use crate::core::{Framework, LayerSpec};
 
-use super::plan::{LowerOptions, Plan, Spelling, Step, lower};
+use super::plan::{Fill, LowerOptions, Plan, Spelling, Step, Window, lower};
 use super::{CodegenError, Target, jax, keras, onnx, tf, torch, writable};
 
 /// One target's answer.
@@ -48,9 +48,32 @@ pub(crate) fn spelled_out<P>(step: &Step<P>) -> String {
             "# windows with no input: the source's −∞ or lowest float (full code below)"
         }
         Step::AddBias => "# the bias, added after the zero-extension (full code below)",
+        Step::Pool {
+            window: Window::OnesConv,
+            ..
+        } => "# the window sums: a grouped convolution with a ones kernel (full code below)",
+        Step::Pool {
+            window: Window::Taps,
+            ..
+        } => "# the window: one strided slice per kernel tap, combined (full code below)",
+        Step::Pool {
+            window: Window::DenseThenStride,
+            ..
+        } => "# the pool at stride 1, then every stride-th output (full code below)",
+        Step::Pad { .. } => "# the padding, with the source's fill (full code below)",
         _ => "# a step spelled out in the full code below",
     }
     .to_string()
+}
+
+/// The comment after a pad line that calls a helper of the full code (TF and Keras have no
+/// edge or wrap mode on every backend).
+pub(crate) fn helper_note(fill: Fill) -> &'static str {
+    match fill {
+        Fill::Replicate => "  # pad_edge: the edge values repeated (defined in the full code)",
+        Fill::Circular => "  # pad_wrap: wrapped around (defined in the full code)",
+        _ => "",
+    }
 }
 
 /// The comment after a layer whose kernel is zero-inserted (a dilation the target refuses with

@@ -95,19 +95,33 @@ fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
                 stride,
                 dilation,
                 window: Window::Pool,
+                count_include_pad,
                 ..
             } if dilation.iter().all(|&d| d == 1) => {
-                let (init, f) = if *max {
-                    ("-jnp.inf", "lax.max")
-                } else {
-                    ("0.0", "lax.add")
+                let reduce = |x: &str, init: &str, f: &str| {
+                    format!(
+                        "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {})",
+                        join(kernel),
+                        join(stride),
+                        window_padding(padding).replace('"', "'")
+                    )
                 };
-                format!(
-                    "lax.reduce_window(x, {init}, {f}, (1, 1, {}), (1, 1, {}), {})",
-                    join(kernel),
-                    join(stride),
-                    window_padding(padding).replace('"', "'")
-                )
+                // An average is the window sum over the counted window, as in the full code.
+                if *max {
+                    reduce("x", "-jnp.inf", "lax.max")
+                } else if count_include_pad.unwrap_or(true) {
+                    format!(
+                        "{} / {}",
+                        reduce("x", "0.0", "lax.add"),
+                        kernel.iter().product::<i64>()
+                    )
+                } else {
+                    format!(
+                        "{} / {}",
+                        reduce("x", "0.0", "lax.add"),
+                        reduce("jnp.ones_like(x[:1, :1])", "0.0", "lax.add")
+                    )
+                }
             }
             other => spelled_out(other),
         })

@@ -2,7 +2,7 @@
 
 use crate::core::{Framework, Op};
 
-use super::answer::{args, dilated_suffix, short, spelled_out};
+use super::answer::{args, dilated_suffix, helper_note, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
 use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
@@ -43,13 +43,11 @@ fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
             } => {
                 format!("layers.ZeroPadding{n}D({})", pair_tuples(pairs))
             }
-            Step::Pad {
-                pairs,
-                fill: fill @ (Fill::NegInf | Fill::Reflect),
-            } => {
+            Step::Pad { pairs, fill } => {
                 format!(
-                    "layers.Lambda(lambda t: {})",
-                    ops_pad(pairs, *fill).replace('"', "'")
+                    "layers.Lambda(lambda t: {}){}",
+                    ops_pad(pairs, *fill).replace('"', "'"),
+                    helper_note(*fill)
                 )
             }
             Step::Crop { pairs } => format!("layers.Cropping{n}D({})", pair_tuples(pairs)),

@@ -49,21 +49,17 @@ fn answer(plan: &Plan<OnnxPad>) -> Vec<String> {
     plan.steps
         .iter()
         .map(|step| match step {
-            Step::Pad {
-                pairs,
-                fill: Fill::Zero,
-            } => {
-                format!("Pad(x, pads={})", list(&onnx_pads(pairs, 2)))
-            }
-            Step::Pad {
-                pairs,
-                fill: Fill::Reflect,
-            } => {
-                format!(
-                    "Pad(x, pads={}, mode='reflect')",
-                    list(&onnx_pads(pairs, 2))
-                )
-            }
+            Step::Pad { pairs, fill } => format!(
+                "Pad(x, pads={}{})",
+                list(&onnx_pads(pairs, 2)),
+                match fill {
+                    Fill::Zero => "",
+                    Fill::NegInf => ", constant_value=-inf",
+                    Fill::Reflect => ", mode='reflect'",
+                    Fill::Replicate => ", mode='edge'",
+                    Fill::Circular => ", mode='wrap'",
+                }
+            ),
             Step::Crop { pairs } => format!(
                 "Slice(y, starts={}, ends={}, axes={})",
                 list(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),

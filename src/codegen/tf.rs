@@ -2,7 +2,7 @@
 
 use crate::core::Framework;
 
-use super::answer::{args, crop_slices, dilated_suffix, short, spelled_out};
+use super::answer::{args, crop_slices, dilated_suffix, helper_note, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
 use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
@@ -33,10 +33,13 @@ fn answer(plan: &Plan<TfPad>) -> Vec<String> {
     plan.steps
         .iter()
         .map(|step| match step {
-            Step::Pad {
-                pairs,
-                fill: fill @ (Fill::Zero | Fill::NegInf | Fill::Reflect),
-            } => pad_line(pairs, *fill).replace('"', "'"),
+            Step::Pad { pairs, fill } => {
+                format!(
+                    "{}{}",
+                    pad_line(pairs, *fill).replace('"', "'"),
+                    helper_note(*fill)
+                )
+            }
             Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 1, 1)),
             Step::Conv {
                 padding,
