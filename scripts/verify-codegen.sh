@@ -4,6 +4,7 @@
 # installed into a private virtual environment (about 4 GB with torch; nothing global).
 #   scripts/verify-codegen.sh                  # 30 layers per framework x op file, all targets
 #   scripts/verify-codegen.sh --per-file 5     # a quicker pass
+#   scripts/verify-codegen.sh --answers        # the answer lines (`padlab answer`), run as written
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -15,4 +16,8 @@ fi
 "$venv/bin/pip" install --quiet -r tests/fixtures/requirements.txt
 export KERAS_HOME="$venv/keras-home" XDG_CACHE_HOME="$venv/cache"
 cargo build --release --quiet --bin padlab
+if [ "${1:-}" = "--answers" ]; then
+  shift
+  exec "$venv/bin/python" tests/codegen/verify_answers.py "$@"
+fi
 exec "$venv/bin/python" tests/codegen/verify.py "$@"

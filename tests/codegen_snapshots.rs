@@ -310,6 +310,10 @@ fn answer_lines_for_the_seeds_and_the_traps() {
         ("dilated", KERAS_DILATED),
         ("keras on torch, replicated average", KERAS_TORCH_AVG),
         ("replicate conv", REPLICATE),
+        (
+            "3-d dilated conv",
+            r#"{"op":"conv","framework":"torch","input":[8,8,8],"kernel":3,"dilation":[1,1,2],"padding":2}"#,
+        ),
     ] {
         let spec = parse_spec(&serde_json::from_str(spec).unwrap())
             .unwrap()

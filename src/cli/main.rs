@@ -41,6 +41,12 @@ mod cli {
         ///
         /// Example: echo '{"op":"conv","framework":"keras","input":[100,20],"kernel":[4,1],"padding":"same"}' | padlab link
         Link,
+        /// Read layer specs as JSON Lines; write each one's answer lines (the few lines a porter
+        /// pastes, as at the top of the web app) per target:
+        /// `{"torch": {"lines": [...], "native": true, "note": null}, "keras": ..., ...}`.
+        ///
+        /// Example: echo '{"op":"conv","framework":"keras","input":[100,20],"kernel":[4,1],"padding":"same"}' | padlab answer
+        Answer,
         /// Port a whole model: Keras or PyTorch code on stdin, the equivalent model out.
         ///
         /// Examples:
@@ -132,6 +138,7 @@ mod cli {
             Command::Eval => padlab::forms::wire::eval_line,
             Command::Inverse => padlab::forms::wire::inverse_line,
             Command::Link => padlab::forms::wire::link_line,
+            Command::Answer => answer_line,
             Command::Code(args) => return code(*args),
             Command::Port(args) => return port(&args),
         };
@@ -294,6 +301,26 @@ mod cli {
         Ok(compact
             .to_spec()
             .map_err(|e| format!("--{}: {}", e.field.name().replace('_', "-"), e.message))?)
+    }
+
+    /// `padlab answer`: one spec in, every target's answer lines out.
+    fn answer_line(line: &str) -> serde_json::Value {
+        use padlab::core::Framework;
+        use padlab::forms::wire::{error_json, parse_spec, read_line};
+        let spec = match read_line(line).map(|v| parse_spec(&v)) {
+            Ok(Ok(parsed)) => parsed.spec,
+            Ok(Err(e)) => return error_json(e),
+            Err(e) => return e,
+        };
+        let mut out = serde_json::Map::new();
+        for &target in Framework::ALL {
+            let value = match padlab::codegen::answer::answer(&spec, target) {
+                Ok(a) => serde_json::json!({"lines": a.lines, "native": a.native, "note": a.note}),
+                Err(e) => error_json(e),
+            };
+            out.insert(target.name().to_string(), value);
+        }
+        serde_json::Value::Object(out)
     }
 
     /// One answer line per input line; flushes after each so it works interactively and in pipes.

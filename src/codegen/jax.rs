@@ -27,6 +27,7 @@ impl Target for Jax {
 /// The porter's lines (`codegen::answer`), NCHW like the full code.
 fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
     let shape = &plan.semantics.shape;
+    let n = shape.ndim();
     let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
     let dilations = |d: &[i64]| {
         if d.iter().any(|&v| v > 1) {
@@ -81,10 +82,12 @@ fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
                 } else {
                     arg(padding)
                 };
+                // lax.conv_transpose defaults to channels last: NCHW is stated, as in the full code.
                 format!(
-                    "lax.conv_transpose(x, w, {}, {pad}{}, transpose_kernel=True){}",
+                    "lax.conv_transpose(x, w, {}, {pad}{}, dimension_numbers={}, transpose_kernel=True){}",
                     tuple(&shape.stride),
                     dilations(dilation),
+                    dimension_numbers(n).replace('"', "'"),
                     dilated_suffix(*dilated_kernel)
                 )
             }

@@ -48,11 +48,23 @@ fn answer(plan: &Plan<TfPad>) -> Vec<String> {
                 ..
             } => {
                 let stride = if n == 1 { "stride" } else { "strides" };
+                // tf.nn.conv3d takes only five-long strides and dilations (batch and channels 1).
+                let numbers = |v: &[i64]| {
+                    if n == 3 {
+                        format!("[1, {}, 1]", join(v))
+                    } else {
+                        short(v)
+                    }
+                };
+                let dilations = if dilation.iter().all(|&d| d == 1) {
+                    String::new()
+                } else {
+                    format!(", dilations={}", numbers(dilation))
+                };
                 format!(
-                    "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{}){}",
-                    short(&shape.stride),
+                    "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{dilations}){}",
+                    numbers(&shape.stride),
                     arg(padding),
-                    args(&[("dilations", short(dilation), "1")]),
                     dilated_suffix(*dilated_kernel)
                 )
             }

@@ -258,7 +258,8 @@ pub fn eval_line(line: &str) -> Value {
 }
 
 /// One JSON Lines input line, or the error answer for it (every command reads lines the same way).
-fn read_line(line: &str) -> Result<Value, Value> {
+/// One JSON Lines input line, or the `{"error": ...}` line that answers it.
+pub fn read_line(line: &str) -> Result<Value, Value> {
     serde_json::from_str(line).map_err(|e| {
         error_json(WireError::Json {
             empty: line.trim().is_empty(),
