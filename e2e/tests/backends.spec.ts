@@ -13,6 +13,9 @@ test('the Keras backend is a control, kept in the link, and shown where the back
   await expect(padlab.field('backend')).toBeVisible();
   await padlab.field('backend').selectOption('torch');
   await expect(page).toHaveURL(/be=torch/);
+  // The Keras line is the layer itself, exact on that backend only, and says so.
+  await expect(page.getByTestId('answer-keras')).toContainText('KERAS_BACKEND=torch');
+  await expect(page.getByTestId('answer-torch')).toContainText("mode='replicate'");
   // The picture names the padding as the repeated edge, and the values mode averages it in.
   await page.getByTestId('values').check();
   await expect(page.locator('#fill-text')).toContainText('edge value repeated');

@@ -3,7 +3,7 @@
 //! and computed from the same plan as the full snippet. Each target's lines are written by its
 //! renderer (`Target::answer`); this module lowers, asks, and says what the reader must know.
 
-use crate::core::{Framework, LayerSpec};
+use crate::core::{Backend, Framework, LayerSpec};
 
 use super::plan::{Fill, LowerOptions, Plan, Spelling, Step, Window, lower};
 use super::{CodegenError, Target, jax, keras, onnx, tf, torch, writable};
@@ -114,7 +114,9 @@ pub fn answer(source: &LayerSpec, target: Framework) -> Result<Answer, CodegenEr
         Framework::Onnx => facts(lines_of::<onnx::Onnx>(source)?),
         Framework::Jax => facts(lines_of::<jax::Jax>(source)?),
     };
-    let note = if dynamic {
+    let note = if let Some(note) = backend_note(source, target, native) {
+        Some(note)
+    } else if dynamic {
         Some(format!(
             "these pads hold for input {} only: strided 'same' pads with the input size (the full code has a run-time form)",
             crate::core::join(&input, "×")
@@ -129,6 +131,55 @@ pub fn answer(source: &LayerSpec, target: Framework) -> Result<Answer, CodegenEr
         lines,
         native,
         note,
+    })
+}
+
+/// A native Keras line for a Keras source on a named backend is exact there; where the same
+/// layer computes something else (or refuses) on another backend, the reader must know.
+fn backend_note(source: &LayerSpec, target: Framework, native: bool) -> Option<String> {
+    let (Framework::Keras, Framework::Keras, Some(backend), true) =
+        (target, source.framework, source.backend, native)
+    else {
+        return None;
+    };
+    let on = |b: Backend| {
+        super::semantics::semantics(&LayerSpec {
+            backend: Some(b),
+            ..source.clone()
+        })
+        .ok()
+        .map(|(sem, _)| sem)
+    };
+    let mine = on(backend);
+    let others = [Backend::Tensorflow, Backend::Torch, Backend::Jax]
+        .into_iter()
+        .filter(|&b| b != backend);
+    let refuse: Vec<&str> = others
+        .clone()
+        .filter(|&b| on(b).is_none())
+        .map(Backend::title)
+        .collect();
+    let differ: Vec<&str> = others
+        .filter(|&b| on(b).is_some() && on(b) != mine)
+        .map(Backend::title)
+        .collect();
+    let mut why = Vec::new();
+    if !differ.is_empty() {
+        why.push(format!(
+            "on {} it gives other numbers",
+            differ.join(" and ")
+        ));
+    }
+    if !refuse.is_empty() {
+        why.push(format!("on {} it is refused", refuse.join(" and ")));
+    }
+    (!why.is_empty()).then(|| {
+        format!(
+            "exact on the {} backend (KERAS_BACKEND={}): {}",
+            backend.title(),
+            backend.name(),
+            why.join("; ")
+        )
     })
 }
 
