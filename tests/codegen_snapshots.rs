@@ -126,9 +126,19 @@ fn ceil_mode_max_pool_with_padding_to_tf_pads_explicitly_or_with_minus_infinity(
 
 #[test]
 fn counted_padding_average_to_keras_divides_by_the_counted_window() {
+    // Every window inside the zero-padded input: zeros, then a valid average (divisor 3).
     let keras = plain(AVG_COUNT_PAD, Framework::Keras);
-    assert!(keras.contains("constant_values=1.0"), "{keras}");
+    assert!(
+        keras.contains("keras.layers.ZeroPadding1D((1, 1))"),
+        "{keras}"
+    );
+    assert!(keras.contains("padding=\"valid\""), "{keras}");
     insta::assert_snapshot!(keras);
+    // A ceil-mode window past the padding counts the padding but not the overhang: the
+    // divisor is a window sum of a mask of ones over input and padding.
+    let ceil = r#"{"op":"avg_pool","framework":"torch","input":[6],"kernel":3,"stride":2,"padding":1,"ceil_mode":true}"#;
+    let keras = plain(ceil, Framework::Keras);
+    assert!(keras.contains("constant_values=1.0"), "{keras}");
 }
 
 #[test]

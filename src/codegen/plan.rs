@@ -856,6 +856,32 @@ fn composed_steps(
                     count_include_pad: None,
                     window,
                 });
+            } else if target != Framework::Onnx
+                && extra.iter().all(|&e| e == 0)
+                && before.iter().chain(after).all(|&p| p >= 0)
+                && shape.dilation.iter().all(|&d| d == 1)
+                && (*divisor == Divisor::RealAndPad || before.iter().chain(after).all(|&p| p == 0))
+            {
+                // Every window lies in the zero-padded input and counts all it covers (torch's
+                // count_include_pad without ceil-mode overhang): zeros, then a valid average,
+                // the form a porter writes (ZeroPadding + AveragePooling 'valid'). Not for ONNX:
+                // ONNX Runtime fuses a Pad into the AveragePool and refuses pads >= kernel.
+                if before.iter().chain(after).any(|&p| p > 0) {
+                    steps.push(Step::Pad {
+                        pairs: before.iter().copied().zip(after.iter().copied()).collect(),
+                        fill: Fill::Zero,
+                    });
+                }
+                steps.push(Step::Pool {
+                    max: false,
+                    padding: valid,
+                    kernel: shape.kernel.clone(),
+                    stride: shape.stride.clone(),
+                    dilation: shape.dilation.clone(),
+                    ceil_mode: false,
+                    count_include_pad: None,
+                    window,
+                });
             } else {
                 let (crop, _) = crop_and_pad(before, after);
                 if let Some(pairs) = crop {

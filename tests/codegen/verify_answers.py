@@ -123,9 +123,10 @@ def main():
     ap.add_argument("--fixtures", default=os.path.join(verify.ROOT, "tests/fixtures"))
     ap.add_argument("--out", default=os.path.join(verify.ROOT, "target/answer-check"))
     ap.add_argument("--show", type=int, default=15)
+    ap.add_argument("--ops", default=",".join(verify.OPS))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    specs = verify.sources(args.per_file, verify.OPS, verify.TARGETS, args.fixtures)
+    specs = verify.sources(args.per_file, args.ops.split(","), verify.TARGETS, args.fixtures)
     answers = subprocess.run([args.padlab, "answer"], input="\n".join(json.dumps(s) for s in specs) + "\n",
                              capture_output=True, text=True, check=True).stdout.splitlines()
     # Keras answers run on the source's backend when it names one, else on TensorFlow.
@@ -150,7 +151,9 @@ def main():
             with open(path, "w") as f:
                 f.write(script(check.stdout, target, a["lines"], spec["op"]))
             backend = spec.get("backend", "tensorflow") if spec["framework"] == "keras" else "tensorflow"
-            worker = workers.setdefault(backend, verify.Worker(backend))
+            if backend not in workers:
+                workers[backend] = verify.Worker(backend)
+            worker = workers[backend]
             result = worker.run(path)
             if result["ok"]:
                 counts[f"{target}: passed"] += 1
