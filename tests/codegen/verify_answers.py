@@ -28,6 +28,7 @@ RUNNABLE = ["torch", "keras", "tf", "jax"]
 # Runs the answer lines. `x` is NCHW numpy, `w` the torch-layout weight (or None for a pool).
 HARNESS = r'''
 def run_answer(target, lines, x, w, op):
+    import json, re
     import numpy as np
     n = x.ndim - 2
     transposed = op == "conv_transpose"
@@ -53,7 +54,12 @@ def run_answer(target, lines, x, w, op):
                     m.weight.copy_(torch.from_numpy(w))
                 if getattr(m, "bias", None) is not None:
                     m.bias.zero_()
-                env["x"] = m(env["x"])
+                # A transposed layer's line may say how it is called: `conv(x, output_size=[...])`.
+                called = re.search(r"called as conv\(x, output_size=(\[[0-9, ]*\])\)", line)
+                if called:
+                    env["x"] = m(env["x"], output_size=json.loads(called.group(1)))
+                else:
+                    env["x"] = m(env["x"])
         return env["x"].numpy()
     if target == "keras":
         import keras
