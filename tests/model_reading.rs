@@ -197,3 +197,52 @@ fn port_writes_the_model_and_a_check_script() {
     assert!(out.contains("source = Generator(ngpu)"), "{out}");
     assert!(out.contains("padlab self-check passed"), "{out}");
 }
+
+/// Every corpus model ports to every target, and no ported file defines a top-level name twice
+/// (a later `def average_0` would silently replace an earlier layer's helper).
+#[test]
+fn ported_models_define_each_name_once() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models");
+    let mut ported = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        // The corpus: every Python file but the verification script beside it.
+        if path.extension().is_none_or(|x| x != "py") || path.ends_with("verify.py") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let input = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# padlab-input:"))
+            .map(str::trim);
+        for target in ["torch", "keras", "tf", "jax"] {
+            for check in [false, true] {
+                let mut args = vec!["--to", target];
+                if let Some(input) = input {
+                    args.extend(["--input", input]);
+                }
+                if check {
+                    args.push("--check");
+                }
+                let (ok, out, err) = port(&args, &text);
+                assert!(ok, "{} --to {target}: {err}", path.display());
+                let mut seen = std::collections::HashSet::new();
+                for line in out.lines() {
+                    let name = line
+                        .strip_prefix("def ")
+                        .or_else(|| line.strip_prefix("class "))
+                        .and_then(|rest| rest.split(['(', ':']).next());
+                    if let Some(name) = name {
+                        assert!(
+                            seen.insert(name.to_string()),
+                            "{} --to {target} (check {check}) defines {name} twice",
+                            path.display()
+                        );
+                    }
+                }
+                ported += 1;
+            }
+        }
+    }
+    assert!(ported >= 45 * 8, "only {ported} ports");
+}

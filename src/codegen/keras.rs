@@ -206,6 +206,13 @@ fn layer(r: &Render<KerasPad>) -> Py {
     let shape = r.shape();
     let n = shape.ndim();
     let op = r.op();
+    // Helper functions carry the layer's name where several layers share a file (a ported
+    // model, a check script's source layer): their definitions differ from layer to layer.
+    let helper = if r.name == "padlab_layer" {
+        String::new()
+    } else {
+        format!("{}_", r.name)
+    };
     let adds_bias = r.plan.adds_bias();
     if adds_bias {
         py.block("class AddBias(keras.layers.Layer)", |py| {
@@ -260,7 +267,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
             } => {
                 taps_function(
                     &mut py,
-                    &format!("window_{}_{i}", if *max { "max" } else { "sum" }),
+                    &format!("{helper}window_{}_{i}", if *max { "max" } else { "sum" }),
                     (kernel, stride, dilation),
                     *max,
                 );
@@ -277,13 +284,13 @@ fn layer(r: &Render<KerasPad>) -> Py {
                 if taps {
                     taps_function(
                         &mut py,
-                        &format!("window_sum_{i}"),
+                        &format!("{helper}window_sum_{i}"),
                         (kernel, stride, dilation),
                         false,
                     );
                     py.blank();
                 }
-                py.block(format!("def average_{i}(t)"), |py| {
+                py.block(format!("def {helper}average_{i}(t)"), |py| {
                     super::average_prologue(
                         py,
                         "t",
@@ -295,7 +302,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
                         step,
                     );
                     if taps {
-                        py.line(format!("return window_sum_{i}(t) / window_sum_{i}(mask)"));
+                        py.line(format!("return {helper}window_sum_{i}(t) / {helper}window_sum_{i}(mask)"));
                     } else {
                         py.line(format!(
                             "return keras.ops.average_pool(t, {k}, {s}, \"valid\") / keras.ops.average_pool(mask, {k}, {s}, \"valid\")",
@@ -336,7 +343,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
                 ),
                 Step::AddBias => "AddBias(name=\"bias\")".into(),
                 Step::Pool { max, window: Window::Taps, .. } => {
-                    format!("keras.layers.Lambda(window_{}_{i})", if *max { "max" } else { "sum" })
+                    format!("keras.layers.Lambda({helper}window_{}_{i})", if *max { "max" } else { "sum" })
                 }
                 Step::Pool { max, padding, kernel, stride, .. } => format!(
                     "keras.layers.{}Pooling{n}D(pool_size={}, strides={}, padding=\"{}\")",
@@ -345,7 +352,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
                     tuple(stride),
                     keyword(padding)
                 ),
-                Step::AverageRatio { .. } => format!("keras.layers.Lambda(average_{i})"),
+                Step::AverageRatio { .. } => format!("keras.layers.Lambda({helper}average_{i})"),
                 Step::EmptyWindows { to_neg_inf } => {
                     // Windows with no input element: the value the source gives there.
                     let (lowest, neg_inf) = ("-3.4028234663852886e38", "float(\"-inf\")");
