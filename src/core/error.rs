@@ -291,6 +291,13 @@ impl fmt::Display for PadError {
                     tuple(input, "x"),
                     tuple(output, "x")
                 ),
+                (Framework::Keras, Op::MaxPool | Op::AvgPool) => write!(
+                    f,
+                    "Computed output size would be zero or negative: input {input:?} gives {output:?} \
+                     (Keras pooling parts here by backend: JAX returns an empty array, torch raises \
+                     \"Invalid computed output size\", TensorFlow raises or, when input − kernel + \
+                     stride is 0, dies with SIGFPE)"
+                ),
                 (Framework::Keras, _) => write!(
                     f,
                     "Computed output size would be zero or negative: input {input:?} gives {output:?}"
