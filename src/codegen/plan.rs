@@ -818,23 +818,42 @@ fn composed_steps(
         } => {
             let padded_after: Vec<i64> = after.iter().zip(extra).map(|(a, e)| a + e).collect();
             let window = window_for(target, sem, *max, options);
-            if *replicate {
-                // The edges repeated into the padding, then every window inside: a valid
-                // average over the padded tensor (its divisor is the window size everywhere).
-                steps.push(Step::Pad {
-                    pairs: before.iter().copied().zip(after.iter().copied()).collect(),
-                    fill: Fill::Replicate,
-                });
-                steps.push(Step::Pool {
-                    max: false,
-                    padding: valid,
-                    kernel: shape.kernel.clone(),
-                    stride: shape.stride.clone(),
-                    dilation: shape.dilation.clone(),
-                    ceil_mode: false,
-                    count_include_pad: None,
-                    window,
-                });
+            let valid_pool = |max: bool| Step::Pool {
+                max,
+                padding: valid.clone(),
+                kernel: shape.kernel.clone(),
+                stride: shape.stride.clone(),
+                dilation: shape.dilation.clone(),
+                ceil_mode: false,
+                count_include_pad: None,
+                window,
+            };
+            let pads = || before.iter().chain(after);
+            // An average whose every window lies in the padded input and counts all it covers
+            // is the padding, then a valid average (the divisor is the window size everywhere):
+            // the edges repeated (Keras 'same' on the torch backend), or zeros (torch's
+            // count_include_pad without ceil-mode overhang: ZeroPadding + AveragePooling
+            // 'valid', the form a porter writes). Not zeros for ONNX: ONNX Runtime fuses a Pad
+            // into the AveragePool and refuses pads >= kernel.
+            let padded_average = if *replicate {
+                Some(Fill::Replicate)
+            } else {
+                (!*max
+                    && target != Framework::Onnx
+                    && extra.iter().all(|&e| e == 0)
+                    && pads().all(|&p| p >= 0)
+                    && shape.dilation.iter().all(|&d| d == 1)
+                    && (*divisor == Divisor::RealAndPad || pads().all(|&p| p == 0)))
+                .then_some(Fill::Zero)
+            };
+            if let Some(fill) = padded_average {
+                if pads().any(|&p| p > 0) {
+                    steps.push(Step::Pad {
+                        pairs: before.iter().copied().zip(after.iter().copied()).collect(),
+                        fill,
+                    });
+                }
+                steps.push(valid_pool(false));
             } else if *max {
                 let (crop, pad) = crop_and_pad(before, &padded_after);
                 if let Some(pairs) = crop {
@@ -846,42 +865,7 @@ fn composed_steps(
                         fill: if *zero_pad { Fill::Zero } else { Fill::NegInf },
                     });
                 }
-                steps.push(Step::Pool {
-                    max: true,
-                    padding: valid,
-                    kernel: shape.kernel.clone(),
-                    stride: shape.stride.clone(),
-                    dilation: shape.dilation.clone(),
-                    ceil_mode: false,
-                    count_include_pad: None,
-                    window,
-                });
-            } else if target != Framework::Onnx
-                && extra.iter().all(|&e| e == 0)
-                && before.iter().chain(after).all(|&p| p >= 0)
-                && shape.dilation.iter().all(|&d| d == 1)
-                && (*divisor == Divisor::RealAndPad || before.iter().chain(after).all(|&p| p == 0))
-            {
-                // Every window lies in the zero-padded input and counts all it covers (torch's
-                // count_include_pad without ceil-mode overhang): zeros, then a valid average,
-                // the form a porter writes (ZeroPadding + AveragePooling 'valid'). Not for ONNX:
-                // ONNX Runtime fuses a Pad into the AveragePool and refuses pads >= kernel.
-                if before.iter().chain(after).any(|&p| p > 0) {
-                    steps.push(Step::Pad {
-                        pairs: before.iter().copied().zip(after.iter().copied()).collect(),
-                        fill: Fill::Zero,
-                    });
-                }
-                steps.push(Step::Pool {
-                    max: false,
-                    padding: valid,
-                    kernel: shape.kernel.clone(),
-                    stride: shape.stride.clone(),
-                    dilation: shape.dilation.clone(),
-                    ceil_mode: false,
-                    count_include_pad: None,
-                    window,
-                });
+                steps.push(valid_pool(true));
             } else {
                 let (crop, _) = crop_and_pad(before, after);
                 if let Some(pairs) = crop {
