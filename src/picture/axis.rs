@@ -96,6 +96,23 @@ fn inverse_gcd(a: i128, m: i128) -> (i128, i128) {
 }
 
 impl Axis {
+    /// The axis a missing dimension stands for: one input element, one window, one output
+    /// (the rows of a 1-D picture, the depth of a 2-D one).
+    pub fn unit() -> Axis {
+        Axis {
+            input: 1,
+            before: 0,
+            after: 0,
+            beyond: 0,
+            kernel: 1,
+            stride: 1,
+            dilation: 1,
+            output: 1,
+            inserted_every: 1,
+            crop: (0, 0),
+        }
+    }
+
     /// Number of drawn positions.
     pub fn len(&self) -> i64 {
         self.before

@@ -86,18 +86,7 @@ impl Layout {
 
 /// The two axes as (rows, columns); a 1-D layer is one row.
 pub fn rows_cols(picture: &Picture) -> (Axis, Axis) {
-    let unit = Axis {
-        input: 1,
-        before: 0,
-        after: 0,
-        beyond: 0,
-        kernel: 1,
-        stride: 1,
-        dilation: 1,
-        output: 1,
-        inserted_every: 1,
-        crop: (0, 0),
-    };
+    let unit = Axis::unit();
     match picture.axes.as_slice() {
         [cols] => (unit, cols.clone()),
         [rows, cols, ..] => (rows.clone(), cols.clone()),

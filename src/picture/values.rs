@@ -107,18 +107,7 @@ const TAPS: i64 = 4096;
 /// 4,096 taps.
 pub fn output(p: &Picture, jd: i64, jr: i64, jc: i64) -> Option<(Value, String)> {
     let (rows, cols) = rows_cols(p);
-    let unit = Axis {
-        input: 1,
-        before: 0,
-        after: 0,
-        beyond: 0,
-        kernel: 1,
-        stride: 1,
-        dilation: 1,
-        output: 1,
-        inserted_every: 1,
-        crop: (0, 0),
-    };
+    let unit = Axis::unit();
     let depth = p.depth.clone().unwrap_or(unit);
     let taps = depth
         .kernel
