@@ -143,7 +143,7 @@ pub fn translate_pads(pairs: &[(i64, i64)], fill: Fill) -> Vec<(&'static str, St
     let (f_pad, module, tf_pad, keras, onnx_pad, jnp_pad) = match fill {
         Fill::Zero => (
             format!("F.pad(x, {torch})"),
-            format!("nn.ZeroPad{n}d({torch})"),
+            super::torch::pad_module(pairs, fill),
             format!("tf.pad(x, {last})"),
             format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs)),
             format!("pads={onnx}"),
@@ -151,7 +151,7 @@ pub fn translate_pads(pairs: &[(i64, i64)], fill: Fill) -> Vec<(&'static str, St
         ),
         Fill::NegInf => (
             format!("F.pad(x, {torch}, value=float(\"-inf\"))"),
-            format!("nn.ConstantPad{n}d({torch}, float(\"-inf\"))"),
+            super::torch::pad_module(pairs, fill),
             format!("tf.pad(x, {last}, constant_values=float(\"-inf\"))"),
             format!("keras.ops.pad(x, {last}, constant_values=float(\"-inf\"))"),
             format!("pads={onnx}, constant_value=-inf"),
@@ -159,7 +159,7 @@ pub fn translate_pads(pairs: &[(i64, i64)], fill: Fill) -> Vec<(&'static str, St
         ),
         Fill::Reflect => (
             format!("F.pad(x, {torch}, mode=\"reflect\")"),
-            format!("nn.ReflectionPad{n}d({torch})"),
+            super::torch::pad_module(pairs, fill),
             format!("tf.pad(x, {last}, mode=\"REFLECT\")"),
             format!("keras.ops.pad(x, {last}, mode=\"reflect\")"),
             format!("pads={onnx}, mode=\"reflect\""),
@@ -167,7 +167,7 @@ pub fn translate_pads(pairs: &[(i64, i64)], fill: Fill) -> Vec<(&'static str, St
         ),
         Fill::Replicate => (
             format!("F.pad(x, {torch}, mode=\"replicate\")"),
-            format!("nn.ReplicationPad{n}d({torch})"),
+            super::torch::pad_module(pairs, fill),
             helper("TensorFlow"),
             helper("Keras"),
             format!("pads={onnx}, mode=\"edge\""),
@@ -175,7 +175,7 @@ pub fn translate_pads(pairs: &[(i64, i64)], fill: Fill) -> Vec<(&'static str, St
         ),
         Fill::Circular => (
             format!("F.pad(x, {torch}, mode=\"circular\")"),
-            format!("nn.CircularPad{n}d({torch})"),
+            super::torch::pad_module(pairs, fill),
             helper("TensorFlow"),
             helper("Keras"),
             format!("pads={onnx}, mode=\"wrap\""),

@@ -170,6 +170,19 @@ fn pad_call(x: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     }
 }
 
+/// The `nn` module that pads `pairs` with `fill` (`nn.ZeroPad2d`, `nn.ReplicationPad1d`, ...).
+pub(crate) fn pad_module(pairs: &[(i64, i64)], fill: Fill) -> String {
+    let n = pairs.len();
+    let t = torch_pad_tuple(pairs);
+    match fill {
+        Fill::Zero => format!("nn.ZeroPad{n}d({t})"),
+        Fill::NegInf => format!("nn.ConstantPad{n}d({t}, float(\"-inf\"))"),
+        Fill::Reflect => format!("nn.ReflectionPad{n}d({t})"),
+        Fill::Replicate => format!("nn.ReplicationPad{n}d({t})"),
+        Fill::Circular => format!("nn.CircularPad{n}d({t})"),
+    }
+}
+
 fn native_arg(padding: &TorchPad) -> String {
     match padding {
         TorchPad::Zero => "0".into(),

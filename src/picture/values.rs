@@ -304,7 +304,7 @@ pub fn sum_text(p: &Picture, step: i64) -> Option<String> {
 mod tests {
     use super::*;
     use crate::core::{Framework, Op, evaluate};
-    use crate::forms::compact::CompactSpec;
+    use crate::forms::compact::{CompactSpec, test_layer};
     use crate::picture::picture;
 
     fn pic(
@@ -315,13 +315,7 @@ mod tests {
         p: &str,
         f: impl Fn(&mut CompactSpec),
     ) -> Picture {
-        let mut c = CompactSpec {
-            stride: s.into(),
-            padding: p.into(),
-            ..CompactSpec::new(op, Framework::Torch, input, k)
-        };
-        f(&mut c);
-        let spec = c.to_spec().unwrap();
+        let spec = test_layer((op, Framework::Torch), [input, k, s, p], f);
         picture(&spec, &evaluate(&spec).unwrap()).unwrap()
     }
 

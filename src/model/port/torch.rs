@@ -5,7 +5,7 @@
 
 use crate::codegen::layer_definition;
 use crate::codegen::plan::{Fill, LowerOptions, Step, Window, lower};
-use crate::codegen::torch::{Torch, TorchPad, class_name};
+use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module};
 use crate::codegen::writer::{Py, torch_pad_tuple, tuple};
 use crate::core::{LayerSpec, Op, PaddingMode};
 
@@ -394,19 +394,11 @@ fn conv_layer(w: &mut Writer, cx: &Chained, i: usize, conv: &Conv) -> Result<(),
     for step in &plan.steps {
         match step {
             Step::Pad { pairs, fill } => {
-                let t = torch_pad_tuple(pairs);
-                let module = match fill {
-                    Fill::Zero => format!("nn.ZeroPad{n}d({t})"),
-                    Fill::NegInf => format!("nn.ConstantPad{n}d({t}, float(\"-inf\"))"),
-                    Fill::Reflect => format!("nn.ReflectionPad{n}d({t})"),
-                    Fill::Replicate => format!("nn.ReplicationPad{n}d({t})"),
-                    Fill::Circular => format!("nn.CircularPad{n}d({t})"),
-                };
-                w.push(module);
+                w.push(pad_module(pairs, *fill));
             }
             Step::Crop { pairs } => {
                 let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
-                w.push(format!("nn.ZeroPad{n}d({})", torch_pad_tuple(&negative)));
+                w.push(pad_module(&negative, Fill::Zero));
             }
             Step::Conv {
                 padding,
@@ -530,16 +522,13 @@ fn pool_layer(w: &mut Writer, cx: &Chained, i: usize, spec: &LayerSpec) -> Resul
     } else {
         for step in &plan.steps {
             match step {
+                // The pool's own fill: -inf for a max, the edges for Keras-on-torch averages.
                 Step::Pad { pairs, fill } => {
-                    let t = torch_pad_tuple(pairs);
-                    w.push(match fill {
-                        Fill::NegInf => format!("nn.ConstantPad{n}d({t}, float(\"-inf\"))"),
-                        _ => format!("nn.ZeroPad{n}d({t})"),
-                    });
+                    w.push(pad_module(pairs, *fill));
                 }
                 Step::Crop { pairs } => {
                     let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
-                    w.push(format!("nn.ZeroPad{n}d({})", torch_pad_tuple(&negative)));
+                    w.push(pad_module(&negative, Fill::Zero));
                 }
                 Step::EmptyWindows { to_neg_inf } => {
                     w.helper(EMPTY_WINDOWS);
