@@ -3,7 +3,9 @@
 //! a self-check ([`port`]). [`report`] is the table as the CLI's JSON.
 
 pub mod chain;
+pub mod graph;
 pub mod layers;
+pub mod op;
 pub mod port;
 pub mod python;
 pub mod read;

@@ -1,0 +1,292 @@
+//! What a graph node computes, in neutral terms every front end maps to and every port reads.
+//!
+//! Axes are written in the source framework's layout (a torch `dim=1` is the channels, a Keras
+//! `axis=-1` too); negative axes count from the end, as in Python. Convolutions and pools keep
+//! their [`LayerSpec`] in the source framework's own rules, so `core::evaluate` answers them
+//! exactly as that framework does.
+
+use crate::core::LayerSpec;
+
+/// An element-wise function (no weights, the shape unchanged).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Activation {
+    Relu,
+    /// `min(max(x, 0), 6)` (torch `ReLU6`, Keras `ReLU(max_value=6)`, ONNX `Clip(0, 6)`).
+    Relu6,
+    /// With its negative slope.
+    LeakyRelu(f64),
+    /// With its alpha.
+    Elu(f64),
+    Selu,
+    Tanh,
+    Sigmoid,
+    /// `relu6(x + 3) / 6` (torch `Hardsigmoid`; Keras 3's `hard_sigmoid` is the same).
+    HardSigmoid,
+    /// `x * relu6(x + 3) / 6`.
+    HardSwish,
+    /// Exact (erf) or the tanh approximation.
+    Gelu {
+        tanh: bool,
+    },
+    /// `x * sigmoid(x)` (torch `SiLU`, Keras `swish`/`silu`).
+    Silu,
+    Mish,
+    Softplus,
+    Softsign,
+    Exp,
+    Log,
+    Sqrt,
+    Abs,
+    Neg,
+}
+
+/// What padding fills with (explicit padding layers and `F.pad`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PadFill {
+    Constant(f64),
+    Reflect,
+    Replicate,
+    Circular,
+}
+
+/// How a convolution's input channels are grouped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Groups {
+    /// `groups` groups (1: an ordinary convolution).
+    Count(i64),
+    /// One group per input channel, `multiplier` filters each (Keras `DepthwiseConv2D`,
+    /// `SeparableConv2D`'s first half): the output has `channels * multiplier` channels.
+    Depthwise { multiplier: i64 },
+}
+
+/// A convolution or a transposed convolution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conv {
+    /// Sizes and padding in the source framework's rules (`spec.op` says which); `input` is
+    /// filled in at the node's real input size.
+    pub spec: LayerSpec,
+    /// Declared by torch layers (`in_channels`) and ONNX weights; Keras infers it.
+    pub in_channels: Option<i64>,
+    /// The output channels (`filters`; for a depthwise layer, unused: see [`Groups`]).
+    pub filters: i64,
+    pub groups: Groups,
+    /// Keras `SeparableConv*D`: the 1x1 convolution to `filters` channels after the depthwise
+    /// one (which then has no bias of its own).
+    pub separable: bool,
+    pub bias: bool,
+    /// Keras' `activation=` argument, applied after the layer.
+    pub activation: Option<Activation>,
+}
+
+/// A normalisation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Norm {
+    /// Batch normalisation over `axis` (torch: 1, the channels; Keras: its `axis`, -1 by
+    /// default), with inference statistics.
+    Batch {
+        axis: i64,
+        /// Declared by torch (`num_features`).
+        features: Option<i64>,
+        eps: f64,
+        /// torch's convention: the weight of the new batch in the running average (Keras'
+        /// `momentum` is one minus it).
+        momentum: f64,
+        center: bool,
+        scale: bool,
+    },
+    /// Layer normalisation over the trailing `shape` (torch `normalized_shape`) or the Keras
+    /// `axes`.
+    Layer {
+        axes: Vec<i64>,
+        /// torch's `normalized_shape`, checked against the input.
+        shape: Option<Vec<i64>>,
+        eps: f64,
+        center: bool,
+        scale: bool,
+    },
+    /// Group normalisation of the channels in `groups` groups.
+    Group {
+        groups: i64,
+        channels: Option<i64>,
+        eps: f64,
+        affine: bool,
+    },
+    /// Instance normalisation (per sample and channel, over the spatial axes).
+    Instance {
+        features: Option<i64>,
+        eps: f64,
+        affine: bool,
+    },
+}
+
+/// An element-wise binary operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binary {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Max,
+    Min,
+}
+
+/// A reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    Mean,
+    Sum,
+    Max,
+    Min,
+}
+
+/// How an upsampling interpolates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    Nearest,
+    /// Linear in every spatial axis (torch `bilinear` / `trilinear` / `linear`, Keras
+    /// `bilinear`).
+    Linear,
+    Bicubic,
+}
+
+/// One axis of a slice (`x[:, :, 1:, ::2]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceAxis {
+    pub axis: i64,
+    pub start: Option<i64>,
+    pub end: Option<i64>,
+    pub step: i64,
+    /// An integer index (`x[:, 0]`): the axis is dropped.
+    pub index: bool,
+}
+
+/// What a node computes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// A model input.
+    Input,
+    Conv(Conv),
+    /// A max or average pool (`spec.op`), `input` filled in at the node's real input size.
+    Pool(LayerSpec),
+    /// torch's adaptive pools: each spatial axis to its given size (`None`: kept).
+    AdaptivePool {
+        max: bool,
+        output: Vec<Option<i64>>,
+    },
+    /// Global average or max pooling; `keepdims` keeps the spatial axes (size 1).
+    GlobalPool {
+        max: bool,
+        keepdims: bool,
+    },
+    Norm(Norm),
+    Activation(Activation),
+    /// Softmax (or log-softmax) over `axis`.
+    Softmax {
+        axis: i64,
+        log: bool,
+    },
+    /// Inference leaves it out; `spatial` drops whole channels (torch `Dropout2d`, Keras
+    /// `SpatialDropout2D`).
+    Dropout {
+        rate: f64,
+        spatial: bool,
+    },
+    /// Flattens axes `start..=end` into one (torch `flatten(x, 1)`, `nn.Flatten()`, Keras
+    /// `Flatten`: 1 to -1, in the source's own element order).
+    Flatten {
+        start: i64,
+        end: i64,
+    },
+    /// A reshape to `shape` as written (`-1` inferred; ONNX `0` copies the input's size);
+    /// `batch`: the shape includes the batch axis (torch `view`, `tf.reshape`, ONNX), else
+    /// it is one sample's (Keras `Reshape`).
+    Reshape {
+        shape: Vec<i64>,
+        batch: bool,
+    },
+    /// Axes reordered: output axis `i` is input axis `perm[i]` (batch included).
+    Permute(Vec<usize>),
+    /// Drops size-1 axes (`None`: every one).
+    Squeeze(Option<Vec<i64>>),
+    /// Inserts a size-1 axis at each position, in order.
+    Unsqueeze(Vec<i64>),
+    Slice(Vec<SliceAxis>),
+    /// Splits `axis` into parts of these sizes: one output each.
+    Split {
+        axis: i64,
+        sizes: Vec<i64>,
+    },
+    Concat {
+        axis: i64,
+    },
+    /// A fully connected layer over the last axis (torch `Linear`, Keras `Dense`, ONNX `Gemm`
+    /// with a weight).
+    Dense {
+        in_features: Option<i64>,
+        units: i64,
+        bias: bool,
+        activation: Option<Activation>,
+    },
+    /// A matrix product of two tensors (broadcast over the leading axes).
+    MatMul,
+    /// An embedding table lookup: integer input, one `dim`-vector per index.
+    Embedding {
+        vocab: i64,
+        dim: i64,
+    },
+    /// Explicit padding, `(before, after)` for every axis of the input (batch included);
+    /// negative amounts crop (Keras `Cropping*D`).
+    Pad {
+        pairs: Vec<(i64, i64)>,
+        fill: PadFill,
+    },
+    /// Upsampling of the spatial axes by a factor per axis, or to a size.
+    Upsample {
+        scale: Option<Vec<f64>>,
+        size: Option<Vec<i64>>,
+        mode: Interpolation,
+        align_corners: bool,
+    },
+    /// Element-wise over its inputs (broadcasting), and a constant operand when there is one
+    /// (`x * 0.5`; `constant_first`: `1 - x`).
+    Elementwise {
+        op: Binary,
+        constant: Option<f64>,
+        constant_first: bool,
+    },
+    /// `x * scale + offset` (Keras `Rescaling`).
+    Affine {
+        scale: f64,
+        offset: f64,
+    },
+    Reduce {
+        op: Reduce,
+        axes: Vec<i64>,
+        keepdims: bool,
+    },
+    /// Passes its input through (`nn.Identity`, a `contiguous()` the table shows).
+    Identity,
+    /// An operation padlab reads (its shape is known) but does not port: its name and why.
+    Opaque {
+        what: String,
+    },
+}
+
+impl Op {
+    /// Ops that take no input but are not model inputs (none yet: constants are folded).
+    pub fn is_constant(&self) -> bool {
+        false
+    }
+
+    /// Whether the op carries weights a port must copy.
+    pub fn has_weights(&self) -> bool {
+        match self {
+            Op::Conv(_) | Op::Dense { .. } | Op::Embedding { .. } => true,
+            Op::Norm(Norm::Batch { .. }) => true,
+            Op::Norm(Norm::Layer { center, scale, .. }) => *center || *scale,
+            Op::Norm(Norm::Group { affine, .. } | Norm::Instance { affine, .. }) => *affine,
+            _ => false,
+        }
+    }
+}
