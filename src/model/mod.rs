@@ -10,4 +10,5 @@ pub mod port;
 pub mod python;
 pub mod read;
 pub mod report;
+pub mod shape;
 pub mod value;
