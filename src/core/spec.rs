@@ -231,6 +231,14 @@ impl Padding {
         }
     }
 
+    /// Symmetric padding from a per-dimension argument (torch's `padding=1` or `(1, 0)`).
+    pub fn from_dims(d: Dims) -> Padding {
+        match d {
+            Dims::All(k) => Padding::All(k),
+            Dims::Each(v) => Padding::PerDim(v),
+        }
+    }
+
     /// Parses a string form (`valid`, `same`, `same_lower`, `causal`; any case).
     pub fn from_keyword(s: &str) -> Option<Padding> {
         match s.to_ascii_lowercase().as_str() {

@@ -265,6 +265,14 @@ pub enum Op {
         axes: Vec<i64>,
         keepdims: bool,
     },
+    /// torch `PixelShuffle(r)`: `[N, C*r*r, H, W]` to `[N, C, H*r, W*r]` (channel `c*r*r + i*r
+    /// + j` goes to row offset `i`, column offset `j`).
+    PixelShuffle(i64),
+    /// Random values the shape of its input (`torch.randn_like`): normal or uniform in [0, 1).
+    /// Outputs that depend on it differ from run to run, so self-checks leave them out.
+    Random {
+        normal: bool,
+    },
     /// Passes its input through (`nn.Identity`, a `contiguous()` the table shows).
     Identity,
     /// An operation padlab reads (its shape is known) but does not port: its name and why.

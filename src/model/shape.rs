@@ -171,7 +171,7 @@ fn rule(
             }
         }
         Op::Norm(norm) => norm_rule(norm, fw, &one(inputs, "a normalisation")?, out)?,
-        Op::Activation(_) | Op::Dropout { .. } | Op::Identity | Op::Affine { .. } => {
+        Op::Activation(_) | Op::Dropout { .. } | Op::Identity | Op::Affine { .. } | Op::Random { .. } => {
             one(inputs, "an element-wise op")?
         }
         Op::Softmax { axis: a, .. } => {
@@ -377,6 +377,18 @@ fn rule(
             join_map(fw, x[0], c, &sizes)
         }
         Op::Elementwise { .. } => broadcast_all(inputs, fw)?,
+        Op::PixelShuffle(r) => {
+            let x = one(inputs, "a pixel shuffle")?;
+            let (c, spatial) = map_of(fw, &x, Some(2), "pixel shuffle")?;
+            let rr = r.checked_mul(*r).filter(|&v| v > 0).ok_or("the upscale factor must be positive")?;
+            if c % rr != 0 {
+                return Err(format!(
+                    "pixel_shuffle expects its input's channel dimension to be divisible by the square of upscale_factor, but input.size(-3)={c} is not divisible by {rr}"
+                ));
+            }
+            let sizes: Option<Vec<i64>> = spatial.iter().map(|&s| s.checked_mul(*r)).collect();
+            join_map(fw, x[0], c / rr, &sizes.ok_or("the upscaled size overflows")?)
+        }
         Op::Reduce { axes, keepdims, .. } => {
             let x = one(inputs, "a reduction")?;
             let idx: Vec<usize> = if axes.is_empty() {

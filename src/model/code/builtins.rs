@@ -1,0 +1,1766 @@
+//! Python's builtins and its built-in types' methods (`len`, `range`, `zip`, `list.append`,
+//! `str.format`, ...), the module namespaces (`math`, `numpy` for the shape arithmetic model
+//! code does, `functools.partial`, `collections.OrderedDict`), and the glue that sends every
+//! framework name to [`super::torch`] or [`super::keras`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::core::Framework;
+
+use super::ast::{BinOp, CmpOp, Expr};
+use super::eval::{Ev, Interp, Site, holds_tensor, overflow, raise, range_len, unsupported};
+use super::value::{Class, Dict, FrameworkBase, Hole, Instance, Key, LayerKind, Partial, Value};
+
+/// A module path as the evaluator knows it: `tensorflow.keras.layers` -> `keras.layers`,
+/// `tensorflow` -> `tf`, `torch.nn.modules.conv` -> `torch.nn`.
+pub fn canonical(path: &str) -> String {
+    let mut parts: Vec<&str> = path.split('.').collect();
+    match parts.first().copied() {
+        Some("tensorflow") => parts[0] = "tf",
+        Some("tf_keras") => parts[0] = "keras",
+        _ => {}
+    }
+    if parts.len() >= 2 && parts[0] == "tf" && parts[1] == "keras" {
+        parts.remove(0);
+    }
+    if parts.len() >= 3 && parts[0] == "tf" && parts[1] == "python" && parts[2] == "keras" {
+        parts.drain(..2);
+    }
+    if parts.len() >= 2 && parts[0] == "keras" && parts[1] == "src" {
+        parts.remove(1);
+    }
+    // `keras.layers.convolutional.Conv2D`, `torch.nn.modules.conv.Conv2d`: the class is
+    // exported by the package itself.
+    if parts.len() > 3
+        && ((parts[0] == "keras" && parts[1] == "layers") || (parts[0] == "torch" && parts[1] == "nn" && parts[2] == "modules"))
+        && parts.last().is_some_and(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
+    {
+        let last = parts[parts.len() - 1];
+        parts.truncate(2);
+        parts.push(last);
+    }
+    if parts.len() > 3 && parts[0] == "torch" && parts[1] == "nn" && parts[2] == "modules" {
+        parts.truncate(2);
+    }
+    let joined = parts.join(".");
+    match joined.as_str() {
+        "keras.models.Sequential" | "keras.Sequential" | "keras.engine.sequential.Sequential" => "keras.Sequential".into(),
+        "keras.models.Model" | "keras.Model" | "keras.engine.training.Model" | "keras.models.Functional" => "keras.Model".into(),
+        "keras.layers.Input" | "keras.Input" | "keras.engine.input_layer.Input" => "keras.Input".into(),
+        "keras.backend" => "keras.backend".into(),
+        _ => joined,
+    }
+}
+
+/// The value `import path` gives.
+pub fn module(path: &str) -> Value {
+    Value::Api(Rc::from(canonical(path).as_str()))
+}
+
+/// `from path import *`: the names a model's code uses from it.
+pub fn star_import(path: &str) -> Vec<(String, Value)> {
+    let path = canonical(path);
+    let names: Vec<&str> = match path.as_str() {
+        "keras.layers" => super::layers::KERAS_LAYERS.to_vec(),
+        "torch.nn" => super::layers::TORCH_LAYERS.to_vec(),
+        "keras.models" => vec!["Sequential", "Model"],
+        "keras" => vec!["Sequential", "Model", "Input", "layers"],
+        "math" => vec!["ceil", "floor", "sqrt", "log", "log2", "pi", "prod"],
+        _ => Vec::new(),
+    };
+    names
+        .into_iter()
+        .map(|n| (n.to_string(), Value::Api(Rc::from(canonical(&format!("{path}.{n}")).as_str()))))
+        .collect()
+}
+
+const PYTHON: &[&str] = &[
+    "len", "range", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "zip",
+    "enumerate", "isinstance", "issubclass", "min", "max", "sum", "abs", "print", "getattr",
+    "setattr", "hasattr", "sorted", "reversed", "round", "any", "all", "map", "filter", "type",
+    "callable", "divmod", "pow", "format", "repr", "iter", "next", "object", "property",
+    "staticmethod", "classmethod", "id", "hash", "open", "input", "frozenset", "vars", "globals",
+    "locals", "chr", "ord", "hex", "slice",
+];
+
+const EXCEPTIONS: &[&str] = &[
+    "Exception", "BaseException", "ValueError", "TypeError", "KeyError", "IndexError",
+    "AttributeError", "NotImplementedError", "RuntimeError", "AssertionError", "ImportError",
+    "ModuleNotFoundError", "ZeroDivisionError", "StopIteration", "NameError", "OverflowError",
+    "LookupError", "ArithmeticError", "OSError", "FileNotFoundError", "Warning", "UserWarning",
+    "DeprecationWarning",
+];
+
+/// Which framework the paste is written for, from its text, when its imports did not say.
+pub fn guess_framework(src: &str) -> Option<Framework> {
+    let torch = src.matches("torch").count() + src.matches("nn.").count();
+    let keras = src.matches("keras").count() + src.matches("tensorflow").count() + src.matches("layers.").count();
+    match torch.cmp(&keras) {
+        std::cmp::Ordering::Greater => Some(Framework::Torch),
+        std::cmp::Ordering::Less => Some(Framework::Keras),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// A name no statement of the paste defines: Python's builtins, and the names pastes use
+/// without importing them (`nn`, `F`, `torch`, `layers`, `Conv2D`, ...).
+pub fn builtin(name: &str, framework: Option<Framework>, src: &str) -> Option<Value> {
+    if PYTHON.contains(&name) || EXCEPTIONS.contains(&name) {
+        return Some(Value::api(name));
+    }
+    let fw = framework.or_else(|| guess_framework(src));
+    let path = match name {
+        "True" | "False" | "None" => return None,
+        "__name__" => return Some(Value::str("padlab_paste")),
+        "__file__" => return Some(Value::str("paste.py")),
+        "nn" => "torch.nn",
+        "F" => "torch.nn.functional",
+        "torch" => "torch",
+        "tf" => "tf",
+        "keras" => "keras",
+        "layers" => "keras.layers",
+        "K" => "keras.backend",
+        "np" | "numpy" => "numpy",
+        "math" => "math",
+        "functools" => "functools",
+        "partial" => "functools.partial",
+        "OrderedDict" => "collections.OrderedDict",
+        "collections" => "collections",
+        "models" if fw == Some(Framework::Torch) => "torchvision.models",
+        "models" => "keras.models",
+        "Sequential" | "Model" | "Input" if fw == Some(Framework::Torch) && name == "Sequential" => "torch.nn.Sequential",
+        "Sequential" => "keras.Sequential",
+        "Model" => "keras.Model",
+        "Input" => "keras.Input",
+        _ if super::layers::KERAS_LAYERS.contains(&name) && (fw != Some(Framework::Torch) || !super::layers::TORCH_LAYERS.contains(&name)) => {
+            return Some(Value::Api(Rc::from(format!("keras.layers.{name}").as_str())));
+        }
+        _ if super::layers::TORCH_LAYERS.contains(&name) => {
+            return Some(Value::Api(Rc::from(format!("torch.nn.{name}").as_str())));
+        }
+        _ => return None,
+    };
+    Some(Value::api(path))
+}
+
+/// The framework class a base class path names.
+pub fn framework_base_of(path: &str) -> Option<FrameworkBase> {
+    Some(match path {
+        "torch.nn.Module" => FrameworkBase::TorchModule,
+        "torch.nn.Sequential" => FrameworkBase::TorchSequential,
+        "torch.nn.ModuleList" => FrameworkBase::TorchModuleList,
+        "torch.nn.ModuleDict" => FrameworkBase::TorchModuleDict,
+        "keras.layers.Layer" | "keras.Layer" => FrameworkBase::KerasLayer,
+        "keras.Model" => FrameworkBase::KerasModel,
+        "keras.Sequential" => FrameworkBase::KerasSequential,
+        p if super::layers::is_layer_class(p) => FrameworkBase::Layer(Rc::from(p)),
+        _ => return None,
+    })
+}
+
+/// `super()` of `class`, bound to `me`.
+pub fn make_super(class: &Rc<Class>, me: Value) -> Value {
+    Value::Super(class.clone(), Rc::new(me))
+}
+
+// ---- Calls of builtins and namespaces ----
+
+/// Calls the builtin or framework callable at `path`.
+pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+    let line = site.line;
+    let root = path.split('.').next().unwrap_or("");
+    match root {
+        "torch" | "torchvision" | "torchaudio" => return super::torch::call(it, path, pos, kw, site),
+        "keras" | "tf" => return super::keras::call(it, path, pos, kw, site),
+        _ => {}
+    }
+    if EXCEPTIONS.contains(&path) {
+        let message = pos.first().map(Value::to_string).unwrap_or_default();
+        return Ok(Value::opaque(format!("{path}: {message}")));
+    }
+    let arg = |i: usize| pos.get(i).cloned();
+    let need = |i: usize| -> Ev<Value> {
+        pos.get(i)
+            .cloned()
+            .ok_or_else(|| raise(line, "TypeError", format!("{path}() missing a required argument")))
+    };
+    for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
+        if let Value::Poison(f) = v {
+            return Err((**f).clone());
+        }
+    }
+    Ok(match path {
+        "len" => {
+            let v = need(0)?;
+            Value::Int(length(it, &v, line)?)
+        }
+        "range" => {
+            let ints: Vec<i64> = pos.iter().map(|v| as_int(v, line)).collect::<Ev<_>>()?;
+            let (a, b, s) = match ints.as_slice() {
+                [b] => (0, *b, 1),
+                [a, b] => (*a, *b, 1),
+                [a, b, s] => (*a, *b, *s),
+                _ => return Err(raise(line, "TypeError", "range expected 1 to 3 arguments")),
+            };
+            if s == 0 {
+                return Err(raise(line, "ValueError", "range() arg 3 must not be zero"));
+            }
+            Value::Range(a, b, s)
+        }
+        "int" => match arg(0) {
+            None => Value::Int(0),
+            Some(Value::Float(x)) if x.is_finite() && x.abs() < 9.2e18 => Value::Int(x.trunc() as i64),
+            Some(Value::Str(s)) => Value::Int(s.trim().parse().map_err(|_| raise(line, "ValueError", format!("invalid literal for int() with base 10: '{s}'")))?),
+            Some(Value::Bool(b)) => Value::Int(i64::from(b)),
+            Some(Value::Unknown) => Value::Unknown,
+            Some(v @ Value::Int(_)) => v,
+            Some(Value::Hole(h)) => return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+            Some(Value::Tensor(_)) => return Err(unsupported(line, "int() of a tensor's value: padlab traces shapes, not values")),
+            Some(other) => return Err(raise(line, "TypeError", format!("int() argument must be a string or a number, not '{}'", other.type_name()))),
+        },
+        "float" => match arg(0) {
+            None => Value::Float(0.0),
+            Some(Value::Int(i)) => Value::Float(i as f64),
+            Some(Value::Bool(b)) => Value::Float(f64::from(u8::from(b))),
+            Some(v @ Value::Float(_)) => v,
+            Some(Value::Str(s)) => Value::Float(match s.trim() {
+                "inf" | "+inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                "nan" => f64::NAN,
+                t => t.parse().map_err(|_| raise(line, "ValueError", format!("could not convert string to float: '{s}'")))?,
+            }),
+            Some(Value::Unknown) => Value::Unknown,
+            Some(other) => return Err(raise(line, "TypeError", format!("float() argument must be a string or a number, not '{}'", other.type_name()))),
+        },
+        "str" => Value::str(&arg(0).map(|v| v.to_string()).unwrap_or_default()),
+        "repr" => Value::str(&need(0)?.repr()),
+        "bool" => {
+            let v = arg(0).unwrap_or(Value::Bool(false));
+            Value::Bool(it.truthy(&v, line)?)
+        }
+        "list" | "tuple" | "set" | "frozenset" | "sorted" | "reversed" | "iter" => {
+            let items = match arg(0) {
+                Some(v) => it.iterate(&v, line)?,
+                None => Vec::new(),
+            };
+            match path {
+                "list" | "iter" => Value::list(items),
+                "tuple" => Value::tuple(items),
+                "set" | "frozenset" => Value::Set(Rc::new(RefCell::new(items))),
+                "reversed" => Value::list(items.into_iter().rev().collect()),
+                _ => {
+                    let mut items = items;
+                    sort(it, &mut items, line)?;
+                    if let Some((_, r)) = kw.iter().find(|(k, _)| k.as_ref() == "reverse")
+                        && it.truthy(r, line)?
+                    {
+                        items.reverse();
+                    }
+                    Value::list(items)
+                }
+            }
+        }
+        "next" => {
+            let v = need(0)?;
+            let items = it.iterate(&v, line)?;
+            items.into_iter().next().ok_or_else(|| raise(line, "StopIteration", ""))?
+        }
+        "dict" | "collections.OrderedDict" | "collections.defaultdict" => {
+            let mut d = Dict::default();
+            if let Some(v) = arg(0).filter(|_| path != "collections.defaultdict") {
+                let pairs = match &v {
+                    Value::Dict(src) => src.borrow().entries.clone(),
+                    other => {
+                        let mut out = Vec::new();
+                        for item in it.iterate(other, line)? {
+                            let kv = it.iterate(&item, line)?;
+                            let [k, v] = <[Value; 2]>::try_from(kv).map_err(|_| raise(line, "ValueError", "dictionary update sequence element has the wrong length"))?;
+                            out.push((k, v));
+                        }
+                        out
+                    }
+                };
+                for (k, v) in pairs {
+                    let hk = k.key().ok_or_else(|| raise(line, "TypeError", "unhashable type"))?;
+                    d.insert(hk, k, v);
+                }
+            }
+            for (k, v) in kw {
+                d.insert(Key::Str(k.clone()), Value::Str(k), v);
+            }
+            Value::Dict(Rc::new(RefCell::new(d)))
+        }
+        "zip" => {
+            let lists: Vec<Vec<Value>> = pos.iter().map(|v| it.iterate(v, line)).collect::<Ev<_>>()?;
+            let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+            Value::list((0..n).map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect())).collect())
+        }
+        "enumerate" => {
+            let items = it.iterate(&need(0)?, line)?;
+            let start = match arg(1).or_else(|| kw.iter().find(|(k, _)| k.as_ref() == "start").map(|(_, v)| v.clone())) {
+                Some(v) => as_int(&v, line)?,
+                None => 0,
+            };
+            Value::list(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| Value::tuple(vec![Value::Int(start.saturating_add(i as i64)), v]))
+                    .collect(),
+            )
+        }
+        "isinstance" | "issubclass" => {
+            let v = need(0)?;
+            let kinds = need(1)?;
+            let kinds = match kinds {
+                Value::Tuple(t) => t.to_vec(),
+                other => vec![other],
+            };
+            Value::Bool(kinds.iter().any(|k| is_instance(it, &v, k, path == "issubclass")))
+        }
+        "min" | "max" => {
+            let items = if pos.len() == 1 { it.iterate(&pos[0], line)? } else { pos.clone() };
+            if items.iter().any(|v| matches!(v, Value::Unknown)) {
+                return Ok(Value::Unknown);
+            }
+            let mut best: Option<Value> = None;
+            for v in items {
+                best = Some(match best {
+                    None => v,
+                    Some(b) => {
+                        let better = if path == "max" { compare(it, CmpOp::Gt, &v, &b, line)? } else { compare(it, CmpOp::Lt, &v, &b, line)? };
+                        if better { v } else { b }
+                    }
+                });
+            }
+            best.ok_or_else(|| raise(line, "ValueError", format!("{path}() arg is an empty sequence")))?
+        }
+        "sum" => {
+            let items = it.iterate(&need(0)?, line)?;
+            let mut acc = arg(1).unwrap_or(Value::Int(0));
+            for v in items {
+                acc = arithmetic(it, BinOp::Add, acc, v, line)?;
+            }
+            acc
+        }
+        "abs" => match need(0)? {
+            Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| overflow(line))?),
+            Value::Float(x) => Value::Float(x.abs()),
+            Value::Unknown => Value::Unknown,
+            other => return Err(raise(line, "TypeError", format!("bad operand type for abs(): '{}'", other.type_name()))),
+        },
+        "round" => match (need(0)?, arg(1)) {
+            (Value::Float(x), None) => Value::Int(round_half_even(x) as i64),
+            (Value::Float(x), Some(Value::Int(n))) => {
+                let f = 10f64.powi(n.clamp(-300, 300) as i32);
+                Value::Float(round_half_even(x * f) / f)
+            }
+            (v @ Value::Int(_), _) => v,
+            (Value::Unknown, _) => Value::Unknown,
+            (other, _) => return Err(raise(line, "TypeError", format!("type {} doesn't define __round__", other.type_name()))),
+        },
+        "divmod" => {
+            let (a, b) = (need(0)?, need(1)?);
+            let q = arithmetic(it, BinOp::FloorDiv, a.clone(), b.clone(), line)?;
+            let r = arithmetic(it, BinOp::Mod, a, b, line)?;
+            Value::tuple(vec![q, r])
+        }
+        "pow" => arithmetic(it, BinOp::Pow, need(0)?, need(1)?, line)?,
+        "any" | "all" => {
+            let items = it.iterate(&need(0)?, line)?;
+            let mut out = path == "all";
+            for v in items {
+                let t = it.truthy(&v, line)?;
+                if path == "any" && t {
+                    out = true;
+                    break;
+                }
+                if path == "all" && !t {
+                    out = false;
+                    break;
+                }
+            }
+            Value::Bool(out)
+        }
+        "map" => {
+            let f = need(0)?;
+            let lists: Vec<Vec<Value>> = pos[1..].iter().map(|v| it.iterate(v, line)).collect::<Ev<_>>()?;
+            let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+            let mut out = Vec::with_capacity(n);
+            for i in 0..n {
+                let args = lists.iter().map(|l| l[i].clone()).collect();
+                out.push(it.call(f.clone(), args, vec![], site)?);
+            }
+            Value::list(out)
+        }
+        "filter" => {
+            let f = need(0)?;
+            let mut out = Vec::new();
+            for v in it.iterate(&need(1)?, line)? {
+                let keep = match &f {
+                    Value::None => it.truthy(&v, line)?,
+                    f => {
+                        let r = it.call(f.clone(), vec![v.clone()], vec![], site)?;
+                        it.truthy(&r, line)?
+                    }
+                };
+                if keep {
+                    out.push(v);
+                }
+            }
+            Value::list(out)
+        }
+        "getattr" => {
+            let o = need(0)?;
+            let name = need(1)?.to_string();
+            match it.getattr(&o, &name, line) {
+                Ok(v) => v,
+                Err(e) => match arg(2) {
+                    Some(d) if matches!(&e.kind, super::eval::FailKind::Python(n) if n == "AttributeError") => d,
+                    _ => return Err(e),
+                },
+            }
+        }
+        "hasattr" => {
+            let o = need(0)?;
+            let name = need(1)?.to_string();
+            Value::Bool(it.getattr(&o, &name, line).is_ok())
+        }
+        "setattr" => {
+            let o = need(0)?;
+            let name = need(1)?.to_string();
+            if let Value::Instance(i) = &o {
+                i.attrs.borrow_mut().insert(Key::Str(Rc::from(name.as_str())), Value::str(&name), need(2)?);
+            }
+            Value::None
+        }
+        "type" => match need(0)? {
+            Value::Instance(i) => Value::Class(i.class.clone()),
+            Value::Layer(l) => Value::Api(Rc::from(super::layers::api_path(&l).as_str())),
+            other => Value::api(&other.type_name()),
+        },
+        "callable" => Value::Bool(matches!(need(0)?, Value::Function(_) | Value::Bound(..) | Value::Api(_) | Value::Class(_) | Value::Layer(_) | Value::Partial(_) | Value::Method(..))),
+        "format" => Value::str(&format_value(&need(0)?, &arg(1).map(|v| v.to_string()).unwrap_or_default(), line)?),
+        "print" | "input" | "open" | "vars" | "globals" | "locals" | "id" | "hash" => {
+            if path != "print" {
+                it.effect = true;
+            }
+            if path == "print" { Value::None } else { Value::opaque(format!("the result of {path}()")) }
+        }
+        "object" => Value::opaque("an object"),
+        "property" | "staticmethod" | "classmethod" => need(0)?,
+        "chr" => Value::str(&char::from_u32(as_int(&need(0)?, line)? as u32).map(String::from).unwrap_or_default()),
+        "ord" => Value::Int(need(0)?.to_string().chars().next().map_or(0, |c| c as i64)),
+        "hex" => Value::str(&format!("{:#x}", as_int(&need(0)?, line)?)),
+        "slice" => {
+            let mut parts = [Value::None, Value::None, Value::None];
+            match pos.len() {
+                1 => parts[1] = pos[0].clone(),
+                n => {
+                    for (slot, v) in parts.iter_mut().zip(pos.iter().take(n.min(3))) {
+                        *slot = v.clone();
+                    }
+                }
+            }
+            Value::Slice(Box::new(parts))
+        }
+        "functools.partial" => {
+            let func = need(0)?;
+            Value::Partial(Rc::new(Partial {
+                func,
+                args: pos[1..].to_vec(),
+                kwargs: kw,
+            }))
+        }
+        "functools.reduce" => {
+            let f = need(0)?;
+            let mut items = it.iterate(&need(1)?, line)?.into_iter();
+            let mut acc = match arg(2) {
+                Some(v) => v,
+                None => items.next().ok_or_else(|| raise(line, "TypeError", "reduce() of empty iterable with no initial value"))?,
+            };
+            for v in items {
+                acc = it.call(f.clone(), vec![acc, v], vec![], site)?;
+            }
+            acc
+        }
+        "copy.deepcopy" | "copy.copy" => super::layers::copy_value(it, &need(0)?, line)?,
+        "math.ceil" | "math.floor" | "math.trunc" | "numpy.ceil" | "numpy.floor" => match need(0)? {
+            Value::Float(x) => {
+                let r = match path.rsplit('.').next() {
+                    Some("ceil") => x.ceil(),
+                    Some("floor") => x.floor(),
+                    _ => x.trunc(),
+                };
+                if path.starts_with("numpy") { Value::Float(r) } else { Value::Int(r as i64) }
+            }
+            v @ Value::Int(_) => v,
+            Value::Unknown => Value::Unknown,
+            other => return Err(raise(line, "TypeError", format!("must be real number, not {}", other.type_name()))),
+        },
+        "math.sqrt" | "math.log" | "math.log2" | "math.log10" | "math.exp" | "numpy.sqrt" | "numpy.log" | "numpy.log2" | "numpy.exp" => {
+            let x = as_float(&need(0)?, line)?;
+            Value::Float(match path.rsplit('.').next() {
+                Some("sqrt") => x.sqrt(),
+                Some("log") => match arg(1) {
+                    Some(b) => x.ln() / as_float(&b, line)?.ln(),
+                    None => x.ln(),
+                },
+                Some("log2") => x.log2(),
+                Some("log10") => x.log10(),
+                _ => x.exp(),
+            })
+        }
+        "math.prod" | "numpy.prod" | "numpy.product" => {
+            let mut acc = Value::Int(1);
+            for v in it.iterate(&need(0)?, line)? {
+                acc = arithmetic(it, BinOp::Mul, acc, v, line)?;
+            }
+            acc
+        }
+        "math.gcd" => {
+            let (mut a, mut b) = (as_int(&need(0)?, line)?.abs(), as_int(&need(1)?, line)?.abs());
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            Value::Int(a)
+        }
+        "math.isclose" => Value::Bool((as_float(&need(0)?, line)? - as_float(&need(1)?, line)?).abs() < 1e-9),
+        "numpy.array" | "numpy.asarray" => need(0)?,
+        "numpy.int" | "numpy.int32" | "numpy.int64" => call_api(it, "int", pos, kw, site)?,
+        "numpy.float32" | "numpy.float64" => call_api(it, "float", pos, kw, site)?,
+        "itertools.chain" => {
+            let mut out = Vec::new();
+            for v in &pos {
+                out.extend(it.iterate(v, line)?);
+            }
+            Value::list(out)
+        }
+        "itertools.product" => {
+            let lists: Vec<Vec<Value>> = pos.iter().map(|v| it.iterate(v, line)).collect::<Ev<_>>()?;
+            let mut out: Vec<Vec<Value>> = vec![Vec::new()];
+            for l in &lists {
+                let mut next = Vec::new();
+                for prefix in &out {
+                    for v in l {
+                        let mut p = prefix.clone();
+                        p.push(v.clone());
+                        next.push(p);
+                    }
+                }
+                out = next;
+                if out.len() > super::eval::MAX_ITEMS {
+                    return Err(raise(line, "MemoryError", "too many items"));
+                }
+            }
+            Value::list(out.into_iter().map(Value::tuple).collect())
+        }
+        "collections.namedtuple" | "typing.NamedTuple" => Value::api("tuple"),
+        _ => {
+            if pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor) {
+                return Err(unsupported(line, format!("`{}` applies {path} to a tensor: padlab does not evaluate {path}", super::eval::short(&site.text))));
+            }
+            it.effect = true;
+            Value::opaque(format!("the result of {path}()"))
+        }
+    })
+}
+
+fn round_half_even(x: f64) -> f64 {
+    let r = x.round();
+    if (x - x.trunc()).abs() == 0.5 { 2.0 * (x / 2.0).round() } else { r }
+}
+
+/// Whether `v` is an instance of `kind` (a user class, a framework class path, a builtin).
+fn is_instance(it: &Interp, v: &Value, kind: &Value, subclass: bool) -> bool {
+    fn derives(c: &Rc<Class>, target: &Value) -> bool {
+        match target {
+            Value::Class(t) if Rc::ptr_eq(c, t) => true,
+            Value::Api(p) if c.framework.as_ref().is_some_and(|b| base_is(b, p)) => true,
+            _ => c.bases.iter().any(|b| match b {
+                Value::Class(b) => derives(b, target),
+                Value::Api(p) => matches!(target, Value::Api(t) if t == p || t.as_ref() == "torch.nn.Module" && p.starts_with("torch.nn") || t.as_ref() == "keras.layers.Layer" && p.starts_with("keras")),
+                _ => false,
+            }),
+        }
+    }
+    let _ = it;
+    if subclass {
+        return match v {
+            Value::Class(c) => derives(c, kind),
+            _ => false,
+        };
+    }
+    let Value::Api(k) = kind else {
+        return match (v, kind) {
+            (Value::Instance(i), k) => derives(&i.class, k),
+            _ => false,
+        };
+    };
+    match (v, k.as_ref()) {
+        (Value::Instance(i), _) => derives(&i.class, kind),
+        (Value::Layer(l), k) => {
+            let own = super::layers::api_path(l);
+            own == k
+                || (k == "torch.nn.Module" && l.framework == Framework::Torch)
+                || (matches!(k, "keras.layers.Layer" | "keras.Layer") && l.framework == Framework::Keras)
+                || (k == "keras.Model" && matches!(l.kind, LayerKind::Functional { .. } | LayerKind::Sequential(_)) && l.framework == Framework::Keras)
+                || (k.starts_with("torch.nn.modules.") && own.ends_with(k.rsplit('.').next().unwrap_or("")))
+                || super::layers::is_family(&own, k)
+        }
+        (Value::Tensor(_), "torch.Tensor" | "tf.Tensor" | "keras.KerasTensor") => true,
+        (Value::Int(_), "int") | (Value::Float(_), "float") | (Value::Str(_), "str") | (Value::Bool(_), "bool" | "int") => true,
+        (Value::List(_), "list") | (Value::Tuple(_), "tuple") | (Value::Dict(_), "dict" | "collections.OrderedDict") | (Value::Set(_), "set") => true,
+        (Value::Int(_) | Value::Float(_), "numbers.Number") => true,
+        _ => false,
+    }
+}
+
+fn base_is(b: &FrameworkBase, path: &str) -> bool {
+    match b {
+        FrameworkBase::TorchModule => path == "torch.nn.Module",
+        FrameworkBase::TorchSequential => matches!(path, "torch.nn.Sequential" | "torch.nn.Module"),
+        FrameworkBase::TorchModuleList => matches!(path, "torch.nn.ModuleList" | "torch.nn.Module"),
+        FrameworkBase::TorchModuleDict => matches!(path, "torch.nn.ModuleDict" | "torch.nn.Module"),
+        FrameworkBase::KerasLayer => matches!(path, "keras.layers.Layer" | "keras.Layer"),
+        FrameworkBase::KerasModel => matches!(path, "keras.Model" | "keras.layers.Layer" | "keras.Layer"),
+        FrameworkBase::KerasSequential => matches!(path, "keras.Sequential" | "keras.Model" | "keras.layers.Layer"),
+        FrameworkBase::Layer(p) => p.as_ref() == path || path == "torch.nn.Module" && p.starts_with("torch") || path == "keras.layers.Layer" && p.starts_with("keras"),
+    }
+}
+
+/// A builtin value's method, called.
+pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+    let line = site.line;
+    let arg = |i: usize| pos.get(i).cloned();
+    let need = |i: usize| -> Ev<Value> {
+        pos.get(i)
+            .cloned()
+            .ok_or_else(|| raise(line, "TypeError", format!("{name}() missing a required argument")))
+    };
+    match obj {
+        Value::Tensor(t) => return super::ops::tensor_method(it, t, name, pos, kw, site),
+        Value::Layer(l) => return super::layers::layer_method(it, l, name, pos, kw, site),
+        Value::Instance(i) => return framework_method(it, i, name, pos, kw, site),
+        Value::Super(c, me) => return super_method(it, c, me, name, pos, kw, site),
+        Value::Param(..) | Value::Opaque(_) => {
+            if pos.iter().any(holds_tensor) {
+                return Err(unsupported(line, format!("`{}`: padlab does not evaluate this", super::eval::short(&site.text))));
+            }
+            return Ok(match name {
+                "size" => match obj {
+                    Value::Param(l, n) => super::layers::param_shape(l, n).map_or(Value::opaque("a size"), |s| Value::tuple(s.into_iter().map(Value::Int).collect())),
+                    _ => Value::opaque("a size"),
+                },
+                _ => obj.clone(),
+            });
+        }
+        Value::List(l) => {
+            return Ok(match name {
+                "append" => {
+                    l.borrow_mut().push(need(0)?);
+                    check(l.borrow().len(), line)?;
+                    Value::None
+                }
+                "extend" => {
+                    let items = it.iterate(&need(0)?, line)?;
+                    l.borrow_mut().extend(items);
+                    check(l.borrow().len(), line)?;
+                    Value::None
+                }
+                "insert" => {
+                    let at = as_int(&need(0)?, line)?;
+                    let v = need(1)?;
+                    let mut l = l.borrow_mut();
+                    let len = l.len() as i64;
+                    let at = if at < 0 { (at + len).max(0) } else { at.min(len) };
+                    l.insert(at as usize, v);
+                    Value::None
+                }
+                "pop" => {
+                    let mut l = l.borrow_mut();
+                    let len = l.len() as i64;
+                    let at = match arg(0) {
+                        Some(v) => as_int(&v, line)?,
+                        None => -1,
+                    };
+                    let at = if at < 0 { at + len } else { at };
+                    if !(0..len).contains(&at) {
+                        return Err(raise(line, "IndexError", "pop index out of range"));
+                    }
+                    l.remove(at as usize)
+                }
+                "index" | "count" | "remove" => {
+                    let v = need(0)?;
+                    let items = l.borrow().clone();
+                    let mut hits = Vec::new();
+                    for (k, x) in items.iter().enumerate() {
+                        if compare(it, CmpOp::Eq, x, &v, line)? {
+                            hits.push(k);
+                        }
+                    }
+                    match name {
+                        "count" => Value::Int(hits.len() as i64),
+                        "index" => Value::Int(*hits.first().ok_or_else(|| raise(line, "ValueError", format!("{v} is not in list")))? as i64),
+                        _ => {
+                            let k = *hits.first().ok_or_else(|| raise(line, "ValueError", "list.remove(x): x not in list"))?;
+                            l.borrow_mut().remove(k);
+                            Value::None
+                        }
+                    }
+                }
+                "reverse" => {
+                    l.borrow_mut().reverse();
+                    Value::None
+                }
+                "sort" => {
+                    let mut items = l.borrow().clone();
+                    sort(it, &mut items, line)?;
+                    *l.borrow_mut() = items;
+                    Value::None
+                }
+                "copy" => Value::list(l.borrow().clone()),
+                "clear" => {
+                    l.borrow_mut().clear();
+                    Value::None
+                }
+                _ => return Err(raise(line, "AttributeError", format!("'list' object has no attribute '{name}'"))),
+            });
+        }
+        Value::Dict(d) => {
+            return Ok(match name {
+                "items" => Value::list(d.borrow().entries.iter().map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()])).collect()),
+                "keys" => Value::list(d.borrow().entries.iter().map(|(k, _)| k.clone()).collect()),
+                "values" => Value::list(d.borrow().entries.iter().map(|(_, v)| v.clone()).collect()),
+                "get" | "pop" | "setdefault" => {
+                    let k = need(0)?;
+                    let hk = k.key().ok_or_else(|| raise(line, "TypeError", "unhashable type"))?;
+                    let found = d.borrow().get(&hk).cloned();
+                    match (name, found) {
+                        ("pop", Some(_)) => d.borrow_mut().remove(&hk).unwrap_or(Value::None),
+                        (_, Some(v)) => v,
+                        ("setdefault", None) => {
+                            let v = arg(1).unwrap_or(Value::None);
+                            d.borrow_mut().insert(hk, k, v.clone());
+                            v
+                        }
+                        ("pop", None) => arg(1).ok_or_else(|| raise(line, "KeyError", k.repr()))?,
+                        (_, None) => arg(1).unwrap_or(Value::None),
+                    }
+                }
+                "update" => {
+                    if let Some(Value::Dict(other)) = arg(0) {
+                        for (k, v) in other.borrow().entries.clone() {
+                            if let Some(hk) = k.key() {
+                                d.borrow_mut().insert(hk, k, v);
+                            }
+                        }
+                    } else if let Some(other) = arg(0) {
+                        for item in it.iterate(&other, line)? {
+                            let kv = it.iterate(&item, line)?;
+                            if let [k, v] = kv.as_slice() && let Some(hk) = k.key() {
+                                d.borrow_mut().insert(hk, k.clone(), v.clone());
+                            }
+                        }
+                    }
+                    for (k, v) in kw {
+                        d.borrow_mut().insert(Key::Str(k.clone()), Value::Str(k), v);
+                    }
+                    Value::None
+                }
+                "copy" => Value::Dict(Rc::new(RefCell::new(d.borrow().clone()))),
+                "clear" => {
+                    *d.borrow_mut() = Dict::default();
+                    Value::None
+                }
+                _ => return Err(raise(line, "AttributeError", format!("'dict' object has no attribute '{name}'"))),
+            });
+        }
+        Value::Set(s) => {
+            return Ok(match name {
+                "add" => {
+                    let v = need(0)?;
+                    let k = v.key();
+                    if !s.borrow().iter().any(|x| x.key() == k) {
+                        s.borrow_mut().push(v);
+                    }
+                    Value::None
+                }
+                _ => Value::opaque(format!("set.{name}")),
+            });
+        }
+        Value::Tuple(t) => {
+            return Ok(match name {
+                "index" | "count" => {
+                    let v = need(0)?;
+                    let mut hits = Vec::new();
+                    for (k, x) in t.iter().enumerate() {
+                        if compare(it, CmpOp::Eq, x, &v, line)? {
+                            hits.push(k);
+                        }
+                    }
+                    if name == "count" {
+                        Value::Int(hits.len() as i64)
+                    } else {
+                        Value::Int(*hits.first().ok_or_else(|| raise(line, "ValueError", "tuple.index(x): x not in tuple"))? as i64)
+                    }
+                }
+                // `x.size()` returns a torch.Size: `numel()` is its product.
+                "numel" => {
+                    let mut acc = Value::Int(1);
+                    for v in t.iter() {
+                        acc = arithmetic(it, BinOp::Mul, acc, v.clone(), line)?;
+                    }
+                    acc
+                }
+                "as_list" => Value::list(t.to_vec()),
+                _ => return Err(raise(line, "AttributeError", format!("'tuple' object has no attribute '{name}'"))),
+            });
+        }
+        Value::Str(s) => return str_method(it, s, name, &pos, &kw, line),
+        _ => {}
+    }
+    Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", obj.type_name())))
+}
+
+fn str_method(it: &mut Interp, s: &str, name: &str, pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> Ev<Value> {
+    let arg_s = |i: usize| pos.get(i).map(Value::to_string).unwrap_or_default();
+    Ok(match name {
+        "format" => {
+            let out = format_str(s, pos, kw, line)?;
+            check(out.len(), line)?;
+            Value::str(&out)
+        }
+        "join" => {
+            let items = it.iterate(pos.first().unwrap_or(&Value::None), line)?;
+            let out = items.iter().map(Value::to_string).collect::<Vec<_>>().join(s);
+            check(out.len(), line)?;
+            Value::str(&out)
+        }
+        "split" => {
+            let parts: Vec<Value> = if pos.is_empty() { s.split_whitespace().map(Value::str).collect() } else { s.split(arg_s(0).as_str()).map(Value::str).collect() };
+            Value::list(parts)
+        }
+        "lower" => Value::str(&s.to_lowercase()),
+        "upper" => Value::str(&s.to_uppercase()),
+        "strip" => Value::str(s.trim()),
+        "lstrip" => Value::str(s.trim_start()),
+        "rstrip" => Value::str(s.trim_end()),
+        "capitalize" | "title" => {
+            let mut c = s.chars();
+            Value::str(&c.next().map(|f| f.to_uppercase().chain(c.flat_map(char::to_lowercase)).collect::<String>()).unwrap_or_default())
+        }
+        "startswith" => Value::Bool(s.starts_with(arg_s(0).as_str())),
+        "endswith" => Value::Bool(s.ends_with(arg_s(0).as_str())),
+        "replace" => {
+            let out = s.replace(arg_s(0).as_str(), &arg_s(1));
+            check(out.len(), line)?;
+            Value::str(&out)
+        }
+        "find" | "index" => match s.find(arg_s(0).as_str()) {
+            Some(i) => Value::Int(s[..i].chars().count() as i64),
+            None if name == "find" => Value::Int(-1),
+            None => return Err(raise(line, "ValueError", "substring not found")),
+        },
+        "count" => Value::Int(s.matches(arg_s(0).as_str()).count() as i64),
+        "isdigit" => Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())),
+        "zfill" => {
+            let w = pos.first().map(|v| as_int(v, line)).transpose()?.unwrap_or(0).clamp(0, 1_000_000) as usize;
+            Value::str(&format!("{s:0>w$}"))
+        }
+        _ => return Err(raise(line, "AttributeError", format!("'str' object has no attribute '{name}'"))),
+    })
+}
+
+fn check(n: usize, line: usize) -> Ev<()> {
+    if n > super::eval::MAX_ITEMS {
+        return Err(super::eval::Failure {
+            line,
+            message: format!("a collection of more than {} items: padlab stops there", super::eval::MAX_ITEMS),
+            kind: super::eval::FailKind::Limit,
+        });
+    }
+    Ok(())
+}
+
+/// `str.format`.
+fn format_str(s: &str, pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> Ev<String> {
+    let mut out = String::new();
+    let mut chars = s.chars().peekable();
+    let mut auto = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                out.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                out.push('}');
+            }
+            '{' => {
+                let mut field = String::new();
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                    field.push(c);
+                }
+                let (name, spec) = field.split_once(':').unwrap_or((&field, ""));
+                let name = name.split('!').next().unwrap_or("");
+                let v = if name.is_empty() {
+                    auto += 1;
+                    pos.get(auto - 1).cloned()
+                } else if let Ok(i) = name.parse::<usize>() {
+                    pos.get(i).cloned()
+                } else {
+                    kw.iter().find(|(k, _)| k.as_ref() == name).map(|(_, v)| v.clone())
+                };
+                let v = v.ok_or_else(|| raise(line, "IndexError", format!("Replacement index {name} out of range")))?;
+                out.push_str(&format_value(&v, spec, line)?);
+            }
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+/// `format(v, spec)` for the specs model code uses (`d`, `.2f`, `>4`, `03d`).
+pub fn format_value(v: &Value, spec: &str, line: usize) -> Ev<String> {
+    if let Value::Poison(f) = v {
+        return Err((**f).clone());
+    }
+    if spec.is_empty() {
+        return Ok(v.to_string());
+    }
+    let (align_fill, rest) = match spec.chars().next() {
+        Some(c @ ('<' | '>' | '^')) => (Some((' ', c)), &spec[1..]),
+        _ => match (spec.chars().next(), spec.chars().nth(1)) {
+            (Some(f), Some(a @ ('<' | '>' | '^'))) => (Some((f, a)), &spec[f.len_utf8() + 1..]),
+            _ => (None, spec),
+        },
+    };
+    let zero = rest.starts_with('0');
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let width: usize = digits.parse().unwrap_or(0).min(10_000);
+    let rest = &rest[digits.len()..];
+    let body = if let Some(p) = rest.strip_prefix('.') {
+        let prec: String = p.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let prec: usize = prec.parse().unwrap_or(6).min(100);
+        let x = match v {
+            Value::Int(i) => *i as f64,
+            Value::Float(x) => *x,
+            _ => return Err(raise(line, "ValueError", format!("Unknown format code for object of type '{}'", v.type_name()))),
+        };
+        if p.ends_with('%') { format!("{:.*}%", prec, x * 100.0) } else if p.ends_with('e') { format!("{x:.prec$e}") } else { format!("{x:.prec$}") }
+    } else {
+        v.to_string()
+    };
+    Ok(match align_fill {
+        Some((fill, a)) if body.chars().count() < width => {
+            let pad = width - body.chars().count();
+            let f = |n: usize| fill.to_string().repeat(n);
+            match a {
+                '<' => format!("{body}{}", f(pad)),
+                '^' => format!("{}{body}{}", f(pad / 2), f(pad - pad / 2)),
+                _ => format!("{}{body}", f(pad)),
+            }
+        }
+        None if zero && body.len() < width => format!("{body:0>width$}"),
+        None if body.chars().count() < width => {
+            if matches!(v, Value::Int(_) | Value::Float(_)) { format!("{body:>width$}") } else { format!("{body:<width$}") }
+        }
+        _ => body,
+    })
+}
+
+// ---- Attributes ----
+
+/// An attribute of a value that is not a user instance or class.
+pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value> {
+    match o {
+        Value::Api(path) => {
+            let full = format!("{path}.{name}");
+            Ok(api_attr(&canonical(&full)))
+        }
+        Value::Tensor(t) => super::ops::tensor_attr(it, t, name, line),
+        Value::Layer(l) => super::layers::layer_attr(it, l, name, line),
+        Value::Opaque(what) => Ok(match name {
+            // `torch.cuda.is_available()`-style questions about the machine: no GPU.
+            _ => Value::Opaque(what.clone()),
+        }),
+        Value::Param(l, n) => Ok(match name {
+            "data" => o.clone(),
+            "shape" => super::layers::param_shape(l, n).map_or(Value::opaque("a shape"), |s| Value::tuple(s.into_iter().map(Value::Int).collect())),
+            _ => Value::Method(Rc::new(o.clone()), Rc::from(name)),
+        }),
+        Value::Super(..) => Ok(Value::Method(Rc::new(o.clone()), Rc::from(name))),
+        Value::Unknown => Err(unsupported(line, "an attribute of an unknown size")),
+        Value::Function(f) if name == "__name__" => Ok(Value::Str(f.name.clone())),
+        Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Set(_) => Ok(Value::Method(Rc::new(o.clone()), Rc::from(name))),
+        Value::Int(i) if name == "real" => Ok(Value::Int(*i)),
+        other => Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", other.type_name()))),
+    }
+}
+
+/// A namespace's attribute: a constant, or a deeper path.
+fn api_attr(path: &str) -> Value {
+    match path {
+        "math.pi" | "numpy.pi" => Value::Float(std::f64::consts::PI),
+        "math.e" => Value::Float(std::f64::consts::E),
+        "math.inf" | "numpy.inf" => Value::Float(f64::INFINITY),
+        "torch.float32" | "torch.float" | "torch.float16" | "torch.int64" | "torch.long" | "torch.bfloat16" | "tf.float32" | "numpy.float32" => Value::opaque(path),
+        _ => Value::Api(Rc::from(path)),
+    }
+}
+
+/// An attribute a user instance gets from its framework base (torch `nn.Module`, Keras
+/// `Layer`/`Model`): methods, `training`, and a concrete layer base's own attributes.
+pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize) -> Ev<Value> {
+    if let Some(base) = i.base_layer.borrow().clone() {
+        if let Ok(v) = super::layers::layer_attr(it, &base, name, line)
+            && !matches!(v, Value::Method(..))
+        {
+            return Ok(v);
+        }
+    }
+    let Some(fb) = i.class.framework.clone() else {
+        return Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", i.class.name)));
+    };
+    Ok(match name {
+        "training" => Value::Bool(false),
+        "name" if fb.is_keras() => Value::str(i.name.borrow().as_deref().unwrap_or("")),
+        "layers" if fb.is_keras() => Value::list(i.children.borrow().iter().map(|(_, v)| v.clone()).collect()),
+        _ => Value::Method(Rc::new(Value::Instance(i.clone())), Rc::from(name)),
+    })
+}
+
+/// A class attribute a user class gets from its framework base.
+pub fn class_attr_fallback(c: &Rc<Class>, name: &str, line: usize) -> Ev<Value> {
+    Err(raise(line, "AttributeError", format!("type object '{}' has no attribute '{name}'", c.name)))
+}
+
+/// A torch `nn.Module` / Keras `Layer` method called on a user instance.
+fn framework_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+    let line = site.line;
+    let me = Value::Instance(i.clone());
+    match name {
+        "to" | "cuda" | "cpu" | "eval" | "train" | "float" | "double" | "half" | "requires_grad_" | "share_memory" => Ok(me),
+        "forward" | "call" | "__call__" => {
+            // `self.forward(x)` of a class without its own: the container's.
+            framework_call(it, i, pos, kw, site)
+        }
+        "add_module" | "register_module" => {
+            let n = pos.first().map(Value::to_string).unwrap_or_default();
+            let v = pos.get(1).cloned().unwrap_or(Value::None);
+            let is_container = matches!(i.class.framework, Some(FrameworkBase::TorchSequential | FrameworkBase::TorchModuleDict | FrameworkBase::TorchModuleList));
+            if is_container {
+                i.children.borrow_mut().push((Rc::from(n.as_str()), v));
+            } else {
+                i.attrs.borrow_mut().insert(Key::Str(Rc::from(n.as_str())), Value::str(&n), v);
+            }
+            Ok(Value::None)
+        }
+        "append" => {
+            let v = pos.first().cloned().unwrap_or(Value::None);
+            let n = i.children.borrow().len().to_string();
+            i.children.borrow_mut().push((Rc::from(n.as_str()), v));
+            Ok(me)
+        }
+        "add" if i.class.framework.as_ref().is_some_and(FrameworkBase::is_keras) => {
+            let v = pos.first().cloned().unwrap_or(Value::None);
+            let n = i.children.borrow().len().to_string();
+            i.children.borrow_mut().push((Rc::from(n.as_str()), v));
+            Ok(Value::None)
+        }
+        "register_buffer" | "register_parameter" => {
+            let n = pos.first().map(Value::to_string).unwrap_or_default();
+            i.attrs.borrow_mut().insert(Key::Str(Rc::from(n.as_str())), Value::str(&n), Value::opaque("a buffer"));
+            Ok(Value::None)
+        }
+        "modules" | "children" | "named_modules" | "named_children" => {
+            let all = super::layers::submodules(&me, name.starts_with("named"), name.ends_with("modules"));
+            Ok(Value::list(all))
+        }
+        "apply" => {
+            let f = pos.first().cloned().unwrap_or(Value::None);
+            let mut all = super::layers::submodules(&me, false, true);
+            // `apply` visits children first, the module itself last.
+            if !all.is_empty() {
+                all.rotate_left(1);
+            }
+            for m in all {
+                it.call(f.clone(), vec![m], vec![], site)?;
+            }
+            Ok(me)
+        }
+        "parameters" | "named_parameters" | "state_dict" | "buffers" | "zero_grad" | "load_state_dict" | "summary" | "compile" | "fit" | "evaluate" | "predict" | "save" | "save_weights" | "load_weights" | "count_params" | "get_config" | "build" | "extra_repr" | "__repr__" => {
+            if !matches!(name, "summary" | "build" | "count_params" | "parameters" | "named_parameters" | "get_config" | "extra_repr") {
+                it.effect = true;
+            }
+            let _ = line;
+            Ok(Value::opaque(format!("the result of {}.{name}()", i.class.name)))
+        }
+        _ => Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", i.class.name))),
+    }
+}
+
+/// A method reached through `super()`.
+fn super_method(it: &mut Interp, c: &Rc<Class>, me: &Rc<Value>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+    // The next class after `c` in the method resolution order that defines `name`.
+    for b in &c.bases {
+        match b {
+            Value::Class(bc) => {
+                if let Some((f, _)) = it.find_method(bc, name) {
+                    return it.call_function(&f, Some((**me).clone()), pos, kw, site);
+                }
+            }
+            Value::Api(_) => {}
+            _ => {}
+        }
+    }
+    let Value::Instance(inst) = &**me else {
+        return Err(raise(site.line, "TypeError", "super(): the instance is not an object"));
+    };
+    match name {
+        "__init__" => {
+            framework_init(it, inst, pos, kw, site)?;
+            Ok(Value::None)
+        }
+        "forward" | "call" | "__call__" => framework_call(it, inst, pos, kw, site),
+        _ => framework_method(it, inst, name, pos, kw, site),
+    }
+}
+
+/// The framework base's `__init__`: a container takes its children, a concrete layer base
+/// builds the layer, a Keras layer takes its name.
+pub fn framework_init(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<()> {
+    let Some(fb) = inst.class.framework.clone() else {
+        if !pos.is_empty() {
+            return Err(raise(site.line, "TypeError", format!("{}() takes no arguments", inst.class.name)));
+        }
+        return Ok(());
+    };
+    match fb {
+        FrameworkBase::TorchSequential => {
+            let mut children = inst.children.borrow_mut();
+            children.clear();
+            match pos.as_slice() {
+                [Value::Dict(d)] => {
+                    for (k, v) in &d.borrow().entries {
+                        children.push((Rc::from(k.to_string().as_str()), v.clone()));
+                    }
+                }
+                _ => {
+                    for (k, v) in pos.into_iter().enumerate() {
+                        children.push((Rc::from(k.to_string().as_str()), v));
+                    }
+                }
+            }
+        }
+        FrameworkBase::TorchModuleList => {
+            let items = match pos.first() {
+                Some(v) => it.iterate(v, site.line)?,
+                None => Vec::new(),
+            };
+            *inst.children.borrow_mut() = items.into_iter().enumerate().map(|(k, v)| (Rc::from(k.to_string().as_str()), v)).collect();
+        }
+        FrameworkBase::TorchModuleDict => {
+            if let Some(Value::Dict(d)) = pos.first() {
+                *inst.children.borrow_mut() = d.borrow().entries.iter().map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone())).collect();
+            }
+        }
+        FrameworkBase::KerasSequential => {
+            if let Some(v) = pos.first().cloned().or_else(|| kw.iter().find(|(k, _)| k.as_ref() == "layers").map(|(_, v)| v.clone())) {
+                let items = it.iterate(&v, site.line)?;
+                *inst.children.borrow_mut() = items.into_iter().enumerate().map(|(k, v)| (Rc::from(k.to_string().as_str()), v)).collect();
+            }
+        }
+        FrameworkBase::Layer(path) => {
+            let layer = super::layers::construct(it, &path, pos, kw, site)?;
+            match layer {
+                Value::Layer(l) => *inst.base_layer.borrow_mut() = Some(l),
+                _ => return Err(unsupported(site.line, format!("a subclass of {path} padlab cannot build"))),
+            }
+        }
+        FrameworkBase::KerasModel => {
+            // `super().__init__(inputs=..., outputs=...)`: a functional model in a subclass.
+            if let Some(inputs) = kw.iter().find(|(k, _)| k.as_ref() == "inputs").map(|(_, v)| v.clone()).or_else(|| pos.first().cloned()) {
+                let outputs = kw.iter().find(|(k, _)| k.as_ref() == "outputs").map(|(_, v)| v.clone()).or_else(|| pos.get(1).cloned()).unwrap_or(Value::None);
+                let model = super::keras::functional(it, inputs, outputs, None, site)?;
+                if let Value::Layer(l) = model {
+                    *inst.base_layer.borrow_mut() = Some(l);
+                }
+            }
+        }
+        FrameworkBase::TorchModule | FrameworkBase::KerasLayer => {}
+    }
+    Ok(())
+}
+
+/// Calling a user instance whose class defines no `forward`/`call`: its framework base's.
+pub fn framework_call(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+    if let Some(base) = inst.base_layer.borrow().clone() {
+        it.call_stack.push(Value::Instance(inst.clone()));
+        let r = super::layers::call_layer(it, &base, pos, kw, site);
+        it.call_stack.pop();
+        return r;
+    }
+    match inst.class.framework {
+        Some(FrameworkBase::TorchSequential | FrameworkBase::KerasSequential) => {
+            let children: Vec<Value> = inst.children.borrow().iter().map(|(_, v)| v.clone()).collect();
+            let mut x = pos.into_iter().next().unwrap_or(Value::None);
+            it.call_stack.push(Value::Instance(inst.clone()));
+            for c in children {
+                match it.call(c, vec![x], vec![], site) {
+                    Ok(v) => x = v,
+                    Err(e) => {
+                        it.call_stack.pop();
+                        return Err(e);
+                    }
+                }
+            }
+            it.call_stack.pop();
+            Ok(x)
+        }
+        Some(FrameworkBase::TorchModuleList | FrameworkBase::TorchModuleDict) => Err(raise(
+            site.line,
+            "NotImplementedError",
+            format!("Module [{}] is missing the required \"forward\" function", inst.class.name),
+        )),
+        _ => Err(raise(
+            site.line,
+            "NotImplementedError",
+            format!("Module [{}] is missing the required \"forward\" function", inst.class.name),
+        )),
+    }
+}
+
+// ---- Items ----
+
+/// `o[i]`.
+pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> Ev<Value> {
+    if let Value::Poison(f) = o {
+        return Err((**f).clone());
+    }
+    if let Value::Poison(f) = i {
+        return Err((**f).clone());
+    }
+    match o {
+        Value::Tensor(t) => super::ops::tensor_index(it, t, i, line, e),
+        Value::List(l) => {
+            let items = l.borrow().clone();
+            seq_index(&items, i, line, "list").map(|r| match r {
+                Indexed::One(v) => v,
+                Indexed::Many(v) => Value::list(v),
+            })
+        }
+        Value::Tuple(t) => seq_index(t, i, line, "tuple").map(|r| match r {
+            Indexed::One(v) => v,
+            Indexed::Many(v) => Value::tuple(v),
+        }),
+        Value::Str(s) => {
+            let chars: Vec<Value> = s.chars().map(|c| Value::str(&c.to_string())).collect();
+            seq_index(&chars, i, line, "string").map(|r| match r {
+                Indexed::One(v) => v,
+                Indexed::Many(v) => Value::str(&v.iter().map(Value::to_string).collect::<String>()),
+            })
+        }
+        Value::Range(a, b, s) => {
+            let n = range_len(*a, *b, *s);
+            if n > super::eval::MAX_ITEMS as i64 {
+                return Err(raise(line, "MemoryError", "range too large to index"));
+            }
+            let items: Vec<Value> = (0..n).map(|k| Value::Int(a + k * s)).collect();
+            seq_index(&items, i, line, "range").map(|r| match r {
+                Indexed::One(v) => v,
+                Indexed::Many(v) => Value::list(v),
+            })
+        }
+        Value::Dict(d) => {
+            let k = i.key().ok_or_else(|| raise(line, "TypeError", format!("unhashable type: '{}'", i.type_name())))?;
+            d.borrow().get(&k).cloned().ok_or_else(|| raise(line, "KeyError", i.repr()))
+        }
+        Value::Layer(l) => super::layers::layer_item(it, l, i, line),
+        Value::Instance(inst) if inst.class.framework.is_some() => {
+            let children: Vec<Value> = inst.children.borrow().iter().map(|(_, v)| v.clone()).collect();
+            match (i, &inst.class.framework) {
+                (Value::Str(k), _) => inst
+                    .children
+                    .borrow()
+                    .iter()
+                    .find(|(n, _)| n.as_ref() == k.as_ref())
+                    .map(|(_, v)| v.clone())
+                    .ok_or_else(|| raise(line, "KeyError", i.repr())),
+                _ => seq_index(&children, i, line, "module").map(|r| match r {
+                    Indexed::One(v) => v,
+                    Indexed::Many(v) => Value::list(v),
+                }),
+            }
+        }
+        Value::Hole(h) => match i {
+            Value::Int(k) => Ok(Value::Hole(Rc::new(Hole::Index(h.clone(), *k)))),
+            Value::Slice(s) if matches!(s[1], Value::None) && matches!(s[2], Value::None) => {
+                let start = match &s[0] {
+                    Value::Int(k) => *k,
+                    _ => 0,
+                };
+                Ok(Value::Hole(Rc::new(Hole::From(h.clone(), start))))
+            }
+            _ => Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+        },
+        Value::Api(_) | Value::Opaque(_) | Value::Class(_) => Ok(Value::opaque("a type")),
+        Value::Unknown => Ok(Value::Unknown),
+        other => Err(raise(line, "TypeError", format!("'{}' object is not subscriptable", other.type_name()))),
+    }
+}
+
+enum Indexed {
+    One(Value),
+    Many(Vec<Value>),
+}
+
+fn seq_index(items: &[Value], i: &Value, line: usize, what: &str) -> Ev<Indexed> {
+    let len = items.len() as i64;
+    match i {
+        Value::Int(_) | Value::Bool(_) => {
+            let k = as_int(i, line)?;
+            let at = if k < 0 { k + len } else { k };
+            if !(0..len).contains(&at) {
+                return Err(raise(line, "IndexError", format!("{what} index out of range")));
+            }
+            Ok(Indexed::One(items[at as usize].clone()))
+        }
+        Value::Slice(s) => {
+            let (start, stop, step) = slice_bounds(s, len, line)?;
+            let mut out = Vec::new();
+            let mut k = start;
+            while (step > 0 && k < stop) || (step < 0 && k > stop) {
+                if (0..len).contains(&k) {
+                    out.push(items[k as usize].clone());
+                }
+                k += step;
+            }
+            Ok(Indexed::Many(out))
+        }
+        Value::Unknown => Err(unsupported(line, "an index computed from an unknown size")),
+        other => Err(raise(line, "TypeError", format!("{what} indices must be integers or slices, not {}", other.type_name()))),
+    }
+}
+
+/// A slice's start, stop and step for a sequence of `len`, as Python computes them.
+pub fn slice_bounds(s: &[Value; 3], len: i64, line: usize) -> Ev<(i64, i64, i64)> {
+    let opt = |v: &Value| -> Ev<Option<i64>> {
+        match v {
+            Value::None => Ok(None),
+            other => as_int(other, line).map(Some),
+        }
+    };
+    let step = opt(&s[2])?.unwrap_or(1);
+    if step == 0 {
+        return Err(raise(line, "ValueError", "slice step cannot be zero"));
+    }
+    let clamp = |v: i64, lo: i64, hi: i64| v.clamp(lo, hi);
+    let norm = |v: i64| if v < 0 { v + len } else { v };
+    let (start, stop) = if step > 0 {
+        (
+            opt(&s[0])?.map_or(0, |v| clamp(norm(v), 0, len)),
+            opt(&s[1])?.map_or(len, |v| clamp(norm(v), 0, len)),
+        )
+    } else {
+        (
+            opt(&s[0])?.map_or(len - 1, |v| clamp(norm(v), -1, len - 1)),
+            opt(&s[1])?.map_or(-1, |v| clamp(norm(v), -1, len - 1)),
+        )
+    };
+    Ok((start, stop, step))
+}
+
+// ---- Arithmetic and comparisons ----
+
+pub fn as_int(v: &Value, line: usize) -> Ev<i64> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Bool(b) => Ok(i64::from(*b)),
+        Value::Poison(f) => Err((**f).clone()),
+        Value::Hole(h) => Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+        Value::Unknown => Err(unsupported(line, "this needs the input's size: give the input shape")),
+        other => Err(raise(line, "TypeError", format!("'{}' object cannot be interpreted as an integer", other.type_name()))),
+    }
+}
+
+pub fn as_float(v: &Value, line: usize) -> Ev<f64> {
+    match v {
+        Value::Int(i) => Ok(*i as f64),
+        Value::Float(x) => Ok(*x),
+        Value::Bool(b) => Ok(f64::from(u8::from(*b))),
+        other => as_int(other, line).map(|i| i as f64),
+    }
+}
+
+/// A binary operator on plain Python values.
+pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -> Ev<Value> {
+    use Value::{Float, Int};
+    let ty = |a: &Value, b: &Value| {
+        raise(
+            line,
+            "TypeError",
+            format!("unsupported operand type(s) for {}: '{}' and '{}'", op.symbol(), a.type_name(), b.type_name()),
+        )
+    };
+    let a = if let Value::Bool(x) = a { Int(i64::from(x)) } else { a };
+    let b = if let Value::Bool(x) = b { Int(i64::from(x)) } else { b };
+    match (&a, &b) {
+        (Value::Unknown, _) | (_, Value::Unknown) => return Ok(Value::Unknown),
+        (Int(x), Int(y)) => {
+            let (x, y) = (*x, *y);
+            return Ok(match op {
+                BinOp::Add => Int(x.checked_add(y).ok_or_else(|| overflow(line))?),
+                BinOp::Sub => Int(x.checked_sub(y).ok_or_else(|| overflow(line))?),
+                BinOp::Mul => Int(x.checked_mul(y).ok_or_else(|| overflow(line))?),
+                BinOp::Div => {
+                    if y == 0 {
+                        return Err(raise(line, "ZeroDivisionError", "division by zero"));
+                    }
+                    Float(x as f64 / y as f64)
+                }
+                BinOp::FloorDiv | BinOp::Mod => {
+                    if y == 0 {
+                        return Err(raise(line, "ZeroDivisionError", "integer division or modulo by zero"));
+                    }
+                    let q = x.checked_div_euclid(y).ok_or_else(|| overflow(line))?;
+                    let r = x.rem_euclid(y);
+                    // Python floors toward negative infinity; the remainder takes the divisor's sign.
+                    let (q, r) = if y < 0 && r != 0 { (q + 1, r + y) } else { (q, r) };
+                    if op == BinOp::FloorDiv { Int(q) } else { Int(r) }
+                }
+                BinOp::Pow => {
+                    if y < 0 {
+                        Float((x as f64).powf(y as f64))
+                    } else {
+                        let e = u32::try_from(y).map_err(|_| overflow(line))?;
+                        Int(x.checked_pow(e).ok_or_else(|| overflow(line))?)
+                    }
+                }
+                BinOp::BitOr => Int(x | y),
+                BinOp::BitAnd => Int(x & y),
+                BinOp::BitXor => Int(x ^ y),
+                BinOp::LShift => Int(x.checked_shl(u32::try_from(y).map_err(|_| overflow(line))?).filter(|r| r >> y == x).ok_or_else(|| overflow(line))?),
+                BinOp::RShift => Int(x >> y.clamp(0, 63)),
+                BinOp::MatMul => return Err(ty(&a, &b)),
+            });
+        }
+        (Int(_) | Float(_), Int(_) | Float(_)) => {
+            let x = as_float(&a, line)?;
+            let y = as_float(&b, line)?;
+            return Ok(Float(match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => {
+                    if y == 0.0 {
+                        return Err(raise(line, "ZeroDivisionError", "float division by zero"));
+                    }
+                    x / y
+                }
+                BinOp::FloorDiv => {
+                    if y == 0.0 {
+                        return Err(raise(line, "ZeroDivisionError", "float floor division by zero"));
+                    }
+                    (x / y).floor()
+                }
+                BinOp::Mod => {
+                    if y == 0.0 {
+                        return Err(raise(line, "ZeroDivisionError", "float modulo"));
+                    }
+                    x - y * (x / y).floor()
+                }
+                BinOp::Pow => x.powf(y),
+                _ => return Err(ty(&a, &b)),
+            }));
+        }
+        _ => {}
+    }
+    match (op, &a, &b) {
+        (BinOp::Add, Value::Str(x), Value::Str(y)) => {
+            check(x.len() + y.len(), line)?;
+            Ok(Value::str(&format!("{x}{y}")))
+        }
+        (BinOp::Mod, Value::Str(x), _) => {
+            let args = match &b {
+                Value::Tuple(t) => t.to_vec(),
+                other => vec![other.clone()],
+            };
+            Ok(Value::str(&percent_format(x, &args, line)?))
+        }
+        (BinOp::Add, Value::List(x), Value::List(y)) => {
+            let mut v = x.borrow().clone();
+            v.extend(y.borrow().iter().cloned());
+            check(v.len(), line)?;
+            Ok(Value::list(v))
+        }
+        (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
+            let mut v = x.to_vec();
+            v.extend(y.iter().cloned());
+            check(v.len(), line)?;
+            Ok(Value::tuple(v))
+        }
+        (BinOp::Mul, Value::List(_) | Value::Tuple(_) | Value::Str(_), Int(n)) | (BinOp::Mul, Int(n), Value::List(_) | Value::Tuple(_) | Value::Str(_)) => {
+            let seq = if matches!(a, Int(_)) { &b } else { &a };
+            let n = (*n).max(0) as usize;
+            let len = match seq {
+                Value::List(l) => l.borrow().len(),
+                Value::Tuple(t) => t.len(),
+                Value::Str(s) => s.len(),
+                _ => 0,
+            };
+            check(len.saturating_mul(n), line)?;
+            it.step(line)?;
+            Ok(match seq {
+                Value::List(l) => Value::list(l.borrow().iter().cloned().cycle().take(len * n).collect()),
+                Value::Tuple(t) => Value::tuple(t.iter().cloned().cycle().take(len * n).collect()),
+                Value::Str(s) => Value::str(&s.repeat(n)),
+                _ => unreachable!("matched a sequence"),
+            })
+        }
+        (BinOp::BitOr, Value::Dict(x), Value::Dict(y)) => {
+            let mut d = x.borrow().clone();
+            for (k, v) in y.borrow().entries.clone() {
+                if let Some(hk) = k.key() {
+                    d.insert(hk, k, v);
+                }
+            }
+            Ok(Value::Dict(Rc::new(RefCell::new(d))))
+        }
+        // Type hints written as `int | None`.
+        (BinOp::BitOr, Value::Api(_) | Value::None | Value::Opaque(_), _) => Ok(Value::opaque("a type")),
+        _ => Err(ty(&a, &b)),
+    }
+}
+
+fn percent_format(fmt: &str, args: &[Value], line: usize) -> Ev<String> {
+    let mut out = String::new();
+    let mut args = args.iter();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut spec = String::new();
+        while let Some(&n) = chars.peek() {
+            chars.next();
+            if n.is_ascii_alphabetic() || n == '%' {
+                spec.push(n);
+                break;
+            }
+            spec.push(n);
+        }
+        if spec == "%" {
+            out.push('%');
+            continue;
+        }
+        let v = args.next().ok_or_else(|| raise(line, "TypeError", "not enough arguments for format string"))?;
+        let conv = spec.pop().unwrap_or('s');
+        let s = match conv {
+            'd' | 'i' => as_int(v, line).map(|i| i.to_string()).or_else(|_| as_float(v, line).map(|f| (f.trunc() as i64).to_string()))?,
+            'f' => format_value(v, &format!("{spec}f"), line)?,
+            'r' => v.repr(),
+            _ => v.to_string(),
+        };
+        out.push_str(&s);
+    }
+    Ok(out)
+}
+
+/// A comparison of plain values (tensors and layers compare by identity).
+pub fn compare(it: &mut Interp, op: CmpOp, a: &Value, b: &Value, line: usize) -> Ev<bool> {
+    use std::cmp::Ordering;
+    for v in [a, b] {
+        if let Value::Poison(f) = v {
+            return Err((**f).clone());
+        }
+    }
+    let same = |a: &Value, b: &Value| -> bool {
+        match (a, b) {
+            (Value::None, Value::None) => true,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Int(x), Value::Int(y)) => x == y,
+            (Value::Api(x), Value::Api(y)) => x == y,
+            _ => a.address() != 0 && a.address() == b.address(),
+        }
+    };
+    match op {
+        CmpOp::Is => return Ok(same(a, b)),
+        CmpOp::IsNot => return Ok(!same(a, b)),
+        CmpOp::In | CmpOp::NotIn => {
+            let found = match b {
+                Value::Str(s) => s.contains(a.to_string().as_str()),
+                Value::Dict(d) => a.key().is_some_and(|k| d.borrow().get(&k).is_some()),
+                other => {
+                    let items = it.iterate(other, line)?;
+                    let mut f = false;
+                    for x in &items {
+                        if compare(it, CmpOp::Eq, a, x, line)? {
+                            f = true;
+                            break;
+                        }
+                    }
+                    f
+                }
+            };
+            return Ok(found == (op == CmpOp::In));
+        }
+        _ => {}
+    }
+    if matches!(a, Value::Unknown) || matches!(b, Value::Unknown) {
+        return Err(unsupported(line, "this comparison depends on the input's size: give the input shape"));
+    }
+    if let Value::Hole(h) = a.clone().or_hole(b) {
+        return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root())));
+    }
+    let ord: Option<Ordering> = match (a, b) {
+        (Value::Int(_) | Value::Float(_) | Value::Bool(_), Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {
+            match (a, b) {
+                (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+                _ => as_float(a, line)?.partial_cmp(&as_float(b, line)?),
+            }
+        }
+        (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+        (Value::Tuple(_) | Value::List(_), Value::Tuple(_) | Value::List(_)) => {
+            let xs = it.iterate(a, line)?;
+            let ys = it.iterate(b, line)?;
+            if std::mem::discriminant(a) != std::mem::discriminant(b) {
+                if matches!(op, CmpOp::Eq | CmpOp::NotEq) {
+                    return Ok(op == CmpOp::NotEq);
+                }
+                return Err(raise(line, "TypeError", "'<' not supported between a list and a tuple"));
+            }
+            let mut ord = Some(xs.len().cmp(&ys.len()));
+            for (x, y) in xs.iter().zip(&ys) {
+                if compare(it, CmpOp::Eq, x, y, line)? {
+                    continue;
+                }
+                ord = Some(if compare(it, CmpOp::Lt, x, y, line)? { Ordering::Less } else { Ordering::Greater });
+                break;
+            }
+            ord
+        }
+        (Value::None, Value::None) => Some(Ordering::Equal),
+        _ => {
+            let eq = same(a, b) || (matches!((a, b), (Value::Dict(_), Value::Dict(_))) && a.to_string() == b.to_string());
+            return match op {
+                CmpOp::Eq => Ok(eq),
+                CmpOp::NotEq => Ok(!eq),
+                _ => Err(raise(
+                    line,
+                    "TypeError",
+                    format!("'<' not supported between instances of '{}' and '{}'", a.type_name(), b.type_name()),
+                )),
+            };
+        }
+    };
+    Ok(match (op, ord) {
+        (_, None) => op == CmpOp::NotEq,
+        (CmpOp::Eq, Some(o)) => o == Ordering::Equal,
+        (CmpOp::NotEq, Some(o)) => o != Ordering::Equal,
+        (CmpOp::Lt, Some(o)) => o == Ordering::Less,
+        (CmpOp::LtE, Some(o)) => o != Ordering::Greater,
+        (CmpOp::Gt, Some(o)) => o == Ordering::Greater,
+        (CmpOp::GtE, Some(o)) => o != Ordering::Less,
+        _ => false,
+    })
+}
+
+trait OrHole {
+    fn or_hole(self, other: &Value) -> Value;
+}
+
+impl OrHole for Value {
+    fn or_hole(self, other: &Value) -> Value {
+        match (&self, other) {
+            (Value::Hole(_), _) => self,
+            (_, Value::Hole(_)) => other.clone(),
+            _ => Value::None,
+        }
+    }
+}
+
+fn sort(it: &mut Interp, items: &mut [Value], line: usize) -> Ev<()> {
+    // Insertion sort through `compare` (lists model code sorts are short).
+    if items.len() > 10_000 {
+        return Err(unsupported(line, "sorting more than 10,000 items"));
+    }
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && compare(it, CmpOp::Lt, &items[j], &items[j - 1], line)? {
+            items.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    Ok(())
+}
+
+/// `len(v)`.
+pub fn length(it: &mut Interp, v: &Value, line: usize) -> Ev<i64> {
+    Ok(match v {
+        Value::Str(s) => s.chars().count() as i64,
+        Value::Tuple(t) => t.len() as i64,
+        Value::List(l) => l.borrow().len() as i64,
+        Value::Set(l) => l.borrow().len() as i64,
+        Value::Dict(d) => d.borrow().len() as i64,
+        Value::Range(a, b, s) => range_len(*a, *b, *s),
+        Value::Tensor(t) => match &t.shape {
+            Some(s) => *s.first().ok_or_else(|| raise(line, "TypeError", "len() of a 0-d tensor"))?,
+            None => return Ok(0).and(Err(unsupported(line, "len() of a tensor of unknown size"))),
+        },
+        Value::Layer(_) | Value::Instance(_) => it.iterate(v, line)?.len() as i64,
+        Value::Poison(f) => return Err((**f).clone()),
+        Value::Hole(h) => return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+        other => return Err(raise(line, "TypeError", format!("object of type '{}' has no len()", other.type_name()))),
+    })
+}
+
+/// The items of an iterable value.
+pub fn iterate(it: &mut Interp, v: &Value, line: usize) -> Ev<Vec<Value>> {
+    Ok(match v {
+        Value::List(l) => l.borrow().clone(),
+        Value::Tuple(t) => t.to_vec(),
+        Value::Set(s) => s.borrow().clone(),
+        Value::Dict(d) => d.borrow().entries.iter().map(|(k, _)| k.clone()).collect(),
+        Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
+        Value::Range(a, b, s) => {
+            let n = range_len(*a, *b, *s);
+            if n > super::eval::MAX_ITEMS as i64 {
+                return Err(super::eval::Failure {
+                    line,
+                    message: format!("a loop over {n} items: padlab stops at {}", super::eval::MAX_ITEMS),
+                    kind: super::eval::FailKind::Limit,
+                });
+            }
+            it.step(line)?;
+            (0..n).map(|k| Value::Int(a + k * s)).collect()
+        }
+        Value::Layer(l) => super::layers::layer_items(l, line)?,
+        Value::Instance(i) if i.class.framework.is_some() => {
+            if let Some((f, _)) = it.find_method(&i.class, "__iter__") {
+                let site = Site { line, text: Rc::from("iter") };
+                let r = it.call_function(&f, Some(v.clone()), vec![], vec![], &site)?;
+                return iterate(it, &r, line);
+            }
+            i.children.borrow().iter().map(|(k, c)| match i.class.framework {
+                Some(FrameworkBase::TorchModuleDict) => Value::Str(k.clone()),
+                _ => c.clone(),
+            }).collect()
+        }
+        Value::Tensor(t) => super::ops::tensor_iter(it, t, line)?,
+        Value::Poison(f) => return Err((**f).clone()),
+        Value::Hole(h) => return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+        Value::Opaque(w) => {
+            return Err(unsupported(line, format!("a loop over {w}: padlab does not run it")));
+        }
+        Value::Unknown => return Err(unsupported(line, "a loop over an unknown size: give the input shape")),
+        other => return Err(raise(line, "TypeError", format!("'{}' object is not iterable", other.type_name()))),
+    })
+}

@@ -1,0 +1,594 @@
+//! Pasted model code to a graph: parse, evaluate the paste, pick the model (the one named, or
+//! the last model the paste builds that no other contains), trace it on a fresh input, and
+//! extract the operations of that trace as the [`Graph`], named as the source names them (a
+//! torch module's path, a Keras layer's name).
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::core::Framework;
+use crate::model::graph::{Edge, Graph, NodeId};
+use crate::model::op::Op;
+
+use super::ast::StmtKind;
+use super::eval::{BATCH, Failure, Interp, Settings, Site, bound_names};
+use super::keras::{Declared, fill_declared, output_edges, sequential_input};
+use super::value::{FrameworkBase, Hole, LayerKind, Tensor, Value};
+
+/// The largest paste read (bytes).
+pub const MAX_PASTE: usize = 2_000_000;
+
+/// What to read.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// One sample's input shape in the source's layout (`--input`).
+    pub input: Option<Vec<i64>>,
+    /// Which model, when the paste holds several: a variable, class or function name, or an
+    /// expression evaluated after the paste (`resnet18()`).
+    pub model: Option<String>,
+}
+
+/// A model read from code.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    pub graph: Graph,
+    /// The Python expression, evaluated after the paste, that builds the model.
+    pub build: String,
+    /// The other models the paste holds.
+    pub others: Vec<String>,
+    /// One sample's input shape the graph was traced at, when known (source layout).
+    pub input: Option<Vec<i64>>,
+    /// Byte ranges of the top-level statements the check script keeps (those that ran
+    /// without effects: not training, saving, loading data or failing).
+    pub kept: Vec<(usize, usize)>,
+    /// Names the paste uses but does not define (or defines by loading data), with the
+    /// Python that defines them from the input shape and a comment.
+    pub defined: Vec<(String, String)>,
+}
+
+/// Why the paste gives no model: where and what.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "line {}: {}", self.line, self.message)
+        } else {
+            f.write_str(&self.message)
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+impl From<Failure> for ReadError {
+    fn from(f: Failure) -> Self {
+        ReadError {
+            line: f.line,
+            message: f.message,
+        }
+    }
+}
+
+fn error(line: usize, message: impl Into<String>) -> ReadError {
+    ReadError {
+        line,
+        message: message.into(),
+    }
+}
+
+/// A model the paste builds, and how to get it.
+#[derive(Clone)]
+struct Candidate {
+    /// How the check script builds it (a name, `Class()`, `function()`).
+    build: String,
+    value: Value,
+}
+
+/// Reads pasted code into the graph of its model.
+pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
+    if src.len() > MAX_PASTE {
+        return Err(error(0, format!("the paste is {} bytes: padlab reads up to {MAX_PASTE}", src.len())));
+    }
+    let body = super::parser::parse(src).map_err(|e| error(e.line, e.message))?;
+    let settings = Settings { input: options.input.clone() };
+    let mut it = Interp::new(src, settings.clone());
+    it.run_module(&body);
+    let candidates = match &options.model {
+        Some(want) => vec![chosen(&mut it, &body, want)?],
+        None => {
+            let found = variables(&it, &body);
+            if found.is_empty() { definitions(src, &body, &settings)? } else { found }
+        }
+    };
+    let Some(pick) = candidates.last().cloned() else {
+        return Err(no_model(&it));
+    };
+    let others: Vec<String> = candidates[..candidates.len() - 1].iter().map(|c| c.build.clone()).collect();
+    // A class or function candidate is built in the main evaluation, as the check script does.
+    let model = if matches!(pick.value, Value::None) {
+        evaluate_build(&mut it, &pick.build)?
+    } else {
+        pick.value.clone()
+    };
+    let (graph, input) = trace(&mut it, &model, &pick.build)?;
+    let kept = it
+        .top
+        .iter()
+        .filter(|t| t.failed.is_none() && !t.effect)
+        .map(|t| (t.start, t.end))
+        .collect();
+    let defined = define_holes(&it, input.as_deref());
+    let mut graph = graph;
+    for t in &it.top {
+        if let Some(f) = &t.failed {
+            graph.notes.push(format!("line {}: not evaluated: {}", f.line, f.message));
+        }
+    }
+    Ok(Reading {
+        graph,
+        build: pick.build,
+        others,
+        input,
+        kept,
+        defined,
+    })
+}
+
+fn no_model(it: &Interp) -> ReadError {
+    // The first failure is the likeliest reason.
+    if let Some(f) = it.top.iter().find_map(|t| t.failed.as_ref()) {
+        return ReadError::from(f.clone());
+    }
+    error(
+        0,
+        "no model found: padlab reads a Keras Sequential or functional Model, a torch nn.Module class or nn.Sequential, or their printout",
+    )
+}
+
+/// Whether a value is a model: a torch module, a Keras model or Sequential.
+fn is_model(v: &Value) -> bool {
+    match v {
+        Value::Layer(l) => matches!(l.kind, LayerKind::Sequential(_) | LayerKind::Functional { .. }),
+        Value::Instance(i) => matches!(
+            i.class.framework,
+            Some(FrameworkBase::TorchModule | FrameworkBase::TorchSequential | FrameworkBase::KerasModel | FrameworkBase::KerasSequential)
+        ),
+        _ => false,
+    }
+}
+
+/// A module's or layer's object id.
+fn id_of(v: &Value) -> Option<usize> {
+    match v {
+        Value::Instance(i) => Some(i.id),
+        Value::Layer(l) => Some(l.id),
+        _ => None,
+    }
+}
+
+/// Every module or layer object a model holds (their ids).
+fn contents(v: &Value, out: &mut std::collections::HashSet<usize>, depth: usize) {
+    if depth > 200 {
+        return;
+    }
+    for (_, child) in super::layers::module_children(v) {
+        if let Some(id) = id_of(&child)
+            && out.insert(id)
+        {
+            contents(&child, out, depth + 1);
+        }
+    }
+}
+
+/// The models top-level variables hold, in order, without those another one contains.
+fn variables(it: &Interp, body: &[super::ast::Stmt]) -> Vec<Candidate> {
+    let mut seen = std::collections::HashSet::new();
+    let mut found: Vec<Candidate> = Vec::new();
+    for s in body {
+        let mut names = Vec::new();
+        bound_names(s, &mut names);
+        if matches!(s.kind, StmtKind::FunctionDef(_) | StmtKind::ClassDef(_) | StmtKind::Import(_) | StmtKind::ImportFrom { .. }) {
+            continue;
+        }
+        for n in names {
+            let Some(v) = it.globals.get(n.as_str()) else { continue };
+            if is_model(v) && seen.insert(id_of(v)) {
+                found.push(Candidate { build: n.clone(), value: v.clone() });
+            }
+        }
+    }
+    let mut inside = std::collections::HashSet::new();
+    for c in &found {
+        contents(&c.value, &mut inside, 0);
+        // Keras models called inside a functional model are in its graph.
+        if let Value::Layer(l) = &c.value
+            && let LayerKind::Functional { outputs, inputs } = &l.kind
+        {
+            inside.extend(functional_layers(it, inputs, outputs));
+        }
+    }
+    found.retain(|c| id_of(&c.value).is_none_or(|id| !inside.contains(&id)));
+    found
+}
+
+/// The ids of the layers and containers a functional model's graph runs (nested models
+/// included).
+fn functional_layers(it: &Interp, inputs: &[Rc<Tensor>], outputs: &Value) -> Vec<usize> {
+    let mut outs = Vec::new();
+    output_edges(outputs, &mut outs);
+    let stop: Vec<usize> = inputs.iter().map(|t| t.edge.node.0).collect();
+    let mut stack: Vec<usize> = outs.iter().map(|t| t.edge.node.0).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut ids = Vec::new();
+    while let Some(n) = stack.pop() {
+        if !seen.insert(n) || stop.contains(&n) {
+            continue;
+        }
+        if let Some(tr) = it.trace.get(n) {
+            ids.extend(tr.layer.as_ref().map(|l| l.id));
+            ids.extend(tr.scope.iter().copied());
+        }
+        if let Some(node) = it.graph.nodes.get(n) {
+            stack.extend(node.inputs.iter().map(|e| e.node.0));
+        }
+    }
+    ids
+}
+
+/// Model classes and model-building functions the paste defines but never uses: each built
+/// in its own evaluation of the paste, so one does not change another's state.
+fn definitions(src: &str, body: &[super::ast::Stmt], settings: &Settings) -> Result<Vec<Candidate>, ReadError> {
+    let mut builds: Vec<String> = Vec::new();
+    for s in body {
+        match &s.kind {
+            StmtKind::ClassDef(c) => builds.push(format!("{}()", c.name)),
+            StmtKind::FunctionDef(f) => {
+                let all_default = f.params.iter().all(|p| p.default.is_some() || matches!(p.kind, super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords));
+                let lower = f.name.to_ascii_lowercase();
+                let helper = ["main", "train", "test", "evaluate", "eval", "run", "fit", "predict", "plot", "show", "load", "save", "download"]
+                    .iter()
+                    .any(|w| lower == *w || lower.starts_with(&format!("{w}_")));
+                if all_default && !helper && !f.name.starts_with('_') {
+                    builds.push(format!("{}()", f.name));
+                }
+            }
+            _ => {}
+        }
+    }
+    builds.truncate(64);
+    let mut found: Vec<(Candidate, std::collections::HashSet<String>)> = Vec::new();
+    for b in builds {
+        let mut it = Interp::new(src, settings.clone());
+        it.run_module(body);
+        let Ok(v) = evaluate_build(&mut it, &b) else { continue };
+        if !is_model(&v) {
+            continue;
+        }
+        // The classes its modules are instances of: a class used inside another is a part.
+        let mut parts = std::collections::HashSet::new();
+        let mut inside = std::collections::HashSet::new();
+        contents(&v, &mut inside, 0);
+        collect_classes(&v, &mut parts, 0);
+        found.push((Candidate { build: b, value: Value::None }, parts));
+    }
+    let class_of = |build: &str| build.trim_end_matches("()").to_string();
+    let used: std::collections::HashSet<String> = found
+        .iter()
+        .flat_map(|(c, parts)| parts.iter().filter(move |p| **p != class_of(&c.build)).cloned())
+        .collect();
+    // A function that builds a class's model makes that class a part too.
+    let mut out: Vec<Candidate> = found
+        .iter()
+        .filter(|(c, _)| !used.contains(&class_of(&c.build)))
+        .map(|(c, _)| c.clone())
+        .collect();
+    let functions_build: std::collections::HashSet<String> = found
+        .iter()
+        .filter(|(c, _)| body.iter().any(|s| matches!(&s.kind, StmtKind::FunctionDef(f) if format!("{}()", f.name) == c.build)))
+        .flat_map(|(_, parts)| parts.iter().cloned())
+        .collect();
+    out.retain(|c| !functions_build.contains(&class_of(&c.build)) || body.iter().any(|s| matches!(&s.kind, StmtKind::FunctionDef(f) if format!("{}()", f.name) == c.build)));
+    Ok(out)
+}
+
+fn collect_classes(v: &Value, out: &mut std::collections::HashSet<String>, depth: usize) {
+    if depth > 200 {
+        return;
+    }
+    if let Value::Instance(i) = v {
+        out.insert(i.class.name.to_string());
+    }
+    for (_, c) in super::layers::module_children(v) {
+        collect_classes(&c, out, depth + 1);
+    }
+}
+
+/// The model `--model` names: a variable, a class or function (built with no arguments), or
+/// an expression.
+fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Candidate, ReadError> {
+    let want = want.trim();
+    if let Some(v) = it.globals.get(want).cloned() {
+        match &v {
+            Value::Class(_) | Value::Function(_) => {
+                return Ok(Candidate { build: format!("{want}()"), value: Value::None });
+            }
+            v if is_model(v) => return Ok(Candidate { build: want.to_string(), value: v.clone() }),
+            Value::Hole(_) => {}
+            other => return Err(error(0, format!("`{want}` is {}, not a model", other.type_name()))),
+        }
+    }
+    let _ = body;
+    Ok(Candidate { build: want.to_string(), value: Value::None })
+}
+
+/// Evaluates the build expression after the paste.
+fn evaluate_build(it: &mut Interp, build: &str) -> Result<Value, ReadError> {
+    let e = super::parser::parse_expression(build).map_err(|e| error(0, format!("--model {build}: {}", e.message)))?;
+    // The expression's text is its own, not the paste's.
+    let paste = std::mem::replace(&mut it.src, Rc::from(build));
+    let v = it.eval(&e, None);
+    it.src = paste;
+    let v = v.map_err(ReadError::from)?;
+    if let Value::Hole(h) = &v {
+        return Err(error(0, format!("`{}` is not defined in the paste", h.root())));
+    }
+    if !is_model(&v) {
+        return Err(error(0, format!("`{build}` gives {}, not a model", v.type_name())));
+    }
+    Ok(v)
+}
+
+/// The input shapes to trace `model` with (full shapes, batch first; `None` when unknown).
+fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<(Option<Vec<i64>>, String)>), ReadError> {
+    let line = 0;
+    let full = |s: Option<Vec<i64>>| s.map(|s| std::iter::once(BATCH).chain(s).collect::<Vec<_>>());
+    match model {
+        Value::Layer(l) if l.framework == Framework::Keras => match &l.kind {
+            LayerKind::Functional { inputs, .. } => {
+                let mut out = Vec::new();
+                for t in inputs {
+                    let (declared, name) = it
+                        .keras_inputs
+                        .iter()
+                        .find(|(e, _, _)| *e == t.edge)
+                        .map(|(_, d, n)| (d.clone(), n.to_string()))
+                        .unwrap_or_default();
+                    out.push((full(fill_declared(it, &declared, line)?), name));
+                }
+                Ok((Framework::Keras, out))
+            }
+            _ => {
+                let declared = sequential_input(it, l, line)?.unwrap_or_default();
+                let name = keras_input_name(it, l);
+                Ok((Framework::Keras, vec![(full(fill_declared(it, &declared, line)?), name)]))
+            }
+        },
+        Value::Instance(i) if i.class.framework.as_ref().is_some_and(FrameworkBase::is_keras) => {
+            let declared: Declared = it.declared.iter().find(|(a, _)| *a == i.id).map(|(_, d)| d.clone()).unwrap_or_default();
+            Ok((Framework::Keras, vec![(full(fill_declared(it, &declared, line)?), "input_layer".into())]))
+        }
+        _ => {
+            let id = match model {
+                Value::Instance(i) => i.id,
+                Value::Layer(l) => l.id,
+                _ => 0,
+            };
+            let declared = it.declared.iter().find(|(a, _)| *a == id).map(|(_, d)| d.clone());
+            let sample = match (&it.settings.input, declared) {
+                (Some(given), _) => Some(given.clone()),
+                (None, Some(d)) => d.into_iter().collect::<Option<Vec<i64>>>(),
+                (None, None) => None,
+            };
+            Ok((Framework::Torch, vec![(full(sample), "x".into())]))
+        }
+    }
+}
+
+/// The name of a Keras Sequential's input layer (its `Input`'s, or Keras's automatic one).
+fn keras_input_name(it: &Interp, l: &Rc<super::value::Layer>) -> String {
+    if let LayerKind::Sequential(c) = &l.kind
+        && let Some((_, Value::Tensor(t))) = c.borrow().first()
+        && let Some((_, _, n)) = it.keras_inputs.iter().find(|(e, _, _)| *e == t.edge)
+    {
+        return n.to_string();
+    }
+    "input_layer".into()
+}
+
+/// Traces `model` on fresh inputs and extracts the graph of that trace.
+fn trace(it: &mut Interp, model: &Value, build: &str) -> Result<(Graph, Option<Vec<i64>>), ReadError> {
+    let (framework, shapes) = input_shapes(it, model)?;
+    let start = it.graph.nodes.len();
+    let site = Site { line: 0, text: Rc::from(build) };
+    let mut inputs = Vec::new();
+    for (shape, name) in &shapes {
+        let t = super::torch::input_tensor(it, shape.clone(), framework, &site)?;
+        if let Some(tr) = it.trace.last_mut() {
+            tr.keras_path = Some(name.clone());
+        }
+        inputs.push(Value::Tensor(t));
+    }
+    let arg = if inputs.len() == 1 {
+        inputs[0].clone()
+    } else {
+        Value::list(inputs.clone())
+    };
+    it.keras_tracing += usize::from(framework == Framework::Keras);
+    let out = it.call(model.clone(), vec![arg], vec![], &site);
+    it.keras_tracing = it.keras_tracing.saturating_sub(1);
+    let out = out?;
+    let mut outs = Vec::new();
+    output_edges(&out, &mut outs);
+    if outs.is_empty() {
+        return Err(error(0, format!("`{build}` returned {} from its input, not a tensor", out.type_name())));
+    }
+    let name = build.trim_end_matches("()").to_string();
+    let graph = extract(it, start, &outs, framework, &name, model)?;
+    let sample = shapes.first().and_then(|(s, _)| s.as_ref()).map(|s| s[1..].to_vec());
+    Ok((graph, sample))
+}
+
+/// The nodes from `start` on, renumbered from zero, named as the source names them.
+fn extract(it: &Interp, start: usize, outs: &[Rc<Tensor>], framework: Framework, name: &str, model: &Value) -> Result<Graph, ReadError> {
+    let mut g = Graph::new(framework, name);
+    let torch_paths = if framework == Framework::Torch { module_paths(model) } else { HashMap::new() };
+    let _ = id_of;
+    let root_name: Option<String> = match model {
+        Value::Layer(l) => l.name.as_deref().map(str::to_string),
+        Value::Instance(i) => i.name.borrow().as_deref().map(str::to_string),
+        _ => None,
+    };
+    let mut used_names: HashMap<String, usize> = HashMap::new();
+    for (k, node) in it.graph.nodes[start..].iter().enumerate() {
+        let mut node = node.clone();
+        for e in &mut node.inputs {
+            if e.node.0 < start {
+                let made = &it.graph.nodes[e.node.0];
+                return Err(error(
+                    made.source.line,
+                    format!(
+                        "the model reads a tensor made outside it ({}): padlab traces what the model computes from its input",
+                        super::eval::short(&made.source.text)
+                    ),
+                ));
+            }
+            e.node = NodeId(e.node.0 - start);
+        }
+        if let Some(s) = node.shares {
+            node.shares = (s.0 >= start).then(|| NodeId(s.0 - start));
+        }
+        let tr = &it.trace[start + k];
+        let base = if framework == Framework::Keras {
+            let path = tr.keras_path.clone().unwrap_or_else(|| node.kind.clone());
+            match &root_name {
+                Some(r) => path.strip_prefix(&format!("{r}/")).map(str::to_string).unwrap_or(path),
+                None => path,
+            }
+        } else if matches!(node.op, Op::Input) {
+            "x".to_string()
+        } else {
+            torch_name(tr, &torch_paths, &node.kind)
+        };
+        let n = used_names.entry(base.clone()).or_insert(0);
+        node.name = if *n == 0 || tr.layer.is_some() { base.clone() } else { format!("{base}_{n}") };
+        *n += 1;
+        g.nodes.push(node);
+    }
+    g.outputs = outs
+        .iter()
+        .filter(|t| t.edge.node.0 >= start)
+        .map(|t| Edge { node: NodeId(t.edge.node.0 - start), output: t.edge.output })
+        .collect();
+    g.check().map_err(|m| error(0, m.to_string()))?;
+    Ok(g)
+}
+
+/// A torch node's name: its module's path, or the innermost module's path and the function.
+fn torch_name(tr: &super::eval::NodeTrace, paths: &HashMap<usize, String>, kind: &str) -> String {
+    if let Some(l) = &tr.layer
+        && let Some(p) = paths.get(&l.id)
+    {
+        return p.clone();
+    }
+    let function = tr.function.as_deref().unwrap_or(kind);
+    let scope = tr.scope.iter().rev().find_map(|id| paths.get(id)).filter(|p| !p.is_empty());
+    match (scope, &tr.layer) {
+        (Some(s), None) => format!("{s}.{function}"),
+        (None, None) => function.to_string(),
+        (_, Some(l)) => format!("<{}: not a registered submodule>", l.class),
+    }
+}
+
+/// Every module's path under the root (torch's `named_modules()`: first path wins).
+fn module_paths(root: &Value) -> HashMap<usize, String> {
+    let mut out = HashMap::new();
+    fn walk(v: &Value, prefix: &str, out: &mut HashMap<usize, String>, depth: usize) {
+        if depth > 200 {
+            return;
+        }
+        if let Value::Instance(i) = v
+            && let Some(b) = i.base_layer.borrow().as_ref()
+        {
+            out.entry(b.id).or_insert_with(|| prefix.to_string());
+        }
+        for (name, child) in super::layers::module_children(v) {
+            let Some(id) = id_of(&child) else { continue };
+            if out.contains_key(&id) {
+                continue;
+            }
+            let path = if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") };
+            out.insert(id, path.clone());
+            walk(&child, &path, out, depth + 1);
+        }
+    }
+    if let Some(id) = id_of(root) {
+        out.insert(id, String::new());
+    }
+    walk(root, "", &mut out, 0);
+    out
+}
+
+/// Definitions for the undefined names the input shape stands for: `img_size = (32, 32, 3)`,
+/// `seq_length = 100`, `x_train = np.zeros((1, 28, 28, 1))`.
+fn define_holes(it: &Interp, input: Option<&[i64]>) -> Vec<(String, String)> {
+    let Some(input) = input else { return Vec::new() };
+    let mut out: Vec<(String, String)> = Vec::new();
+    // Per root name: the sizes of the array it stands for, by axis.
+    let mut arrays: Vec<(String, Vec<Option<i64>>)> = Vec::new();
+    for (h, k) in &it.holes {
+        let whole = *k == usize::MAX;
+        match (&**h, whole) {
+            (Hole::Name(n), true) => out.push((n.clone(), format!("{n} = ({},)  # one sample's input shape, from --input", input.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")))),
+            (Hole::Name(n), false) => {
+                if let Some(&v) = input.get(*k) {
+                    out.push((n.clone(), format!("{n} = {v}  # a size of the input, from --input")));
+                }
+            }
+            (Hole::From(inner, from), true) => {
+                if let Hole::Attr(root, attr) = &**inner
+                    && attr == "shape"
+                    && let Hole::Name(n) = &**root
+                {
+                    let from = usize::try_from(*from).unwrap_or(1);
+                    let mut dims = vec![Some(1); from];
+                    dims.extend(input.iter().map(|&d| Some(d)));
+                    arrays.push((n.clone(), dims));
+                }
+            }
+            (Hole::Index(inner, j), false) => {
+                if let Hole::Attr(root, attr) = &**inner
+                    && attr == "shape"
+                    && let Hole::Name(n) = &**root
+                    && let (Ok(j), Some(&v)) = (usize::try_from(*j), input.get(*k))
+                {
+                    match arrays.iter_mut().find(|(m, _)| m == n) {
+                        Some((_, dims)) => {
+                            if dims.len() <= j {
+                                dims.resize(j + 1, None);
+                            }
+                            dims[j] = Some(v);
+                        }
+                        None => {
+                            let mut dims = vec![None; j + 1];
+                            dims[j] = Some(v);
+                            arrays.push((n.clone(), dims));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (n, dims) in arrays {
+        let sizes: Vec<String> = dims.iter().map(|d| d.unwrap_or(1).to_string()).collect();
+        out.push((n.clone(), format!("{n} = np.zeros(({},), np.float32)  # stands for the paste's data: its shape is what the model reads, from --input", sizes.join(", "))));
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(n, _)| seen.insert(n.clone()));
+    out
+}

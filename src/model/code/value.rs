@@ -1,0 +1,483 @@
+//! The values the evaluator computes with: Python's own (numbers, strings, lists, tuples,
+//! dicts, functions, classes, instances) and the frameworks' (a namespace like `torch.nn`, a
+//! layer, a symbolic tensor), plus the two ways a value says it is not really there: a
+//! statement that failed ([`Value::Poison`]) and a name the paste uses but never defines
+//! ([`Value::Hole`], filled from the input shape when it is one).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+use crate::core::Framework;
+
+use super::ast::{ClassDef, Expr, FunctionDef, Lambda};
+use crate::model::graph::{Edge, Shape};
+use crate::model::op::Op;
+
+/// A Python value.
+#[derive(Clone)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    Tuple(Rc<Vec<Value>>),
+    List(Rc<RefCell<Vec<Value>>>),
+    Dict(Rc<RefCell<Dict>>),
+    Set(Rc<RefCell<Vec<Value>>>),
+    Range(i64, i64, i64),
+    Slice(Box<[Value; 3]>),
+    Ellipsis,
+    Function(Rc<Function>),
+    /// A method bound to its object.
+    Bound(Rc<Value>, Rc<Function>),
+    /// A framework or standard-library callable or namespace, by its full dotted path
+    /// (`torch.nn.Conv2d`, `keras.layers`, `math.ceil`).
+    Api(Rc<str>),
+    /// A method of a built-in value (`list.append`, `tensor.view`): the object and the name.
+    Method(Rc<Value>, Rc<str>),
+    /// `functools.partial(f, *args, **kwargs)`.
+    Partial(Rc<Partial>),
+    Class(Rc<Class>),
+    Instance(Rc<Instance>),
+    /// A framework layer or container (`nn.Conv2d(...)`, `layers.Dense(...)`, a Sequential).
+    Layer(Rc<Layer>),
+    Tensor(Rc<Tensor>),
+    /// Something padlab does not model (a device, an optimizer, a dataset): fine to hold and
+    /// pass around, an error where a model needs it. The text says what it is.
+    Opaque(Rc<str>),
+    /// The result of a statement that failed: using it fails with that statement's error.
+    Poison(Rc<super::eval::Failure>),
+    /// A name the paste uses but never defines, and what was done to it (`x_train.shape[1:]`):
+    /// it may only stand for (part of) the input's shape.
+    Hole(Rc<Hole>),
+    /// An integer the paste computes from an unknown size (no input size given).
+    Unknown,
+    /// `super()` in a method of `class`, bound to the instance.
+    Super(Rc<Class>, Rc<Value>),
+    /// A layer's weight or bias (`self.weight`, `m.bias`), as a value code can pass along
+    /// (`F.conv2d(x, self.weight, ...)`) or initialise.
+    Param(Rc<Layer>, Rc<str>),
+}
+
+/// An undefined name and what the paste did to it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hole {
+    Name(String),
+    Attr(Rc<Hole>, String),
+    Index(Rc<Hole>, i64),
+    /// `[start:]` of a hole.
+    From(Rc<Hole>, i64),
+}
+
+impl Hole {
+    /// The undefined name at its root.
+    pub fn root(&self) -> &str {
+        match self {
+            Hole::Name(n) => n,
+            Hole::Attr(h, _) | Hole::Index(h, _) | Hole::From(h, _) => h.root(),
+        }
+    }
+}
+
+impl fmt::Display for Hole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hole::Name(n) => f.write_str(n),
+            Hole::Attr(h, a) => write!(f, "{h}.{a}"),
+            Hole::Index(h, i) => write!(f, "{h}[{i}]"),
+            Hole::From(h, i) => write!(f, "{h}[{i}:]"),
+        }
+    }
+}
+
+/// A dict: insertion-ordered, keyed by hashable values.
+#[derive(Clone, Default)]
+pub struct Dict {
+    pub entries: Vec<(Value, Value)>,
+    index: HashMap<Key, usize>,
+}
+
+/// A hashable value's identity as a dict key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    None,
+    Int(i64),
+    /// A float's bits (an integral float keys as the int).
+    Float(u64),
+    Str(Rc<str>),
+    Tuple(Vec<Key>),
+    /// Anything else, by address (functions, classes, layers, instances).
+    Object(usize),
+}
+
+impl Dict {
+    pub fn get(&self, k: &Key) -> Option<&Value> {
+        self.index.get(k).map(|&i| &self.entries[i].1)
+    }
+
+    pub fn insert(&mut self, k: Key, key: Value, value: Value) {
+        match self.index.get(&k) {
+            Some(&i) => self.entries[i].1 = value,
+            None => {
+                self.index.insert(k, self.entries.len());
+                self.entries.push((key, value));
+            }
+        }
+    }
+
+    pub fn remove(&mut self, k: &Key) -> Option<Value> {
+        let i = self.index.remove(k)?;
+        let (_, v) = self.entries.remove(i);
+        for slot in self.index.values_mut() {
+            if *slot > i {
+                *slot -= 1;
+            }
+        }
+        Some(v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// A user function or lambda with the scope it was defined in.
+pub struct Function {
+    pub name: Rc<str>,
+    pub body: FunctionBody,
+    /// Parameter defaults, evaluated when the function was defined (by parameter index).
+    pub defaults: Vec<Option<Value>>,
+    /// The scope it closes over (`None`: the module's globals).
+    pub closure: Option<super::eval::ScopeRef>,
+    /// For a method: the class it was defined in (for `super()`).
+    pub class: RefCell<Option<std::rc::Weak<Class>>>,
+}
+
+pub enum FunctionBody {
+    Def(Rc<FunctionDef>),
+    Lambda(Rc<Lambda>),
+}
+
+impl FunctionBody {
+    pub fn params(&self) -> &[super::ast::Param] {
+        match self {
+            FunctionBody::Def(d) => &d.params,
+            FunctionBody::Lambda(l) => &l.params,
+        }
+    }
+}
+
+/// `functools.partial`.
+pub struct Partial {
+    pub func: Value,
+    pub args: Vec<Value>,
+    pub kwargs: Vec<(Rc<str>, Value)>,
+}
+
+/// A user class.
+pub struct Class {
+    pub name: Rc<str>,
+    pub def: Rc<ClassDef>,
+    /// Bases: user classes or framework classes (`Value::Api("torch.nn.Module")`).
+    pub bases: Vec<Value>,
+    /// Class attributes and methods, in definition order.
+    pub attrs: RefCell<Dict>,
+    /// The framework base it derives from, if any (torch `nn.Module`, Keras `Layer`/`Model`).
+    pub framework: Option<FrameworkBase>,
+}
+
+/// Which framework class a user class derives from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FrameworkBase {
+    /// `torch.nn.Module`.
+    TorchModule,
+    TorchSequential,
+    TorchModuleList,
+    TorchModuleDict,
+    KerasLayer,
+    KerasModel,
+    KerasSequential,
+    /// A concrete framework layer (`class Conv2dSame(nn.Conv2d)`): its API path.
+    Layer(Rc<str>),
+}
+
+impl FrameworkBase {
+    pub fn framework(&self) -> Framework {
+        match self {
+            FrameworkBase::TorchModule
+            | FrameworkBase::TorchSequential
+            | FrameworkBase::TorchModuleList
+            | FrameworkBase::TorchModuleDict => Framework::Torch,
+            FrameworkBase::Layer(p) if p.starts_with("torch") => Framework::Torch,
+            _ => Framework::Keras,
+        }
+    }
+
+    /// Whether instances are Keras layers (named, called through `call`).
+    pub fn is_keras(&self) -> bool {
+        self.framework() == Framework::Keras
+    }
+}
+
+/// An instance of a user class.
+pub struct Instance {
+    pub id: usize,
+    pub class: Rc<Class>,
+    /// Its attributes in assignment order (torch registers submodules in this order).
+    pub attrs: RefCell<Dict>,
+    /// For a user class deriving from a framework container (`class Block(nn.Sequential)`),
+    /// the container's own children.
+    pub children: RefCell<Vec<(Rc<str>, Value)>>,
+    /// Where it was made.
+    pub line: Cell<usize>,
+    pub text: RefCell<Rc<str>>,
+    /// The Keras name (`auto` or given).
+    pub name: RefCell<Option<Rc<str>>>,
+    /// For a subclass of a concrete layer (`class Conv2dSame(nn.Conv2d)`): the layer its
+    /// `super().__init__(...)` built, whose attributes and weights the instance has.
+    pub base_layer: RefCell<Option<Rc<Layer>>>,
+}
+
+/// A framework layer or container.
+pub struct Layer {
+    pub id: usize,
+    pub framework: Framework,
+    /// The class as the framework names it (`Conv2d`, `Conv2D`, `Sequential`).
+    pub class: Rc<str>,
+    pub kind: LayerKind,
+    /// The constructor call as written, and its line.
+    pub text: Rc<str>,
+    pub line: usize,
+    /// The Keras layer name (given or automatic); torch modules are named by their path.
+    pub name: Option<Rc<str>>,
+    /// The first node that used its weights (a second call shares them).
+    pub first_node: Cell<Option<crate::model::graph::NodeId>>,
+    /// The constructor's arguments by parameter name, as bound (for attributes code reads:
+    /// `conv.out_channels`, `layer.filters`).
+    pub args: Vec<(Rc<str>, Value)>,
+}
+
+/// What a framework layer is.
+pub enum LayerKind {
+    /// One operation.
+    Op(Op),
+    /// A Keras layer that is one operation applied to several inputs (`Add`, `Concatenate`).
+    Merge(Op),
+    /// torch `Sequential` / Keras `Sequential`: children called in order.
+    Sequential(RefCell<Vec<(Rc<str>, Value)>>),
+    /// torch `ModuleList` (not callable).
+    List(RefCell<Vec<Value>>),
+    /// torch `ModuleDict` (not callable).
+    Dict(RefCell<Vec<(Rc<str>, Value)>>),
+    /// A Keras functional model: its inputs and outputs (tensors of its construction).
+    Functional {
+        inputs: Vec<Rc<Tensor>>,
+        outputs: Value,
+    },
+    /// A Keras `Lambda` layer: its function.
+    Lambda(Value),
+    /// A torch `nn.Flatten`-like op whose parameters depend on nothing: see `Op`.
+    Identity,
+}
+
+/// A symbolic tensor: an edge of the graph being recorded and its shape.
+pub struct Tensor {
+    pub edge: Edge,
+    /// The full shape (batch first), `None` when unknown.
+    pub shape: Option<Shape>,
+    pub framework: Framework,
+    /// Integer values (token indices for an embedding).
+    pub integer: bool,
+}
+
+impl Value {
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items))
+    }
+
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+
+    pub fn api(path: &str) -> Value {
+        Value::Api(Rc::from(path))
+    }
+
+    pub fn opaque(what: impl Into<String>) -> Value {
+        Value::Opaque(Rc::from(what.into().as_str()))
+    }
+
+    /// The type name Python would print.
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::None => "NoneType".into(),
+            Value::Bool(_) => "bool".into(),
+            Value::Int(_) | Value::Unknown => "int".into(),
+            Value::Float(_) => "float".into(),
+            Value::Str(_) => "str".into(),
+            Value::Tuple(_) => "tuple".into(),
+            Value::List(_) => "list".into(),
+            Value::Dict(_) => "dict".into(),
+            Value::Set(_) => "set".into(),
+            Value::Range(..) => "range".into(),
+            Value::Slice(_) => "slice".into(),
+            Value::Ellipsis => "ellipsis".into(),
+            Value::Function(_) | Value::Partial(_) => "function".into(),
+            Value::Bound(..) | Value::Method(..) => "method".into(),
+            Value::Api(p) => p.rsplit('.').next().unwrap_or(p).to_string(),
+            Value::Class(_) => "type".into(),
+            Value::Instance(i) => i.class.name.to_string(),
+            Value::Layer(l) => l.class.to_string(),
+            Value::Tensor(_) => "Tensor".into(),
+            Value::Opaque(w) => w.to_string(),
+            Value::Poison(_) => "an error".into(),
+            Value::Hole(h) => format!("undefined `{}`", h.root()),
+            Value::Super(..) => "super".into(),
+            Value::Param(..) => "Parameter".into(),
+        }
+    }
+
+    /// An identity for `is` and for keys of unhashable-by-value objects.
+    pub fn address(&self) -> usize {
+        match self {
+            Value::List(l) => Rc::as_ptr(l) as *const u8 as usize,
+            Value::Dict(d) => Rc::as_ptr(d) as *const u8 as usize,
+            Value::Set(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::Tuple(t) => Rc::as_ptr(t) as *const u8 as usize,
+            Value::Function(f) => Rc::as_ptr(f) as *const u8 as usize,
+            Value::Class(c) => Rc::as_ptr(c) as *const u8 as usize,
+            Value::Instance(i) => Rc::as_ptr(i) as *const u8 as usize,
+            Value::Layer(l) => Rc::as_ptr(l) as *const u8 as usize,
+            Value::Tensor(t) => Rc::as_ptr(t) as *const u8 as usize,
+            Value::Partial(p) => Rc::as_ptr(p) as *const u8 as usize,
+            Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::Api(s) | Value::Opaque(s) => Rc::as_ptr(s) as *const u8 as usize,
+            _ => 0,
+        }
+    }
+
+    /// The dict key of a hashable value; `None` for an unhashable one (a list, a dict).
+    pub fn key(&self) -> Option<Key> {
+        Some(match self {
+            Value::None => Key::None,
+            Value::Bool(b) => Key::Int(i64::from(*b)),
+            Value::Int(i) => Key::Int(*i),
+            Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Key::Int(*f as i64),
+            Value::Float(f) => Key::Float(f.to_bits()),
+            Value::Str(s) => Key::Str(s.clone()),
+            Value::Tuple(items) => Key::Tuple(items.iter().map(Value::key).collect::<Option<_>>()?),
+            Value::List(_) | Value::Dict(_) | Value::Set(_) => return None,
+            other => Key::Object(other.address()),
+        })
+    }
+
+    /// Python's `repr` for the values a model's code prints or formats.
+    pub fn repr(&self) -> String {
+        match self {
+            Value::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'")),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// Python's `str()`.
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seq = |f: &mut fmt::Formatter<'_>, items: &[Value], open: &str, close: &str| {
+            f.write_str(open)?;
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                f.write_str(&v.repr())?;
+            }
+            if items.len() == 1 && open == "(" {
+                f.write_str(",")?;
+            }
+            f.write_str(close)
+        };
+        match self {
+            Value::None => f.write_str("None"),
+            Value::Bool(true) => f.write_str("True"),
+            Value::Bool(false) => f.write_str("False"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => f.write_str(&python_float(*x)),
+            Value::Str(s) => f.write_str(s),
+            Value::Tuple(items) => seq(f, items, "(", ")"),
+            Value::List(items) => seq(f, &items.borrow(), "[", "]"),
+            Value::Set(items) => seq(f, &items.borrow(), "{", "}"),
+            Value::Dict(d) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in d.borrow().entries.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}: {}", k.repr(), v.repr())?;
+                }
+                f.write_str("}")
+            }
+            Value::Range(a, b, s) if *s == 1 => write!(f, "range({a}, {b})"),
+            Value::Range(a, b, s) => write!(f, "range({a}, {b}, {s})"),
+            Value::Slice(_) => f.write_str("slice(...)"),
+            Value::Ellipsis => f.write_str("Ellipsis"),
+            Value::Function(func) => write!(f, "<function {}>", func.name),
+            Value::Bound(_, func) => write!(f, "<bound method {}>", func.name),
+            Value::Api(p) => f.write_str(p),
+            Value::Method(_, m) => write!(f, "<method {m}>"),
+            Value::Partial(_) => f.write_str("functools.partial(...)"),
+            Value::Class(c) => write!(f, "<class '{}'>", c.name),
+            Value::Instance(i) => write!(f, "<{} object>", i.class.name),
+            Value::Layer(l) => write!(f, "{}(...)", l.class),
+            Value::Tensor(t) => match &t.shape {
+                Some(s) => write!(
+                    f,
+                    "tensor of shape ({})",
+                    s.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                ),
+                None => f.write_str("tensor"),
+            },
+            Value::Opaque(w) => write!(f, "<{w}>"),
+            Value::Poison(_) => f.write_str("<error>"),
+            Value::Hole(h) => write!(f, "{h}"),
+            Value::Unknown => f.write_str("<unknown size>"),
+            Value::Super(c, _) => write!(f, "<super: {}>", c.name),
+            Value::Param(l, n) => write!(f, "{}.{n}", l.class),
+        }
+    }
+}
+
+/// A float as Python prints it (`1.0`, `0.5`, `1e-05`, `inf`).
+pub fn python_float(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e16) {
+        // Python switches to exponent notation: `1e-05`, `1e+16`.
+        let s = format!("{x:e}");
+        let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let sign = if exp < 0 { '-' } else { '+' };
+        return format!("{mant}e{sign}{:02}", exp.abs());
+    }
+    let s = format!("{x}");
+    if s.contains('.') { s } else { format!("{s}.0") }
+}
+
+/// The text of an expression as written in the source.
+pub fn text_of<'a>(src: &'a str, e: &Expr) -> &'a str {
+    src.get(e.start..e.end).unwrap_or("")
+}
