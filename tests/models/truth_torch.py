@@ -13,7 +13,8 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
 
 - The file is executed as module code whose `__name__` is not "__main__" (a paste's training
   tail under `if __name__ == "__main__":` does not run). Its globals start with `torch`, `nn`
-  and `F` defined, as a paste that forgot its imports expects; its own imports win.
+  and `F` defined, as a paste that forgot its imports expects; its own imports win. What the
+  file prints while it loads (a paste's own `print(net)`) goes to stderr.
 - The model: `--build EXPR`, else the file's `# padlab-model: EXPR` line; without either, the
   last top-level name assigned an `nn.Module` instance, else the last `nn.Module` subclass the
   file defines, called with no arguments. The expression is evaluated in the file's globals.
@@ -41,6 +42,7 @@ each without the batch axis.
 
 import argparse
 import ast
+import contextlib
 import json
 import os
 import re
@@ -69,7 +71,8 @@ def load(path):
     module.__file__ = path
     module.__dict__.update(torch=torch, nn=nn, F=F)
     sys.modules[name] = module  # dataclasses and pickling look classes up here
-    exec(compile(text, path, "exec"), module.__dict__)
+    with contextlib.redirect_stdout(sys.stderr):  # a paste's own print(net) is not our output
+        exec(compile(text, path, "exec"), module.__dict__)
     return module.__dict__, text
 
 
