@@ -25,9 +25,11 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
 - The model is put in eval mode and run under `torch.no_grad()` and a
   `torch.overrides.TorchFunctionMode`. The mode sees only the top-level call of each torch
   function (what a function calls inside is not seen), so `nn.Conv2d` is one `conv2d`,
-  `nn.BatchNorm2d` one `batch_norm`, `x + y` one `__add__`, `x.view(...)` one `view`. Kept:
+  `nn.BatchNorm2d` one `batch_norm`, `x + y` one `add`, `x.view(...)` one `view`. Kept:
   calls that return a tensor, or a tuple/list of tensors. Dropped: calls returning anything
-  else (`x.size()`, `x.shape`, `x.dim()`), property getters, and the no-ops in NO_OPS.
+  else (`x.size()`, `x.shape`, `x.dim()`) and the no-ops in NO_OPS (`contiguous`, `clone`,
+  `detach`, `to`, `float`, `type_as`, `x.data`, ...). A property that computes a tensor is kept
+  under its own name (`x.T` is `T`).
 - Each record carries the innermost module whose forward was running (forward pre-hooks and
   hooks keep a stack; the path as `named_modules()` names it, "" for the model itself).
 
@@ -36,8 +38,12 @@ Output: one JSON object on stdout,
      "ops": [{"op": "conv2d", "module": "layer1.0.conv1", "module_type": "Conv2d",
               "shapes": [[64, 32, 32]]}, ...]}
 where `params` is the sum of `p.numel()` over `model.parameters()`, `op` is the function's
-name (`conv2d`, `__add__`, `cat`, `view`, ...) and `shapes` has one entry per output tensor,
-each without the batch axis.
+name as torch reports it (`conv2d`, `batch_norm`, `cat`, `view`, `flatten`; operators arrive as
+their methods: `x + y` is `add`, `x += y` is `add_`, `x * w` is `mul`, `x[:, :c]` is
+`__getitem__`), `module_type` the class name of that module, and `shapes` has one entry per
+output tensor (a function returning a tuple, like `x.max(dim=2)`, has several), each without
+the batch axis. A module with padding_mode other than 'zeros' shows its own `pad` before its
+`conv2d`, as torch runs it.
 """
 
 import argparse
@@ -51,8 +57,19 @@ import types
 
 NO_OPS = {
     "contiguous", "clone", "detach", "detach_", "to", "cpu", "cuda", "float", "double", "half",
-    "type_as", "type", "requires_grad_", "__get__", "__set__", "__format__", "__repr__",
+    "type_as", "type", "requires_grad_", "__set__", "__format__", "__repr__",
+    # property getters that return the tensor itself or its bookkeeping
+    "data", "grad", "shape", "device", "dtype", "is_cuda", "requires_grad",
 }
+
+
+def op_name(func):
+    """The name torch reports: `conv2d`, `cat`, `view`; `x + y` arrives as `add`, `x += y` as
+    `add_`. A property getter is named by its property (`x.T` is `T`)."""
+    name = getattr(func, "__name__", None) or str(func)
+    if name == "__get__":
+        name = getattr(getattr(func, "__self__", None), "__name__", name)
+    return name
 
 
 def header(text, key):
@@ -136,7 +153,7 @@ def trace(model, x):
     class Recorder(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             out = func(*args, **(kwargs or {}))
-            name = getattr(func, "__name__", str(func))
+            name = op_name(func)
             if name not in NO_OPS and is_tensors(out):
                 path, kind = stack[-1]
                 ops.append({"op": name, "module": path, "module_type": kind,
