@@ -14,7 +14,7 @@ def _make_divisible(v, divisor, min_value=None):
     if min_value is None:
         min_value = divisor
     new_v = max(min_value, int(v + divisor / 2) // divisor * divisor)
-    # Make sure that round down does not go down by more than 10%.
+    # rounding down may not lose more than a tenth
     if new_v < 0.9 * v:
         new_v += divisor
     return new_v
@@ -78,7 +78,7 @@ class MobileNetV2(nn.Module):
                 [6, 320, 1, 1],
             ]
 
-        # only check the first element, assuming the user knows t,c,n,s are required
+        # every row must be [t, c, n, s]; the first one is checked
         if len(inverted_residual_setting) == 0 or len(inverted_residual_setting[0]) != 4:
             raise ValueError("inverted_residual_setting should be non-empty "
                              "or a 4-element list, got {}".format(inverted_residual_setting))
@@ -120,7 +120,7 @@ class MobileNetV2(nn.Module):
 
     def _forward_impl(self, x):
         x = self.features(x)
-        # Cannot use "squeeze" as batch-size can be 1 => must use reshape with x.shape[0]
+        # global average over H and W
         x = x.mean([2, 3])
         x = self.classifier(x)
         return x
