@@ -14,7 +14,7 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
 - The file is executed as module code whose `__name__` is not "__main__" (a paste's training
   tail under `if __name__ == "__main__":` does not run). Its globals start with `torch`, `nn`
   and `F` defined, as a paste that forgot its imports expects; its own imports win. What the
-  file prints while it loads (a paste's own `print(net)`) goes to stderr.
+  file prints (its own `print(net)`, a constructor's or a forward's prints) goes to stderr.
 - The model: `--build EXPR`, else the file's `# padlab-model: EXPR` line; without either, the
   last top-level name assigned an `nn.Module` instance, else the last `nn.Module` subclass the
   file defines, called with no arguments. The expression is evaluated in the file's globals.
@@ -88,8 +88,7 @@ def load(path):
     module.__file__ = path
     module.__dict__.update(torch=torch, nn=nn, F=F)
     sys.modules[name] = module  # dataclasses and pickling look classes up here
-    with contextlib.redirect_stdout(sys.stderr):  # a paste's own print(net) is not our output
-        exec(compile(text, path, "exec"), module.__dict__)
+    exec(compile(text, path, "exec"), module.__dict__)
     return module.__dict__, text
 
 
@@ -180,10 +179,13 @@ def main():
     os.environ.setdefault("TORCH_HOME", os.path.join(os.environ.get("TMPDIR", "/tmp"), "padlab-torch-home"))
     import torch
     import torch.nn as nn
-    torch.manual_seed(0)
-    g, text = load(args.file)
-    expr = args.build or header(text, "model") or default_model(g, text)
-    model = eval(expr, g)
+    # What the paste prints (its own print(net), a constructor's or a forward's prints) is not
+    # our output: stdout goes to stderr until the answer is written.
+    with contextlib.redirect_stdout(sys.stderr):
+        torch.manual_seed(0)
+        g, text = load(args.file)
+        expr = args.build or header(text, "model") or default_model(g, text)
+        model = eval(expr, g)
     if not isinstance(model, nn.Module):
         raise SystemExit(f"{expr!r} gives a {type(model).__name__}, not an nn.Module")
     if args.print:
@@ -193,15 +195,16 @@ def main():
     if not shape_text:
         raise SystemExit("no input shape: give --input or a `# padlab-input:` line")
     shape = [int(s) for s in shape_text.lower().split("x")]
-    model.eval()
-    torch.manual_seed(0)
-    embeddings = [m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))]
-    if embeddings:
-        x = torch.randint(0, min(m.num_embeddings for m in embeddings), [2, *shape])
-    else:
-        x = torch.randn(2, *shape)
-    ops = trace(model, x)
-    params = sum(p.numel() for p in model.parameters())
+    with contextlib.redirect_stdout(sys.stderr):
+        model.eval()
+        torch.manual_seed(0)
+        embeddings = [m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))]
+        if embeddings:
+            x = torch.randint(0, min(m.num_embeddings for m in embeddings), [2, *shape])
+        else:
+            x = torch.randn(2, *shape)
+        ops = trace(model, x)
+        params = sum(p.numel() for p in model.parameters())
     json.dump({"model": expr, "input": shape, "params": params, "ops": ops}, sys.stdout)
     sys.stdout.write("\n")
 
