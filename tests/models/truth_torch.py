@@ -31,7 +31,10 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
   `detach`, `to`, `float`, `type_as`, `x.data`, ...). A property that computes a tensor is kept
   under its own name (`x.T` is `T`).
 - Each record carries the innermost module whose forward was running (forward pre-hooks and
-  hooks keep a stack; the path as `named_modules()` names it, "" for the model itself).
+  hooks keep a stack; the path as `named_modules()` names it, "" for the model itself). What
+  the model's own hooks compute (weight_norm's pre-hook making `weight` from `weight_g` and
+  `weight_v`) and what parametrizations compute is weight bookkeeping, not the forward: not
+  recorded.
 
 Output: one JSON object on stdout,
     {"model": EXPR, "input": [C, H, W], "params": N,
@@ -138,23 +141,36 @@ def trace(model, x):
 
     ops = []
     stack = [("", type(model).__name__)]
+    # Other hooks (weight_norm's pre-hook recomputing a weight) are not the forward: our first
+    # pre-hook and first forward hook open a "hooks running" window, our last ones close it.
+    in_hooks = [False]
     handles = []
     for path, m in model.named_modules():
         if m is model:
             continue
+        def hooks_start(mod, *args):
+            in_hooks[0] = True
         def pre(mod, args, path=path):
             stack.append((path, type(mod).__name__))
+            in_hooks[0] = False
         def post(mod, args, out):
             stack.pop()
+            in_hooks[0] = True
+        def hooks_end(mod, args, out):
+            in_hooks[0] = False
+        handles.append(m.register_forward_pre_hook(hooks_start, prepend=True))
         handles.append(m.register_forward_pre_hook(pre))
-        handles.append(m.register_forward_hook(post))
+        handles.append(m.register_forward_hook(post, prepend=True))
+        handles.append(m.register_forward_hook(hooks_end))
 
     class Recorder(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             out = func(*args, **(kwargs or {}))
             name = op_name(func)
-            if name not in NO_OPS and is_tensors(out):
-                path, kind = stack[-1]
+            path, kind = stack[-1]
+            # a parametrization (torch.nn.utils.parametrizations.weight_norm) computes a weight
+            weight = path.startswith("parametrizations.") or ".parametrizations." in path
+            if name not in NO_OPS and is_tensors(out) and not in_hooks[0] and not weight:
                 ops.append({"op": name, "module": path, "module_type": kind,
                             "shapes": shapes_of(out)})
             return out
