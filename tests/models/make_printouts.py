@@ -19,6 +19,7 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -70,7 +71,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     args = parser.parse_args()
-    os.environ.setdefault("TORCH_HOME", os.path.join(os.environ.get("TMPDIR", "/tmp"), "padlab-torch-home"))
+    os.environ.setdefault("TORCH_HOME", os.path.join(tempfile.gettempdir(), "padlab-torch-home"))
     differ = []
     for name, model_file in PRINTOUTS.items():
         out = os.path.join(HERE, f"printed_{name}.txt")

@@ -56,6 +56,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import types
 
 NO_OPS = {
@@ -192,7 +193,7 @@ def main():
     parser.add_argument("--print", action="store_true", help="print(model) instead of the trace")
     args = parser.parse_args()
 
-    os.environ.setdefault("TORCH_HOME", os.path.join(os.environ.get("TMPDIR", "/tmp"), "padlab-torch-home"))
+    os.environ.setdefault("TORCH_HOME", os.path.join(tempfile.gettempdir(), "padlab-torch-home"))
     import torch
     import torch.nn as nn
     # What the paste prints (its own print(net), a constructor's or a forward's prints) is not
