@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Writes the corpus's `print(model)` printouts: tests/models/printed_<name>.txt.
+
+Each printout is what real torch prints for a corpus model, under a 2-line header:
+
+    # padlab-input: 3x64x64
+    # printed from tests/models/torch_dcgan_examples_discriminator.py
+
+padlab reads a printout as a model (a Sequential's order is its forward; for other modules the
+printed order is an assumption). The model of each file is the one its `# padlab-model:` line
+names, built by tests/models/truth_torch.py's loader. Run with the frameworks' Python:
+
+    python tests/models/make_printouts.py          # write every printout
+    python tests/models/make_printouts.py --check  # fail if a printout differs from torch's
+"""
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import truth_torch  # noqa: E402
+
+# name -> model file; what each one exercises in a reader of printouts
+PRINTOUTS = {
+    # a module class holding one Sequential (DCGAN's `main`)
+    "dcgan_generator": "torch_dcgan_tutorial_generator.py",
+    "dcgan_discriminator": "torch_dcgan_examples_discriminator.py",
+    "patchgan_discriminator": "torch_patchgan_discriminator.py",
+    # plain nn.Sequential at the top (the printed order is the forward), nested Sequentials
+    "d2l_nin": "torch_d2l_nin.py",
+    # plain nn.Sequential of Sequentials of a custom module (Residual)
+    "d2l_resnet": "torch_d2l_resnet.py",
+    # module classes with Sequentials whose forward is not the printed order alone
+    "quickstart_fashion": "torch_quickstart_fashion.py",
+    "alexnet": "torch_alexnet.py",
+    "vgg11": "torch_vgg11_cfg.py",
+    "conv_autoencoder_mnist": "torch_conv_autoencoder_mnist.py",
+    "lenet5_classic": "torch_lenet5_classic.py",
+    "c3d": "torch_c3d.py",
+    # ResNets: BasicBlock / downsample Sequential; the CIFAR one with empty shortcut Sequentials
+    "resnet18": "torch_resnet18.py",
+    "cifar_resnet18": "torch_cifar_resnet18.py",
+    # a Sequential subclass (ConvBNReLU) inside custom modules
+    "mobilenet_v2": "torch_mobilenet_v2.py",
+    # ModuleList
+    "unet_modulelist": "torch_unet_modulelist.py",
+    "textcnn_kim": "torch_textcnn_kim.py",
+    # ModuleDict (_DenseBlock) and custom modules, an OrderedDict-named stem
+    "densenet121": "torch_densenet121.py",
+}
+
+
+def printout(model_file):
+    path = os.path.join(HERE, model_file)
+    with contextlib.redirect_stdout(io.StringIO()):  # the paste's own prints
+        g, text = truth_torch.load(path)
+        expr = truth_torch.header(text, "model") or truth_torch.default_model(g, text)
+        model = eval(expr, g)
+    shape = truth_torch.header(text, "input")
+    return (f"# padlab-input: {shape}\n"
+            f"# printed from tests/models/{model_file}\n"
+            f"{model}\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = parser.parse_args()
+    os.environ.setdefault("TORCH_HOME", os.path.join(tempfile.gettempdir(), "padlab-torch-home"))
+    differ = []
+    for name, model_file in PRINTOUTS.items():
+        out = os.path.join(HERE, f"printed_{name}.txt")
+        text = printout(model_file)
+        if args.check:
+            old = open(out).read() if os.path.exists(out) else None
+            if old != text:
+                differ.append(out)
+            continue
+        with open(out, "w") as f:
+            f.write(text)
+        print(f"printed_{name}.txt: {text.count(chr(10)) - 2} lines from {model_file}")
+    if args.check:
+        if differ:
+            print("printouts that differ from torch's:", *differ, sep="\n  ")
+            sys.exit(1)
+        print(f"{len(PRINTOUTS)} printouts equal torch's")
+
+
+if __name__ == "__main__":
+    main()

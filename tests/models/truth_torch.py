@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Referee for the PyTorch corpus: what real torch computes for one model file.
+
+Runs a corpus model (tests/models/*.py) in real torch and records every top-level torch
+operation of one forward pass, in execution order, with the innermost module it ran in and its
+output shapes. padlab's reader must report the same operations with the same shapes.
+
+    python tests/models/truth_torch.py tests/models/torch_resnet18.py
+    python tests/models/truth_torch.py FILE --input 3x224x224 --build "resnet18()"
+    python tests/models/truth_torch.py FILE --print        # print(model) instead
+
+Run it with the frameworks' Python (the fixtures venv). How it works:
+
+- The file is executed as module code whose `__name__` is not "__main__" (a paste's training
+  tail under `if __name__ == "__main__":` does not run). Its globals start with `torch`, `nn`
+  and `F` defined, as a paste that forgot its imports expects; its own imports win. What the
+  file prints (its own `print(net)`, a constructor's or a forward's prints) goes to stderr.
+- The model: `--build EXPR`, else the file's `# padlab-model: EXPR` line; without either, the
+  last top-level name assigned an `nn.Module` instance, else the last `nn.Module` subclass the
+  file defines, called with no arguments. The expression is evaluated in the file's globals.
+- The input: `--input`, else the file's `# padlab-input:` line; one sample's shape without the
+  batch axis ("3x32x32", "1x8000", "50"). The batch holds 2 samples drawn with seed 0: standard
+  normal floats, or, when the model contains an `nn.Embedding`, integer indices below the
+  smallest `num_embeddings`.
+- The model is put in eval mode and run under `torch.no_grad()` and a
+  `torch.overrides.TorchFunctionMode`. The mode sees only the top-level call of each torch
+  function (what a function calls inside is not seen), so `nn.Conv2d` is one `conv2d`,
+  `nn.BatchNorm2d` one `batch_norm`, `x + y` one `add`, `x.view(...)` one `view`. Kept:
+  calls that return a tensor, or a tuple/list of tensors. Dropped: calls returning anything
+  else (`x.size()`, `x.shape`, `x.dim()`) and the no-ops in NO_OPS (`contiguous`, `clone`,
+  `detach`, `to`, `float`, `type_as`, `x.data`, ...). A property that computes a tensor is kept
+  under its own name (`x.T` is `T`).
+- Each record carries the innermost module whose forward was running (forward pre-hooks and
+  hooks keep a stack; the path as `named_modules()` names it, "" for the model itself). What
+  the model's own hooks compute (weight_norm's pre-hook making `weight` from `weight_g` and
+  `weight_v`) and what parametrizations compute is weight bookkeeping, not the forward: not
+  recorded.
+
+Output: one JSON object on stdout,
+    {"model": EXPR, "input": [C, H, W], "params": N,
+     "ops": [{"op": "conv2d", "module": "layer1.0.conv1", "module_type": "Conv2d",
+              "shapes": [[64, 32, 32]]}, ...]}
+where `params` is the sum of `p.numel()` over `model.parameters()`, `op` is the function's
+name as torch reports it (`conv2d`, `batch_norm`, `cat`, `view`, `flatten`; operators arrive as
+their methods: `x + y` is `add`, `x += y` is `add_`, `x * w` is `mul`, `x[:, :c]` is
+`__getitem__`), `module_type` the class name of that module, and `shapes` has one entry per
+output tensor (a function returning a tuple, like `x.max(dim=2)`, has several), each without
+the batch axis. A module with padding_mode other than 'zeros' shows its own `pad` before its
+`conv2d`, as torch runs it.
+"""
+
+import argparse
+import ast
+import contextlib
+import json
+import os
+import re
+import sys
+import tempfile
+import types
+
+NO_OPS = {
+    "contiguous", "clone", "detach", "detach_", "to", "cpu", "cuda", "float", "double", "half",
+    "type_as", "type", "requires_grad_", "__set__", "__format__", "__repr__",
+    # property getters that return the tensor itself or its bookkeeping
+    "data", "grad", "shape", "device", "dtype", "is_cuda", "requires_grad",
+}
+
+
+def op_name(func):
+    """The name torch reports: `conv2d`, `cat`, `view`; `x + y` arrives as `add`, `x += y` as
+    `add_`. A property getter is named by its property (`x.T` is `T`)."""
+    name = getattr(func, "__name__", None) or str(func)
+    if name == "__get__":
+        name = getattr(getattr(func, "__self__", None), "__name__", name)
+    return name
+
+
+def header(text, key):
+    m = re.search(r"^#\s*padlab-" + key + r":\s*(.+?)\s*$", text, re.M)
+    return m.group(1) if m else None
+
+
+def load(path):
+    """Executes the file as module code (not __main__); returns its globals and its text."""
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    text = open(path).read()
+    name = "padlab_corpus_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+    module = types.ModuleType(name)
+    module.__file__ = path
+    module.__dict__.update(torch=torch, nn=nn, F=F)
+    sys.modules[name] = module  # dataclasses and pickling look classes up here
+    exec(compile(text, path, "exec"), module.__dict__)
+    return module.__dict__, text
+
+
+def default_model(g, text):
+    """The last top-level name bound to a module instance, else the last module class."""
+    import torch.nn as nn
+    tree = ast.parse(text)
+    names = []
+    for stmt in tree.body:
+        targets = []
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+            targets = [stmt.target]
+        for t in targets:
+            for n in ast.walk(t):
+                if isinstance(n, ast.Name):
+                    names.append(n.id)
+    for n in reversed(names):
+        if isinstance(g.get(n), nn.Module):
+            return n
+    classes = [s.name for s in tree.body if isinstance(s, ast.ClassDef)
+               and isinstance(g.get(s.name), type) and issubclass(g[s.name], nn.Module)]
+    if classes:
+        return classes[-1] + "()"
+    raise SystemExit(f"no model: give --build (the file has no `# padlab-model:` line, "
+                     f"no top-level module instance and no module class)")
+
+
+def is_tensors(value):
+    import torch
+    if isinstance(value, torch.Tensor):
+        return True
+    return isinstance(value, (tuple, list)) and len(value) > 0 and all(
+        isinstance(v, torch.Tensor) for v in value)
+
+
+def shapes_of(value):
+    import torch
+    values = [value] if isinstance(value, torch.Tensor) else list(value)
+    return [list(v.shape[1:]) for v in values]
+
+
+def trace(model, x):
+    import torch
+    from torch.overrides import TorchFunctionMode
+
+    ops = []
+    stack = [("", type(model).__name__)]
+    # Other hooks (weight_norm's pre-hook recomputing a weight) are not the forward: our first
+    # pre-hook and first forward hook open a "hooks running" window, our last ones close it.
+    in_hooks = [False]
+    handles = []
+    for path, m in model.named_modules():
+        if m is model:
+            continue
+        def hooks_start(mod, *args):
+            in_hooks[0] = True
+        def pre(mod, args, path=path):
+            stack.append((path, type(mod).__name__))
+            in_hooks[0] = False
+        def post(mod, args, out):
+            stack.pop()
+            in_hooks[0] = True
+        def hooks_end(mod, args, out):
+            in_hooks[0] = False
+        handles.append(m.register_forward_pre_hook(hooks_start, prepend=True))
+        handles.append(m.register_forward_pre_hook(pre))
+        handles.append(m.register_forward_hook(post, prepend=True))
+        handles.append(m.register_forward_hook(hooks_end))
+
+    class Recorder(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            name = op_name(func)
+            path, kind = stack[-1]
+            # a parametrization (torch.nn.utils.parametrizations.weight_norm) computes a weight
+            weight = path.startswith("parametrizations.") or ".parametrizations." in path
+            if name not in NO_OPS and is_tensors(out) and not in_hooks[0] and not weight:
+                ops.append({"op": name, "module": path, "module_type": kind,
+                            "shapes": shapes_of(out)})
+            return out
+
+    try:
+        with torch.no_grad(), Recorder():
+            model(x)
+    finally:
+        for h in handles:
+            h.remove()
+    return ops
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", help="a model file (tests/models/*.py)")
+    parser.add_argument("--input", help="one sample's shape, e.g. 3x32x32 (default: the file's # padlab-input:)")
+    parser.add_argument("--build", help="an expression giving the model (default: the file's # padlab-model:)")
+    parser.add_argument("--print", action="store_true", help="print(model) instead of the trace")
+    args = parser.parse_args()
+
+    os.environ.setdefault("TORCH_HOME", os.path.join(tempfile.gettempdir(), "padlab-torch-home"))
+    import torch
+    import torch.nn as nn
+    # What the paste prints (its own print(net), a constructor's or a forward's prints) is not
+    # our output: stdout goes to stderr until the answer is written.
+    with contextlib.redirect_stdout(sys.stderr):
+        torch.manual_seed(0)
+        g, text = load(args.file)
+        expr = args.build or header(text, "model") or default_model(g, text)
+        model = eval(expr, g)
+    if not isinstance(model, nn.Module):
+        raise SystemExit(f"{expr!r} gives a {type(model).__name__}, not an nn.Module")
+    if args.print:
+        print(model)
+        return
+    shape_text = args.input or header(text, "input")
+    if not shape_text:
+        raise SystemExit("no input shape: give --input or a `# padlab-input:` line")
+    shape = [int(s) for s in shape_text.lower().split("x")]
+    with contextlib.redirect_stdout(sys.stderr):
+        model.eval()
+        torch.manual_seed(0)
+        embeddings = [m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))]
+        if embeddings:
+            x = torch.randint(0, min(m.num_embeddings for m in embeddings), [2, *shape])
+        else:
+            x = torch.randn(2, *shape)
+        ops = trace(model, x)
+        params = sum(p.numel() for p in model.parameters())
+    json.dump({"model": expr, "input": shape, "params": params, "ops": ops}, sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
