@@ -1,4 +1,5 @@
 # padlab-input: 100x1x1
+# padlab-model: netG
 # The whole DCGAN tutorial paste: both networks, the device, the instantiation and a training
 # setup. padlab ports the generator (chosen with --model netG in the CLI; the last model by
 # default is the discriminator, so this file names it).

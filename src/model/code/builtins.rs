@@ -76,7 +76,7 @@ pub fn star_import(path: &str) -> Vec<(String, Value)> {
 }
 
 const PYTHON: &[&str] = &[
-    "len", "range", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "zip",
+    "super", "len", "range", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "zip",
     "enumerate", "isinstance", "issubclass", "min", "max", "sum", "abs", "print", "getattr",
     "setattr", "hasattr", "sorted", "reversed", "round", "any", "all", "map", "filter", "type",
     "callable", "divmod", "pow", "format", "repr", "iter", "next", "object", "property",
@@ -191,6 +191,10 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
         }
     }
     Ok(match path {
+        "super" => match (arg(0), arg(1)) {
+            (Some(Value::Class(c)), Some(me)) => make_super(&c, me),
+            _ => return Err(raise(line, "RuntimeError", "super(): padlab reads super() and super(Class, self)")),
+        },
         "len" => {
             let v = need(0)?;
             Value::Int(length(it, &v, line)?)
@@ -215,7 +219,7 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             Some(Value::Bool(b)) => Value::Int(i64::from(b)),
             Some(Value::Unknown) => Value::Unknown,
             Some(v @ Value::Int(_)) => v,
-            Some(Value::Hole(h)) => return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+            Some(Value::Hole(h)) => return Err(super::eval::undefined(&h, line)),
             Some(Value::Tensor(_)) => return Err(unsupported(line, "int() of a tensor's value: padlab traces shapes, not values")),
             Some(other) => return Err(raise(line, "TypeError", format!("int() argument must be a string or a number, not '{}'", other.type_name()))),
         },
@@ -557,6 +561,17 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             Value::list(out.into_iter().map(Value::tuple).collect())
         }
         "collections.namedtuple" | "typing.NamedTuple" => Value::api("tuple"),
+        "typing.cast" => need(1)?,
+        "argparse.ArgumentParser" => synthetic(it, "ArgumentParser"),
+        "argparse.Namespace" => {
+            let ns = synthetic(it, "Namespace");
+            if let Value::Instance(i) = &ns {
+                for (k, v) in kw {
+                    i.attrs.borrow_mut().insert(Key::Str(k.clone()), Value::Str(k), v);
+                }
+            }
+            ns
+        }
         _ => {
             if pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor) {
                 return Err(unsupported(line, format!("`{}` applies {path} to a tensor: padlab does not evaluate {path}", super::eval::short(&site.text))));
@@ -1026,13 +1041,29 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
         }
     }
     let Some(fb) = i.class.framework.clone() else {
+        if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
+            return Ok(Value::Method(Rc::new(Value::Instance(i.clone())), Rc::from(name)));
+        }
         return Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", i.class.name)));
     };
+    const TORCH: &[&str] = &[
+        "to", "cuda", "cpu", "eval", "train", "float", "double", "half", "requires_grad_", "share_memory", "forward", "add_module",
+        "register_module", "register_buffer", "register_parameter", "modules", "children", "named_modules", "named_children",
+        "apply", "parameters", "named_parameters", "state_dict", "buffers", "zero_grad", "load_state_dict", "extra_repr",
+        "__repr__", "__call__", "append", "extend", "insert", "items", "keys", "values",
+    ];
+    const KERAS: &[&str] = &[
+        "call", "add", "summary", "compile", "fit", "evaluate", "predict", "save", "save_weights", "load_weights",
+        "count_params", "get_config", "build", "get_layer", "__call__",
+    ];
     Ok(match name {
         "training" => Value::Bool(false),
         "name" if fb.is_keras() => Value::str(i.name.borrow().as_deref().unwrap_or("")),
         "layers" if fb.is_keras() => Value::list(i.children.borrow().iter().map(|(_, v)| v.clone()).collect()),
-        _ => Value::Method(Rc::new(Value::Instance(i.clone())), Rc::from(name)),
+        _ if (fb.is_keras() && KERAS.contains(&name)) || (!fb.is_keras() && TORCH.contains(&name)) => {
+            Value::Method(Rc::new(Value::Instance(i.clone())), Rc::from(name))
+        }
+        _ => return Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", i.class.name))),
     })
 }
 
@@ -1041,9 +1072,103 @@ pub fn class_attr_fallback(c: &Rc<Class>, name: &str, line: usize) -> Ev<Value> 
     Err(raise(line, "AttributeError", format!("type object '{}' has no attribute '{name}'", c.name)))
 }
 
+/// An instance of a class padlab provides (`argparse.ArgumentParser`, its `Namespace`):
+/// classes with no definition in the paste (line 0).
+fn synthetic(it: &mut Interp, name: &str) -> Value {
+    let def = Rc::new(super::ast::ClassDef {
+        name: name.to_string(),
+        bases: Vec::new(),
+        body: Vec::new(),
+        decorators: Vec::new(),
+        line: 0,
+    });
+    let class = Rc::new(Class {
+        name: Rc::from(name),
+        def,
+        bases: Vec::new(),
+        attrs: RefCell::new(Dict::default()),
+        framework: None,
+    });
+    let id = it.id();
+    Value::Instance(Rc::new(Instance {
+        id,
+        class,
+        attrs: RefCell::new(Dict::default()),
+        children: RefCell::new(Vec::new()),
+        line: std::cell::Cell::new(0),
+        text: RefCell::new(Rc::from("")),
+        name: RefCell::new(None),
+        base_layer: RefCell::new(None),
+    }))
+}
+
+/// `argparse`: arguments' defaults, and `parse_args()` as if the script had none (a paste
+/// has no command line).
+fn argparse_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, line: usize) -> Ev<Value> {
+    let me = Value::Instance(i.clone());
+    match name {
+        "add_argument" => {
+            let flags: Vec<String> = pos.iter().map(Value::to_string).collect();
+            let dest = match kw.iter().find(|(k, _)| k.as_ref() == "dest") {
+                Some((_, v)) => v.to_string(),
+                None => flags
+                    .iter()
+                    .find(|f| f.starts_with("--"))
+                    .or_else(|| flags.first())
+                    .map(|f| f.trim_start_matches('-').replace('-', "_"))
+                    .unwrap_or_default(),
+            };
+            let action = kw.iter().find(|(k, _)| k.as_ref() == "action").map(|(_, v)| v.to_string());
+            let default = match kw.iter().find(|(k, _)| k.as_ref() == "default") {
+                Some((_, v)) => v.clone(),
+                None => match action.as_deref() {
+                    Some("store_true") => Value::Bool(false),
+                    Some("store_false") => Value::Bool(true),
+                    _ => Value::None,
+                },
+            };
+            // A string default converted by `type=` (argparse converts string defaults).
+            let default = match (&default, kw.iter().find(|(k, _)| k.as_ref() == "type").map(|(_, v)| v)) {
+                (Value::Str(_), Some(Value::Api(t))) if matches!(t.as_ref(), "int" | "float") => {
+                    let site = Site { line, text: Rc::from("type") };
+                    call_api(it, t, vec![default.clone()], vec![], &site)?
+                }
+                _ => default,
+            };
+            i.attrs.borrow_mut().insert(Key::Str(Rc::from(dest.as_str())), Value::str(&dest), default);
+            Ok(Value::None)
+        }
+        "set_defaults" => {
+            for (k, v) in kw {
+                i.attrs.borrow_mut().insert(Key::Str(k.clone()), Value::Str(k), v);
+            }
+            Ok(Value::None)
+        }
+        "add_argument_group" | "add_mutually_exclusive_group" => Ok(me),
+        "parse_args" | "parse_known_args" => {
+            if let Some(v) = pos.first()
+                && !matches!(v, Value::None)
+                && !it.iterate(v, line)?.is_empty()
+            {
+                return Err(unsupported(line, "parse_args with arguments: padlab reads the defaults"));
+            }
+            let ns = synthetic(it, "Namespace");
+            if let Value::Instance(n) = &ns {
+                *n.attrs.borrow_mut() = i.attrs.borrow().clone();
+            }
+            Ok(if name == "parse_known_args" { Value::tuple(vec![ns, Value::list(vec![])]) } else { ns })
+        }
+        "print_help" | "error" => Ok(Value::None),
+        _ => Err(raise(line, "AttributeError", format!("'ArgumentParser' object has no attribute '{name}'"))),
+    }
+}
+
 /// A torch `nn.Module` / Keras `Layer` method called on a user instance.
 fn framework_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
     let line = site.line;
+    if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
+        return argparse_method(it, i, name, pos, kw, line);
+    }
     let me = Value::Instance(i.clone());
     match name {
         "to" | "cuda" | "cpu" | "eval" | "train" | "float" | "double" | "half" | "requires_grad_" | "share_memory" => Ok(me),
@@ -1068,6 +1193,23 @@ fn framework_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Valu
             i.children.borrow_mut().push((Rc::from(n.as_str()), v));
             Ok(me)
         }
+        "extend" => {
+            for v in it.iterate(pos.first().unwrap_or(&Value::None), line)? {
+                let n = i.children.borrow().len().to_string();
+                i.children.borrow_mut().push((Rc::from(n.as_str()), v));
+            }
+            Ok(me)
+        }
+        "items" | "keys" | "values" => Ok(Value::list(
+            super::layers::module_children(&me)
+                .into_iter()
+                .map(|(k, v)| match name {
+                    "items" => Value::tuple(vec![Value::Str(k), v]),
+                    "keys" => Value::Str(k),
+                    _ => v,
+                })
+                .collect(),
+        )),
         "add" if i.class.framework.as_ref().is_some_and(FrameworkBase::is_keras) => {
             let v = pos.first().cloned().unwrap_or(Value::None);
             let n = i.children.borrow().len().to_string();
@@ -1209,7 +1351,8 @@ pub fn framework_call(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw:
     }
     match inst.class.framework {
         Some(FrameworkBase::TorchSequential | FrameworkBase::KerasSequential) => {
-            let children: Vec<Value> = inst.children.borrow().iter().map(|(_, v)| v.clone()).collect();
+            // torch registers a module assigned as an attribute as a child too, in order.
+            let children: Vec<Value> = super::layers::module_children(&Value::Instance(inst.clone())).into_iter().map(|(_, v)| v).collect();
             let mut x = pos.into_iter().next().unwrap_or(Value::None);
             it.call_stack.push(Value::Instance(inst.clone()));
             for c in children {
@@ -1284,7 +1427,7 @@ pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> 
         }
         Value::Layer(l) => super::layers::layer_item(it, l, i, line),
         Value::Instance(inst) if inst.class.framework.is_some() => {
-            let children: Vec<Value> = inst.children.borrow().iter().map(|(_, v)| v.clone()).collect();
+            let children: Vec<Value> = super::layers::module_children(o).into_iter().map(|(_, v)| v).collect();
             match (i, &inst.class.framework) {
                 (Value::Str(k), _) => inst
                     .children
@@ -1308,7 +1451,7 @@ pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> 
                 };
                 Ok(Value::Hole(Rc::new(Hole::From(h.clone(), start))))
             }
-            _ => Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+            _ => Err(super::eval::undefined(h, line)),
         },
         Value::Api(_) | Value::Opaque(_) | Value::Class(_) => Ok(Value::opaque("a type")),
         Value::Unknown => Ok(Value::Unknown),
@@ -1384,7 +1527,7 @@ pub fn as_int(v: &Value, line: usize) -> Ev<i64> {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(i64::from(*b)),
         Value::Poison(f) => Err((**f).clone()),
-        Value::Hole(h) => Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+        Value::Hole(h) => Err(super::eval::undefined(h, line)),
         Value::Unknown => Err(unsupported(line, "this needs the input's size: give the input shape")),
         other => Err(raise(line, "TypeError", format!("'{}' object cannot be interpreted as an integer", other.type_name()))),
     }
@@ -1618,7 +1761,7 @@ pub fn compare(it: &mut Interp, op: CmpOp, a: &Value, b: &Value, line: usize) ->
         return Err(unsupported(line, "this comparison depends on the input's size: give the input shape"));
     }
     if let Value::Hole(h) = a.clone().or_hole(b) {
-        return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root())));
+        return Err(super::eval::undefined(&h, line));
     }
     let ord: Option<Ordering> = match (a, b) {
         (Value::Int(_) | Value::Float(_) | Value::Bool(_), Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {
@@ -1717,7 +1860,7 @@ pub fn length(it: &mut Interp, v: &Value, line: usize) -> Ev<i64> {
         },
         Value::Layer(_) | Value::Instance(_) => it.iterate(v, line)?.len() as i64,
         Value::Poison(f) => return Err((**f).clone()),
-        Value::Hole(h) => return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+        Value::Hole(h) => return Err(super::eval::undefined(h, line)),
         other => return Err(raise(line, "TypeError", format!("object of type '{}' has no len()", other.type_name()))),
     })
 }
@@ -1749,14 +1892,14 @@ pub fn iterate(it: &mut Interp, v: &Value, line: usize) -> Ev<Vec<Value>> {
                 let r = it.call_function(&f, Some(v.clone()), vec![], vec![], &site)?;
                 return iterate(it, &r, line);
             }
-            i.children.borrow().iter().map(|(k, c)| match i.class.framework {
-                Some(FrameworkBase::TorchModuleDict) => Value::Str(k.clone()),
-                _ => c.clone(),
+            super::layers::module_children(v).into_iter().map(|(k, c)| match i.class.framework {
+                Some(FrameworkBase::TorchModuleDict) => Value::Str(k),
+                _ => c,
             }).collect()
         }
         Value::Tensor(t) => super::ops::tensor_iter(it, t, line)?,
         Value::Poison(f) => return Err((**f).clone()),
-        Value::Hole(h) => return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root()))),
+        Value::Hole(h) => return Err(super::eval::undefined(h, line)),
         Value::Opaque(w) => {
             return Err(unsupported(line, format!("a loop over {w}: padlab does not run it")));
         }

@@ -179,6 +179,26 @@ pub fn raise(line: usize, exception: &str, message: impl Into<String>) -> Failur
     )
 }
 
+/// Using a name the paste never defines: Python's `NameError`, or, for a name a failed
+/// top-level statement would have bound, that statement's failure.
+pub fn undefined(h: &Hole, line: usize) -> Failure {
+    let mut root = h;
+    loop {
+        match root {
+            Hole::Attr(inner, _) | Hole::Index(inner, _) | Hole::From(inner, _) => root = inner,
+            _ => break,
+        }
+    }
+    match root {
+        Hole::Failed(name, f) => Failure {
+            line,
+            message: format!("`{name}` comes from line {}, which padlab did not run: {}", f.line, f.message),
+            kind: f.kind.clone(),
+        },
+        _ => raise(line, "NameError", format!("name '{}' is not defined", h.root())),
+    }
+}
+
 /// Something padlab does not evaluate, at `line`.
 pub fn unsupported(line: usize, message: impl Into<String>) -> Failure {
     fail(line, FailKind::Unsupported, message)
@@ -265,11 +285,25 @@ impl Interp {
                 Err(f) => Some(f),
             };
             if let Some(f) = &failed {
-                let poison = Value::Poison(Rc::new(f.clone()));
+                // Its names stand for what it would have made: an error where the model uses
+                // them, or (for loaded data) the input shape they give.
+                let f = Rc::new(f.clone());
                 let mut names = Vec::new();
                 bound_names(s, &mut names);
                 for n in names {
-                    self.globals.insert(Rc::from(n.as_str()), poison.clone());
+                    let hole = Value::Hole(Rc::new(Hole::Failed(n.clone(), f.clone())));
+                    self.globals.insert(Rc::from(n.as_str()), hole);
+                }
+            } else if self.effect {
+                // Loaded data (`x_train = load_data()`): a name whose shape the input gives.
+                let mut names = Vec::new();
+                bound_names(s, &mut names);
+                for n in names {
+                    if matches!(self.globals.get(n.as_str()), Some(Value::Opaque(_))) {
+                        let f = Rc::new(unsupported(s.line, "it loads or computes data padlab does not run"));
+                        let hole = Value::Hole(Rc::new(Hole::Failed(n.clone(), f)));
+                        self.globals.insert(Rc::from(n.as_str()), hole);
+                    }
                 }
             }
             self.top.push(TopLevel {
@@ -511,9 +545,10 @@ impl Interp {
         for d in decorators.iter().rev() {
             let deco = self.eval(d, scope)?;
             v = match &deco {
-                // `@property`, `@staticmethod`, `@torch.no_grad()`, `@dataclass`...: the
-                // function itself (properties are read through `__get__` below).
-                Value::Api(p) if p.as_ref() == "property" => Value::tuple(vec![Value::str("<property>"), v]),
+                Value::Api(p) if p.as_ref() == "property" => Value::Descriptor(super::value::Descriptor::Property, Rc::new(v)),
+                Value::Api(p) if p.as_ref() == "staticmethod" => Value::Descriptor(super::value::Descriptor::Static, Rc::new(v)),
+                Value::Api(p) if p.as_ref() == "classmethod" => Value::Descriptor(super::value::Descriptor::Class, Rc::new(v)),
+                // `@torch.no_grad()`, `@dataclass`, `@tf.function`...: the function itself.
                 Value::Api(_) | Value::Opaque(_) => v,
                 Value::Function(_) => self.call(deco, vec![v], vec![], &Site { line: d.line, text: self.text(d) })?,
                 _ => v,
@@ -1295,13 +1330,18 @@ impl Interp {
                     return Ok(Value::Class(i.class.clone()));
                 }
                 if let Some(v) = self.class_attr(&i.class, name) {
+                    use super::value::Descriptor;
                     return Ok(match v {
                         Value::Function(f) => Value::Bound(Rc::new(o.clone()), f),
-                        Value::Tuple(t) if t.len() == 2 && matches!(&t[0], Value::Str(s) if s.as_ref() == "<property>") => {
-                            let getter = t[1].clone();
+                        Value::Descriptor(Descriptor::Property, getter) => {
                             let site = Site { line, text: Rc::from(name) };
-                            return self.call(getter, vec![o.clone()], vec![], &site);
+                            return self.call((*getter).clone(), vec![o.clone()], vec![], &site);
                         }
+                        Value::Descriptor(Descriptor::Static, f) => (*f).clone(),
+                        Value::Descriptor(Descriptor::Class, f) => match &*f {
+                            Value::Function(f) => Value::Bound(Rc::new(Value::Class(i.class.clone())), f.clone()),
+                            other => other.clone(),
+                        },
                         other => other,
                     });
                 }
@@ -1312,6 +1352,11 @@ impl Interp {
                     return Ok(Value::Str(c.name.clone()));
                 }
                 match self.class_attr(c, name) {
+                    Some(Value::Descriptor(super::value::Descriptor::Class, f)) => Ok(match &*f {
+                        Value::Function(func) => Value::Bound(Rc::new(o.clone()), func.clone()),
+                        other => other.clone(),
+                    }),
+                    Some(Value::Descriptor(_, f)) => Ok((*f).clone()),
                     Some(v) => Ok(v),
                     None => super::builtins::class_attr_fallback(c, name, line),
                 }
@@ -1398,7 +1443,7 @@ impl Interp {
             Value::Range(a, b, s) => range_len(*a, *b, *s) > 0,
             Value::Poison(f) => return Err((**f).clone()),
             Value::Hole(h) => {
-                return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root())));
+                return Err(undefined(h, line));
             }
             Value::Unknown => {
                 return Err(unsupported(
@@ -1459,7 +1504,7 @@ impl Interp {
                 return Err((**f).clone());
             }
             if let Value::Hole(h) = v {
-                return Err(raise(line, "NameError", format!("name '{}' is not defined", h.root())));
+                return Err(undefined(h, line));
             }
         }
         if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {

@@ -26,7 +26,7 @@ pub const TORCH_LAYERS: &[&str] = &[
     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
     "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "GroupNorm", "LayerNorm", "ReLU",
     "ReLU6", "LeakyReLU", "ELU", "SELU", "GELU", "SiLU", "Mish", "Hardswish", "Hardsigmoid",
-    "Sigmoid", "Tanh", "Softplus", "Softsign", "Softmax", "LogSoftmax", "Softmax2d", "Identity",
+    "Sigmoid", "Tanh", "Hardtanh", "Softplus", "Softsign", "Softmax", "LogSoftmax", "Softmax2d", "Identity",
     "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
     "Linear", "Embedding", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
     "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
@@ -510,7 +510,8 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             }))
         }
         ("relu" | "relu6" | "selu" | "silu" | "mish" | "hardswish" | "hardsigmoid" | "sigmoid" | "tanh" | "softsign", None) => {
-            let b = bind(fw, class, &[], pos, kw, line)?;
+            let params: &[&str] = if matches!(family.as_str(), "sigmoid" | "tanh" | "softsign") { &[] } else { &["inplace"] };
+            let b = bind(fw, class, params, pos, kw, line)?;
             let a = match family.as_str() {
                 "relu" => Activation::Relu,
                 "relu6" => Activation::Relu6,
@@ -526,12 +527,19 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             op(&b, Op::Activation(a))
         }
         ("leakyrelu", None) => {
-            let b = bind(fw, class, &["negative_slope"], pos, kw, line)?;
+            let b = bind(fw, class, &["negative_slope", "inplace"], pos, kw, line)?;
             op(&b, Op::Activation(Activation::LeakyRelu(b.float("negative_slope")?.unwrap_or(0.01))))
         }
         ("elu", None) => {
-            let b = bind(fw, class, &["alpha"], pos, kw, line)?;
+            let b = bind(fw, class, &["alpha", "inplace"], pos, kw, line)?;
             op(&b, Op::Activation(Activation::Elu(b.float("alpha")?.unwrap_or(1.0))))
+        }
+        ("hardtanh", None) => {
+            let b = bind(fw, class, &["min_val", "max_val", "inplace"], pos, kw, line)?;
+            match (b.float("min_val")?.unwrap_or(-1.0), b.float("max_val")?.unwrap_or(1.0)) {
+                (lo, hi) if lo == 0.0 && hi == 6.0 => op(&b, Op::Activation(Activation::Relu6)),
+                (lo, hi) => return Err(b.untranslated(format!("Hardtanh({lo}, {hi})"))),
+            }
         }
         ("gelu", None) => {
             let b = bind(fw, class, &["approximate"], pos, kw, line)?;
@@ -701,7 +709,7 @@ pub fn tensor_of(v: &Value, line: usize) -> Ev<Rc<Tensor>> {
 fn bad_input(v: &Value, line: usize) -> super::eval::Failure {
     match v {
         Value::Poison(f) => (**f).clone(),
-        Value::Hole(h) => raise(line, "NameError", format!("name '{}' is not defined", h.root())),
+        Value::Hole(h) => super::eval::undefined(h, line),
         other => raise(line, "TypeError", format!("a layer was called on {}, not a tensor", other.type_name())),
     }
 }

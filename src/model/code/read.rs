@@ -335,7 +335,7 @@ fn evaluate_build(it: &mut Interp, build: &str) -> Result<Value, ReadError> {
     it.src = paste;
     let v = v.map_err(ReadError::from)?;
     if let Value::Hole(h) = &v {
-        return Err(error(0, format!("`{}` is not defined in the paste", h.root())));
+        return Err(ReadError::from(super::eval::undefined(h, 0)));
     }
     if !is_model(&v) {
         return Err(error(0, format!("`{build}` gives {}, not a model", v.type_name())));

@@ -55,6 +55,8 @@ pub enum Value {
     Hole(Rc<Hole>),
     /// An integer the paste computes from an unknown size (no input size given).
     Unknown,
+    /// A class body's `@staticmethod`, `@classmethod` or `@property` function.
+    Descriptor(Descriptor, Rc<Value>),
     /// `super()` in a method of `class`, bound to the instance.
     Super(Rc<Class>, Rc<Value>),
     /// A layer's weight or bias (`self.weight`, `m.bias`), as a value code can pass along
@@ -62,10 +64,20 @@ pub enum Value {
     Param(Rc<Layer>, Rc<str>),
 }
 
+/// How a class attribute is reached through an instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Descriptor {
+    Static,
+    Class,
+    Property,
+}
+
 /// An undefined name and what the paste did to it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Hole {
     Name(String),
+    /// A name a failed (or left out) top-level statement would have bound: its failure.
+    Failed(String, Rc<super::eval::Failure>),
     Attr(Rc<Hole>, String),
     Index(Rc<Hole>, i64),
     /// `[start:]` of a hole.
@@ -76,7 +88,7 @@ impl Hole {
     /// The undefined name at its root.
     pub fn root(&self) -> &str {
         match self {
-            Hole::Name(n) => n,
+            Hole::Name(n) | Hole::Failed(n, _) => n,
             Hole::Attr(h, _) | Hole::Index(h, _) | Hole::From(h, _) => h.root(),
         }
     }
@@ -85,7 +97,7 @@ impl Hole {
 impl fmt::Display for Hole {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Hole::Name(n) => f.write_str(n),
+            Hole::Name(n) | Hole::Failed(n, _) => f.write_str(n),
             Hole::Attr(h, a) => write!(f, "{h}.{a}"),
             Hole::Index(h, i) => write!(f, "{h}[{i}]"),
             Hole::From(h, i) => write!(f, "{h}[{i}:]"),
@@ -344,6 +356,7 @@ impl Value {
             Value::Poison(_) => "an error".into(),
             Value::Hole(h) => format!("undefined `{}`", h.root()),
             Value::Super(..) => "super".into(),
+            Value::Descriptor(..) => "function".into(),
             Value::Param(..) => "Parameter".into(),
         }
     }
@@ -452,6 +465,7 @@ impl fmt::Display for Value {
             Value::Hole(h) => write!(f, "{h}"),
             Value::Unknown => f.write_str("<unknown size>"),
             Value::Super(c, _) => write!(f, "<super: {}>", c.name),
+            Value::Descriptor(_, v) => write!(f, "{v}"),
             Value::Param(l, n) => write!(f, "{}.{n}", l.class),
         }
     }
