@@ -1,15 +1,69 @@
-//! Whole models, pasted as Python: read the code ([`python`], [`read`]) into its [`layers`],
-//! chain the shapes through the core ([`chain`]), and port the model to another framework with
-//! a self-check ([`port`]). [`report`] is the table as the CLI's JSON.
+//! Whole models: every front end reads what the user has into one [`graph::Graph`] — pasted
+//! code through an evaluator ([`code`]), and (by their own modules) printed models and model
+//! files — whose shapes come from one rule per op ([`shape`], convolutions and pools through
+//! `core::evaluate`). [`report`] is the table as the CLI's JSON.
 
-pub mod chain;
 pub mod code;
 pub mod graph;
-pub mod layers;
 pub mod op;
-pub mod port;
-pub mod python;
-pub mod read;
 pub mod report;
 pub mod shape;
-pub mod value;
+
+use graph::Graph;
+
+/// How a self-check script rebuilds the source model.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    /// Python run in its own namespace (the paste's statements that ran, or code made from a
+    /// printout), then `build` evaluated there.
+    Code {
+        code: String,
+        build: String,
+        /// Names the code uses but does not define, each with the line that defines it from
+        /// the input shape (and a comment saying so).
+        defined: Vec<(String, String)>,
+    },
+}
+
+/// A model read from what the user gave.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub graph: Graph,
+    /// One sample's input shape in the source's layout, when known.
+    pub input: Option<Vec<i64>>,
+    /// How the model is built, for the self-check.
+    pub origin: Origin,
+    /// The other models the input holds (`--model` picks one).
+    pub others: Vec<String>,
+    /// The source's parameter count as its framework counts it (torch `parameters()`, Keras
+    /// `count_params()`), when padlab can compute it.
+    pub params: Option<i64>,
+}
+
+/// What to read.
+pub use code::Options;
+
+/// Why nothing could be read: where (1-based line, 0 for the whole input) and why.
+pub use code::ReadError;
+
+/// Reads pasted text: Python model code (or, by their readers, a printed model).
+pub fn read(text: &str, options: &Options) -> Result<Model, ReadError> {
+    let r = code::read(text, options)?;
+    let code = r
+        .kept
+        .iter()
+        .filter_map(|&(a, b)| text.get(a..b))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Ok(Model {
+        graph: r.graph,
+        input: r.input,
+        origin: Origin::Code {
+            code,
+            build: r.build,
+            defined: r.defined,
+        },
+        others: r.others,
+        params: r.params,
+    })
+}

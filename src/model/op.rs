@@ -33,6 +33,8 @@ pub enum Activation {
     Mish,
     Softplus,
     Softsign,
+    /// Softmax over the last axis (a Keras layer's `activation='softmax'`).
+    Softmax,
     Exp,
     Log,
     Sqrt,

@@ -8,8 +8,8 @@ use maud::{Markup, html};
 use crate::core::{Framework, Placement};
 use crate::forms::compact::CompactSpec;
 use crate::forms::permalink::format_query;
-use crate::model::chain::{Row, Shape};
-use crate::model::read::SourceModel;
+use crate::model::Model;
+use crate::model::op::Op;
 use crate::view::panels::{highlighted, times};
 use crate::worker::protocol::Snippets;
 
@@ -102,44 +102,79 @@ pub fn output(table: Result<Markup, String>, code: &Snippets, selected: Framewor
     }
 }
 
-/// A shape as the table writes it: `30 × 30 × 64`, or a dash when unknown.
-fn shape_text(shape: Option<&Shape>, framework: Framework) -> String {
-    shape.map_or("—".into(), |s| times(&s.layout(framework)))
+/// A shape as the table writes it (one sample: the batch left out): `30 × 30 × 64`, or a
+/// dash when unknown.
+fn shape_text(shape: Option<&Vec<i64>>) -> String {
+    shape.map_or("—".into(), |s| times(s.get(1..).unwrap_or(&[])))
 }
 
-/// The model's table: one row per source layer (its call as written and line, input and output
-/// in the source's layout, pads or crops, what a porter must know, the refusal), each conv and
-/// pool row a link that opens the layer in the picture at its real input size (`fragment`
-/// keeps the model in the address). `problem` says why there are no shapes (no input shape).
-pub fn table(model: &SourceModel, rows: &[Row], problem: Option<&str>, fragment: &str) -> Markup {
-    let f = model.framework;
+/// The model's table: one row per operation in the order the framework runs them (its call as
+/// written and line, the rows it reads when not just the one before, input and output in the
+/// source's layout, pads or crops, what a porter must know, the refusal), each conv and pool
+/// row a link that opens the layer in the picture at its real input size (`fragment` keeps the
+/// model in the address). `problem` says why there are no shapes (no input shape).
+pub fn table(model: &Model, problem: Option<&str>, fragment: &str) -> Markup {
+    let g = &model.graph;
+    let f = g.framework;
+    // Row numbers of the operations (inputs are not rows).
+    let mut number = vec![0usize; g.nodes.len()];
+    let mut k = 0;
+    for (i, n) in g.nodes.iter().enumerate() {
+        if !matches!(n.op, Op::Input) {
+            k += 1;
+            number[i] = k;
+        }
+    }
+    let reads = |i: usize| -> Option<String> {
+        let n = &g.nodes[i];
+        let previous = i.checked_sub(1);
+        let plain = n.inputs.len() == 1 && Some(n.inputs[0].node.0) == previous;
+        (!plain).then(|| {
+            n.inputs
+                .iter()
+                .map(|e| match number[e.node.0] {
+                    0 => g.nodes[e.node.0].name.clone(),
+                    r => format!("#{r}"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    };
     html! {
         @if let Some(problem) = problem {
             p.notice role="status" data-testid="model-notice" { (problem) }
         }
         @if !model.others.is_empty() {
-            p.note { "The paste holds " (model.others.join(", ")) " too; this is " code { (model.name) } "." }
+            p.note { "The paste holds " (model.others.join(", ")) " too; this is " code { (g.name) } "." }
+        }
+        @for note in &g.notes {
+            p.note data-testid="model-note" { (note) }
         }
         table.model data-testid="model-table" {
-            caption.visually-hidden { (f.title()) " model: each layer's shapes and padding" }
+            caption.visually-hidden { (f.title()) " model: each operation's shapes and padding" }
             thead { tr {
                 th scope="col" { "#" }
-                th scope="col" { "layer (as written)" }
+                th scope="col" { "operation (as written)" }
                 th scope="col" { "input" }
                 th scope="col" { "output" }
                 th scope="col" { "pads / crops (before, after)" }
                 th scope="col" { "note" }
             } }
             tbody {
-                @for (i, (layer, row)) in model.layers.iter().zip(rows).enumerate() {
+                @for (i, n) in g.nodes.iter().enumerate().filter(|(_, n)| !matches!(n.op, Op::Input)) {
+                    @let row = &n.inferred;
                     tr data-testid="model-row" class=[row.error.as_ref().map(|_| "refused")] {
-                        th scope="row" { (i + 1) }
+                        th scope="row" { (number[i]) }
                         td {
-                            code.source { (layer.source) }
-                            " " span.muted { "line " (layer.line) }
+                            span.name { (n.name) } " "
+                            code.source { (n.source.text) }
+                            " " span.muted { "line " (n.source.call_line.unwrap_or(n.source.line)) }
+                            @if let Some(r) = reads(i) {
+                                " " span.reads data-testid="model-row-reads" { "← " (r) }
+                            }
                         }
-                        td data-label="input" { (shape_text(row.input.as_ref(), f)) }
-                        td data-label="output" data-testid="model-output" { (shape_text(row.output.as_ref(), f)) }
+                        td data-label="input" { (shape_text(n.inputs.first().and_then(|e| g.shape_of(*e)))) }
+                        td data-label="output" data-testid="model-output" { (shape_text(n.shape())) }
                         td data-label="pads" {
                             @if let Some(a) = &row.answer {
                                 @let word = if a.placement == Placement::Crop { "crop " } else { "" };
@@ -149,7 +184,7 @@ pub fn table(model: &SourceModel, rows: &[Row], problem: Option<&str>, fragment:
                             @if let Some(spec) = &row.spec {
                                 " "
                                 a data-testid="model-row-link" href={ "?" (format_query(&CompactSpec::from_spec(spec))) "#" (fragment) } {
-                                    "open" span.visually-hidden { " layer " (i + 1) " in the picture" }
+                                    "open" span.visually-hidden { " operation " (number[i]) " in the picture" }
                                 }
                             }
                         }
@@ -158,7 +193,7 @@ pub fn table(model: &SourceModel, rows: &[Row], problem: Option<&str>, fragment:
                                 span.refused data-testid="model-row-error" { (e) }
                             }
                             @for flag in &row.flags {
-                                span.flag { (flag.describe(f)) }
+                                span.flag { (flag) }
                             }
                         }
                     }

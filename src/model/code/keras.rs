@@ -737,8 +737,8 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
         ("activation", None) => {
             let a = activation_of(&b)?;
             match (a, b.get("activation")) {
+                (Some(Activation::Softmax), _) => LayerKind::Op(Op::Softmax { axis: -1, log: false }),
                 (Some(a), _) => LayerKind::Op(Op::Activation(a)),
-                (None, Some(Value::Str(s))) if s.as_ref() == "softmax" => LayerKind::Op(Op::Softmax { axis: -1, log: false }),
                 (None, Some(Value::Str(s))) if s.as_ref() == "log_softmax" => LayerKind::Op(Op::Softmax { axis: -1, log: true }),
                 (None, _) => LayerKind::Op(Op::Identity),
             }

@@ -740,7 +740,13 @@ pub fn call_layer(it: &mut Interp, l: &Rc<Layer>, pos: Vec<Value>, kw: Vec<(Rc<s
             Ok(outputs_value(out))
         }
         LayerKind::Sequential(children) => {
-            let children: Vec<Value> = children.borrow().iter().map(|(_, v)| v.clone()).collect();
+            // A Keras Sequential may start with its `Input` (a tensor) or an `InputLayer`.
+            let children: Vec<Value> = children
+                .borrow()
+                .iter()
+                .map(|(_, v)| v.clone())
+                .filter(|v| !matches!(v, Value::Tensor(_)) && !matches!(v, Value::Layer(l) if matches!(l.kind, LayerKind::Identity)))
+                .collect();
             it.call_stack.push(Value::Layer(l.clone()));
             let mut x = input;
             let mut result = Ok(());
@@ -1217,6 +1223,7 @@ pub fn keras_activation(name: &str) -> Option<Option<Activation>> {
         "softplus" => Activation::Softplus,
         "softsign" => Activation::Softsign,
         "exponential" => Activation::Exp,
+        "softmax" => Activation::Softmax,
         _ => return None,
     }))
 }

@@ -9,6 +9,7 @@ pub mod keras;
 pub mod layers;
 pub mod lexer;
 pub mod ops;
+pub mod params;
 pub mod parser;
 pub mod read;
 pub mod torch;

@@ -44,6 +44,8 @@ pub struct Reading {
     /// Names the paste uses but does not define (or defines by loading data), with the
     /// Python that defines them from the input shape and a comment.
     pub defined: Vec<(String, String)>,
+    /// The model's parameter count as its framework counts it.
+    pub params: Option<i64>,
 }
 
 /// Why the paste gives no model: where and what.
@@ -129,7 +131,9 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
             graph.notes.push(format!("line {}: not evaluated: {}", f.line, f.message));
         }
     }
+    let params = super::params::count(&model, &graph);
     Ok(Reading {
+        params,
         graph,
         build: pick.build,
         others,

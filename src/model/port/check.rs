@@ -1,21 +1,18 @@
-//! The self-check script: the source model rebuilt from the paste itself, the port, every
-//! weight copied across (convolutions, transposed convolutions, dense layers, batch-norm
-//! statistics, randomised first so their epsilon and statistics matter), a random batch through
-//! both in inference mode, and assertions on the shape and the numbers. It prints a line
-//! starting `padlab self-check passed` when they hold.
+//! The self-check script: the source model rebuilt from the paste itself (run in its own
+//! namespace, so its `if __name__ == "__main__":` tail and training stay out), its parameter
+//! count asserted against padlab's, the port, every weight copied across (through the torch
+//! layout, randomised first where defaults would hide a mistake: batch-norm statistics), one
+//! random batch through both in inference mode, and each output compared. It prints a line
+//! starting `padlab self-check passed` when everything holds.
 
-use crate::codegen::layout::{data_to_first, data_to_last, kernel_to_first, kernel_to_last};
+use crate::codegen::layout::{kernel_to_first, kernel_to_last};
 use crate::codegen::writer::{Py, tuple};
 use crate::core::Framework;
+use crate::model::op::Op;
+use crate::model::{Model, Origin};
 
-use super::super::chain::Shape;
-use super::super::layers::Layer;
-use super::super::read::Build;
-use super::{Chained, LoadKind, TargetModel, rank};
-
-fn channels_last(f: Framework) -> bool {
-    matches!(f, Framework::Keras | Framework::Tf)
-}
+use super::plan::{Load, LoadKind, PlanView};
+use super::{Access, PortError, Written};
 
 /// Python helpers the script uses, by what they do.
 const HELPERS: &str = r#"def reorder(w, channels, spatial, from_last, to_last):
@@ -39,411 +36,381 @@ def dilate_kernel(w, dilation):
 
 
 def as_numpy(v):
-    return None if v is None else np.asarray(v.detach() if hasattr(v, "detach") else v, dtype=np.float32)"#;
+    return None if v is None else np.asarray(v.detach().cpu() if hasattr(v, "detach") else v, dtype=np.float32)
 
-/// The script for `written` (the port of `cx` to `target`).
-pub(super) fn script(cx: &Chained, target: Framework, written: &TargetModel) -> String {
-    let source = cx.model.framework;
+
+def outputs_of(y):
+    """A model's outputs as a flat list of arrays."""
+    if isinstance(y, dict):
+        y = list(y.values())
+    if isinstance(y, (list, tuple)):
+        return [a for v in y for a in outputs_of(v)]
+    return [as_numpy(y)]
+
+
+def compare(name, got, want):
+    assert got.shape == want.shape, f"{name}: the port gives shape {got.shape}, the source {want.shape}"
+    scale = max(1.0, float(np.max(np.abs(want)))) if want.size else 1.0
+    err = float(np.max(np.abs(got - want))) / scale if want.size else 0.0
+    assert err <= 1e-4, f"{name}: the port differs from the source by {err:.3g} (relative to the output's scale)"
+    return err"#;
+
+const KERAS_FIND: &str = r#"def keras_layer(model, path):
+    """The layer at a Keras path (`sequential_1/conv2d_3`): names of nested layers, outermost first."""
+    layer = model
+    for name in path.split("/"):
+        layer = next(l for l in layer._flatten_layers(include_self=False, recursive=True) if l.name == name)
+    return layer"#;
+
+/// A Python string literal holding `text` exactly.
+pub fn string_literal(text: &str) -> String {
+    let mut out = String::from("\"\"\"");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push('\n'),
+            '\t' => out.push('\t'),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if ('\u{2028}'..='\u{2029}').contains(&c) || ('\u{fff0}'..='\u{ffff}').contains(&c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"\"\"");
+    out
+}
+
+/// How the script reaches the source layer named `name`.
+fn source_layer(source: Framework, name: &str) -> String {
+    match source {
+        Framework::Keras => format!("keras_layer(source, {name:?})"),
+        _ if name.is_empty() => "source".into(),
+        _ => format!("source.get_submodule({name:?})"),
+    }
+}
+
+/// Lines that read one load's weights from the source into canonical torch-layout arrays:
+/// `w`, `b` (convolutions, dense), `gamma`, `beta`, `mean`, `var` (normalisations), `pw`
+/// (a separable convolution's pointwise kernel).
+fn read_source(py: &mut Py, source: Framework, load: &Load, src: &str) {
+    match (&load.kind, source) {
+        (LoadKind::Conv { .. }, Framework::Torch) | (LoadKind::Dense { .. }, Framework::Torch) | (LoadKind::Embedding, Framework::Torch) => {
+            py.line(format!("w, b = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"));
+        }
+        (LoadKind::Conv { transposed, rank, depthwise, separable, .. }, _) => {
+            let n = *rank;
+            if let Some(mult) = depthwise {
+                // [k..., in, mult] -> [in * mult, 1, k...] (torch's grouped layout).
+                let to_first: Vec<i64> = std::iter::once(n as i64).chain(0..n as i64).collect();
+                py.line(format!("dk = as_numpy({src}.depthwise_kernel if hasattr({src}, \"depthwise_kernel\") else {src}.kernel)"));
+                py.line(format!("w = np.transpose(dk.reshape(dk.shape[:{n}] + (-1,)), {})[:, None]", tuple(&to_first)));
+                let _ = mult;
+                if *separable {
+                    py.line(format!("pw = np.transpose(as_numpy({src}.pointwise_kernel), {})", tuple(&kernel_to_first(n))));
+                }
+            } else if *transposed {
+                // [k..., out, in] -> [in, out, k...].
+                let order: Vec<i64> = [n as i64 + 1, n as i64].into_iter().chain(0..n as i64).collect();
+                py.line(format!("w = np.transpose(as_numpy({src}.kernel), {})", tuple(&order)));
+            } else {
+                py.line(format!("w = np.transpose(as_numpy({src}.kernel), {})", tuple(&kernel_to_first(n))));
+            }
+            py.line(format!("b = as_numpy({src}.bias) if {src}.use_bias else None"));
+        }
+        (LoadKind::Dense { .. }, _) => {
+            py.line(format!("w = as_numpy({src}.kernel).T"));
+            py.line(format!("b = as_numpy({src}.bias) if {src}.use_bias else None"));
+        }
+        (LoadKind::Embedding, _) => {
+            py.line(format!("w, b = as_numpy({src}.embeddings), None"));
+        }
+        (LoadKind::BatchNorm { features, .. }, Framework::Torch) => {
+            // Statistics and affine values away from their defaults, so they matter.
+            py.line(format!("{src}.running_mean.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, {features}).astype(np.float32)))"));
+            py.line(format!("{src}.running_var.copy_(torch.from_numpy(rng.uniform(0.5, 2.0, {features}).astype(np.float32)))"));
+            py.block(format!("if {src}.weight is not None"), |py| {
+                py.line(format!("{src}.weight.copy_(torch.from_numpy(rng.uniform(0.5, 1.5, {features}).astype(np.float32)))"));
+                py.line(format!("{src}.bias.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, {features}).astype(np.float32)))"));
+            });
+            py.line(format!("gamma, beta, mean, var = as_numpy({src}.weight), as_numpy({src}.bias), as_numpy({src}.running_mean), as_numpy({src}.running_var)"));
+        }
+        (LoadKind::BatchNorm { features, center, scale }, _) => {
+            py.line(format!("{src}.moving_mean.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"));
+            py.line(format!("{src}.moving_variance.assign(rng.uniform(0.5, 2.0, {features}).astype(np.float32))"));
+            py.line("gamma = beta = None");
+            if *scale {
+                py.line(format!("{src}.gamma.assign(rng.uniform(0.5, 1.5, {features}).astype(np.float32))"));
+                py.line(format!("gamma = as_numpy({src}.gamma)"));
+            }
+            if *center {
+                py.line(format!("{src}.beta.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"));
+                py.line(format!("beta = as_numpy({src}.beta)"));
+            }
+            py.line(format!("mean, var = as_numpy({src}.moving_mean), as_numpy({src}.moving_variance)"));
+        }
+        (LoadKind::LayerNorm { .. } | LoadKind::GroupNorm, Framework::Torch) => {
+            py.line(format!("gamma, beta = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"));
+        }
+        (LoadKind::LayerNorm { .. } | LoadKind::GroupNorm, _) => {
+            py.line(format!("gamma = as_numpy({src}.gamma) if {src}.scale else None"));
+            py.line(format!("beta = as_numpy({src}.beta) if {src}.center else None"));
+        }
+    }
+    if let LoadKind::Conv { dilate: Some(d), .. } = &load.kind {
+        py.line(format!("w = dilate_kernel(w, {})", tuple(d)));
+    }
+    if let LoadKind::Dense { flatten: Some(f), .. } = &load.kind {
+        let port_last = !f.source_last;
+        py.line(format!(
+            "w = reorder(w, {}, {}, {}, {})",
+            f.channels,
+            tuple(&f.spatial),
+            super::py_bool(f.source_last),
+            super::py_bool(port_last)
+        ));
+    }
+}
+
+/// Lines that set one load's canonical arrays into a PyTorch port.
+fn write_torch(py: &mut Py, load: &Load, access: &Access) {
+    let dst = &access.layer;
+    let set = |py: &mut Py, attr: &str, v: &str| {
+        py.line(format!("{dst}.{attr}.copy_(torch.from_numpy({v}))"));
+    };
+    match &load.kind {
+        LoadKind::Conv { separable, bias, .. } => {
+            set(py, "weight", "w");
+            if let Some(pw) = &access.pointwise {
+                py.line(format!("{pw}.weight.copy_(torch.from_numpy(pw))"));
+                if *bias {
+                    py.line(format!("{pw}.bias.copy_(torch.from_numpy(b))"));
+                }
+            } else if *bias && !*separable {
+                let target = access.bias.as_deref().unwrap_or(dst);
+                py.line(format!("{target}.bias.copy_(torch.from_numpy(b))"));
+            }
+        }
+        LoadKind::Dense { bias, .. } => {
+            set(py, "weight", "w");
+            if *bias {
+                set(py, "bias", "b");
+            }
+        }
+        LoadKind::Embedding => set(py, "weight", "w"),
+        LoadKind::BatchNorm { .. } => {
+            py.line(format!("bn = {dst}.bn if hasattr({dst}, \"bn\") else {dst}"));
+            py.block("if bn.weight is not None", |py| {
+                py.line("bn.weight.copy_(torch.from_numpy(gamma if gamma is not None else np.ones_like(mean)))");
+                py.line("bn.bias.copy_(torch.from_numpy(beta if beta is not None else np.zeros_like(mean)))");
+            });
+            py.line("bn.running_mean.copy_(torch.from_numpy(mean))");
+            py.line("bn.running_var.copy_(torch.from_numpy(var))");
+        }
+        LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
+            py.block(format!("if {dst}.weight is not None"), |py| py.line(format!("{dst}.weight.copy_(torch.from_numpy(gamma))")));
+            py.block(format!("if getattr({dst}, \"bias\", None) is not None"), |py| py.line(format!("{dst}.bias.copy_(torch.from_numpy(beta))")));
+        }
+    }
+}
+
+fn imports(py: &mut Py, f: Framework) {
+    match f {
+        Framework::Torch => {
+            py.line("import torch");
+            py.line("import torch.nn as nn");
+            py.line("import torch.nn.functional as F");
+        }
+        Framework::Keras => {
+            py.line("import keras");
+            py.line("from keras import layers");
+        }
+        Framework::Tf => py.line("import tensorflow as tf"),
+        Framework::Jax => {
+            py.line("import jax");
+            py.line("import jax.numpy as jnp");
+            py.line("from jax import lax");
+        }
+        Framework::Onnx => py.line("import onnxruntime as ort"),
+    };
+}
+
+/// The script for `written` (the port of `model` planned as `plan`).
+pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<String, PortError> {
+    let source = plan.source;
+    let target = plan.target;
+    let Origin::Code { code, build, defined } = &model.origin;
+    let input = model.input.clone().ok_or(PortError::NoInput)?;
     let mut py = Py::new();
-    py.import("import numpy as np");
     py.comment(format!(
         "padlab self-check: the {} model from the paste, and its {} port, on one random batch.",
         source.title(),
         target.title()
     ));
-    py.comment("Pastes usually lack their imports: these are the ones its names need.");
-    imports(&mut py, source, &cx.model.uses);
-    imports(&mut py, target, &Default::default());
-    py.blank();
-    // The source model, rebuilt from the paste itself.
-    py.comment(format!(
-        "---- The source model, from the paste ({}) ----",
-        source.title()
-    ));
-    if let Some(name) = &cx.model.input_name {
-        py.line(format!(
-            "{name} = {}  # the input shape (not defined in the paste)",
-            tuple(&cx.input.layout(source))
-        ));
+    // Keras before TensorFlow or torch (Keras on torch aborts if TensorFlow came first).
+    let mut frameworks = vec![source, target];
+    frameworks.sort_by_key(|f| match f {
+        Framework::Keras => 0,
+        Framework::Tf => 1,
+        _ => 2,
+    });
+    frameworks.dedup();
+    for f in &frameworks {
+        imports(&mut py, *f);
     }
-    for line in cx.model.kept_source.lines() {
-        py.line(line);
-    }
+    py.line("import numpy as np");
     py.blank();
-    py.line(format!(
-        "source = {}",
-        match &cx.model.build {
-            Build::Variable(v) => v.clone(),
-            Build::Class { name, args } => format!("{name}({args})"),
-            Build::Expression(e) => e.clone(),
+    py.comment(format!("---- The source model, from the paste ({}) ----", source.title()));
+    py.line(format!("PASTE = {}", string_literal(code)));
+    py.line("namespace = {\"__name__\": \"padlab_source\"}");
+    if !defined.is_empty() {
+        py.comment("Names the paste uses but does not define: from the input shape.");
+        py.line("exec(\"import numpy as np\", namespace)");
+        for (name, line) in defined {
+            py.line(format!("exec({:?}, namespace)", line.split("  #").next().unwrap_or(line)));
+            if let Some((_, c)) = line.split_once("  # ") {
+                py.comment(format!("{name}: {c}"));
+            }
         }
-    ));
+    }
+    py.line("exec(compile(PASTE, \"paste\", \"exec\"), namespace)");
+    py.line(format!("source = eval({build:?}, namespace)"));
     py.blank();
     py.comment(format!("---- The {} port (padlab) ----", target.title()));
-    py.comment(
-        "Its imports again: the paste may have rebound these names (a list called `layers`, say).",
-    );
-    py.line("import numpy as np");
     for line in written.py.import_lines() {
         py.line(line);
     }
     py.append(&written.py);
+    py.line("port = model");
     py.blank();
     py.comment("---- Weights: source -> port ----");
     for line in HELPERS.lines() {
         py.line(line);
     }
+    if source == Framework::Keras {
+        py.blank();
+        py.blank();
+        for line in KERAS_FIND.lines() {
+            py.line(line);
+        }
+    }
     py.blank();
     py.blank();
-    let input = cx.input.layout(source);
     py.line("rng = np.random.default_rng(0)");
-    py.line(format!(
-        "x = rng.standard_normal((2, {})).astype(np.float32)  # {} layout",
-        crate::codegen::writer::join(&input),
-        source.title()
-    ));
-    // Build the source (a Keras model without an input builds on its first call).
+    let integer = model.graph.consumers().first().is_some_and(|c| {
+        c.iter().any(|n| matches!(model.graph.node(*n).op, Op::Embedding { .. }))
+    });
+    if integer {
+        let vocab = model
+            .graph
+            .nodes
+            .iter()
+            .find_map(|n| match n.op {
+                Op::Embedding { vocab, .. } => Some(vocab),
+                _ => None,
+            })
+            .unwrap_or(2);
+        py.line(format!("x = rng.integers(0, {vocab}, (2, {}))  # token indices", crate::codegen::writer::join(&input)));
+    } else {
+        py.line(format!(
+            "x = rng.standard_normal((2, {})).astype(np.float32)  # {} layout",
+            crate::codegen::writer::join(&input),
+            source.title()
+        ));
+    }
     match source {
         Framework::Torch => {
             py.line("source.eval()");
         }
         _ => {
-            py.line("source(x, training=False)");
+            py.line("source(x, training=False)  # builds a model that has no input yet");
         }
     }
-    if target == Framework::Tf || target == Framework::Jax {
+    if let Some(p) = model.params {
+        let count = match source {
+            Framework::Torch => "sum(p.numel() for p in source.parameters())",
+            _ => "source.count_params()",
+        };
+        py.line(format!("assert {count} == {p}, f\"the paste builds a model with {{{count}}} parameters; padlab read {p}\""));
+    }
+    if matches!(target, Framework::Tf | Framework::Jax) {
         py.line("params = {}");
     }
     py.blank();
-    let mut no_grad = Py::new();
-    for load in &written.loads {
-        let l = &cx.model.layers[load.layer];
-        let Some(access) = &l.access else { continue };
-        let src = format!("source{access}");
-        no_grad.comment(format!("line {}: {}", l.line, l.source));
-        let n = rank(cx.input_of(load.layer));
-        // The canonical (PyTorch-layout) weights.
-        match (&load.kind, source) {
-            (LoadKind::Conv { .. }, Framework::Torch) => {
-                no_grad.line(format!(
-                    "w, b = as_numpy({src}.weight), as_numpy({src}.bias)"
-                ));
-            }
-            (LoadKind::Conv { .. }, _) => {
-                no_grad.line(format!(
-                    "w = np.transpose(as_numpy({src}.kernel), {})",
-                    tuple(&kernel_to_first(n))
-                ));
-                no_grad.line(format!(
-                    "b = as_numpy({src}.bias) if {src}.use_bias else None"
-                ));
-            }
-            (LoadKind::Dense { .. }, Framework::Torch) => {
-                no_grad.line(format!(
-                    "w, b = as_numpy({src}.weight), as_numpy({src}.bias)"
-                ));
-            }
-            (LoadKind::Dense { .. }, _) => {
-                no_grad.line(format!("w = as_numpy({src}.kernel).T"));
-                no_grad.line(format!(
-                    "b = as_numpy({src}.bias) if {src}.use_bias else None"
-                ));
-            }
-            (LoadKind::Norm { features }, Framework::Torch) => {
-                // Statistics and affine values away from their defaults, so they matter.
-                no_grad.line(format!("{src}.running_mean.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, {features}).astype(np.float32)))"));
-                no_grad.line(format!("{src}.running_var.copy_(torch.from_numpy(rng.uniform(0.5, 2.0, {features}).astype(np.float32)))"));
-                no_grad.block(format!("if {src}.weight is not None"), |py| {
-                    py.line(format!("{src}.weight.copy_(torch.from_numpy(rng.uniform(0.5, 1.5, {features}).astype(np.float32)))"));
-                    py.line(format!("{src}.bias.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, {features}).astype(np.float32)))"));
-                });
-                no_grad.line(format!(
-                    "gamma, beta, mean, var = as_numpy({src}.weight), as_numpy({src}.bias), as_numpy({src}.running_mean), as_numpy({src}.running_var)"
-                ));
-            }
-            (LoadKind::Norm { features }, _) => {
-                no_grad.line(format!("{src}.moving_mean.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"));
-                no_grad.line(format!("{src}.moving_variance.assign(rng.uniform(0.5, 2.0, {features}).astype(np.float32))"));
-                no_grad.line("gamma = beta = None");
-                no_grad.block(format!("if {src}.gamma is not None"), |py| {
-                    py.line(format!(
-                        "{src}.gamma.assign(rng.uniform(0.5, 1.5, {features}).astype(np.float32))"
-                    ));
-                    py.line(format!("gamma = as_numpy({src}.gamma)"));
-                });
-                no_grad.block(format!("if {src}.beta is not None"), |py| {
-                    py.line(format!(
-                        "{src}.beta.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"
-                    ));
-                    py.line(format!("beta = as_numpy({src}.beta)"));
-                });
-                no_grad.line(format!(
-                    "mean, var = as_numpy({src}.moving_mean), as_numpy({src}.moving_variance)"
-                ));
+    let mut body = Py::new();
+    for load in &plan.loads {
+        let node = model.graph.node(load.node);
+        let access = written
+            .access
+            .iter()
+            .find(|(s, _)| *s == load.step)
+            .map(|(_, a)| a.clone())
+            .unwrap_or_default();
+        let line = node.source.call_line.unwrap_or(node.source.line);
+        body.comment(format!("line {line}: {}", crate::model::code::eval::short(&node.source.text)));
+        let src = source_layer(source, &node.name);
+        read_source(&mut body, source, load, &src);
+        match target {
+            Framework::Torch => write_torch(&mut body, load, &access),
+            other => {
+                return Err(PortError::at(line, format!("weights into {} are not written yet", other.title())));
             }
         }
-        if let LoadKind::Norm { features } = &load.kind {
-            no_grad.line(format!(
-                "gamma = np.ones({features}, np.float32) if gamma is None else gamma"
-            ));
-            no_grad.line(format!(
-                "beta = np.zeros({features}, np.float32) if beta is None else beta"
-            ));
-        }
-        if let LoadKind::Dense {
-            flatten: Some((channels, spatial)),
-        } = &load.kind
-        {
-            no_grad.line(format!(
-                "w = reorder(w, {channels}, {}, {}, {})",
-                tuple(spatial),
-                py_bool(channels_last(source)),
-                py_bool(channels_last(target))
-            ));
-        }
-        if let Some(d) = &load.dilate {
-            no_grad.line(format!("w = dilate_kernel(w, {})", tuple(d)));
-        }
-        set(
-            &mut no_grad,
-            target,
-            &load.kind,
-            &load.target,
-            load.bias_target.as_deref(),
-            n,
-        );
     }
-    match (source, target) {
-        (Framework::Torch, _) | (_, Framework::Torch) => {
-            py.block("with torch.no_grad()", |py| {
-                py.append(&no_grad);
+    if source == Framework::Torch || target == Framework::Torch {
+        py.block("with torch.no_grad()", |py| {
+            py.append(&body);
+            if body.finish().trim().is_empty() {
                 py.line("pass");
-            });
-        }
-        _ => {
-            py.append(&no_grad);
-        }
+            }
+        });
+    } else {
+        py.append(&body);
     }
     py.blank();
-    py.comment("---- Both models on the batch, in inference mode ----");
-    run(&mut py, cx, source, target);
-    py.finish()
-}
-
-fn py_bool(b: bool) -> &'static str {
-    if b { "True" } else { "False" }
-}
-
-fn imports(py: &mut Py, f: Framework, uses: &std::collections::BTreeSet<String>) {
-    match f {
-        Framework::Torch => {
-            py.import("import torch");
-            py.import("import torch.nn as nn");
-            py.import("import torch.nn.functional as F");
-            // Bare class names (`Conv2d(...)` after `from torch.nn import *`).
-            if uses
-                .iter()
-                .any(|u| u.chars().next().is_some_and(char::is_uppercase))
-            {
-                py.import("from torch.nn import *");
-            }
-        }
-        Framework::Keras => {
-            py.import("import keras");
-            py.import("from keras import layers");
-            if uses
-                .iter()
-                .any(|u| u != "keras" && u != "layers" && u != "tf")
-            {
-                py.import("from keras.layers import *");
-                py.import("from keras.models import Sequential, Model");
-            }
-            if uses.contains("tf") {
-                py.import("import tensorflow as tf");
-            }
-        }
-        Framework::Tf => {
-            py.import("import tensorflow as tf");
-        }
-        Framework::Jax => {
-            py.import("import jax");
-            py.import("import jax.numpy as jnp");
-        }
-        Framework::Onnx => {}
-    }
-}
-
-/// Writes the canonical weights (`w`, `b`; `gamma`, `beta`, `mean`, `var`) into the target.
-fn set(py: &mut Py, target: Framework, kind: &LoadKind, at: &str, bias_at: Option<&str>, n: usize) {
-    match (target, kind) {
-        (Framework::Torch, LoadKind::Conv { .. } | LoadKind::Dense { .. }) => {
-            py.line(format!(
-                "{at}.weight.copy_(torch.from_numpy(np.ascontiguousarray(w)))"
-            ));
-            let bias = bias_at.map_or(format!("{at}.bias"), |b| format!("{b}.bias"));
-            py.block(format!("if {bias} is not None"), |py| {
-                py.line(format!("{bias}.copy_(torch.from_numpy(b if b is not None else np.zeros({bias}.shape, np.float32)))"));
-            });
-        }
-        (Framework::Torch, LoadKind::Norm { .. }) => {
-            py.line(format!("{at}.weight.copy_(torch.from_numpy(gamma))"));
-            py.line(format!("{at}.bias.copy_(torch.from_numpy(beta))"));
-            py.line(format!("{at}.running_mean.copy_(torch.from_numpy(mean))"));
-            py.line(format!("{at}.running_var.copy_(torch.from_numpy(var))"));
-        }
-        (Framework::Keras, LoadKind::Conv { .. }) => {
-            py.line(format!(
-                "kernel = np.transpose(w, {})",
-                tuple(&kernel_to_last(n))
-            ));
-            set_keras(py, at, bias_at);
-        }
-        (Framework::Keras, LoadKind::Dense { .. }) => {
-            py.line("kernel = w.T");
-            set_keras(py, at, bias_at);
-        }
-        (Framework::Keras, LoadKind::Norm { .. }) => {
-            py.line(format!("{at}.moving_mean.assign(mean)"));
-            py.line(format!("{at}.moving_variance.assign(var)"));
-            py.block(format!("if {at}.gamma is not None"), |py| {
-                py.line(format!("{at}.gamma.assign(gamma)"));
-            });
-            py.block(format!("if {at}.beta is not None"), |py| {
-                py.line(format!("{at}.beta.assign(beta)"));
-            });
-        }
-        (Framework::Tf, LoadKind::Conv { .. }) => {
-            py.line(format!(
-                "params[\"{at}\"] = {{\"filters\": tf.constant(np.transpose(w, {})), \"bias\": None if b is None else tf.constant(b)}}",
-                tuple(&kernel_to_last(n))
-            ));
-        }
-        (Framework::Tf, LoadKind::Dense { .. }) => {
-            py.line(format!(
-                "params[\"{at}\"] = {{\"kernel\": tf.constant(np.ascontiguousarray(w.T)), \"bias\": None if b is None else tf.constant(b)}}"
-            ));
-        }
-        (Framework::Tf, LoadKind::Norm { .. }) => {
-            py.line(format!(
-                "params[\"{at}\"] = {{\"mean\": tf.constant(mean), \"variance\": tf.constant(var), \"offset\": tf.constant(beta), \"scale\": tf.constant(gamma)}}"
-            ));
-        }
-        (Framework::Jax, LoadKind::Conv { .. } | LoadKind::Dense { .. }) => {
-            py.line(format!(
-                "params[\"{at}\"] = {{\"w\": jnp.asarray(w), \"b\": None if b is None else jnp.asarray(b)}}"
-            ));
-        }
-        (Framework::Jax, LoadKind::Norm { .. }) => {
-            py.line(format!(
-                "params[\"{at}\"] = {{\"mean\": jnp.asarray(mean), \"var\": jnp.asarray(var), \"gamma\": jnp.asarray(gamma), \"beta\": jnp.asarray(beta)}}"
-            ));
-        }
-        (Framework::Onnx, _) => {}
-    }
-}
-
-fn set_keras(py: &mut Py, at: &str, bias_at: Option<&str>) {
-    match bias_at {
-        Some(bias) => {
-            py.line(format!("{at}.set_weights([kernel])"));
-            py.line(format!("{bias}.set_weights([b if b is not None else np.zeros({bias}.get_weights()[0].shape, np.float32)])"));
-        }
-        None => {
-            py.block(format!("if {at}.use_bias"), |py| {
-                py.line(format!("{at}.set_weights([kernel, b if b is not None else np.zeros(kernel.shape[-1], np.float32)])"));
-            });
-            py.block("else", |py| {
-                py.line(format!("{at}.set_weights([kernel])"));
-            });
-        }
-    }
-}
-
-/// Runs both models and compares, in the source's layout.
-fn run(py: &mut Py, cx: &Chained, source: Framework, target: Framework) {
-    let n = rank(cx.input);
-    let convert =
-        matches!(cx.input, Shape::Map { .. }) && channels_last(source) != channels_last(target);
-    let to_target = if channels_last(target) {
-        data_to_last(n)
-    } else {
-        data_to_first(n)
-    };
+    // Run both.
     match source {
-        Framework::Torch => py.line("y_source = source(torch.from_numpy(x)).detach().numpy()"),
-        _ => py.line("y_source = np.asarray(source(x, training=False))"),
+        Framework::Torch => py.block("with torch.no_grad()", |py| {
+            py.line("want = outputs_of(source(torch.from_numpy(x)))");
+        }),
+        _ => py.line("want = outputs_of(source(x, training=False))"),
     };
-    let x_target = if convert {
-        format!(
-            "np.ascontiguousarray(np.transpose(x, {}))",
-            tuple(&to_target)
-        )
+    let in_perm = &plan.inputs.first().map(|p| p.tensor.perm.clone()).unwrap_or_default();
+    let xp = if in_perm.iter().enumerate().all(|(i, &p)| i == p) {
+        "x".to_string()
     } else {
-        "x".into()
+        format!("np.ascontiguousarray(np.transpose(x, {}))", tuple(&in_perm.iter().map(|&v| v as i64).collect::<Vec<_>>()))
     };
     match target {
-        Framework::Torch => {
-            py.line("model.eval()");
-            py.block("with torch.no_grad()", |py| {
-                py.line(format!("y = model(torch.from_numpy({x_target})).numpy()"));
-            });
+        Framework::Torch => py.block("with torch.no_grad()", |py| {
+            py.line("port.eval()");
+            py.line(format!("got = outputs_of(port(torch.from_numpy({xp})))"));
+        }),
+        Framework::Keras => py.line(format!("got = outputs_of(port({xp}, training=False))")),
+        _ => py.line(format!("got = outputs_of(model({xp}, params))")),
+    };
+    py.line(format!("assert len(got) == len(want) == {}, f\"the port gives {{len(got)}} outputs, the source {{len(want)}}\"", plan.outputs.len()));
+    py.line("errors = []");
+    for (k, out) in plan.outputs.iter().enumerate() {
+        if plan.random.get(k).copied().unwrap_or(false) {
+            py.comment(format!("Output {k} ({}) depends on random values: its shape is compared, not its numbers.", out.name));
+            let perm: Vec<i64> = out.tensor.perm.iter().map(|&v| v as i64).collect();
+            py.line(format!("assert got[{k}].shape == np.transpose(want[{k}], {}).shape", tuple(&perm)));
+            continue;
         }
-        Framework::Keras => {
-            py.line(format!("y = np.asarray(model({x_target}, training=False))"));
-        }
-        Framework::Tf => {
-            py.line(format!(
-                "y = model(tf.constant({x_target}), params).numpy()"
-            ));
-        }
-        Framework::Jax => {
-            py.line(format!(
-                "y = np.asarray(model(jnp.asarray({x_target}), params))"
-            ));
-        }
-        Framework::Onnx => {}
+        let perm: Vec<i64> = out.tensor.perm.iter().map(|&v| v as i64).collect();
+        py.line(format!("errors.append(compare({:?}, got[{k}], np.transpose(want[{k}], {})))", out.name, tuple(&perm)));
     }
-    // Back to the source's layout.
-    match (cx.output(), convert) {
-        (Shape::Map { spatial, .. }, true) => {
-            let back = if channels_last(source) {
-                data_to_last(spatial.len())
-            } else {
-                data_to_first(spatial.len())
-            };
-            py.line(format!("y = np.transpose(y, {})", tuple(&back)));
-        }
-        (Shape::Flat(_), _) => {
-            if let Some((channels, spatial)) = cx.flat_output_map()
-                && channels_last(source) != channels_last(target)
-            {
-                py.comment("The output is a flattened map: the two frameworks flatten it in different orders.");
-                py.line(format!(
-                    "y = reorder(y, {channels}, {}, {}, {})",
-                    tuple(&spatial),
-                    py_bool(channels_last(target)),
-                    py_bool(channels_last(source))
-                ));
-            }
-        }
-        _ => {}
-    }
-    let expected = format!(
-        "(2, {})",
-        crate::codegen::writer::join(&cx.output().layout(source))
-    );
     py.line(format!(
-        "assert y_source.shape == {expected}, f\"the source gives {{y_source.shape}}, padlab's table {expected}\""
-    ));
-    py.line("assert y.shape == y_source.shape, f\"port {y.shape} vs source {y_source.shape}\"");
-    py.line("error = float(np.max(np.abs(y - y_source))) if y.size else 0.0");
-    py.line(
-        "assert np.allclose(y, y_source, rtol=1e-4, atol=1e-4), f\"outputs differ by {error}\"",
-    );
-    py.line(format!(
-        "print(f\"padlab self-check passed: {} model and {} port agree, output {expected}, max difference {{error:.2e}}\")",
+        "print(f\"padlab self-check passed: {} {}, {} outputs agree to {{max(errors, default=0):.2g}} of their scale\")",
         source.title(),
-        target.title()
+        match target {
+            Framework::Torch => "-> PyTorch",
+            Framework::Keras => "-> Keras",
+            Framework::Tf => "-> TensorFlow",
+            _ => "-> JAX",
+        },
+        plan.outputs.len()
     ));
-    let _ = Layer::Flatten;
+    let _ = kernel_to_last;
+    Ok(py.finish())
 }

@@ -1,26 +1,18 @@
-//! A whole model in another framework: every layer exact, as the single-layer generator makes
-//! it (a native argument only where the core confirms identical numbers), chained at the real
-//! input sizes; short where stock modules do it (an explicit pad before a convolution, say),
-//! with the single-layer generator's own definition embedded where they do not.
-//!
-//! One writer per target ([`torch`], [`keras`], [`tf`], [`jax`]) turns the chained layers into
-//! code and says how each source weight is loaded into it ([`Load`]); [`check`] writes the
-//! self-check script around both models.
+//! A whole model in another framework: the graph lowered once ([`plan`]: layouts, the
+//! single-layer plans of its convolutions and pools, the weights to copy), then rendered per
+//! target ([`torch`], [`keras`], [`tf`], [`jax`]), one line per source operation with its line
+//! in a comment; [`check`] writes the self-check script around the source and the port.
 
-mod check;
-mod jax;
-mod keras;
-mod tf;
-mod torch;
+pub mod check;
+pub mod plan;
+pub mod torch;
 
 use std::fmt;
 
 use crate::codegen::writer::Py;
 use crate::core::Framework;
 
-use super::chain::{Row, Shape, chain, first_error};
-use super::layers::Layer;
-use super::read::SourceModel;
+use super::Model;
 
 /// What to write.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,14 +36,16 @@ pub struct Ported {
 pub enum PortError {
     /// No input shape: the code states none and none was given.
     NoInput,
-    /// A layer is refused at its input size (the table shows why).
-    Refused {
-        layer: usize,
-        line: usize,
-        reason: String,
-    },
-    /// padlab has no translation for this layer into the target.
+    /// An operation is refused at its input size (the table shows why).
+    Refused { line: usize, name: String, reason: String },
+    /// padlab has no translation for this operation into the target.
     Untranslated { line: usize, what: String },
+}
+
+impl PortError {
+    pub fn at(line: usize, what: impl Into<String>) -> PortError {
+        PortError::Untranslated { line, what: what.into() }
+    }
 }
 
 impl fmt::Display for PortError {
@@ -60,9 +54,7 @@ impl fmt::Display for PortError {
             PortError::NoInput => f.write_str(
                 "the code does not state the input shape: give one sample's shape in the source's layout (e.g. --input 32x32x3 for Keras, 3x32x32 for PyTorch)",
             ),
-            PortError::Refused { layer, line, reason } => {
-                write!(f, "layer {} (line {line}) is refused: {reason}", layer + 1)
-            }
+            PortError::Refused { line, name, reason } => write!(f, "line {line}: {name} is refused: {reason}"),
             PortError::Untranslated { line, what } => write!(f, "line {line}: {what}"),
         }
     }
@@ -70,199 +62,58 @@ impl fmt::Display for PortError {
 
 impl std::error::Error for PortError {}
 
-/// How one source layer's weights are loaded into the target.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Load {
-    /// The source layer's index.
-    pub layer: usize,
-    pub kind: LoadKind,
-    /// Where the weights go: a module or layer expression (torch, Keras) or a params key
-    /// (TF, JAX), written by the target's writer.
-    pub target: String,
-    /// Where the bias goes when it is added apart from the layer (after a crop).
-    pub bias_target: Option<String>,
-    /// Zero-insert the kernel with this dilation (a target that cannot stride a dilated kernel).
-    pub dilate: Option<Vec<i64>>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum LoadKind {
-    Conv {
-        transposed: bool,
-    },
-    /// A dense layer; `flatten`: the (channels, spatial) map it reads flattened, when the two
-    /// frameworks flatten it in different orders.
-    Dense {
-        flatten: Option<(i64, Vec<i64>)>,
-    },
-    /// A batch normalisation over `features` values.
-    Norm {
-        features: i64,
-    },
+/// How the check script reaches a ported layer's weights.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    /// The layer (a module or layer expression, or a params key).
+    pub layer: String,
+    /// Where the bias goes when the port adds it apart.
+    pub bias: Option<String>,
+    /// A separable convolution's pointwise half.
+    pub pointwise: Option<String>,
 }
 
 /// A model written in the target framework.
-pub(crate) struct TargetModel {
+pub struct Written {
     /// Helper definitions, then the model (`model = ...`, or `def model(x, params)`).
     pub py: Py,
-    pub loads: Vec<Load>,
+    /// Per plan step with weights: how to reach them.
+    pub access: Vec<(usize, Access)>,
 }
 
-/// What the writers read: the model, its table, and its input.
-pub(crate) struct Chained<'a> {
-    pub model: &'a SourceModel,
-    pub rows: &'a [Row],
-    pub input: &'a Shape,
-}
-
-impl Chained<'_> {
-    /// Layer `i`'s input shape (every row has one: the chain was checked).
-    pub fn input_of(&self, i: usize) -> &Shape {
-        self.rows[i].input.as_ref().unwrap_or(self.input)
-    }
-
-    /// The final output shape.
-    pub fn output(&self) -> &Shape {
-        self.rows
-            .last()
-            .and_then(|r| r.output.as_ref())
-            .unwrap_or(self.input)
-    }
-
-    /// When the model's output is a flattened map (no dense after the last flatten): the map,
-    /// whose flattening order differs between channels-first and channels-last frameworks.
-    pub fn flat_output_map(&self) -> Option<(i64, Vec<i64>)> {
-        for (i, l) in self.model.layers.iter().enumerate().rev() {
-            match &l.layer {
-                Layer::Flatten => {
-                    return match self.input_of(i) {
-                        Shape::Map { channels, spatial } if spatial.iter().any(|&s| s > 1) => {
-                            Some((*channels, spatial.clone()))
-                        }
-                        _ => None,
-                    };
-                }
-                Layer::Dense { .. } | Layer::GlobalPool { .. } => return None,
-                _ => {}
-            }
+/// Ports `model` to `target`.
+pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Ported, PortError> {
+    let g = &model.graph;
+    let (py, script) = match target {
+        Framework::Torch => {
+            let plan = plan::lower_graph::<crate::codegen::torch::TorchPad>(g)?;
+            let written = torch::write(g, &plan)?;
+            let script = options.check.then(|| check::script(model, &plan.view(), &written));
+            (written.py, script)
         }
-        None
-    }
-
-    /// The flattened map a dense layer `i` reads, when a flatten made it from a map with more
-    /// than one position (then the frameworks' orders differ).
-    pub fn dense_flatten(&self, i: usize) -> Option<(i64, Vec<i64>)> {
-        for j in (0..i).rev() {
-            match &self.model.layers[j].layer {
-                Layer::Flatten => {
-                    return match self.input_of(j) {
-                        Shape::Map { channels, spatial } if spatial.iter().any(|&s| s > 1) => {
-                            Some((*channels, spatial.clone()))
-                        }
-                        _ => None,
-                    };
-                }
-                Layer::Dense { .. } | Layer::GlobalPool { .. } => return None,
-                _ => {}
-            }
-        }
-        None
-    }
-}
-
-/// Ports `model` (one sample's input `input` in the source's layout, when the code does not
-/// state it) to `target`.
-pub fn port(
-    model: &SourceModel,
-    input: Option<&[i64]>,
-    target: Framework,
-    options: PortOptions,
-) -> Result<Ported, PortError> {
-    let shape = input_shape(model, input)?;
-    let rows = chain(model, Some(shape.clone()));
-    if let Some((i, reason)) = first_error(&rows) {
-        return Err(PortError::Refused {
-            layer: i,
-            line: model.layers[i].line,
-            reason: reason.to_string(),
-        });
-    }
-    let chained = Chained {
-        model,
-        rows: &rows,
-        input: &shape,
-    };
-    let written = match target {
-        Framework::Torch => torch::write(&chained)?,
-        Framework::Keras => keras::write(&chained)?,
-        Framework::Tf => tf::write(&chained)?,
-        Framework::Jax => jax::write(&chained)?,
-        Framework::Onnx => {
-            return Err(PortError::Untranslated {
-                line: 1,
-                what:
-                    "ONNX is not a porting target: export the PyTorch port with torch.onnx.export"
-                        .into(),
-            });
+        other => {
+            return Err(PortError::at(
+                0,
+                format!("porting to {} is not written yet", other.title()),
+            ));
         }
     };
-    let code = written.py.finish();
-    let script = options
-        .check
-        .then(|| check::script(&chained, target, &written));
     Ok(Ported {
         target,
-        code,
-        script,
+        code: py.finish(),
+        script: script.transpose()?,
     })
 }
 
-/// How many axes one sample has at the model's first layer that says (a convolution's spatial
-/// axes and the channels, or a dense layer's features).
-fn sample_rank(model: &SourceModel) -> Option<usize> {
-    model.layers.iter().find_map(|l| match (&l.layer, l.rank) {
-        (Layer::Dense { .. }, _) => Some(1),
-        (_, Some(r)) => Some(r + 1),
-        _ => None,
-    })
-}
-
-/// The input shape: the code's, or the one given (in the source's layout; a leading batch size,
-/// as in a printed `torch.Size([64, 32, 100, 20])`, is dropped); both must agree.
-pub fn input_shape(model: &SourceModel, given: Option<&[i64]>) -> Result<Shape, PortError> {
-    let given = given.map(|g| match sample_rank(model) {
-        Some(rank) if g.len() == rank + 1 => &g[1..],
-        _ => g,
-    });
-    let sizes = match (&model.input, given) {
-        (Some(stated), Some(given)) if stated.as_slice() != given => {
-            return Err(PortError::Untranslated {
-                line: model.layers.first().map_or(1, |l| l.line),
-                what: format!(
-                    "the code states the input shape {stated:?}, but {given:?} was given"
-                ),
-            });
-        }
-        (Some(stated), _) => stated.clone(),
-        (None, Some(given)) => given.to_vec(),
-        (None, None) => return Err(PortError::NoInput),
-    };
-    if sizes.iter().any(|&s| s < 1) {
-        return Err(PortError::Untranslated {
-            line: 1,
-            what: format!("the input shape {sizes:?} has a size below 1"),
-        });
+/// A float as a Python literal (`1e-05`, `0.1`, `1.0`, `float("inf")`).
+pub(crate) fn float(v: f64) -> String {
+    if v.is_infinite() {
+        return if v > 0.0 { "float(\"inf\")".into() } else { "float(\"-inf\")".into() };
     }
-    Shape::from_layout(model.framework, &sizes).ok_or(PortError::Untranslated {
-        line: 1,
-        what: format!("an input of {} axes (padlab ports 1 to 3 spatial axes and a channel axis, or a vector)", sizes.len()),
-    })
+    crate::model::code::value::python_float(v)
 }
 
-/// The number of spatial axes of a map shape (0 for a vector).
-pub(crate) fn rank(shape: &Shape) -> usize {
-    match shape {
-        Shape::Map { spatial, .. } => spatial.len(),
-        Shape::Flat(_) => 0,
-    }
+/// `True` or `False`.
+pub(crate) fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
 }

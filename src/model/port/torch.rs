@@ -1,44 +1,20 @@
-//! The model as a PyTorch `nn.Sequential`: stock modules for every step padlab's plans can be
-//! written with (explicit pads and crops as `nn.ZeroPad2d`, the layer itself), small helper
-//! modules where torch has none (a bias added after a crop, batch normalisation over a spatial
-//! axis, run-time 'same' pads), and the single-layer generator's class where a layer needs more.
+//! A port as PyTorch: an `nn.Sequential` when the model is one path of stock modules, else an
+//! `nn.Module` with its layers in `__init__` and one `forward` line per operation. Padded
+//! layers are their single-layer plans' steps (an explicit `nn.ZeroPad2d` before a `padding=0`
+//! convolution, a crop as negative pads, the bias added after a crop); a pool no stock module
+//! computes is the single-layer generator's own class.
 
 use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, LowerOptions, Step, Window, lower};
+use crate::codegen::plan::{Fill, Step, Window};
 use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module};
 use crate::codegen::writer::{Py, torch_pad_tuple, tuple};
-use crate::core::{LayerSpec, Op, PaddingMode};
+use crate::core::PaddingMode;
+use crate::model::graph::Graph;
+use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
+use super::{float, py_bool};
 
-use super::super::chain::Shape;
-use super::super::layers::{Activation, Conv, Layer, NormAxis, PadFill};
-use super::{Chained, Load, LoadKind, PortError, TargetModel, rank};
-
-const SAME_PAD: &str = r#"class SamePad(nn.Module):
-    """TF-style 'same' padding for any input size (a strided 'same' layer's pads change with it)."""
-
-    def __init__(self, kernel, stride, value=0.0):
-        super().__init__()
-        self.kernel, self.stride, self.value = kernel, stride, value
-
-    def forward(self, x):
-        pads = []
-        for size, k, s in zip(reversed(x.shape[2:]), reversed(self.kernel), reversed(self.stride)):
-            total = max((math.ceil(size / s) - 1) * s + k - size, 0)
-            pads += [total // 2, total - total // 2]
-        return F.pad(x, pads, value=self.value)"#;
-
-const NORM_ON_AXIS: &str = r#"class BatchNormOnAxis(nn.Module):
-    """Batch normalisation over an axis other than the channels (Keras BatchNormalization(axis=...))."""
-
-    def __init__(self, num_features, dim, eps, momentum):
-        super().__init__()
-        self.dim = dim
-        self.bn = nn.BatchNorm1d(num_features, eps=eps, momentum=momentum)
-
-    def forward(self, x):
-        moved = x.movedim(self.dim, 1)
-        shape = moved.shape
-        return self.bn(moved.reshape(shape[0], shape[1], -1)).reshape(shape).movedim(1, self.dim)"#;
+use super::plan::{PortOp, PortPlan, PortStep, Var};
+use super::{Access, PortError, Written};
 
 const BIAS: &str = r#"class Bias(nn.Module):
     """A per-channel bias, added after the crop or zero-extension the source adds it after."""
@@ -63,34 +39,38 @@ const EMPTY_WINDOWS: &str = r#"class EmptyWindows(nn.Module):
             return x.masked_fill(x == lowest, float("-inf"))
         return x.masked_fill(x == float("-inf"), lowest)"#;
 
-/// The modules of the `nn.Sequential` being written.
-struct Writer {
-    modules: Vec<(String, Option<String>)>,
-    helpers: Vec<&'static str>,
-    classes: Py,
-    loads: Vec<Load>,
-}
+const PERMUTE: &str = r#"class Permute(nn.Module):
+    """Reorders the axes (the source keeps its channels elsewhere)."""
 
-impl Writer {
-    /// Adds a module; returns its index in the Sequential.
-    fn push(&mut self, module: String) -> usize {
-        self.modules.push((module, None));
-        self.modules.len() - 1
-    }
+    def __init__(self, *order):
+        super().__init__()
+        self.order = order
 
-    fn helper(&mut self, text: &'static str) {
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
-        }
-    }
+    def forward(self, x):
+        return x.permute(*self.order)"#;
 
-    /// A comment on the last module.
-    fn note(&mut self, text: String) {
-        if let Some((_, c)) = self.modules.last_mut() {
-            *c = Some(text);
-        }
-    }
-}
+const RESHAPE: &str = r#"class Reshape(nn.Module):
+    """Reshapes each sample (the batch is kept)."""
+
+    def __init__(self, *shape):
+        super().__init__()
+        self.shape = shape
+
+    def forward(self, x):
+        return x.reshape(x.shape[0], *self.shape)"#;
+
+const NORM_ON_AXIS: &str = r#"class BatchNormOnAxis(nn.Module):
+    """Batch normalisation over an axis other than the channels (Keras BatchNormalization(axis=...))."""
+
+    def __init__(self, num_features, dim, eps, momentum):
+        super().__init__()
+        self.dim = dim
+        self.bn = nn.BatchNorm1d(num_features, eps=eps, momentum=momentum)
+
+    def forward(self, x):
+        moved = x.movedim(self.dim, 1)
+        shape = moved.shape
+        return self.bn(moved.reshape(shape[0], shape[1], -1)).reshape(shape).movedim(1, self.dim)"#;
 
 /// `name=value` arguments, leaving out those at their default.
 fn args(items: &[(&str, String, &str)]) -> String {
@@ -99,19 +79,6 @@ fn args(items: &[(&str, String, &str)]) -> String {
         .filter(|(_, v, default)| v != default)
         .map(|(k, v, _)| format!(", {k}={v}"))
         .collect()
-}
-
-fn py_bool(b: bool) -> &'static str {
-    if b { "True" } else { "False" }
-}
-
-fn float(v: f64) -> String {
-    let s = format!("{v}");
-    if s.contains(['.', 'e', 'E']) || s.contains("inf") || s.contains("NaN") {
-        s
-    } else {
-        format!("{s}.0")
-    }
 }
 
 fn pad_arg(p: &TorchPad) -> String {
@@ -131,160 +98,118 @@ fn dims(v: &[i64]) -> String {
     }
 }
 
-pub(super) fn write(cx: &Chained) -> Result<TargetModel, PortError> {
-    let mut w = Writer {
-        modules: Vec::new(),
-        helpers: Vec::new(),
-        classes: Py::new(),
-        loads: Vec::new(),
-    };
-    for (i, l) in cx.model.layers.iter().enumerate() {
-        let input = cx.input_of(i);
-        let n = rank(input).max(1);
-        match &l.layer {
-            Layer::Conv(conv) => {
-                conv_layer(&mut w, cx, i, conv)?;
-                if let Some(a) = conv.activation {
-                    w.push(activation(a));
-                }
-            }
-            Layer::Pool(spec) => pool_layer(&mut w, cx, i, spec)?,
-            Layer::GlobalPool { max, keepdims } => {
-                let kind = if *max { "Max" } else { "Avg" };
-                w.push(format!("nn.Adaptive{kind}Pool{n}d(1)"));
-                if !keepdims {
-                    w.push("nn.Flatten()".into());
-                }
-            }
-            Layer::BatchNorm {
-                axis,
-                eps,
-                momentum,
-                ..
-            } => {
-                let (features, spatial_axis) = match (input, axis) {
-                    (Shape::Map { spatial, .. }, NormAxis::Spatial(a)) if *a < spatial.len() => {
-                        (spatial[*a], Some(*a))
-                    }
-                    (Shape::Map { channels, .. }, _) => (*channels, None),
-                    (Shape::Flat(f), _) => (*f, None),
-                };
-                let k = match spatial_axis {
-                    Some(a) => {
-                        w.helper(NORM_ON_AXIS);
-                        let k = w.push(format!(
-                            "BatchNormOnAxis({features}, dim={}, eps={}, momentum={})",
-                            a + 2,
-                            float(*eps),
-                            float(*momentum)
-                        ));
-                        w.note(format!("line {}: normalises the spatial axis {} ({features} values), as the source does", l.line, a + 1));
-                        k
-                    }
-                    None => {
-                        let bn_rank = if matches!(input, Shape::Flat(_)) {
-                            1
-                        } else {
-                            n
-                        };
-                        w.push(format!(
-                            "nn.BatchNorm{bn_rank}d({features}{})",
-                            args(&[
-                                ("eps", float(*eps), "1e-05"),
-                                ("momentum", float(*momentum), "0.1")
-                            ])
-                        ))
-                    }
-                };
-                let target = if spatial_axis.is_some() {
-                    format!("model[{k}].bn")
-                } else {
-                    format!("model[{k}]")
-                };
-                w.loads.push(Load {
-                    layer: i,
-                    kind: LoadKind::Norm { features },
-                    target,
-                    bias_target: None,
-                    dilate: None,
-                });
-            }
-            Layer::Activation(a) => {
-                w.push(activation(*a));
-            }
-            Layer::Dropout { rate, spatial } => {
-                let module = match (spatial, input) {
-                    (true, Shape::Map { spatial, .. }) => {
-                        format!("nn.Dropout{}d({})", spatial.len(), float(*rate))
-                    }
-                    _ => format!("nn.Dropout({})", float(*rate)),
-                };
-                w.push(module);
-            }
-            Layer::Flatten => {
-                w.push("nn.Flatten()".into());
-            }
-            Layer::Dense {
-                units,
-                bias,
-                activation: act,
-                ..
-            } => {
-                let Shape::Flat(features) = input else {
-                    return Err(PortError::Untranslated {
-                        line: l.line,
-                        what: "a dense layer on a feature map".into(),
-                    });
-                };
-                let k = w.push(format!(
-                    "nn.Linear({features}, {units}{})",
-                    args(&[("bias", py_bool(*bias).into(), "True")])
-                ));
-                w.loads.push(Load {
-                    layer: i,
-                    kind: LoadKind::Dense {
-                        flatten: cx.dense_flatten(i),
-                    },
-                    target: format!("model[{k}]"),
-                    bias_target: None,
-                    dilate: None,
-                });
-                if let Some(a) = act {
-                    w.push(activation(*a));
-                }
-            }
-            Layer::Pad { pairs, fill } => {
-                let t = torch_pad_tuple(pairs);
-                let module = match fill {
-                    PadFill::Constant(v) if *v == 0.0 => format!("nn.ZeroPad{n}d({t})"),
-                    PadFill::Constant(v) => format!("nn.ConstantPad{n}d({t}, {})", float(*v)),
-                    PadFill::Reflect => format!("nn.ReflectionPad{n}d({t})"),
-                    PadFill::Replicate => format!("nn.ReplicationPad{n}d({t})"),
-                    PadFill::Circular => format!("nn.CircularPad{n}d({t})"),
-                };
-                w.push(module);
-            }
-            Layer::Upsample { scale } => {
-                let scale = if scale.len() == 1 {
-                    vec![scale[0]; n]
-                } else {
-                    scale.clone()
-                };
-                w.push(format!(
-                    "nn.Upsample(scale_factor={}, mode=\"nearest\")",
-                    dims(&scale)
-                ));
-            }
-            Layer::Identity => {
-                w.push("nn.Identity()".into());
-            }
+/// An activation as a module.
+pub fn activation(a: Activation) -> String {
+    match a {
+        Activation::Relu => "nn.ReLU()".into(),
+        Activation::Relu6 => "nn.ReLU6()".into(),
+        Activation::LeakyRelu(s) => format!("nn.LeakyReLU({})", float(s)),
+        Activation::Elu(a) if a == 1.0 => "nn.ELU()".into(),
+        Activation::Elu(a) => format!("nn.ELU({})", float(a)),
+        Activation::Selu => "nn.SELU()".into(),
+        Activation::Tanh => "nn.Tanh()".into(),
+        Activation::Sigmoid => "nn.Sigmoid()".into(),
+        Activation::HardSigmoid => "nn.Hardsigmoid()".into(),
+        Activation::HardSwish => "nn.Hardswish()".into(),
+        Activation::Gelu { tanh: false } => "nn.GELU()".into(),
+        Activation::Gelu { tanh: true } => "nn.GELU(approximate=\"tanh\")".into(),
+        Activation::Silu => "nn.SiLU()".into(),
+        Activation::Mish => "nn.Mish()".into(),
+        Activation::Softplus => "nn.Softplus()".into(),
+        Activation::Softsign => "nn.Softsign()".into(),
+        Activation::Softmax => "nn.Softmax(dim=-1)".into(),
+        Activation::Exp => "Exp()".into(),
+        Activation::Log => "Log()".into(),
+        Activation::Sqrt => "Sqrt()".into(),
+        Activation::Abs => "Abs()".into(),
+        Activation::Neg => "Neg()".into(),
+    }
+}
+
+/// An activation as an expression of `x` (in `forward`).
+fn activation_call(a: Activation, x: &str) -> String {
+    match a {
+        Activation::Relu => format!("F.relu({x})"),
+        Activation::Relu6 => format!("F.relu6({x})"),
+        Activation::LeakyRelu(s) => format!("F.leaky_relu({x}, {})", float(s)),
+        Activation::Elu(a) => format!("F.elu({x}, {})", float(a)),
+        Activation::Selu => format!("F.selu({x})"),
+        Activation::Tanh => format!("torch.tanh({x})"),
+        Activation::Sigmoid => format!("torch.sigmoid({x})"),
+        Activation::HardSigmoid => format!("F.hardsigmoid({x})"),
+        Activation::HardSwish => format!("F.hardswish({x})"),
+        Activation::Gelu { tanh: false } => format!("F.gelu({x})"),
+        Activation::Gelu { tanh: true } => format!("F.gelu({x}, approximate=\"tanh\")"),
+        Activation::Silu => format!("F.silu({x})"),
+        Activation::Mish => format!("F.mish({x})"),
+        Activation::Softplus => format!("F.softplus({x})"),
+        Activation::Softsign => format!("F.softsign({x})"),
+        Activation::Softmax => format!("torch.softmax({x}, dim=-1)"),
+        Activation::Exp => format!("torch.exp({x})"),
+        Activation::Log => format!("torch.log({x})"),
+        Activation::Sqrt => format!("torch.sqrt({x})"),
+        Activation::Abs => format!("torch.abs({x})"),
+        Activation::Neg => format!("-{x}"),
+    }
+}
+
+/// One `forward` line of a step.
+enum Line {
+    /// A call of the step's module of this name.
+    Module(String),
+    /// An expression: `{x}` is the input (the first, or the previous line's result),
+    /// `{x0}`, `{x1}`... each input, `{xs}` all of them.
+    Expr(String),
+}
+
+/// What one port step becomes: modules to define (name, constructor) and forward lines.
+#[derive(Default)]
+struct Parts {
+    modules: Vec<(String, String)>,
+    lines: Vec<Line>,
+}
+
+/// The module of a pad or crop, or a forward line when it pads more than the spatial axes.
+fn fill_of(f: PadFill) -> Fill {
+    match f {
+        PadFill::Constant(_) => Fill::Zero,
+        PadFill::Reflect => Fill::Reflect,
+        PadFill::Replicate => Fill::Replicate,
+        PadFill::Circular => Fill::Circular,
+    }
+}
+
+struct Writer {
+    helpers: Vec<&'static str>,
+    classes: Py,
+    /// Imports `F` and `math`.
+    functional: bool,
+}
+
+impl Writer {
+    fn helper(&mut self, text: &'static str) {
+        if !self.helpers.contains(&text) {
+            self.helpers.push(text);
         }
     }
+}
+
+/// Writes the plan as PyTorch.
+pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError> {
+    let mut w = Writer {
+        helpers: Vec::new(),
+        classes: Py::new(),
+        functional: false,
+    };
+    let mut parts: Vec<Parts> = Vec::with_capacity(plan.steps.len());
+    for step in &plan.steps {
+        parts.push(step_parts(&mut w, g, plan, step)?);
+    }
+    let chain = plan.is_chain() && parts.iter().all(|p| p.lines.iter().all(|l| matches!(l, Line::Module(_))));
     let mut py = Py::new();
     py.import("import torch");
     py.import("import torch.nn as nn");
-    if w.helpers.contains(&SAME_PAD) {
-        py.import("import math");
+    if w.functional || !chain {
         py.import("import torch.nn.functional as F");
     }
     for helper in &w.helpers {
@@ -294,291 +219,508 @@ pub(super) fn write(cx: &Chained) -> Result<TargetModel, PortError> {
         py.blank();
         py.blank();
     }
+    if plan.steps.iter().any(|s| matches!(s.op, PortOp::Activation(Activation::Exp | Activation::Log | Activation::Sqrt | Activation::Abs | Activation::Neg))) && chain {
+        for (name, body) in [("Exp", "torch.exp(x)"), ("Log", "torch.log(x)"), ("Sqrt", "torch.sqrt(x)"), ("Abs", "torch.abs(x)"), ("Neg", "-x")] {
+            py.line(format!("class {name}(nn.Module):"));
+            py.line(format!("    def forward(self, x):\n        return {body}"));
+            py.blank();
+            py.blank();
+        }
+    }
     py.append(&w.classes);
-    py.blank();
-    py.line("model = nn.Sequential(");
-    for (module, comment) in &w.modules {
-        match comment {
-            Some(c) => py.line(format!("    {module},  # {c}")),
-            None => py.line(format!("    {module},")),
-        };
-    }
-    py.line(")");
-    Ok(TargetModel { py, loads: w.loads })
-}
-
-fn activation(a: Activation) -> String {
-    match a {
-        Activation::Relu => "nn.ReLU()".into(),
-        Activation::Relu6 => "nn.ReLU6()".into(),
-        Activation::LeakyRelu(s) => format!("nn.LeakyReLU({})", float(s)),
-        Activation::Elu(1.0) => "nn.ELU()".into(),
-        Activation::Elu(a) => format!("nn.ELU({})", float(a)),
-        Activation::Tanh => "nn.Tanh()".into(),
-        Activation::Sigmoid => "nn.Sigmoid()".into(),
-        Activation::Softmax => "nn.Softmax(dim=1)".into(),
-        Activation::Gelu { tanh: false } => "nn.GELU()".into(),
-        Activation::Gelu { tanh: true } => "nn.GELU(approximate=\"tanh\")".into(),
-        Activation::Silu => "nn.SiLU()".into(),
-        Activation::Softplus => "nn.Softplus()".into(),
-    }
-}
-
-/// The pads of a plan step as a comment: `(1, 2), (0, 0)`.
-fn pairs_text(pairs: &[(i64, i64)]) -> String {
-    pairs
-        .iter()
-        .map(|(b, a)| format!("({b}, {a})"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// What the table says of a layer, as a short comment: its line, pads, and flags.
-fn layer_note(cx: &Chained, i: usize) -> Option<String> {
-    let l = &cx.model.layers[i];
-    let row = &cx.rows[i];
-    let answer = row.answer.as_ref()?;
-    let pairs = answer.pairs();
-    let nonzero = pairs.iter().any(|&(b, a)| b != 0 || a != 0);
-    let what = match answer.placement {
-        crate::core::Placement::Pad if nonzero => format!("pads {}", pairs_text(&pairs)),
-        crate::core::Placement::Crop if nonzero => {
-            format!("crops {} of the full output", pairs_text(&pairs))
-        }
-        _ => return None,
-    };
-    let mut text = format!("line {}: {what}", l.line);
-    if answer.pads_depend_on_input {
-        let size = crate::core::join(&row.spec.as_ref()?.input, "x");
-        text.push_str(&format!(", exact for {size} only (strided 'same')"));
-    }
-    Some(text)
-}
-
-/// A convolution: the plan's steps as modules.
-fn conv_layer(w: &mut Writer, cx: &Chained, i: usize, conv: &Conv) -> Result<(), PortError> {
-    let l = &cx.model.layers[i];
-    let spec = cx.rows[i].spec.clone().ok_or(PortError::Untranslated {
-        line: l.line,
-        what: "no input size".into(),
-    })?;
-    crate::codegen::writable(&spec).map_err(|e| PortError::Untranslated {
-        line: l.line,
-        what: e.to_string(),
-    })?;
-    let plan =
-        lower::<TorchPad>(&spec, LowerOptions::default()).map_err(|e| PortError::Refused {
-            layer: i,
-            line: l.line,
-            reason: e.to_string(),
-        })?;
-    let Shape::Map { channels, .. } = cx.input_of(i) else {
-        return Err(PortError::Untranslated {
-            line: l.line,
-            what: "a convolution on a vector".into(),
-        });
-    };
-    let n = spec.input.len();
-    let shape = &plan.semantics.shape;
-    let out = conv.out_channels;
-    let first = w.modules.len();
-    let mut load = Load {
-        layer: i,
-        kind: LoadKind::Conv {
-            transposed: spec.op == Op::ConvTranspose,
-        },
-        target: String::new(),
-        bias_target: None,
-        dilate: None,
-    };
-    for step in &plan.steps {
-        match step {
-            Step::Pad { pairs, fill } => {
-                w.push(pad_module(pairs, *fill));
-            }
-            Step::Crop { pairs } => {
-                let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
-                w.push(pad_module(&negative, Fill::Zero));
-            }
-            Step::Conv {
-                padding,
-                kernel,
-                dilation,
-                padding_mode,
-                ..
-            } => {
-                let mode = match padding_mode {
-                    PaddingMode::Zeros => String::new(),
-                    m => format!(", padding_mode=\"{}\"", m.name()),
+    let mut access = Vec::new();
+    if chain {
+        py.blank();
+        py.line("model = nn.Sequential(");
+        let mut k = 0;
+        for (i, (step, p)) in plan.steps.iter().zip(&parts).enumerate() {
+            let comment = note(g, step);
+            for (j, (mname, ctor)) in p.modules.iter().enumerate() {
+                let c = if j == 0 { comment.clone() } else { None };
+                match c {
+                    Some(c) => py.line(format!("    {ctor},  # {c}")),
+                    None => py.line(format!("    {ctor},")),
                 };
-                let k = w.push(format!(
-                    "nn.Conv{n}d({channels}, {out}, {}{}{mode})",
-                    dims(kernel),
-                    args(&[
-                        ("stride", dims(&shape.stride), "1"),
-                        ("padding", pad_arg(padding), "0"),
-                        ("dilation", dims(dilation), "1"),
-                        ("bias", py_bool(conv.bias).into(), "True"),
-                    ])
-                ));
-                load.target = format!("model[{k}]");
-            }
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                size_padding,
-                ..
-            } => {
-                let adds_bias = plan.adds_bias();
-                let k = w.push(format!(
-                    "nn.ConvTranspose{n}d({channels}, {out}, {}{})",
-                    dims(kernel),
-                    args(&[
-                        ("stride", dims(&shape.stride), "1"),
-                        ("padding", pad_arg(padding), "0"),
-                        ("output_padding", dims(size_padding), "0"),
-                        ("dilation", dims(dilation), "1"),
-                        ("bias", py_bool(conv.bias && !adds_bias).into(), "True"),
-                    ])
-                ));
-                load.target = format!("model[{k}]");
-            }
-            Step::AddBias => {
-                if conv.bias {
-                    w.helper(BIAS);
-                    let k = w.push(format!("Bias({out})"));
-                    load.bias_target = Some(format!("model[{k}]"));
-                }
-            }
-            Step::EmptyWindows { to_neg_inf } => {
-                w.helper(EMPTY_WINDOWS);
-                w.push(format!("EmptyWindows({})", py_bool(*to_neg_inf)));
-            }
-            Step::Pool { .. } | Step::AverageRatio { .. } => {
-                return Err(PortError::Untranslated {
-                    line: l.line,
-                    what: "a pooling step in a convolution".into(),
-                });
+                record_access(&mut access, i, mname, &step.name, &format!("model[{k}]"));
+                k += 1;
             }
         }
+        py.line(")");
+        return Ok(Written { py, access });
     }
-    if plan.dynamic_same.is_some() {
-        w.helper(SAME_PAD);
+    // The module: layers in `__init__`, one line per step in `forward`.
+    py.blank();
+    py.line("class Model(nn.Module):");
+    py.line("    def __init__(self):");
+    py.line("        super().__init__()");
+    let mut any_module = false;
+    for (i, (step, p)) in plan.steps.iter().zip(&parts).enumerate() {
+        for (mname, ctor) in &p.modules {
+            any_module = true;
+            let comment = note(g, step).map(|c| format!("  # {c}")).unwrap_or_default();
+            py.line(format!("        self.{mname} = {ctor}{comment}"));
+            record_access(&mut access, i, mname, &step.name, &format!("model.{mname}"));
+        }
     }
-    if let (Some(note), Some(slot)) = (layer_note(cx, i), w.modules.get_mut(first)) {
-        let dynamic = plan.dynamic_same.map(|_| {
-            format!(
-                "; any size: SamePad({}, {})",
-                tuple(&shape.effective_kernel()),
-                tuple(&shape.stride)
-            )
-        });
-        slot.1 = Some(note + &dynamic.unwrap_or_default());
+    if !any_module {
+        py.line("        pass");
     }
-    w.loads.push(load);
-    Ok(())
+    py.blank();
+    let names = variable_names(plan);
+    let inputs: Vec<&str> = plan.inputs.iter().map(|p| names[p.var.0].as_str()).collect();
+    py.line(format!("    def forward(self, {}):", inputs.join(", ")));
+    for (step, p) in plan.steps.iter().zip(&parts) {
+        let xs: Vec<&str> = step.inputs.iter().map(|v| names[v.0].as_str()).collect();
+        let outs: Vec<&str> = step.outputs.iter().map(|v| names[v.0].as_str()).collect();
+        let comment = note(g, step);
+        let target = match outs.as_slice() {
+            [] => String::new(),
+            [one] => one.to_string(),
+            many => many.join(", "),
+        };
+        if target.is_empty() {
+            continue;
+        }
+        for (j, line) in p.lines.iter().enumerate() {
+            // The first line reads the step's inputs; each next line the previous result.
+            let input = if j == 0 { xs.first().copied().unwrap_or("x").to_string() } else { target.clone() };
+            let text = match line {
+                Line::Module(m) => format!("self.{m}({input})"),
+                Line::Expr(t) => {
+                    let mut text = t.replace("{x}", &input).replace("{xs}", &xs.join(", "));
+                    for (k, x) in xs.iter().enumerate() {
+                        text = text.replace(&format!("{{x{k}}}"), x);
+                    }
+                    text
+                }
+            };
+            let c = if j == 0 { comment.clone().map(|c| format!("  # {c}")).unwrap_or_default() } else { String::new() };
+            py.line(format!("        {target} = {text}{c}"));
+        }
+    }
+    let outs: Vec<&str> = plan.outputs.iter().map(|p| names[p.var.0].as_str()).collect();
+    py.line(format!("        return {}", outs.join(", ")));
+    py.blank();
+    py.blank();
+    py.line("model = Model()");
+    Ok(Written { py, access })
 }
 
-/// Whether a pool plan's steps are all stock torch modules.
-fn stock_pool(steps: &[Step<TorchPad>]) -> bool {
-    steps.iter().all(|s| {
-        matches!(
-            s,
-            Step::Pad { .. }
-                | Step::Crop { .. }
-                | Step::EmptyWindows { .. }
-                | Step::Pool {
-                    window: Window::Pool,
-                    ..
-                }
-        )
-    })
+fn record_access(access: &mut Vec<(usize, Access)>, step: usize, module: &str, step_name: &str, expr: &str) {
+    let entry = match access.iter_mut().find(|(s, _)| *s == step) {
+        Some((_, a)) => a,
+        None => {
+            access.push((step, Access::default()));
+            &mut access.last_mut().unwrap_or_else(|| unreachable!("pushed")).1
+        }
+    };
+    if module == step_name {
+        entry.layer = expr.to_string();
+    } else if module == format!("{step_name}_bias") {
+        entry.bias = Some(expr.to_string());
+    } else if module == format!("{step_name}_pointwise") {
+        entry.pointwise = Some(expr.to_string());
+    }
 }
 
-/// A pool: stock modules, or the single-layer generator's class for an exact average.
-fn pool_layer(w: &mut Writer, cx: &Chained, i: usize, spec: &LayerSpec) -> Result<(), PortError> {
-    let l = &cx.model.layers[i];
-    let spec = cx.rows[i].spec.clone().unwrap_or_else(|| spec.clone());
-    crate::codegen::writable(&spec).map_err(|e| PortError::Untranslated {
-        line: l.line,
-        what: e.to_string(),
-    })?;
-    let plan =
-        lower::<TorchPad>(&spec, LowerOptions::default()).map_err(|e| PortError::Refused {
-            layer: i,
-            line: l.line,
-            reason: e.to_string(),
-        })?;
-    let n = spec.input.len();
-    let first = w.modules.len();
-    if !stock_pool(&plan.steps) {
-        let name = format!("layer_{}", i + 1);
-        w.classes
-            .append(&layer_definition::<Torch>(&spec, &plan, &name, false));
-        w.classes.blank();
-        w.classes.blank();
-        w.push(format!("{}()", class_name(&name)));
-    } else {
-        for step in &plan.steps {
-            match step {
-                // The pool's own fill: -inf for a max, the edges for Keras-on-torch averages.
-                Step::Pad { pairs, fill } => {
-                    w.push(pad_module(pairs, *fill));
-                }
-                Step::Crop { pairs } => {
-                    let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
-                    w.push(pad_module(&negative, Fill::Zero));
-                }
-                Step::EmptyWindows { to_neg_inf } => {
-                    w.helper(EMPTY_WINDOWS);
-                    w.push(format!("EmptyWindows({})", py_bool(*to_neg_inf)));
-                }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    ceil_mode,
-                    count_include_pad,
-                    ..
-                } => {
-                    let module = if *max {
-                        format!(
-                            "nn.MaxPool{n}d({}{})",
+/// The source line and text of a step's operation, as a comment.
+fn note(g: &Graph, step: &PortStep<TorchPad>) -> Option<String> {
+    let node = g.node(step.node?);
+    let line = node.source.call_line.unwrap_or(node.source.line);
+    let text = crate::model::code::eval::short(&node.source.text);
+    let mut c = if line > 0 { format!("line {line}: {text}") } else { text };
+    if let Some(a) = &node.inferred.answer
+        && a.pads_depend_on_input
+    {
+        c.push_str(" (strided 'same': these pads are for this input size)");
+    }
+    Some(c)
+}
+
+/// Python names of the port's tensors: `x` along a path, a step's own name where a value is
+/// read again later.
+fn variable_names(plan: &PortPlan<TorchPad>) -> Vec<String> {
+    let n = plan.tensors.len();
+    let mut names = vec![String::new(); n];
+    let mut last_use = vec![0usize; n];
+    let mut readers = vec![0usize; n];
+    for (i, s) in plan.steps.iter().enumerate() {
+        for v in &s.inputs {
+            last_use[v.0] = i;
+            readers[v.0] += 1;
+        }
+    }
+    let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
+    let mut x_holder: Option<Var> = None;
+    for p in &plan.inputs {
+        names[p.var.0] = if plan.inputs.len() == 1 { "x".into() } else { p.name.clone() };
+        if plan.inputs.len() == 1 {
+            x_holder = Some(p.var);
+        }
+    }
+    for (i, s) in plan.steps.iter().enumerate() {
+        for (k, v) in s.outputs.iter().enumerate() {
+            let next_only = readers[v.0] == 1
+                && plan.steps.get(i + 1).is_some_and(|nx| nx.inputs.contains(v))
+                && !outputs.contains(v)
+                && s.outputs.len() == 1;
+            let x_free = x_holder.is_none_or(|h| last_use[h.0] <= i || s.inputs.contains(&h) && last_use[h.0] == i);
+            names[v.0] = if next_only && x_free {
+                x_holder = Some(*v);
+                "x".into()
+            } else if s.outputs.len() > 1 {
+                format!("{}_{k}", s.name)
+            } else {
+                s.name.clone()
+            };
+        }
+    }
+    names
+}
+
+fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortStep<TorchPad>) -> Result<Parts, PortError> {
+    let name = &step.name;
+    let mut p = Parts::default();
+    let module = |p: &mut Parts, mname: String, ctor: String| {
+        p.lines.push(Line::Module(mname.clone()));
+        p.modules.push((mname, ctor));
+    };
+    let line = step.node.map_or(0, |n| {
+        let node = g.node(n);
+        node.source.call_line.unwrap_or(node.source.line)
+    });
+    let rank_of = |v: Var| plan.tensors[v.0].shape.len();
+    match &step.op {
+        PortOp::Alias => {
+            let x = step.inputs.first().copied().unwrap_or(Var(0));
+            let _ = x;
+            p.lines.push(Line::Expr("{x}".into()));
+        }
+        PortOp::Transpose(q) => {
+            w.helper(PERMUTE);
+            let order: Vec<String> = q.iter().map(usize::to_string).collect();
+            module(&mut p, name.clone(), format!("Permute({})", order.join(", ")));
+        }
+        PortOp::Conv { plan: cp, spec, conv, in_channels } => {
+            let n = spec.input.len();
+            let shape = &cp.semantics.shape;
+            let depthwise = matches!(conv.groups, Groups::Depthwise { .. });
+            let (out, groups) = match conv.groups {
+                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
+                Groups::Count(g) => (conv.filters, g),
+            };
+            let layer_bias = conv.bias && !cp.adds_bias() && !(conv.separable);
+            let mut k = 0;
+            let mut next = |p: &mut Parts, ctor: String, own: bool| {
+                let mname = if own { name.clone() } else { k += 1; format!("{name}_{k}") };
+                module(p, mname, ctor);
+            };
+            for s in &cp.steps {
+                match s {
+                    Step::Pad { pairs, fill } => next(&mut p, pad_module(pairs, *fill), false),
+                    Step::Crop { pairs } => {
+                        let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
+                        next(&mut p, pad_module(&negative, Fill::Zero), false);
+                    }
+                    Step::Conv { padding, kernel, dilation, padding_mode, .. } => {
+                        let mode = match padding_mode {
+                            PaddingMode::Zeros => String::new(),
+                            m => format!(", padding_mode=\"{}\"", m.name()),
+                        };
+                        next(&mut p, format!(
+                            "nn.Conv{n}d({in_channels}, {out}, {}{}{mode})",
                             dims(kernel),
                             args(&[
-                                ("stride", dims(stride), &dims(kernel)),
+                                ("stride", dims(&shape.stride), "1"),
                                 ("padding", pad_arg(padding), "0"),
                                 ("dilation", dims(dilation), "1"),
-                                ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
+                                ("groups", groups.to_string(), "1"),
+                                ("bias", py_bool(layer_bias).into(), "True"),
                             ])
-                        )
-                    } else {
-                        format!(
-                            "nn.AvgPool{n}d({}{})",
+                        ), true);
+                    }
+                    Step::ConvTranspose { padding, kernel, dilation, size_padding, .. } => {
+                        next(&mut p, format!(
+                            "nn.ConvTranspose{n}d({in_channels}, {out}, {}{})",
                             dims(kernel),
                             args(&[
-                                ("stride", dims(stride), &dims(kernel)),
+                                ("stride", dims(&shape.stride), "1"),
                                 ("padding", pad_arg(padding), "0"),
-                                ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                                (
-                                    "count_include_pad",
-                                    py_bool(count_include_pad.unwrap_or(true)).into(),
-                                    "True"
-                                ),
+                                ("output_padding", dims(size_padding), "0"),
+                                ("groups", groups.to_string(), "1"),
+                                ("bias", py_bool(layer_bias).into(), "True"),
+                                ("dilation", dims(dilation), "1"),
                             ])
-                        )
-                    };
-                    w.push(module);
+                        ), true);
+                    }
+                    Step::AddBias => {
+                        if conv.bias && !conv.separable {
+                            w.helper(BIAS);
+                            module(&mut p, format!("{name}_bias"), format!("Bias({out})"));
+                        }
+                    }
+                    Step::EmptyWindows { to_neg_inf } => {
+                        w.helper(EMPTY_WINDOWS);
+                        next(&mut p, format!("EmptyWindows({})", py_bool(*to_neg_inf)), false);
+                    }
+                    Step::Pool { .. } | Step::AverageRatio { .. } => {
+                        return Err(PortError::at(line, "a pooling step in a convolution"));
+                    }
                 }
-                _ => {}
+            }
+            if conv.separable {
+                module(&mut p, format!("{name}_pointwise"), format!("nn.Conv{n}d({out}, {}, 1{})", conv.filters, args(&[("bias", py_bool(conv.bias).into(), "True")])));
+            }
+            let _ = depthwise;
+            if let Some(a) = conv.activation {
+                let k2 = p.modules.len();
+                module(&mut p, format!("{name}_act{k2}"), activation(a));
             }
         }
+        PortOp::Pool { plan: pp, spec } => {
+            let n = spec.input.len();
+            let stock = pp.steps.iter().all(|s| matches!(s, Step::Pad { .. } | Step::Crop { .. } | Step::EmptyWindows { .. } | Step::Pool { window: Window::Pool, .. }));
+            if !stock {
+                w.classes.append(&layer_definition::<Torch>(spec, pp, name, false));
+                w.classes.blank();
+                w.classes.blank();
+                module(&mut p, name.clone(), format!("{}()", class_name(name)));
+            } else {
+                let mut k = 0;
+                for s in &pp.steps {
+                    let ctor = match s {
+                        Step::Pad { pairs, fill } => pad_module(pairs, *fill),
+                        Step::Crop { pairs } => {
+                            let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
+                            pad_module(&negative, Fill::Zero)
+                        }
+                        Step::EmptyWindows { to_neg_inf } => {
+                            w.helper(EMPTY_WINDOWS);
+                            format!("EmptyWindows({})", py_bool(*to_neg_inf))
+                        }
+                        Step::Pool { max, padding, kernel, stride, dilation, ceil_mode, count_include_pad, .. } => {
+                            if *max {
+                                format!("nn.MaxPool{n}d({}{})", dims(kernel), args(&[
+                                    ("stride", dims(stride), &dims(kernel)),
+                                    ("padding", pad_arg(padding), "0"),
+                                    ("dilation", dims(dilation), "1"),
+                                    ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
+                                ]))
+                            } else {
+                                format!("nn.AvgPool{n}d({}{})", dims(kernel), args(&[
+                                    ("stride", dims(stride), &dims(kernel)),
+                                    ("padding", pad_arg(padding), "0"),
+                                    ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
+                                    ("count_include_pad", py_bool(count_include_pad.unwrap_or(true)).into(), "True"),
+                                ]))
+                            }
+                        }
+                        _ => continue,
+                    };
+                    let mname = if matches!(s, Step::Pool { .. }) { name.clone() } else { k += 1; format!("{name}_{k}") };
+                    module(&mut p, mname, ctor);
+                }
+            }
+        }
+        PortOp::AdaptivePool { max, output, .. } => {
+            let kind = if *max { "Max" } else { "Avg" };
+            module(&mut p, name.clone(), format!("nn.Adaptive{kind}Pool{}d({})", output.len(), dims(output)));
+        }
+        PortOp::GlobalPool { max, keepdims, rank } => {
+            let kind = if *max { "Max" } else { "Avg" };
+            if *keepdims {
+                module(&mut p, name.clone(), format!("nn.Adaptive{kind}Pool{rank}d(1)"));
+            } else {
+                module(&mut p, name.clone(), format!("nn.Adaptive{kind}Pool{rank}d(1)"));
+                module(&mut p, format!("{name}_flatten"), "nn.Flatten()".into());
+            }
+        }
+        PortOp::BatchNorm { features, axis, native, eps, momentum, center, scale } => {
+            let x = step.inputs.first().copied().unwrap_or(Var(0));
+            let rank = rank_of(x);
+            if *native {
+                let d = match rank {
+                    2 | 3 => 1,
+                    r => r - 2,
+                };
+                let affine = if *center && *scale { String::new() } else if !*center && !*scale { ", affine=False".into() } else {
+                    return Err(PortError::at(line, "a batch normalisation with only one of center and scale is not ported to PyTorch"));
+                };
+                module(&mut p, name.clone(), format!("nn.BatchNorm{d}d({features}{}{affine})", args(&[("eps", float(*eps), "1e-05"), ("momentum", float(*momentum), "0.1")])));
+            } else {
+                if !(*center && *scale) {
+                    return Err(PortError::at(line, "a batch normalisation over a spatial axis without center or scale is not ported to PyTorch"));
+                }
+                w.helper(NORM_ON_AXIS);
+                module(&mut p, name.clone(), format!("BatchNormOnAxis({features}, dim={axis}, eps={}, momentum={})", float(*eps), float(*momentum)));
+            }
+        }
+        PortOp::LayerNorm { shape, eps, center, scale } => {
+            if center != scale && !(*scale) {
+                return Err(PortError::at(line, "a layer normalisation with a shift but no scale is not ported to PyTorch"));
+            }
+            module(&mut p, name.clone(), format!("nn.LayerNorm({}{})", dims_list(shape), args(&[
+                ("eps", float(*eps), "1e-05"),
+                ("elementwise_affine", py_bool(*scale).into(), "True"),
+                ("bias", py_bool(*center).into(), "True"),
+            ])));
+        }
+        PortOp::GroupNorm { groups, channels, eps, affine } => {
+            module(&mut p, name.clone(), format!("nn.GroupNorm({groups}, {channels}{})", args(&[("eps", float(*eps), "1e-05"), ("affine", py_bool(*affine).into(), "True")])));
+        }
+        PortOp::InstanceNorm { features, eps, affine } => {
+            let x = step.inputs.first().copied().unwrap_or(Var(0));
+            let d = rank_of(x).saturating_sub(2).max(1);
+            module(&mut p, name.clone(), format!("nn.InstanceNorm{d}d({features}{})", args(&[("eps", float(*eps), "1e-05"), ("affine", py_bool(*affine).into(), "False")])));
+        }
+        PortOp::Activation(a) => match a {
+            Activation::Exp | Activation::Log | Activation::Sqrt | Activation::Abs | Activation::Neg => {
+                w.functional = true;
+                p.lines.push(Line::Expr(activation_call(*a, "{x}")));
+            }
+            _ => module(&mut p, name.clone(), activation(*a)),
+        },
+        PortOp::Softmax { axis, log } => {
+            let kind = if *log { "LogSoftmax" } else { "Softmax" };
+            module(&mut p, name.clone(), format!("nn.{kind}(dim={axis})"));
+        }
+        PortOp::Dropout { rate } => module(&mut p, name.clone(), format!("nn.Dropout({})", float(*rate))),
+        PortOp::Identity => module(&mut p, name.clone(), "nn.Identity()".into()),
+        PortOp::Flatten { start, end } => {
+            let x = step.inputs.first().copied().unwrap_or(Var(0));
+            let last = rank_of(x) - 1;
+            let e = if *end == last { "-1".to_string() } else { end.to_string() };
+            module(&mut p, name.clone(), format!("nn.Flatten({}{})", start, if e == "-1" { String::new() } else { format!(", {e}") }).replace("nn.Flatten(1)", "nn.Flatten()"));
+        }
+        PortOp::Reshape { shape } => {
+            w.helper(RESHAPE);
+            let rest: Vec<String> = shape[1..].iter().map(i64::to_string).collect();
+            module(&mut p, name.clone(), format!("Reshape({})", rest.join(", ")));
+        }
+        PortOp::Squeeze(axes) => {
+            let a: Vec<String> = axes.iter().map(usize::to_string).collect();
+            p.lines.push(Line::Expr(format!("{{x}}.squeeze({})", match a.as_slice() { [one] => one.clone(), many => format!("({},)", many.join(", ")) })));
+        }
+        PortOp::Unsqueeze(axes) => {
+            let mut text = "{x}".to_string();
+            for a in axes {
+                text = format!("{text}.unsqueeze({a})");
+            }
+            p.lines.push(Line::Expr(text));
+        }
+        PortOp::Slice(axes) => {
+            let x = step.inputs.first().copied().unwrap_or(Var(0));
+            let rank = rank_of(x);
+            let mut parts: Vec<String> = vec![":".into(); rank];
+            for &(a, start, end, stepv, index) in axes {
+                parts[a] = if index {
+                    start.to_string()
+                } else {
+                    let s = if stepv == 1 { String::new() } else { format!(":{stepv}") };
+                    format!("{start}:{end}{s}")
+                };
+            }
+            while parts.last().is_some_and(|s| s == ":") {
+                parts.pop();
+            }
+            p.lines.push(Line::Expr(format!("{{x}}[{}]", parts.join(", "))));
+        }
+        PortOp::Split { axis, sizes } => {
+            p.lines.push(Line::Expr(format!("torch.split({{x}}, {}, dim={axis})", crate::codegen::writer::list(sizes))));
+        }
+        PortOp::Concat { axis } => p.lines.push(Line::Expr(format!("torch.cat([{{xs}}], dim={axis})")),
+        PortOp::Dense { in_features, units, bias, activation: a } => {
+            module(&mut p, name.clone(), format!("nn.Linear({in_features}, {units}{})", args(&[("bias", py_bool(*bias).into(), "True")]))));
+            if let Some(a) = a {
+                module(&mut p, format!("{name}_act"), activation(*a));
+            }
+        }
+        PortOp::MatMul => p.lines.push(Line::Expr("{x0} @ {x1}".into())),
+        PortOp::Embedding { vocab, dim } => module(&mut p, name.clone(), format!("nn.Embedding({vocab}, {dim})")),
+        PortOp::Pad { pairs, fill } => {
+            w.functional = true;
+            // F.pad lists the last axis first; trailing unpadded axes can be left out.
+            let mut used: Vec<(i64, i64)> = pairs.clone();
+            while used.first().is_some_and(|&(b, a)| b == 0 && a == 0) {
+                used.remove(0);
+            }
+            let flat = torch_pad_tuple(&used);
+            let mode = match fill {
+                PadFill::Constant(v) if *v == 0.0 => String::new(),
+                PadFill::Constant(v) => format!(", value={}", float(*v)),
+                _ => format!(", mode=\"{}\"", match fill_of(*fill) { Fill::Reflect => "reflect", Fill::Replicate => "replicate", _ => "circular" }),
+            };
+            p.lines.push(Line::Expr(format!("F.pad({{x}}, {flat}{mode})")));
+        }
+        PortOp::Upsample { output, scale, mode, align_corners, .. } => {
+            let n = output.len();
+            let m = match (mode, n) {
+                (Interpolation::Nearest, _) => "nearest",
+                (Interpolation::Linear, 1) => "linear",
+                (Interpolation::Linear, 2) => "bilinear",
+                (Interpolation::Linear, _) => "trilinear",
+                (Interpolation::Bicubic, _) => "bicubic",
+            };
+            let align = if *mode == Interpolation::Nearest { String::new() } else { format!(", align_corners={}", py_bool(*align_corners)) };
+            let how = match scale {
+                Some(s) if s.iter().all(|f| f.fract() == 0.0) => format!("scale_factor={}", if s.len() == 1 || s.iter().all(|&f| f == s[0]) { float(s[0]) } else { format!("({})", s.iter().map(|&f| float(f)).collect::<Vec<_>>().join(", ")) }),
+                _ => format!("size={}", dims(output)),
+            };
+            module(&mut p, name.clone(), format!("nn.Upsample({how}, mode=\"{m}\"{align})"));
+        }
+        PortOp::Elementwise { op, constant, constant_first } => {
+            let sym = |o: Binary| match o {
+                Binary::Add => Some("+"),
+                Binary::Sub => Some("-"),
+                Binary::Mul => Some("*"),
+                Binary::Div => Some("/"),
+                Binary::Pow => Some("**"),
+                _ => None,
+            };
+            let text = match (constant, sym(*op)) {
+                (Some(c), Some(s)) if *constant_first => format!("{} {s} {{x}}", float(*c)),
+                (Some(c), Some(s)) => format!("{{x}} {s} {}", float(*c)),
+                (Some(c), None) => format!("torch.{}({{x}}, torch.tensor({}))", if *op == Binary::Max { "maximum" } else { "minimum" }, float(*c)),
+                (None, Some(s)) => {
+                    let xs: Vec<String> = (0..step.inputs.len()).map(|k| format!("{{x{k}}}")).collect();
+                    xs.join(&format!(" {s} "))
+                }
+                (None, None) => {
+                    let f = if *op == Binary::Max { "torch.maximum" } else { "torch.minimum" };
+                    let mut acc = "{x0}".to_string();
+                    for k in 1..step.inputs.len() {
+                        acc = format!("{f}({acc}, {{x{k}}})");
+                    }
+                    acc
+                }
+            };
+            p.lines.push(Line::Expr(text));
+        }
+        PortOp::Affine { scale, offset } => p.lines.push(Line::Expr(match (*scale, *offset) {
+            (s, o) if o == 0.0 => format!("{{x}} * {}", float(s)),
+            (s, o) if s == 0.0 => format!("torch.full_like({{x}}, {})", float(o)),
+            (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
+        })),
+        PortOp::Reduce { op, axes, keepdims } => {
+            let f = match op {
+                Reduce::Mean => "mean",
+                Reduce::Sum => "sum",
+                Reduce::Max => "amax",
+                Reduce::Min => "amin",
+            };
+            let a: Vec<String> = axes.iter().map(usize::to_string).collect();
+            let k = if *keepdims { ", keepdim=True" } else { "" };
+            p.lines.push(Line::Expr(format!("{{x}}.{f}(dim=({},){k})", a.join(", "))));
+        }
+        PortOp::PixelShuffle(r) => module(&mut p, name.clone(), format!("nn.PixelShuffle({r})")),
+        PortOp::Random { normal } => p.lines.push(Line::Expr(if *normal { "torch.randn_like({x})".into() } else { "torch.rand_like({x})".into() })),
     }
-    if let (Some(note), Some(slot)) = (layer_note(cx, i), w.modules.get_mut(first)) {
-        slot.1 = Some(note);
+    Ok(p)
+}
+
+fn dims_list(v: &[i64]) -> String {
+    match v {
+        [one] => one.to_string(),
+        _ => tuple(v),
     }
-    Ok(())
 }

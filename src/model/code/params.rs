@@ -1,0 +1,126 @@
+//! A model's parameter count as its framework counts it: torch's `sum(p.numel() for p in
+//! model.parameters())` over every registered module (used in `forward` or not, so an unused
+//! auxiliary head counts), Keras's `model.count_params()` over the layers its graph runs
+//! (batch-norm moving statistics included). The self-check asserts the source model has it, so
+//! a check cannot pass on a model other than the paste's.
+
+use std::collections::HashSet;
+
+use crate::core::{Dims, Framework, Op as LayerOp};
+use crate::model::graph::Graph;
+use crate::model::op::{Conv, Groups, Norm, Op};
+use crate::model::shape::{channel_axis, elements};
+
+use super::layers::{module_children, split_rank};
+use super::value::{LayerKind, Value};
+
+fn kernel_elements(c: &Conv, rank: usize) -> Option<i64> {
+    match &c.spec.kernel {
+        Dims::All(k) => k.checked_pow(u32::try_from(rank).ok()?),
+        Dims::Each(v) => elements(v),
+    }
+}
+
+/// The parameters of one op, given its input channels (torch layers declare them).
+pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usize) -> Option<i64> {
+    let channels = || input.and_then(|s| s.get(channel_axis(framework, s.len())).copied());
+    let last = || input.and_then(|s| s.last().copied());
+    Some(match op {
+        Op::Conv(c) => {
+            let cin = c.in_channels.or_else(channels)?;
+            let k = kernel_elements(c, rank)?;
+            match c.groups {
+                Groups::Depthwise { multiplier } => {
+                    let depth = cin.checked_mul(multiplier)?;
+                    let dw = depth.checked_mul(k)?;
+                    if c.separable {
+                        dw + depth.checked_mul(c.filters)? + if c.bias { c.filters } else { 0 }
+                    } else {
+                        dw + if c.bias { depth } else { 0 }
+                    }
+                }
+                Groups::Count(g) => {
+                    let g = g.max(1);
+                    let w = c.filters.checked_mul(cin / g)?.checked_mul(k)?;
+                    let _ = LayerOp::Conv;
+                    w + if c.bias { c.filters } else { 0 }
+                }
+            }
+        }
+        Op::Dense { in_features, units, bias, .. } => {
+            let n = in_features.or_else(last)?;
+            n.checked_mul(*units)? + if *bias { *units } else { 0 }
+        }
+        Op::Embedding { vocab, dim } => vocab.checked_mul(*dim)?,
+        Op::Norm(Norm::Batch { features, center, scale, axis, .. }) => {
+            let c = match features {
+                Some(f) => *f,
+                None => {
+                    let s = input?;
+                    let i = crate::model::shape::axis(*axis, s.len()).ok()?;
+                    s[i]
+                }
+            };
+            let affine = i64::from(*center) + i64::from(*scale);
+            if framework == Framework::Keras { c * (affine + 2) } else { c * affine }
+        }
+        Op::Norm(Norm::Layer { shape, axes, center, scale, .. }) => {
+            let n = match shape {
+                Some(s) => elements(s)?,
+                None => {
+                    let s = input?;
+                    axes.iter().map(|&a| crate::model::shape::axis(a, s.len()).ok().map(|i| s[i])).try_fold(1i64, |acc, d| acc.checked_mul(d?))?
+                }
+            };
+            n * (i64::from(*center) + i64::from(*scale))
+        }
+        Op::Norm(Norm::Group { channels: c, affine, .. }) => {
+            let c = c.or_else(channels)?;
+            if *affine { 2 * c } else { 0 }
+        }
+        Op::Norm(Norm::Instance { features, affine, .. }) => {
+            let c = features.or_else(channels)?;
+            if *affine { 2 * c } else { 0 }
+        }
+        _ => 0,
+    })
+}
+
+/// The count for `model` (whose traced graph is `graph`).
+pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
+    if graph.framework == Framework::Torch {
+        let mut seen = HashSet::new();
+        let mut total = 0i64;
+        fn walk(v: &Value, seen: &mut HashSet<usize>, total: &mut Option<i64>, depth: usize) {
+            if depth > 200 {
+                return;
+            }
+            let layer = match v {
+                Value::Layer(l) => Some(l.clone()),
+                Value::Instance(i) => i.base_layer.borrow().clone(),
+                _ => None,
+            };
+            if let Some(l) = layer
+                && seen.insert(l.id)
+                && let LayerKind::Op(op) = &l.kind
+            {
+                let rank = split_rank(&l.class).1.unwrap_or(2);
+                *total = total.and_then(|t| t.checked_add(op_params(op, Framework::Torch, None, rank)?));
+            }
+            for (_, c) in module_children(v) {
+                walk(&c, seen, total, depth + 1);
+            }
+        }
+        let mut t = Some(0);
+        walk(model, &mut seen, &mut t, 0);
+        total = t?;
+        return Some(total);
+    }
+    let mut total = 0i64;
+    for n in graph.nodes.iter().filter(|n| n.shares.is_none()) {
+        let input = n.inputs.first().and_then(|e| graph.shape_of(*e)).map(Vec::as_slice);
+        let rank = input.map_or(2, |s| s.len().saturating_sub(2));
+        total = total.checked_add(op_params(&n.op, graph.framework, input, rank)?)?;
+    }
+    Some(total)
+}

@@ -1,0 +1,883 @@
+//! Lowering a model's graph for a target: one [`PortStep`] per thing the port computes, every
+//! decision made here (renderers only print): the layout, the single-layer plan of every
+//! convolution and pool, the weights to copy and how.
+//!
+//! *Layout.* Each port tensor carries `perm`: port axis `i` holds source axis `perm[i]`. An op
+//! that works on named axes (concat, softmax, a reduction, a slice, a pad) runs in whatever
+//! order its input has, its axes mapped; an op of the target's own layout (a convolution, a
+//! pool, batch normalisation over the channels) needs the target's order, and one that reads
+//! elements in order (flatten, reshape, a dense layer on a map) needs the source's; a
+//! transpose is inserted only where the order a step needs is not the one it has. A source
+//! `permute` therefore costs nothing in the port. A flatten whose only readers are dense layers
+//! runs in the target's order, and those layers' weights are reordered when copied instead.
+//!
+//! *Exactness.* Convolutions and pools are the single-layer generator's plans (a native
+//! argument only where the core confirms identical numbers); the rest are ops every target
+//! has, or refusals naming the line.
+
+use std::collections::HashMap;
+
+use crate::codegen::plan::{LowerOptions, Plan, Spelling, lower};
+use crate::core::{Dims, Framework, LayerSpec};
+use crate::model::graph::{Edge, Graph, NodeId};
+use crate::model::op::{Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce};
+use crate::model::shape::{axis, channels_last};
+
+use super::PortError;
+
+/// A tensor of the port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(pub usize);
+
+/// The order a flattened feature axis holds its elements in, when it is the target's
+/// (channels-last or first) rather than the source's: a dense layer reading it gets its
+/// weights' columns reordered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlatOrder {
+    pub channels: i64,
+    pub spatial: Vec<i64>,
+    /// The source flattens channels last (Keras), the port the other way, or the reverse.
+    pub source_last: bool,
+}
+
+/// A port tensor: its full shape in port order and the source axis each port axis holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortTensor {
+    pub shape: Vec<i64>,
+    pub perm: Vec<usize>,
+    /// Set on the output of a flatten that kept the target's order.
+    pub flat: Option<FlatOrder>,
+}
+
+/// What a step computes, axes in the port's order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PortOp<P> {
+    /// `out = in.permute(order)`.
+    Transpose(Vec<usize>),
+    /// The same tensor under a new name: a source `permute` the port's order already has.
+    Alias,
+    /// A convolution through its single-layer plan; `spec` is at the real input size.
+    Conv {
+        plan: Plan<P>,
+        spec: LayerSpec,
+        conv: Conv,
+        in_channels: i64,
+    },
+    Pool {
+        plan: Plan<P>,
+        spec: LayerSpec,
+    },
+    /// torch's adaptive pooling; `uniform`: every window the same (input divisible by
+    /// output), so a plain pool computes it.
+    AdaptivePool {
+        max: bool,
+        input: Vec<i64>,
+        output: Vec<i64>,
+        uniform: bool,
+    },
+    GlobalPool {
+        max: bool,
+        keepdims: bool,
+        rank: usize,
+    },
+    /// Batch normalisation over port axis `axis` (`native`: it is the target's channel axis).
+    BatchNorm {
+        features: i64,
+        axis: usize,
+        native: bool,
+        eps: f64,
+        momentum: f64,
+        center: bool,
+        scale: bool,
+    },
+    /// Layer normalisation over the trailing `shape` (the input is in source order).
+    LayerNorm {
+        shape: Vec<i64>,
+        eps: f64,
+        center: bool,
+        scale: bool,
+    },
+    GroupNorm {
+        groups: i64,
+        channels: i64,
+        eps: f64,
+        affine: bool,
+    },
+    InstanceNorm {
+        features: i64,
+        eps: f64,
+        affine: bool,
+    },
+    Activation(Activation),
+    Softmax {
+        axis: usize,
+        log: bool,
+    },
+    /// Inference drops it: the port keeps the layer so it reads like the source.
+    Dropout {
+        rate: f64,
+    },
+    Identity,
+    /// Flattens port axes `start..=end`.
+    Flatten {
+        start: usize,
+        end: usize,
+    },
+    /// To `shape` (full, batch first, in port order).
+    Reshape {
+        shape: Vec<i64>,
+    },
+    Squeeze(Vec<usize>),
+    Unsqueeze(Vec<usize>),
+    /// `(axis, start, end, step, index)` per sliced port axis, bounds resolved.
+    Slice(Vec<(usize, i64, i64, i64, bool)>),
+    Split {
+        axis: usize,
+        sizes: Vec<i64>,
+    },
+    Concat {
+        axis: usize,
+    },
+    Dense {
+        in_features: i64,
+        units: i64,
+        bias: bool,
+        activation: Option<Activation>,
+    },
+    MatMul,
+    Embedding {
+        vocab: i64,
+        dim: i64,
+    },
+    /// `(before, after)` for every port axis.
+    Pad {
+        pairs: Vec<(i64, i64)>,
+        fill: PadFill,
+    },
+    /// Spatial upsampling from `input` to `output` sizes (`scale` when the source gave one).
+    Upsample {
+        input: Vec<i64>,
+        output: Vec<i64>,
+        scale: Option<Vec<f64>>,
+        mode: Interpolation,
+        align_corners: bool,
+    },
+    Elementwise {
+        op: Binary,
+        constant: Option<f64>,
+        constant_first: bool,
+    },
+    Affine {
+        scale: f64,
+        offset: f64,
+    },
+    Reduce {
+        op: Reduce,
+        axes: Vec<usize>,
+        keepdims: bool,
+    },
+    PixelShuffle(i64),
+    Random {
+        normal: bool,
+    },
+}
+
+/// One step of the port.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortStep<P> {
+    /// The source node it computes (none for an inserted transpose).
+    pub node: Option<NodeId>,
+    /// The target name (a module attribute, a layer name, a params key): the source's name
+    /// made an identifier.
+    pub name: String,
+    pub inputs: Vec<Var>,
+    pub outputs: Vec<Var>,
+    pub op: PortOp<P>,
+}
+
+/// How one source layer's weights reach the port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadKind {
+    /// A convolution: `rank` spatial axes; depthwise and separable as Keras has them.
+    Conv {
+        transposed: bool,
+        rank: usize,
+        groups: i64,
+        depthwise: Option<i64>,
+        separable: bool,
+        bias: bool,
+        /// The port adds the bias apart (after a crop).
+        bias_apart: bool,
+        /// The port takes the kernel zero-inserted with this dilation.
+        dilate: Option<Vec<i64>>,
+    },
+    Dense {
+        bias: bool,
+        /// The port's flatten order differs from the source's.
+        flatten: Option<FlatOrder>,
+    },
+    BatchNorm {
+        features: i64,
+        center: bool,
+        scale: bool,
+    },
+    LayerNorm {
+        center: bool,
+        scale: bool,
+    },
+    GroupNorm,
+    Embedding,
+}
+
+/// A weight copy: the source node (its name finds the source layer) and the port step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Load {
+    pub node: NodeId,
+    pub step: usize,
+    pub kind: LoadKind,
+}
+
+/// A port input or output: its variable and how the port's tensor relates to the source's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Port {
+    pub var: Var,
+    pub name: String,
+    pub tensor: PortTensor,
+}
+
+/// The lowered model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortPlan<P> {
+    pub source: Framework,
+    pub target: Framework,
+    pub inputs: Vec<Port>,
+    pub steps: Vec<PortStep<P>>,
+    pub outputs: Vec<Port>,
+    pub loads: Vec<Load>,
+    /// Each port variable's tensor.
+    pub tensors: Vec<PortTensor>,
+    /// Outputs that depend on a random op (left out of the self-check's comparison).
+    pub random: Vec<bool>,
+}
+
+impl<P> PortPlan<P> {
+    /// Whether the port is one path: one input, each step reading the one before.
+    pub fn is_chain(&self) -> bool {
+        let mut current = match self.inputs.as_slice() {
+            [one] => one.var,
+            _ => return false,
+        };
+        for s in &self.steps {
+            if s.inputs != [current] || s.outputs.len() != 1 {
+                return false;
+            }
+            current = s.outputs[0];
+        }
+        self.outputs.len() == 1 && self.outputs[0].var == current
+    }
+}
+
+/// Whether a target keeps channels first.
+pub fn target_first(target: Framework) -> bool {
+    matches!(target, Framework::Torch | Framework::Jax | Framework::Onnx)
+}
+
+/// The port order of the target's layout for a rank-`r` map: port axis `i` holds source axis
+/// `native(r)[i]`.
+pub fn native_perm(source: Framework, target: Framework, r: usize) -> Vec<usize> {
+    let identity: Vec<usize> = (0..r).collect();
+    if r < 3 || channels_last(source) != target_first(target) {
+        return identity;
+    }
+    if channels_last(source) {
+        // NHWC -> NCHW: [0, r-1, 1, ..., r-2].
+        std::iter::once(0).chain(std::iter::once(r - 1)).chain(1..r - 1).collect()
+    } else {
+        // NCHW -> NHWC: [0, 2, ..., r-1, 1].
+        std::iter::once(0).chain(2..r).chain(std::iter::once(1)).collect()
+    }
+}
+
+/// A name usable as a Python identifier and attribute.
+pub fn identifier(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert_str(0, "layer_");
+    }
+    if matches!(s.as_str(), "x" | "model" | "input" | "forward" | "self" | "params" | "lambda" | "def" | "class" | "in" | "is" | "if" | "or" | "and" | "not" | "pass" | "for" | "return") {
+        s.push('_');
+    }
+    s
+}
+
+struct Lowering<'g, P> {
+    g: &'g Graph,
+    plan: PortPlan<P>,
+    /// The port variable of each source edge.
+    vars: HashMap<Edge, Var>,
+    used_names: HashMap<String, usize>,
+    consumers: Vec<Vec<NodeId>>,
+    random: Vec<bool>,
+}
+
+impl<P: Spelling> Lowering<'_, P> {
+    fn var(&mut self, t: PortTensor, random: bool) -> Var {
+        self.plan.tensors.push(t);
+        self.random.push(random);
+        Var(self.plan.tensors.len() - 1)
+    }
+
+    fn tensor(&self, v: Var) -> &PortTensor {
+        &self.plan.tensors[v.0]
+    }
+
+    fn name(&mut self, source: &str) -> String {
+        let base = identifier(source);
+        let n = self.used_names.entry(base.clone()).or_insert(0);
+        let name = if *n == 0 { base.clone() } else { format!("{base}_{n}") };
+        *n += 1;
+        name
+    }
+
+    fn push(&mut self, node: Option<NodeId>, name: String, inputs: Vec<Var>, op: PortOp<P>, out: Vec<PortTensor>) -> Vec<Var> {
+        let random = inputs.iter().any(|v| self.random[v.0]) || matches!(op, PortOp::Random { .. });
+        let outputs: Vec<Var> = out.into_iter().map(|t| self.var(t, random)).collect();
+        self.plan.steps.push(PortStep {
+            node,
+            name,
+            inputs,
+            outputs: outputs.clone(),
+            op,
+        });
+        outputs
+    }
+
+    /// `v` in the order `want` (a transpose when it is not already).
+    fn order(&mut self, v: Var, want: &[usize], name: &str) -> Var {
+        let t = self.tensor(v).clone();
+        if t.perm == want {
+            return v;
+        }
+        let q: Vec<usize> = want
+            .iter()
+            .map(|a| t.perm.iter().position(|p| p == a).unwrap_or(0))
+            .collect();
+        let shape = q.iter().map(|&i| t.shape[i]).collect();
+        let name = self.name(&format!("{name}_transpose"));
+        self.push(None, name, vec![v], PortOp::Transpose(q), vec![PortTensor { shape, perm: want.to_vec(), flat: None }])[0]
+    }
+
+    /// The port axis holding source axis `a` (negative counts from the end).
+    fn port_axis(&self, v: Var, a: i64, line: usize) -> Result<usize, PortError> {
+        let t = self.tensor(v);
+        let source = axis(a, t.perm.len()).map_err(|m| PortError::at(line, m))?;
+        Ok(t.perm.iter().position(|&p| p == source).unwrap_or(source))
+    }
+
+    fn native(&self, r: usize) -> Vec<usize> {
+        native_perm(self.plan.source, self.plan.target, r)
+    }
+
+    /// A tensor of source shape `shape` in port order `perm`.
+    fn port_tensor(shape: &[i64], perm: &[usize]) -> PortTensor {
+        PortTensor {
+            shape: perm.iter().map(|&a| shape.get(a).copied().unwrap_or(1)).collect(),
+            perm: perm.to_vec(),
+            flat: None,
+        }
+    }
+}
+
+/// Lowers `g` for the target of `P`.
+pub fn lower_graph<P: Spelling>(g: &Graph) -> Result<PortPlan<P>, PortError> {
+    let target = P::TARGET;
+    let mut lw = Lowering {
+        g,
+        plan: PortPlan {
+            source: g.framework,
+            target,
+            inputs: Vec::new(),
+            steps: Vec::new(),
+            outputs: Vec::new(),
+            loads: Vec::new(),
+            tensors: Vec::new(),
+            random: Vec::new(),
+        },
+        vars: HashMap::new(),
+        used_names: HashMap::new(),
+        consumers: g.consumers(),
+        random: Vec::new(),
+    };
+    for (i, node) in g.nodes.iter().enumerate() {
+        let id = NodeId(i);
+        if let Some(e) = &node.inferred.error {
+            return Err(PortError::Refused {
+                line: node.source.call_line.unwrap_or(node.source.line),
+                name: node.name.clone(),
+                reason: e.clone(),
+            });
+        }
+        let line = node.source.call_line.unwrap_or(node.source.line);
+        let Some(shapes) = node.inferred.outputs.iter().cloned().collect::<Option<Vec<_>>>() else {
+            return Err(PortError::NoInput);
+        };
+        if let Op::Input = node.op {
+            let shape = &shapes[0];
+            let perm = lw.native(shape.len());
+            let t = Lowering::<P>::port_tensor(shape, &perm);
+            let name = lw.name(&node.name);
+            let v = lw.var(t.clone(), false);
+            lw.plan.inputs.push(Port { var: v, name, tensor: t });
+            lw.vars.insert(Edge::of(id), v);
+            continue;
+        }
+        lower_node(&mut lw, id, &shapes, line)?;
+    }
+    for e in &g.outputs {
+        let v = *lw.vars.get(e).ok_or(PortError::NoInput)?;
+        let t = lw.tensor(v).clone();
+        let r = t.perm.len();
+        // Outputs leave in the target's layout for maps, else in the source's order.
+        let v = if t.perm == lw.native(r) || t.perm.iter().enumerate().all(|(i, &p)| i == p) {
+            v
+        } else {
+            let identity: Vec<usize> = (0..r).collect();
+            lw.order(v, &identity, &g.node(e.node).name.clone())
+        };
+        let name = identifier(&g.node(e.node).name);
+        let tensor = lw.tensor(v).clone();
+        lw.plan.random.push(lw.random[v.0]);
+        lw.plan.outputs.push(Port { var: v, name, tensor });
+    }
+    Ok(lw.plan)
+}
+
+fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>], line: usize) -> Result<(), PortError> {
+    let g = lw.g;
+    let node = g.node(id);
+    let name = lw.name(&node.name);
+    let source = lw.plan.source;
+    let inputs: Vec<Var> = node
+        .inputs
+        .iter()
+        .map(|e| lw.vars.get(e).copied().ok_or(PortError::NoInput))
+        .collect::<Result<_, _>>()?;
+    let out_shape = &shapes[0];
+    let r = out_shape.len();
+    let x = inputs.first().copied();
+    let x_rank = x.map(|v| lw.tensor(v).perm.len()).unwrap_or(0);
+    let identity = |n: usize| -> Vec<usize> { (0..n).collect() };
+    let same_perm = |lw: &Lowering<P>, v: Var| lw.tensor(v).perm.clone();
+    let lowered = |spec: &LayerSpec| -> Result<Plan<P>, PortError> {
+        crate::codegen::writable(spec).map_err(|e| PortError::at(line, e.to_string()))?;
+        lower::<P>(spec, LowerOptions::default()).map_err(|e| PortError::Refused {
+            line,
+            name: node.name.clone(),
+            reason: e.to_string(),
+        })
+    };
+    // Most ops: one step, its output in the order `perm`.
+    let single = |lw: &mut Lowering<P>, inputs: Vec<Var>, op: PortOp<P>, perm: Vec<usize>| -> Vec<Var> {
+        let t = Lowering::<P>::port_tensor(out_shape, &perm);
+        lw.push(Some(id), name.clone(), inputs, op, vec![t])
+    };
+    let outs: Vec<Var> = match &node.op {
+        Op::Input => unreachable!("inputs are lowered apart"),
+        Op::Conv(conv) => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let spec = node.inferred.spec.clone().ok_or_else(|| PortError::at(line, "the convolution has no input size"))?;
+            let plan = lowered(&spec)?;
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let in_channels = in_shape.get(crate::model::shape::channel_axis(source, in_shape.len())).copied().unwrap_or(0);
+            let rank = spec.input.len();
+            let (groups, depthwise) = match conv.groups {
+                Groups::Count(g) => (g, None),
+                Groups::Depthwise { multiplier } => (in_channels, Some(multiplier)),
+            };
+            let step = lw.plan.steps.len();
+            lw.plan.loads.push(Load {
+                node: node.shares.unwrap_or(id),
+                step,
+                kind: LoadKind::Conv {
+                    transposed: spec.op == crate::core::Op::ConvTranspose,
+                    rank,
+                    groups,
+                    depthwise,
+                    separable: conv.separable,
+                    bias: conv.bias,
+                    bias_apart: plan.adds_bias(),
+                    dilate: plan.dilated_kernel().then(|| match &spec.dilation {
+                        Some(Dims::Each(v)) => v.clone(),
+                        Some(Dims::All(d)) => vec![*d; rank],
+                        None => vec![1; rank],
+                    }),
+                },
+            });
+            let perm = lw.native(r);
+            single(lw, vec![x], PortOp::Conv { plan, spec, conv: conv.clone(), in_channels }, perm)
+        }
+        Op::Pool(_) => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let spec = node.inferred.spec.clone().ok_or_else(|| PortError::at(line, "the pool has no input size"))?;
+            let plan = lowered(&spec)?;
+            let perm = lw.native(r);
+            single(lw, vec![x], PortOp::Pool { plan, spec }, perm)
+        }
+        Op::AdaptivePool { max, .. } => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let (_, input) = crate::model::shape::split_map(source, &in_shape).unwrap_or_default();
+            let (_, output) = crate::model::shape::split_map(source, out_shape).unwrap_or_default();
+            let uniform = input.iter().zip(&output).all(|(&i, &o)| o > 0 && i % o == 0);
+            let perm = lw.native(r);
+            single(lw, vec![x], PortOp::AdaptivePool { max: *max, input, output, uniform }, perm)
+        }
+        Op::GlobalPool { max, keepdims } => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let perm = if *keepdims { lw.native(r) } else { identity(r) };
+            single(lw, vec![x], PortOp::GlobalPool { max: *max, keepdims: *keepdims, rank: x_rank.saturating_sub(2) }, perm)
+        }
+        Op::Norm(Norm::Batch { axis: a, eps, momentum, center, scale, .. }) => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let src_axis = axis(*a, in_shape.len()).map_err(|m| PortError::at(line, m))?;
+            let features = in_shape[src_axis];
+            // Over the channels, the target's own layer in its layout; else, over that axis.
+            let channel = crate::model::shape::channel_axis(source, in_shape.len());
+            let (x, native) = if src_axis == channel || in_shape.len() == 2 {
+                let want = if in_shape.len() > 2 { lw.native(x_rank) } else { identity(x_rank) };
+                (lw.order(x, &want, &name), true)
+            } else {
+                (x, false)
+            };
+            let port_axis = lw.port_axis(x, src_axis as i64, line)?;
+            let step = lw.plan.steps.len();
+            lw.plan.loads.push(Load {
+                node: node.shares.unwrap_or(id),
+                step,
+                kind: LoadKind::BatchNorm { features, center: *center, scale: *scale },
+            });
+            let perm = same_perm(lw, x);
+            single(lw, vec![x], PortOp::BatchNorm { features, axis: port_axis, native, eps: *eps, momentum: *momentum, center: *center, scale: *scale }, perm)
+        }
+        Op::Norm(Norm::Layer { axes, eps, center, scale, .. }) => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let mut idx: Vec<usize> = axes.iter().map(|&a| axis(a, in_shape.len())).collect::<Result<_, _>>().map_err(|m| PortError::at(line, m))?;
+            idx.sort_unstable();
+            let trailing = idx.iter().enumerate().all(|(k, &i)| i == in_shape.len() - idx.len() + k);
+            if !trailing {
+                return Err(PortError::at(line, "a layer normalisation over axes that are not the last ones is not ported by padlab"));
+            }
+            let shape: Vec<i64> = idx.iter().map(|&i| in_shape[i]).collect();
+            let step = lw.plan.steps.len();
+            lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::LayerNorm { center: *center, scale: *scale } });
+            single(lw, vec![x], PortOp::LayerNorm { shape, eps: *eps, center: *center, scale: *scale }, identity(r))
+        }
+        Op::Norm(Norm::Group { groups, eps, affine, .. }) => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let channels = in_shape.get(crate::model::shape::channel_axis(source, in_shape.len())).copied().unwrap_or(0);
+            if *affine {
+                let step = lw.plan.steps.len();
+                lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::GroupNorm });
+            }
+            let perm = lw.native(r);
+            single(lw, vec![x], PortOp::GroupNorm { groups: *groups, channels, eps: *eps, affine: *affine }, perm)
+        }
+        Op::Norm(Norm::Instance { eps, affine, .. }) => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let features = in_shape.get(crate::model::shape::channel_axis(source, in_shape.len())).copied().unwrap_or(0);
+            if *affine {
+                let step = lw.plan.steps.len();
+                lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::GroupNorm });
+            }
+            let perm = lw.native(r);
+            single(lw, vec![x], PortOp::InstanceNorm { features, eps: *eps, affine: *affine }, perm)
+        }
+        Op::Activation(a) => {
+            let x = x.ok_or(PortError::NoInput)?;
+            // A fused softmax is over the source's last axis.
+            let x = if *a == Activation::Softmax { lw.order(x, &identity(x_rank), &name) } else { x };
+            let perm = same_perm(lw, x);
+            single(lw, vec![x], PortOp::Activation(*a), perm)
+        }
+        Op::Softmax { axis: a, log } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let port_axis = lw.port_axis(x, *a, line)?;
+            let perm = same_perm(lw, x);
+            single(lw, vec![x], PortOp::Softmax { axis: port_axis, log: *log }, perm)
+        }
+        Op::Dropout { rate, .. } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let perm = same_perm(lw, x);
+            single(lw, vec![x], PortOp::Dropout { rate: *rate }, perm)
+        }
+        Op::Identity => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let perm = same_perm(lw, x);
+            single(lw, vec![x], PortOp::Identity, perm)
+        }
+        Op::Affine { scale, offset } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let perm = same_perm(lw, x);
+            single(lw, vec![x], PortOp::Affine { scale: *scale, offset: *offset }, perm)
+        }
+        Op::Random { normal } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let perm = same_perm(lw, x);
+            single(lw, vec![x], PortOp::Random { normal: *normal }, perm)
+        }
+        Op::Flatten { .. } | Op::Reshape { .. } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let t = lw.tensor(x).clone();
+            // A full flatten to [N, features] read only by dense layers keeps the target's order.
+            let full = r == 2 && out_shape.first() == in_shape.first() && in_shape.len() > 2;
+            let dense_only = !lw.consumers[id.0].is_empty()
+                && lw.consumers[id.0].iter().all(|c| matches!(g.node(*c).op, Op::Dense { .. }))
+                && !g.outputs.iter().any(|e| e.node == id);
+            if full && dense_only && t.perm != identity(x_rank) && t.perm == lw.native(x_rank) {
+                let (channels, spatial) = crate::model::shape::split_map(source, &in_shape).unwrap_or_default();
+                let flat = Some(FlatOrder { channels, spatial, source_last: channels_last(source) });
+                let op = PortOp::Flatten { start: 1, end: x_rank - 1 };
+                let out = PortTensor { shape: out_shape.clone(), perm: identity(2), flat };
+                lw.push(Some(id), name.clone(), vec![x], op, vec![out])
+            } else {
+                let x = lw.order(x, &identity(x_rank), &name);
+                let op = match &node.op {
+                    Op::Flatten { start, end } => {
+                        let s = axis(*start, x_rank).map_err(|m| PortError::at(line, m))?;
+                        let e = axis(*end, x_rank).map_err(|m| PortError::at(line, m))?;
+                        PortOp::Flatten { start: s, end: e }
+                    }
+                    _ => {
+                        let mut shape = out_shape.clone();
+                        if let Some(b) = shape.first_mut() {
+                            *b = -1;
+                        }
+                        PortOp::Reshape { shape }
+                    }
+                };
+                single(lw, vec![x], op, identity(r))
+            }
+        }
+        Op::Permute(p) => {
+            // The port's tensor stays as it is; only the bookkeeping of its axes changes.
+            let x = x.ok_or(PortError::NoInput)?;
+            let t = lw.tensor(x).clone();
+            // Source output axis j is source input axis p[j]; port axis i holds source input
+            // axis t.perm[i], which is source output axis position of t.perm[i] in p.
+            let perm: Vec<usize> = t.perm.iter().map(|a| p.iter().position(|b| b == a).unwrap_or(*a)).collect();
+            lw.vars.insert(Edge::of(id), x);
+            let retagged = lw.var(PortTensor { shape: t.shape.clone(), perm, flat: None }, lw.random[x.0]);
+            // A retag is a free step: it names the source permute for the reader.
+            lw.push(Some(id), name.clone(), vec![x], PortOp::Alias, vec![]);
+            if let Some(last) = lw.plan.steps.last_mut() {
+                last.outputs = vec![retagged];
+            }
+            vec![retagged]
+        }
+        Op::Squeeze(axes) => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let src: Vec<usize> = match axes {
+                None => (0..in_shape.len()).filter(|&i| in_shape[i] == 1).collect(),
+                Some(a) => a.iter().map(|&k| axis(k, in_shape.len())).collect::<Result<Vec<_>, _>>().map_err(|m| PortError::at(line, m))?.into_iter().filter(|&i| in_shape[i] == 1).collect(),
+            };
+            let t = lw.tensor(x).clone();
+            let port: Vec<usize> = src.iter().map(|a| t.perm.iter().position(|p| p == a).unwrap_or(*a)).collect();
+            // The remaining axes keep their relative order.
+            let kept: Vec<usize> = t.perm.iter().copied().filter(|a| !src.contains(a)).collect();
+            let perm = renumber(&kept);
+            single(lw, vec![x], PortOp::Squeeze(port), perm)
+        }
+        Op::Unsqueeze(_) => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let Op::Unsqueeze(axes) = &node.op else { unreachable!("matched") };
+            let idx: Vec<usize> = axes.iter().map(|&a| axis(a, in_shape.len() + axes.len())).collect::<Result<_, _>>().map_err(|m| PortError::at(line, m))?;
+            single(lw, vec![x], PortOp::Unsqueeze(idx), identity(r))
+        }
+        Op::Slice(axes) => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let t = lw.tensor(x).clone();
+            let mut port = Vec::new();
+            let mut dropped = Vec::new();
+            for s in axes {
+                let a = axis(s.axis, in_shape.len()).map_err(|m| PortError::at(line, m))?;
+                let n = in_shape[a];
+                let clamp = |v: i64| {
+                    let v = if v < 0 { v.saturating_add(n) } else { v };
+                    v.clamp(0, n)
+                };
+                let (start, end) = if s.index {
+                    let i = s.start.unwrap_or(0);
+                    let i = if i < 0 { i + n } else { i };
+                    (i, i + 1)
+                } else {
+                    (s.start.map_or(0, clamp), s.end.map_or(n, clamp))
+                };
+                if s.index {
+                    dropped.push(a);
+                }
+                port.push((t.perm.iter().position(|&p| p == a).unwrap_or(a), start, end, s.step.max(1), s.index));
+            }
+            let kept: Vec<usize> = t.perm.iter().copied().filter(|a| !dropped.contains(a)).collect();
+            let perm = renumber(&kept);
+            single(lw, vec![x], PortOp::Slice(port), perm)
+        }
+        Op::Split { axis: a, sizes } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let port_axis = lw.port_axis(x, *a, line)?;
+            let perm = same_perm(lw, x);
+            let out: Vec<PortTensor> = shapes.iter().map(|s| Lowering::<P>::port_tensor(s, &perm)).collect();
+            lw.push(Some(id), name.clone(), vec![x], PortOp::Split { axis: port_axis, sizes: sizes.clone() }, out)
+        }
+        Op::Concat { axis: a } => {
+            let first = x.ok_or(PortError::NoInput)?;
+            let want = same_perm(lw, first);
+            let xs: Vec<Var> = inputs.iter().map(|&v| lw.order(v, &want, &name)).collect();
+            let port_axis = lw.port_axis(xs[0], *a, line)?;
+            single(lw, xs, PortOp::Concat { axis: port_axis }, want)
+        }
+        Op::Elementwise { op, constant, constant_first } => {
+            let first = x.ok_or(PortError::NoInput)?;
+            let ranks: Vec<usize> = inputs.iter().map(|v| lw.tensor(*v).perm.len()).collect();
+            let perms_equal = inputs.iter().all(|v| lw.tensor(*v).perm == lw.tensor(first).perm);
+            let want = if ranks.iter().all(|&k| k == ranks[0]) && perms_equal {
+                lw.tensor(first).perm.clone()
+            } else if ranks.iter().all(|&k| k == ranks[0]) {
+                lw.native(ranks[0])
+            } else {
+                identity(0)
+            };
+            let xs: Vec<Var> = inputs
+                .iter()
+                .map(|&v| {
+                    let k = lw.tensor(v).perm.len();
+                    if want.len() == k { lw.order(v, &want, &name) } else { lw.order(v, &identity(k), &name) }
+                })
+                .collect();
+            let perm = if want.len() == r { want } else { identity(r) };
+            single(lw, xs, PortOp::Elementwise { op: *op, constant: *constant, constant_first: *constant_first }, perm)
+        }
+        Op::Dense { in_features, units, bias, activation } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let t = lw.tensor(x).clone();
+            let x = if t.perm.len() > 2 { lw.order(x, &identity(x_rank), &name) } else { x };
+            let flat = lw.tensor(x).flat.clone();
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let n = in_features.or(in_shape.last().copied()).unwrap_or(0);
+            let step = lw.plan.steps.len();
+            lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::Dense { bias: *bias, flatten: flat } });
+            single(lw, vec![x], PortOp::Dense { in_features: n, units: *units, bias: *bias, activation: *activation }, identity(r))
+        }
+        Op::MatMul => {
+            let xs: Vec<Var> = inputs.iter().map(|&v| { let k = lw.tensor(v).perm.len(); lw.order(v, &identity(k), &name) }).collect();
+            single(lw, xs, PortOp::MatMul, identity(r))
+        }
+        Op::Embedding { vocab, dim } => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
+            let step = lw.plan.steps.len();
+            lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::Embedding });
+            single(lw, vec![x], PortOp::Embedding { vocab: *vocab, dim: *dim }, identity(r))
+        }
+        Op::Pad { pairs, fill } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let t = lw.tensor(x).clone();
+            let port: Vec<(i64, i64)> = t.perm.iter().map(|&a| pairs.get(a).copied().unwrap_or((0, 0))).collect();
+            let perm = t.perm.clone();
+            single(lw, vec![x], PortOp::Pad { pairs: port, fill: *fill }, perm)
+        }
+        Op::Upsample { scale, mode, align_corners, .. } => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let (_, input) = crate::model::shape::split_map(source, &in_shape).unwrap_or_default();
+            let (_, output) = crate::model::shape::split_map(source, out_shape).unwrap_or_default();
+            let perm = lw.native(r);
+            single(lw, vec![x], PortOp::Upsample { input, output, scale: scale.clone(), mode: *mode, align_corners: *align_corners }, perm)
+        }
+        Op::Reduce { op, axes, keepdims } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            let t = lw.tensor(x).clone();
+            let src: Vec<usize> = if axes.is_empty() {
+                (0..x_rank).collect()
+            } else {
+                axes.iter().map(|&a| axis(a, x_rank)).collect::<Result<_, _>>().map_err(|m| PortError::at(line, m))?
+            };
+            let port: Vec<usize> = src.iter().map(|a| t.perm.iter().position(|p| p == a).unwrap_or(*a)).collect();
+            let perm = if *keepdims { t.perm.clone() } else { renumber(&t.perm.iter().copied().filter(|a| !src.contains(a)).collect::<Vec<_>>()) };
+            single(lw, vec![x], PortOp::Reduce { op: *op, axes: port, keepdims: *keepdims }, perm)
+        }
+        Op::PixelShuffle(f) => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let perm = lw.native(r);
+            single(lw, vec![x], PortOp::PixelShuffle(*f), perm)
+        }
+        Op::Opaque { what } => return Err(PortError::at(line, format!("{what} is not ported by padlab"))),
+    };
+    for (k, v) in outs.into_iter().enumerate() {
+        lw.vars.insert(Edge { node: id, output: k }, v);
+    }
+    Ok(())
+}
+
+/// Axis labels renumbered to `0..n` keeping their relative order (after axes were removed).
+fn renumber(kept: &[usize]) -> Vec<usize> {
+    let mut sorted = kept.to_vec();
+    sorted.sort_unstable();
+    kept.iter().map(|a| sorted.iter().position(|s| s == a).unwrap_or(0)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn native_orders_move_the_channels() {
+        assert_eq!(native_perm(Framework::Torch, Framework::Keras, 4), vec![0, 2, 3, 1]);
+        assert_eq!(native_perm(Framework::Keras, Framework::Torch, 4), vec![0, 3, 1, 2]);
+        assert_eq!(native_perm(Framework::Keras, Framework::Tf, 4), vec![0, 1, 2, 3]);
+        assert_eq!(native_perm(Framework::Torch, Framework::Jax, 3), vec![0, 1, 2]);
+        assert_eq!(native_perm(Framework::Keras, Framework::Jax, 3), vec![0, 2, 1]);
+        assert_eq!(native_perm(Framework::Torch, Framework::Keras, 2), vec![0, 1]);
+    }
+
+    #[test]
+    fn identifiers_are_python_names() {
+        assert_eq!(identifier("layer1.0.conv1"), "layer1_0_conv1");
+        assert_eq!(identifier("0"), "layer_0");
+        assert_eq!(identifier("sequential_1/conv2d"), "sequential_1_conv2d");
+        assert_eq!(identifier("x"), "x_");
+    }
+}
+
+/// What the self-check reads of a plan, whatever the target's padding type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanView {
+    pub source: Framework,
+    pub target: Framework,
+    pub inputs: Vec<Port>,
+    pub outputs: Vec<Port>,
+    pub loads: Vec<Load>,
+    pub random: Vec<bool>,
+}
+
+impl<P> PortPlan<P> {
+    pub fn view(&self) -> PlanView {
+        PlanView {
+            source: self.source,
+            target: self.target,
+            inputs: self.inputs.clone(),
+            outputs: self.outputs.clone(),
+            loads: self.loads.clone(),
+            random: self.random.clone(),
+        }
+    }
+}
