@@ -96,10 +96,39 @@ def prelude(keras, legacy):
     return ns
 
 
+FRAMEWORKS = {"keras", "tensorflow", "tf_keras", "numpy"}
+
+
+def stub_module(top):
+    """Makes `import top` and `import top.anything` give mocks (plotting and data helpers)."""
+    import importlib.abc
+    import importlib.machinery
+    import types
+    from unittest import mock
+
+    class StubLoader(importlib.abc.Loader):
+        def create_module(self, spec):
+            m = types.ModuleType(spec.name)
+            m.__path__ = []
+            m.__getattr__ = lambda name: mock.MagicMock(name=f"{spec.name}.{name}")
+            return m
+
+        def exec_module(self, module):
+            pass
+
+    class StubFinder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == top or name.startswith(top + "."):
+                return importlib.machinery.ModuleSpec(name, StubLoader(), is_package=True)
+            return None
+
+    sys.meta_path.append(StubFinder())
+
+
 def run_file(path, text, inputs, keras, legacy, notes):
     """Executes the file; a NameError on a name it never defines takes that name as the input
     shape (when an input is given) and runs the file again from a fresh session."""
-    assumed = {}
+    assumed, stubbed = {}, set()
     for _ in range(8):
         keras.backend.clear_session()
         ns = prelude(keras, legacy)
@@ -109,6 +138,14 @@ def run_file(path, text, inputs, keras, legacy, notes):
         try:
             with contextlib.redirect_stdout(printed):
                 exec(compile(text, path, "exec"), ns)
+        except ModuleNotFoundError as e:
+            top = (e.name or "").split(".")[0]
+            if not top or top in FRAMEWORKS or top in stubbed:
+                raise
+            stub_module(top)
+            stubbed.add(top)
+            notes.append(f"stubbed: import {top} (not a framework; the model does not need it)")
+            continue
         except NameError as e:
             name = getattr(e, "name", None)
             if inputs is None or not name or name in assumed:
