@@ -1,8 +1,8 @@
 # padlab-model: build_fcn(num_classes=5)
 # FCN-style segmentation net: a strided 'same' backbone (100x132 -> 50x66 -> 25x33 -> 13x17), a
-# 1x1 classifier, UpSampling2D(interpolation="bilinear") by 2 on the deepest map, a skip from the
-# stride-4 map cropped to size, then bilinear upsampling by 4, Activation("softmax") over the
-# classes and Permute((3, 1, 2)) to a channels-first output for a PyTorch-side loss.
+# 1x1 classifier, UpSampling2D(interpolation="bilinear") by 2 on the deepest map, cropped to the
+# stride-4 skip scores and added to them, then bilinear upsampling by 4, Activation("softmax")
+# over the classes and Permute((3, 1, 2)) to a channels-first output for a PyTorch-side loss.
 # Style: Keras FCN-8s/16s-like repositories (skip scores added after upsampling, the crop sizes
 # read from the tensors' static shapes, so the input size is a parameter with a default).
 import keras
