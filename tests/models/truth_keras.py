@@ -34,7 +34,8 @@ On stderr: what the file printed, any assumption made (an undefined name taken a
 shape), and a check of the recording against the model's own structure (the graph's operation
 names and `layer.output.shape` where it is known); the exit status is 2 when that check fails.
 
---summary prints `model.summary(line_length=N)` instead (N = 100 unless given). With
+--summary prints `model.summary(line_length=N)` instead (without N, Keras's own default width,
+the same on any terminal). With
 TF_USE_LEGACY_KERAS=1 and tf-keras importable (Keras 2), --summary prints Keras 2's table; the file
 must then reach Keras through `tensorflow.keras` / `tf.keras`.
 
@@ -373,7 +374,8 @@ def main():
     ap.add_argument("--input", help="HxWxC without the batch axis; several inputs: 32x32x3,10")
     ap.add_argument("--build", help="the expression that gives the model (default: # padlab-model:)")
     ap.add_argument("--summary", action="store_true", help="print model.summary() instead")
-    ap.add_argument("--line-length", type=int, default=100)
+    ap.add_argument("--line-length", type=int, default=None,
+                    help="the summary's width (default: Keras's own, as on a wide terminal)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
@@ -382,6 +384,8 @@ def main():
     os.environ.setdefault("XDG_CACHE_HOME", os.path.join(scratch, "cache"))
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     os.environ.setdefault("KERAS_BACKEND", "tensorflow")
+    # Keras 3 narrows its summary to the terminal; a fixed wide one gives its own default width
+    os.environ["COLUMNS"] = "250"
     legacy = os.environ.get("TF_USE_LEGACY_KERAS") == "1"
     import warnings
     warnings.filterwarnings("ignore")
@@ -401,16 +405,14 @@ def main():
     ns = run_file(args.file, dedent_paste(text), given, keras, legacy, notes)
     with contextlib.redirect_stdout(sys.stderr):
         model, expr = pick_model(ns, expr, keras)
-        if legacy or args.summary and model.built:
-            shapes = None
-        else:
+        if not (args.summary and model.built):
             shapes, dtypes = resolve_shapes(model, given, notes)
+            if not model.built and isinstance(model, keras.Sequential) and len(shapes) == 1:
+                model.build((None,) + tuple(shapes[0]))  # as `model.build(input_shape)`: batch None
             x = make_batch(shapes, dtypes, has_embedding(model, keras), args.seed)
-            model(x, training=False)  # builds whatever is not built yet, outside the recording
+            if not args.summary or not model.built:
+                model(x, training=False)  # builds whatever is not built yet, outside the recording
     if args.summary:
-        if not model.built:
-            shapes, dtypes = resolve_shapes(model, given, notes)
-            model(make_batch(shapes, dtypes, has_embedding(model, keras), args.seed), training=False)
         for n in notes:
             print(n, file=sys.stderr)
         model.summary(line_length=args.line_length)
