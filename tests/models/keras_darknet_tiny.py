@@ -13,35 +13,33 @@ from keras.regularizers import l2
 
 
 def compose(*funcs):
-    """Compose arbitrarily many functions, evaluated left to right."""
-    if funcs:
-        return reduce(lambda f, g: lambda *a, **kw: g(f(*a, **kw)), funcs)
-    else:
-        raise ValueError('Composition of empty sequence not supported.')
+    """compose(f, g, h)(x) == h(g(f(x)))"""
+    if not funcs:
+        raise ValueError('nothing to compose')
+    return reduce(lambda f, g: lambda *a, **kw: g(f(*a, **kw)), funcs)
 
 
 @wraps(Conv2D)
 def DarknetConv2D(*args, **kwargs):
-    """Wrapper to set Darknet parameters for Convolution2D."""
-    darknet_conv_kwargs = {'kernel_regularizer': l2(5e-4)}
-    darknet_conv_kwargs['padding'] = 'valid' if kwargs.get('strides') == (2, 2) else 'same'
-    darknet_conv_kwargs.update(kwargs)
-    return Conv2D(*args, **darknet_conv_kwargs)
+    """Conv2D with Darknet's defaults: L2 weight decay, 'valid' when downsampling."""
+    defaults = {'kernel_regularizer': l2(5e-4),
+                'padding': 'valid' if kwargs.get('strides') == (2, 2) else 'same'}
+    defaults.update(kwargs)
+    return Conv2D(*args, **defaults)
 
 
 def DarknetConv2D_BN_Leaky(*args, **kwargs):
-    """Darknet Convolution2D followed by BatchNormalization and LeakyReLU."""
-    no_bias_kwargs = {'use_bias': False}
-    no_bias_kwargs.update(kwargs)
+    """conv (no bias: BN follows) -> BN -> leaky ReLU"""
+    kwargs.setdefault('use_bias', False)
     return compose(
-        DarknetConv2D(*args, **no_bias_kwargs),
+        DarknetConv2D(*args, **kwargs),
         BatchNormalization(),
         LeakyReLU(negative_slope=0.1))
 
 
 def resblock_body(x, num_filters, num_blocks):
-    '''A series of resblocks starting with a downsampling Convolution2D'''
-    # Darknet uses left and top padding instead of 'same' mode
+    '''Downsample by 2, then num_blocks bottleneck residual units.'''
+    # pad one row on top and one column on the left, then a valid stride-2 3x3 conv
     x = ZeroPadding2D(((1, 0), (1, 0)))(x)
     x = DarknetConv2D_BN_Leaky(num_filters, (3, 3), strides=(2, 2))(x)
     for i in range(num_blocks):

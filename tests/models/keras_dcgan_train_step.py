@@ -68,14 +68,13 @@ class GAN(keras.Model):
         return [self.d_loss_metric, self.g_loss_metric]
 
     def train_step(self, real_images):
-        # Sample random points in the latent space and decode them to fake images
         batch_size = ops.shape(real_images)[0]
         random_latent_vectors = keras.random.normal(
             shape=(batch_size, self.latent_dim), seed=self.seed_generator
         )
         generated_images = self.generator(random_latent_vectors)
 
-        # Real images are labelled 0, fakes 1, with a little noise on the labels
+        # fakes first (label 1), then reals (label 0); jitter the labels a little
         combined_images = ops.concatenate([generated_images, real_images], axis=0)
         labels = ops.concatenate(
             [ops.ones((batch_size, 1)), ops.zeros((batch_size, 1))], axis=0
@@ -88,7 +87,7 @@ class GAN(keras.Model):
         grads = tape.gradient(d_loss, self.discriminator.trainable_weights)
         self.d_optimizer.apply_gradients(zip(grads, self.discriminator.trainable_weights))
 
-        # Train the generator through a frozen discriminator, saying "all real"
+        # generator step: new fakes, scored against the label for "real"
         random_latent_vectors = keras.random.normal(
             shape=(batch_size, self.latent_dim), seed=self.seed_generator
         )

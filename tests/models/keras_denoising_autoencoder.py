@@ -11,28 +11,22 @@ from keras.models import Model
 
 input = layers.Input(shape=(28, 28, 1))
 
-# Encoder
+# 28 -> 14 -> 7
 x = layers.Conv2D(32, (3, 3), activation="relu", padding="same")(input)
 x = layers.MaxPooling2D((2, 2), padding="same")(x)
 x = layers.Conv2D(32, (3, 3), activation="relu", padding="same")(x)
 x = layers.MaxPooling2D((2, 2), padding="same")(x)
 
-# Decoder
+# 7 -> 14 -> 28
 x = layers.Conv2DTranspose(32, (3, 3), strides=2, activation="relu", padding="same")(x)
 x = layers.Conv2DTranspose(32, (3, 3), strides=2, activation="relu", padding="same")(x)
 x = layers.Conv2D(1, (3, 3), activation="sigmoid", padding="same")(x)
 
-# Autoencoder
 autoencoder = Model(input, x)
 autoencoder.compile(optimizer="adam", loss="binary_crossentropy")
 autoencoder.summary()
 
 if __name__ == "__main__":
-    autoencoder.fit(
-        x=noisy_train_data,
-        y=train_data,
-        epochs=100,
-        batch_size=128,
-        shuffle=True,
-        validation_data=(noisy_test_data, test_data),
-    )
+    # learn to map noisy digits to clean ones
+    autoencoder.fit(noisy_train, clean_train, epochs=100, batch_size=128, shuffle=True,
+                    validation_data=(noisy_test, clean_test))

@@ -15,8 +15,7 @@ batch_size = 128
 num_classes = 10
 epochs = 12
 
-# input image dimensions
-img_rows, img_cols = 28, 28
+img_rows, img_cols = 28, 28  # MNIST digits
 
 if K.image_data_format() == 'channels_first':
     input_shape = (1, img_rows, img_cols)

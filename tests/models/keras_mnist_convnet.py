@@ -5,8 +5,7 @@ import numpy as np
 import keras
 from keras import layers
 
-# Model / data parameters
-num_classes = 10
+num_classes = 10  # digits
 input_shape = (28, 28, 1)
 
 model = keras.Sequential(

@@ -12,8 +12,7 @@ def _make_divisible(v, divisor, min_value=None):
     if min_value is None:
         min_value = divisor
     new_v = max(min_value, int(v + divisor / 2) // divisor * divisor)
-    # Make sure that round down does not go down by more than 10%.
-    if new_v < 0.9 * v:
+    if new_v < 0.9 * v:  # never round away more than a tenth
         new_v += divisor
     return new_v
 

@@ -7,68 +7,51 @@ import keras
 from keras import layers
 
 img_size = (160, 160)
-num_classes = 3
-batch_size = 32
+num_classes = 3   # pet, background, outline
 
 
 def get_model(img_size, num_classes):
     inputs = keras.Input(shape=img_size + (3,))
 
-    ### [First half of the network: downsampling inputs] ###
-
-    # Entry block
+    # stem: 160 -> 80
     x = layers.Conv2D(32, 3, strides=2, padding="same")(inputs)
     x = layers.BatchNormalization()(x)
     x = layers.Activation("relu")(x)
+    block_input = x
 
-    previous_block_activation = x  # Set aside residual
-
-    # Blocks 1, 2, 3 are identical apart from the feature depth.
+    # encoder: each block halves the size; its input, projected, is added back
     for filters in [64, 128, 256]:
         x = layers.Activation("relu")(x)
         x = layers.SeparableConv2D(filters, 3, padding="same")(x)
         x = layers.BatchNormalization()(x)
-
         x = layers.Activation("relu")(x)
         x = layers.SeparableConv2D(filters, 3, padding="same")(x)
         x = layers.BatchNormalization()(x)
-
         x = layers.MaxPooling2D(3, strides=2, padding="same")(x)
 
-        # Project residual
-        residual = layers.Conv2D(filters, 1, strides=2, padding="same")(
-            previous_block_activation
-        )
-        x = layers.add([x, residual])  # Add back residual
-        previous_block_activation = x  # Set aside next residual
+        shortcut = layers.Conv2D(filters, 1, strides=2, padding="same")(block_input)
+        x = layers.add([x, shortcut])
+        block_input = x
 
-    ### [Second half of the network: upsampling inputs] ###
-
+    # decoder: each block doubles the size; the shortcut is upsampled then projected
     for filters in [256, 128, 64, 32]:
         x = layers.Activation("relu")(x)
         x = layers.Conv2DTranspose(filters, 3, padding="same")(x)
         x = layers.BatchNormalization()(x)
-
         x = layers.Activation("relu")(x)
         x = layers.Conv2DTranspose(filters, 3, padding="same")(x)
         x = layers.BatchNormalization()(x)
-
         x = layers.UpSampling2D(2)(x)
 
-        # Project residual
-        residual = layers.UpSampling2D(2)(previous_block_activation)
-        residual = layers.Conv2D(filters, 1, padding="same")(residual)
-        x = layers.add([x, residual])  # Add back residual
-        previous_block_activation = x  # Set aside next residual
+        shortcut = layers.UpSampling2D(2)(block_input)
+        shortcut = layers.Conv2D(filters, 1, padding="same")(shortcut)
+        x = layers.add([x, shortcut])
+        block_input = x
 
-    # Add a per-pixel classification layer
+    # class probabilities for every pixel
     outputs = layers.Conv2D(num_classes, 3, activation="softmax", padding="same")(x)
-
-    # Define the model
-    model = keras.Model(inputs, outputs)
-    return model
+    return keras.Model(inputs, outputs)
 
 
-# Build model
 model = get_model(img_size, num_classes)
 model.summary()

@@ -19,15 +19,12 @@ input_shape = (124, 129, 1)
 print('Input shape:', input_shape)
 num_labels = len(label_names)
 
-# Instantiate the `tf.keras.layers.Normalization` layer.
-# (The tutorial fits it with `norm_layer.adapt(...)` on the spectrograms.)
+# per-pixel standardisation; fixed statistics stand in for `norm_layer.adapt(spectrograms)`
 norm_layer = layers.Normalization(mean=0.25, variance=0.5)
 
 model = models.Sequential([
     layers.Input(shape=input_shape),
-    # Downsample the input.
-    layers.Resizing(32, 32),
-    # Normalize.
+    layers.Resizing(32, 32),   # 124x129 spectrogram -> 32x32, cheaper to train
     norm_layer,
     layers.Conv2D(32, 3, activation='relu'),
     layers.Conv2D(64, 3, activation='relu'),

@@ -7,34 +7,24 @@
 import keras
 from keras import layers
 
-# Model constants.
-max_features = 20000
-embedding_dim = 128
-sequence_length = 500
+vocab_size = 20000      # the TextVectorization layer's max_tokens
+embed_dim = 128
+sequence_length = 500   # what the vectorizer pads / cuts every review to
 
-# A integer input for vocab indices.
-inputs = keras.Input(shape=(None,), dtype="int64")
-
-# Next, we add a layer to map those vocab indices into a space of dimensionality
-# 'embedding_dim'.
-x = layers.Embedding(max_features, embedding_dim)(inputs)
+inputs = keras.Input(shape=(None,), dtype="int64")   # token ids
+x = layers.Embedding(vocab_size, embed_dim)(inputs)
 x = layers.Dropout(0.5)(x)
 
-# Conv1D + global max pooling
+# two strided convolutions over the words, then the strongest response of each filter
 x = layers.Conv1D(128, 7, padding="valid", activation="relu", strides=3)(x)
 x = layers.Conv1D(128, 7, padding="valid", activation="relu", strides=3)(x)
 x = layers.GlobalMaxPooling1D()(x)
 
-# We add a vanilla hidden layer:
 x = layers.Dense(128, activation="relu")(x)
 x = layers.Dropout(0.5)(x)
-
-# We project onto a single unit output layer, and squash it with a sigmoid:
-predictions = layers.Dense(1, activation="sigmoid", name="predictions")(x)
+predictions = layers.Dense(1, activation="sigmoid", name="predictions")(x)  # P(positive)
 
 model = keras.Model(inputs, predictions)
-
-# Compile the model with binary crossentropy loss and an adam optimizer.
 model.compile(loss="binary_crossentropy", optimizer="adam", metrics=["accuracy"])
 
 if __name__ == "__main__":

@@ -10,45 +10,42 @@ import keras
 from keras import ops
 from keras import layers
 
+latent_dim = 2
+
 
 class Sampling(layers.Layer):
-    """Uses (z_mean, z_log_var) to sample z, the vector encoding a digit."""
+    """Draws z = mean + sigma * eps from the two encoder heads."""
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.seed_generator = keras.random.SeedGenerator(1337)
+        self.seed_generator = keras.random.SeedGenerator(42)
 
     def call(self, inputs):
         z_mean, z_log_var = inputs
-        batch = ops.shape(z_mean)[0]
-        dim = ops.shape(z_mean)[1]
-        epsilon = keras.random.normal(shape=(batch, dim), seed=self.seed_generator)
-        return z_mean + ops.exp(0.5 * z_log_var) * epsilon
+        eps = keras.random.normal(shape=ops.shape(z_mean), seed=self.seed_generator)
+        return z_mean + ops.exp(0.5 * z_log_var) * eps
 
 
-latent_dim = 2
-
-# Encoder
+# 28x28 digit -> 2-D latent distribution and a sample from it
 encoder_inputs = keras.Input(shape=(28, 28, 1))
-x = layers.Conv2D(32, 3, activation="relu", strides=2, padding="same")(encoder_inputs)
-x = layers.Conv2D(64, 3, activation="relu", strides=2, padding="same")(x)
-x = layers.Flatten()(x)
-x = layers.Dense(16, activation="relu")(x)
-z_mean = layers.Dense(latent_dim, name="z_mean")(x)
-z_log_var = layers.Dense(latent_dim, name="z_log_var")(x)
+h = layers.Conv2D(32, 3, activation="relu", strides=2, padding="same")(encoder_inputs)
+h = layers.Conv2D(64, 3, activation="relu", strides=2, padding="same")(h)
+h = layers.Flatten()(h)
+h = layers.Dense(16, activation="relu")(h)
+z_mean = layers.Dense(latent_dim, name="z_mean")(h)
+z_log_var = layers.Dense(latent_dim, name="z_log_var")(h)
 z = Sampling()([z_mean, z_log_var])
 encoder = keras.Model(encoder_inputs, [z_mean, z_log_var, z], name="encoder")
 encoder.summary()
 
-# Decoder
+# latent point -> 28x28 probabilities
 latent_inputs = keras.Input(shape=(latent_dim,))
-x = layers.Dense(7 * 7 * 64, activation="relu")(latent_inputs)
-x = layers.Reshape((7, 7, 64))(x)
-x = layers.Conv2DTranspose(64, 3, activation="relu", strides=2, padding="same")(x)
-x = layers.Conv2DTranspose(32, 3, activation="relu", strides=2, padding="same")(x)
-decoder_outputs = layers.Conv2DTranspose(1, 3, activation="sigmoid", padding="same")(x)
+h = layers.Dense(7 * 7 * 64, activation="relu")(latent_inputs)
+h = layers.Reshape((7, 7, 64))(h)
+h = layers.Conv2DTranspose(64, 3, activation="relu", strides=2, padding="same")(h)
+h = layers.Conv2DTranspose(32, 3, activation="relu", strides=2, padding="same")(h)
+decoder_outputs = layers.Conv2DTranspose(1, 3, activation="sigmoid", padding="same")(h)
 decoder = keras.Model(latent_inputs, decoder_outputs, name="decoder")
-decoder.summary()
 
 
 class VAE(keras.Model):
@@ -56,40 +53,29 @@ class VAE(keras.Model):
         super().__init__(**kwargs)
         self.encoder = encoder
         self.decoder = decoder
-        self.total_loss_tracker = keras.metrics.Mean(name="total_loss")
-        self.reconstruction_loss_tracker = keras.metrics.Mean(name="reconstruction_loss")
-        self.kl_loss_tracker = keras.metrics.Mean(name="kl_loss")
+        self.loss_tracker = keras.metrics.Mean(name="loss")
 
     @property
     def metrics(self):
-        return [self.total_loss_tracker, self.reconstruction_loss_tracker, self.kl_loss_tracker]
+        return [self.loss_tracker]
 
-    def train_step(self, data):
+    def train_step(self, images):
         with tf.GradientTape() as tape:
-            z_mean, z_log_var, z = self.encoder(data)
-            reconstruction = self.decoder(z)
-            reconstruction_loss = ops.mean(
-                ops.sum(keras.losses.binary_crossentropy(data, reconstruction), axis=(1, 2))
-            )
-            kl_loss = -0.5 * (1 + z_log_var - ops.square(z_mean) - ops.exp(z_log_var))
-            kl_loss = ops.mean(ops.sum(kl_loss, axis=1))
-            total_loss = reconstruction_loss + kl_loss
-        grads = tape.gradient(total_loss, self.trainable_weights)
+            mean, log_var, sample = self.encoder(images)
+            rebuilt = self.decoder(sample)
+            # per-image reconstruction error summed over pixels, then the KL term
+            recon = ops.mean(ops.sum(keras.losses.binary_crossentropy(images, rebuilt), axis=(1, 2)))
+            kl = ops.mean(ops.sum(-0.5 * (1 + log_var - ops.square(mean) - ops.exp(log_var)), axis=1))
+            loss = recon + kl
+        grads = tape.gradient(loss, self.trainable_weights)
         self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
-        self.total_loss_tracker.update_state(total_loss)
-        self.reconstruction_loss_tracker.update_state(reconstruction_loss)
-        self.kl_loss_tracker.update_state(kl_loss)
-        return {
-            "loss": self.total_loss_tracker.result(),
-            "reconstruction_loss": self.reconstruction_loss_tracker.result(),
-            "kl_loss": self.kl_loss_tracker.result(),
-        }
+        self.loss_tracker.update_state(loss)
+        return {"loss": self.loss_tracker.result()}
 
 
 if __name__ == "__main__":
-    (x_train, _), (x_test, _) = keras.datasets.mnist.load_data()
-    mnist_digits = np.concatenate([x_train, x_test], axis=0)
-    mnist_digits = np.expand_dims(mnist_digits, -1).astype("float32") / 255
+    (x_train, _), _ = keras.datasets.mnist.load_data()
+    digits = np.expand_dims(x_train, -1).astype("float32") / 255
     vae = VAE(encoder, decoder)
     vae.compile(optimizer=keras.optimizers.Adam())
-    vae.fit(mnist_digits, epochs=30, batch_size=128)
+    vae.fit(digits, epochs=30, batch_size=128)

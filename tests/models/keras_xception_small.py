@@ -23,10 +23,9 @@ def data_augmentation(images):
 
 def make_model(input_shape, num_classes):
     inputs = keras.Input(shape=input_shape)
-    # Image augmentation block: random at training time, a no-op at inference
-    x = data_augmentation(inputs)
+    x = data_augmentation(inputs)  # random while training, passes images through at inference
 
-    # Entry block
+    # stem: pixels to [0, 1], then 150 -> 75
     x = layers.Rescaling(1.0 / 255)(x)
     x = layers.Conv2D(32, 3, strides=2, padding="same")(x)
     x = layers.BatchNormalization()(x)
@@ -36,7 +35,7 @@ def make_model(input_shape, num_classes):
     x = layers.BatchNormalization()(x)
     x = layers.Activation("relu")(x)
 
-    previous_block_activation = x  # Set aside residual
+    previous_block_activation = x  # what the first block's shortcut starts from
 
     for size in [128, 256, 512]:
         x = layers.Activation("relu")(x)
@@ -49,10 +48,10 @@ def make_model(input_shape, num_classes):
 
         x = layers.MaxPooling2D(3, strides=2, padding="same")(x)
 
-        # Project residual to the new size and resolution
+        # the shortcut must match the pooled map: 1x1 projection with the same stride
         residual = layers.Conv2D(size, 1, strides=2, padding="same")(previous_block_activation)
-        x = layers.add([x, residual])  # Add back residual
-        previous_block_activation = x  # Set aside next residual
+        x = layers.add([x, residual])
+        previous_block_activation = x
 
     x = layers.SeparableConv2D(728, 3, padding="same")(x)
     x = layers.BatchNormalization()(x)
