@@ -56,7 +56,7 @@ mod cli {
         Port(PortArgs),
     }
 
-    #[derive(clap::Args)]
+    #[derive(clap::Args, Clone)]
     struct PortArgs {
         /// Target framework: torch, keras, tf or jax.
         #[arg(long)]
@@ -153,10 +153,28 @@ mod cli {
     }
 
     fn port(args: &PortArgs) -> ExitCode {
-        match port_text(args) {
+        // The reader evaluates arbitrary pastes: give it a deep stack (its own bounds keep
+        // it far from this one in release builds; debug builds need more room).
+        let args = args.clone();
+        let worker = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || port_text(&args).map_err(|e| e.to_string()));
+        let result = match worker.map(|h| h.join()) {
+            Ok(Ok(r)) => r,
+            _ => Err("the reader stopped unexpectedly".to_string()),
+        };
+        match result {
             Ok(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
+                // A closed pipe (`padlab port --json | head`) ends the output quietly.
+                let mut out = io::stdout().lock();
+                match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("padlab port: {e}");
+                        ExitCode::FAILURE
+                    }
+                }
             }
             Err(e) => {
                 eprintln!("padlab port: {e}");
@@ -166,18 +184,9 @@ mod cli {
     }
 
     fn port_text(args: &PortArgs) -> Result<String, Box<dyn std::error::Error>> {
-        use padlab::model::{chain, port, read, report};
+        use padlab::model::{port, report};
         let mut source = String::new();
         std::io::Read::read_to_string(&mut io::stdin(), &mut source)?;
-        let model = read::read_model(&source, args.model.as_deref())?;
-        if !model.others.is_empty() && args.model.is_none() {
-            eprintln!(
-                "padlab port: the paste holds {} and {}: porting {} (choose with --model)",
-                model.others.join(", "),
-                model.name,
-                model.name
-            );
-        }
         let input = args
             .input
             .as_deref()
@@ -185,22 +194,34 @@ mod cli {
                 padlab::forms::compact::parse_shape(text).map_err(|e| format!("--input: {e}"))
             })
             .transpose()?;
+        let options = padlab::model::Options {
+            input,
+            model: args.model.clone(),
+        };
+        let model = padlab::model::read(&source, &options)?;
+        if !model.others.is_empty() && args.model.is_none() {
+            eprintln!(
+                "padlab port: the paste holds {} and {}: porting {} (choose with --model)",
+                model.others.join(", "),
+                model.graph.name,
+                model.graph.name
+            );
+        }
         if args.json {
-            let shape = port::input_shape(&model, input.as_deref())?;
-            let rows = chain::chain(&model, Some(shape.clone()));
-            return Ok(format!("{}\n", report::json(&model, Some(&shape), &rows)));
+            let build = match &model.origin {
+                padlab::model::Origin::Code { build, .. } => build.clone(),
+            };
+            return Ok(format!(
+                "{}\n",
+                report::graph_json(&model.graph, &build, model.input.as_deref())
+            ));
         }
         let target: padlab::core::Framework = args
             .to
             .as_deref()
             .ok_or("--to is required (torch, keras, tf or jax), or --json for the table")?
             .parse()?;
-        let ported = port::port(
-            &model,
-            input.as_deref(),
-            target,
-            port::PortOptions { check: args.check },
-        )?;
+        let ported = port::port(&model, target, port::PortOptions { check: args.check })?;
         Ok(ported.script.unwrap_or(ported.code))
     }
 

@@ -6,6 +6,7 @@
 pub mod code;
 pub mod graph;
 pub mod op;
+pub mod port;
 pub mod report;
 pub mod shape;
 

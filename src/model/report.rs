@@ -20,15 +20,31 @@ pub fn graph_json(g: &crate::model::graph::Graph, model: &str, input: Option<&[i
             m.insert("name".into(), json!(n.name));
             m.insert("kind".into(), json!(n.kind));
             m.insert("source".into(), json!(n.source.text));
-            m.insert("line".into(), json!(n.source.call_line.unwrap_or(n.source.line)));
-            let inputs: Vec<&str> = n.inputs.iter().map(|e| g.node(e.node).name.as_str()).collect();
+            m.insert("line".into(), json!(n.source.line));
+            if let Some(c) = n.source.call_line {
+                m.insert("call_line".into(), json!(c));
+            }
+            let inputs: Vec<&str> = n
+                .inputs
+                .iter()
+                .map(|e| g.node(e.node).name.as_str())
+                .collect();
             m.insert("inputs".into(), json!(inputs));
             m.insert(
                 "input".into(),
-                json!(n.inputs.first().and_then(|e| g.shape_of(*e)).map(|s| sample(Some(s)))),
+                json!(
+                    n.inputs
+                        .first()
+                        .and_then(|e| g.shape_of(*e))
+                        .map(|s| sample(Some(s)))
+                ),
             );
-            let outputs: Vec<Option<Vec<i64>>> =
-                n.inferred.outputs.iter().map(|s| sample(s.as_ref())).collect();
+            let outputs: Vec<Option<Vec<i64>>> = n
+                .inferred
+                .outputs
+                .iter()
+                .map(|s| sample(s.as_ref()))
+                .collect();
             m.insert("output".into(), json!(outputs.first().cloned().flatten()));
             if outputs.len() > 1 {
                 m.insert("outputs".into(), json!(outputs));
@@ -56,7 +72,11 @@ pub fn graph_json(g: &crate::model::graph::Graph, model: &str, input: Option<&[i
         .inputs()
         .map(|(_, n)| json!({"name": n.name, "shape": sample(n.shape())}))
         .collect();
-    let outputs: Vec<&str> = g.outputs.iter().map(|e| g.node(e.node).name.as_str()).collect();
+    let outputs: Vec<&str> = g
+        .outputs
+        .iter()
+        .map(|e| g.node(e.node).name.as_str())
+        .collect();
     json!({
         "framework": g.framework.name(),
         "model": model,

@@ -101,6 +101,11 @@ fn show_keras(shape: &[i64]) -> String {
 pub fn infer(op: &Op, framework: Framework, inputs: &[Option<&Shape>]) -> Inferred {
     let mut out = Inferred::default();
     let outputs = op_outputs(op);
+    if matches!(op, Op::Input) {
+        // An input's shape is given by its front end.
+        out.outputs = vec![None];
+        return out;
+    }
     if inputs.iter().any(Option::is_none) || (inputs.is_empty() && !matches!(op, Op::Input)) {
         out.outputs = vec![None; outputs];
         return out;
@@ -171,9 +176,11 @@ fn rule(
             }
         }
         Op::Norm(norm) => norm_rule(norm, fw, &one(inputs, "a normalisation")?, out)?,
-        Op::Activation(_) | Op::Dropout { .. } | Op::Identity | Op::Affine { .. } | Op::Random { .. } => {
-            one(inputs, "an element-wise op")?
-        }
+        Op::Activation(_)
+        | Op::Dropout { .. }
+        | Op::Identity
+        | Op::Affine { .. }
+        | Op::Random { .. } => one(inputs, "an element-wise op")?,
         Op::Softmax { axis: a, .. } => {
             let x = one(inputs, "a softmax")?;
             axis(*a, x.len())?;
@@ -380,14 +387,22 @@ fn rule(
         Op::PixelShuffle(r) => {
             let x = one(inputs, "a pixel shuffle")?;
             let (c, spatial) = map_of(fw, &x, Some(2), "pixel shuffle")?;
-            let rr = r.checked_mul(*r).filter(|&v| v > 0).ok_or("the upscale factor must be positive")?;
+            let rr = r
+                .checked_mul(*r)
+                .filter(|&v| v > 0)
+                .ok_or("the upscale factor must be positive")?;
             if c % rr != 0 {
                 return Err(format!(
                     "pixel_shuffle expects its input's channel dimension to be divisible by the square of upscale_factor, but input.size(-3)={c} is not divisible by {rr}"
                 ));
             }
             let sizes: Option<Vec<i64>> = spatial.iter().map(|&s| s.checked_mul(*r)).collect();
-            join_map(fw, x[0], c / rr, &sizes.ok_or("the upscaled size overflows")?)
+            join_map(
+                fw,
+                x[0],
+                c / rr,
+                &sizes.ok_or("the upscaled size overflows")?,
+            )
         }
         Op::Reduce { axes, keepdims, .. } => {
             let x = one(inputs, "a reduction")?;

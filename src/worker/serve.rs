@@ -5,10 +5,7 @@ use crate::codegen::{Options, generate};
 use crate::core::{Framework, LayerSpec, evaluate};
 use crate::forms::compact::{CompactSpec, parse_shape};
 use crate::forms::permalink::{format_query, parse_query};
-use crate::model::chain::chain;
-use crate::model::layers::Layer;
-use crate::model::port::{PortOptions, input_shape, port};
-use crate::model::read::read_model;
+use crate::model::port::{PortError, PortOptions, port};
 use crate::view::{self, panels, plot};
 
 use super::protocol::{Panels, Plot, Reply, Request, Snippets};
@@ -182,16 +179,12 @@ pub fn unpack(fragment: &str) -> Result<(String, String), String> {
 }
 
 /// The Model view's output for a paste: its code per target (the self-check scripts with
-/// `check`) and its layer table, or why it cannot be read.
+/// `check`) and its table, or why it cannot be read.
 fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::Markup {
     let refuse = |why: String| view::model::output(Err(why), &vec![], selected);
     if source.trim().is_empty() {
         return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
     }
-    let model = match read_model(source, None) {
-        Ok(m) => m,
-        Err(e) => return refuse(e.to_string()),
-    };
     let given = if input.trim().is_empty() {
         None
     } else {
@@ -200,15 +193,23 @@ fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::M
             Err(e) => return refuse(format!("Input shape: {e}")),
         }
     };
-    let (rows, problem) = match input_shape(&model, given.as_deref()) {
-        Ok(shape) => (chain(&model, Some(shape)), None),
-        Err(e) => (chain(&model, None), Some(e.to_string())),
+    let options = crate::model::Options {
+        input: given,
+        model: None,
     };
-    let table = view::model::table(&model, &rows, problem.as_deref(), &pack(input, source));
+    let model = match crate::model::read(source, &options) {
+        Ok(m) => m,
+        Err(e) => return refuse(e.to_string()),
+    };
+    let problem = model
+        .input
+        .is_none()
+        .then(|| PortError::NoInput.to_string());
+    let table = view::model::table(&model, problem.as_deref(), &pack(input, source));
     let code: Snippets = view::model::TARGETS
         .iter()
         .map(|&target| {
-            let text = port(&model, given.as_deref(), target, PortOptions { check })
+            let text = port(&model, target, PortOptions { check })
                 .map(|p| {
                     if check {
                         p.script.unwrap_or(p.code)
@@ -226,34 +227,19 @@ fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::M
 /// A pasted layer call as the form's query. The call states no input size: the form's own is
 /// kept when it has the layer's rank, else each axis is 32.
 fn paste_layer(text: &str, current: &str) -> Result<String, String> {
-    let model = read_model(text, None).map_err(|e| e.to_string())?;
-    let [layer] = model.layers.as_slice() else {
-        return Err(format!(
-            "Paste one convolution or pooling call (this holds {} layers; the Model view takes whole models).",
-            model.layers.len()
-        ));
+    let mut spec = crate::model::code::read::read_layer(text).map_err(|e| e.message)?;
+    let rank = match &spec.kernel {
+        crate::core::Dims::Each(v) => v.len(),
+        crate::core::Dims::All(_) => 2,
     };
-    let spec = match &layer.layer {
-        Layer::Conv(c) => c.spec.clone(),
-        Layer::Pool(p) => p.clone(),
-        _ => {
-            return Err(format!(
-                "{} has no padding to show: paste a convolution or pooling call.",
-                layer.kind
-            ));
-        }
-    };
-    let rank = layer.rank.unwrap_or(2);
-    let fallback = CompactSpec::new(crate::core::Op::Conv, Framework::Torch, "", "");
-    let current_input = parse_query(current, &fallback)
-        .spec
-        .to_spec()
+    let kept = layer_spec(current)
         .ok()
         .map(|s| s.input)
         .filter(|i| i.len() == rank);
-    let mut spec = spec;
-    spec.input = current_input.unwrap_or_else(|| vec![32; rank]);
-    Ok(format_query(&CompactSpec::from_spec(&spec)))
+    spec.input = kept.unwrap_or_else(|| vec![32; rank]);
+    Ok(crate::forms::permalink::format_query(
+        &crate::forms::compact::CompactSpec::from_spec(&spec),
+    ))
 }
 
 #[cfg(test)]

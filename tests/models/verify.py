@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
-"""Proof for `padlab port`: every model in tests/models/*.py, ported to every target, checked
-against the real frameworks.
+"""Proof for `padlab port`: every model in tests/models/, read by padlab, against the real
+frameworks.
 
-For each model:
-- `padlab port --json` gives padlab's layer table; the source model, rebuilt from the paste by
-  the check script's own first half, reports each layer's output shape (torch: forward hooks on
-  its modules, in call order; Keras: its layers called in order). Both are printed, and must be
-  equal, layer by layer.
-- `padlab port --to T --check` for T in torch, keras, tf, jax: the script copies the weights,
-  runs both models and must print "padlab self-check passed".
+For each model (a `.py` paste, a `printed_*.txt` printout, a `summary_*.txt` table):
+- padlab's table (`padlab port --json`) is compared operation by operation with the source
+  framework's own run: `truth_torch.py` (every top-level torch call, in order, with the module
+  it ran in) or `truth_keras.py` (every Keras operation at the leaves, by name). A torch layer
+  that runs several calls (a reflect-padded convolution runs `pad` then `conv2d`) is one row;
+  a Keras custom layer whose arithmetic padlab reads is one operation to Keras.
+- `padlab port --to T --check` for T in torch, keras, tf, jax: the script must print
+  "padlab self-check passed".
 
-A model's input shape, when its code does not state one, is on a `# padlab-input:` line.
-Scripts run in worker processes that keep the frameworks imported; a crash is a failure, not
-the end of the run. Run it through scripts/verify-models.sh.
+A model's input shape, when its code does not state one, is on a `# padlab-input:` line, the
+model to port on `# padlab-model:`. Scripts run in worker processes that keep the frameworks
+imported; a crash is a failure, not the end of the run. Run it through scripts/verify-models.sh.
 """
 
 import argparse
@@ -31,30 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TARGETS = ["torch", "keras", "tf", "jax"]
 PADLAB = os.path.join(ROOT, "target", "release", "padlab")
-
-PROBE = r'''
-import json as _json
-_shapes = []
-if "torch" in globals() and isinstance(source, torch.nn.Module):
-    _leaves = [m for m in source.modules() if not list(m.children())]
-    for _m in _leaves:
-        _m.register_forward_hook(lambda m, i, o: _shapes.append(list(o.shape[1:])))
-    source.eval()
-    with torch.no_grad():
-        source(torch.from_numpy(x))
-else:
-    def _flat(layers):
-        for _l in layers:
-            if hasattr(_l, "layers") and not isinstance(_l, keras.layers.InputLayer):
-                yield from _flat(_l.layers)
-            elif not isinstance(_l, keras.layers.InputLayer):
-                yield _l
-    _y = x
-    for _l in _flat(source.layers):
-        _y = _l(_y, training=False)
-        _shapes.append(list(_y.shape[1:]))
-print("PADLAB_SHAPES " + _json.dumps(_shapes))
-'''
+NOT_MODELS = ("verify.py", "truth_torch.py", "truth_keras.py", "make_printouts.py", "make_summaries.py")
 
 
 def serve():
@@ -65,6 +43,8 @@ def serve():
         path = line.strip()
         out = io.StringIO()
         try:
+            if "keras" in sys.modules:
+                sys.modules["keras"].backend.clear_session()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                 exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
             answer = {"ok": True, "out": out.getvalue()[-4000:]}
@@ -98,72 +78,144 @@ def padlab(args, stdin):
     return p.returncode, p.stdout, p.stderr
 
 
-def source_kind(framework):
-    return framework
+def header(text, key):
+    m = re.search(rf"^# padlab-{key}:\s*(.+?)\s*$", text, re.M)
+    return m.group(1) if m else None
+
+
+def truth(path, framework, extra):
+    """The source framework's own per-operation record (its referee script)."""
+    script = os.path.join(HERE, "truth_torch.py" if framework == "torch" else "truth_keras.py")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND="tensorflow")
+    p = subprocess.run([sys.executable, script, path, *extra], capture_output=True, text=True, env=env)
+    if p.returncode != 0 or not p.stdout.strip():
+        return None, p.stderr.strip().splitlines()[-1:] if p.stderr.strip() else ["no output"]
+    return json.loads(p.stdout.strip().splitlines()[-1]), None
+
+
+TORCH_LAYERS = None
+
+
+def torch_rows(ops):
+    """Collapses the calls one torch layer makes into one row (its last call's shapes)."""
+    rows = []
+    for op in ops:
+        leaf = op.get("module_type") in torch_layer_names() and op.get("module")
+        if leaf and rows and rows[-1].get("module") == op["module"] and rows[-1].get("leaf"):
+            rows[-1] = dict(op, leaf=True)
+        else:
+            rows.append(dict(op, leaf=bool(leaf)))
+    return rows
+
+
+def torch_layer_names():
+    global TORCH_LAYERS
+    if TORCH_LAYERS is None:
+        try:
+            import torch.nn as nn
+            TORCH_LAYERS = {n for n in dir(nn) if isinstance(getattr(nn, n), type)}
+        except ImportError:
+            TORCH_LAYERS = set()
+    return TORCH_LAYERS
+
+
+def compare_torch(table, record):
+    # nn.Identity runs no torch call: not a row for torch.
+    ours = [l for l in table["layers"] if l["kind"] != "Identity"]
+    theirs = torch_rows(record["ops"])
+    pairs = []
+    for i in range(max(len(ours), len(theirs))):
+        a = ours[i] if i < len(ours) else None
+        b = theirs[i] if i < len(theirs) else None
+        pairs.append((a and a["name"], a and a["output"], b and f'{b["module"]}:{b["op"]}', b and b["shapes"][0]))
+    bad = [p for p in pairs if p[1] != p[3]]
+    return len(theirs), bad
+
+
+def compare_keras(table, record):
+    theirs = {((op["container"] + "/") if op["container"] else "") + op["name"]: op for op in record["ops"]}
+    ours = {l["name"]: l for l in table["layers"]}
+    bad = []
+    matched = set()
+    for name, op in theirs.items():
+        want = op["shapes"][0]
+        if name in ours:
+            got = ours[name]["output"]
+            matched.add(name)
+        else:
+            # A custom layer padlab reads into its operations: its last one is its output.
+            inner = [l for l in table["layers"] if l["name"].startswith(name + "/")]
+            if not inner:
+                bad.append((None, None, name, want))
+                continue
+            matched.update(l["name"] for l in inner)
+            got = inner[-1]["output"]
+        if got != want:
+            bad.append((name, got, name, want))
+    for name in ours:
+        if name not in matched:
+            bad.append((name, ours[name]["output"], None, None))
+    return len(theirs), bad
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--worker", action="store_true")
     parser.add_argument("--only", help="a substring of the model file names to run")
+    parser.add_argument("--no-checks", action="store_true", help="compare tables only")
+    parser.add_argument("--targets", default=",".join(TARGETS))
     args = parser.parse_args()
     if args.worker:
         serve()
         return
-    files = sorted(glob.glob(os.path.join(HERE, "*.py")))
-    files = [f for f in files if os.path.basename(f) != "verify.py" and (not args.only or args.only in f)]
+    files = sorted(glob.glob(os.path.join(HERE, "*.py")) + glob.glob(os.path.join(HERE, "printed_*.txt")) + glob.glob(os.path.join(HERE, "summary_*.txt")))
+    files = [f for f in files if os.path.basename(f) not in NOT_MODELS and (not args.only or args.only in f)]
+    targets = [t for t in args.targets.split(",") if t]
     worker = Worker()
     tmp = tempfile.mkdtemp(prefix="padlab-models-")
-    counts = {"models": 0, "checks": 0, "passed": 0, "shape_models": 0, "shape_layers": 0}
+    counts = {"models": 0, "checks": 0, "passed": 0, "shape_models": 0, "shape_ops": 0}
     by_pair = {}
     failures = []
     for path in files:
-        name = os.path.basename(path)[:-3]
+        name = os.path.basename(path).rsplit(".", 1)[0]
         text = open(path).read()
-        m = re.search(r"^# padlab-input:\s*(\S+)", text, re.M)
-        extra = ["--input", m.group(1)] if m else []
+        extra = []
+        if header(text, "input"):
+            extra += ["--input", header(text, "input")]
+        if header(text, "model") and path.endswith(".py"):
+            extra += ["--model", header(text, "model")]
         code, out, err = padlab(["--json", *extra], text)
         if code != 0:
             failures.append(f"{name}: --json failed: {err.strip()}")
+            print(f"{name}: padlab refused: {err.strip()[:300]}")
             continue
         table = json.loads(out)
         counts["models"] += 1
         source = table["framework"]
-        # Per-layer shapes from the real framework (the check script's source half).
-        code, script, err = padlab(["--to", source, "--check", *extra], text)
-        if code == 0:
-            head = script.split(" port (padlab) ----")[0].rsplit("\n", 1)[0]
-            rng = "\nrng = np.random.default_rng(0)\n"
-            x_line = next(l for l in script.splitlines() if l.startswith("x = rng.standard_normal"))
-            probe_path = os.path.join(tmp, f"{name}-shapes.py")
-            with open(probe_path, "w") as f:
-                f.write(head + rng + x_line + "\n" + PROBE)
-            r = worker.run(probe_path)
-            got = None
-            if r["ok"]:
-                for line in r["out"].splitlines():
-                    if line.startswith("PADLAB_SHAPES "):
-                        got = json.loads(line[len("PADLAB_SHAPES "):])
-            rows = table["layers"]
-            if source == "torch":
-                # Hooks see modules only: the table's rows that are modules, in order.
-                rows = [row for row in rows if row["kind"][:1].isupper() and row["kind"] != "Identity"]
-            ours = [row["output"] for row in rows]
-            print(f"{name} ({source}, input {table['input']}): per-layer output shapes")
-            for i, row in enumerate(rows):
-                theirs = got[i] if got is not None and i < len(got) else None
-                mark = "ok" if theirs == row["output"] else "DIFFERENT"
-                print(f"   {row['kind']:<24} padlab {str(row['output']):<18} {source} {str(theirs):<18} {mark}")
-            if got is None:
-                failures.append(f"{name}: the source model did not run: {r.get('error')} {r.get('where')}")
-            elif got != ours:
-                failures.append(f"{name}: per-layer shapes differ: padlab {ours}, {source} {got}")
+        # The source framework's own run (for printouts and summaries: the model they came from).
+        origin = header(text, "printed from") or header(text, "summary of")
+        truth_path = os.path.join(ROOT, origin) if origin else path
+        truth_text = open(truth_path).read() if os.path.exists(truth_path) else text
+        truth_extra = []
+        if header(truth_text, "input") or header(text, "input"):
+            truth_extra += ["--input", header(text, "input") or header(truth_text, "input")]
+        if origin and header(truth_text, "model"):
+            truth_extra += ["--build", header(truth_text, "model")]
+        record, why = truth(truth_path, source, truth_extra)
+        if record is None:
+            failures.append(f"{name}: the {source} referee did not run: {why}")
+        else:
+            total, bad = (compare_torch if source == "torch" else compare_keras)(table, record)
+            if bad:
+                failures.append(f"{name}: {len(bad)} of {total} operations differ from {source}'s, first: {bad[0]}")
+                print(f"{name} ({source}): {len(bad)} of {total} operations DIFFER, first: {bad[0]}")
             else:
                 counts["shape_models"] += 1
-                counts["shape_layers"] += len(ours)
-        else:
-            failures.append(f"{name}: no {source} check script: {err.strip()}")
-        for target in TARGETS:
+                counts["shape_ops"] += total
+                print(f"{name} ({source}, input {table['input']}): {total} operations equal {source}'s")
+        if args.no_checks:
+            continue
+        for target in targets:
             counts["checks"] += 1
             pair = f"{source}->{target}"
             by_pair.setdefault(pair, [0, 0])[1] += 1
@@ -185,8 +237,8 @@ def main():
             else:
                 failures.append(f"{name} -> {target}: {r.get('error')} {r.get('where')} (script: {script_path})")
     print()
-    print(f"models: {counts['models']}; per-layer shapes equal to the framework's in {counts['shape_models']} "
-          f"models ({counts['shape_layers']} layers); self-checks passed {counts['passed']} of {counts['checks']}")
+    print(f"models: {counts['models']}; per-operation shapes equal to the framework's in {counts['shape_models']} "
+          f"models ({counts['shape_ops']} operations); self-checks passed {counts['passed']} of {counts['checks']}")
     for pair, (ok, total) in sorted(by_pair.items()):
         print(f"   {pair:<14} {ok}/{total}")
     if failures:

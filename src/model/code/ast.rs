@@ -312,3 +312,69 @@ pub enum StmtKind {
     /// Valid Python the evaluator does not run (`match`, `async` statements): what it is.
     Unsupported(&'static str),
 }
+
+/// Moves an expression's byte ranges by `by` (an expression parsed on its own, quoted from a
+/// longer source).
+pub fn shift(e: &mut Expr, by: usize) {
+    e.start += by;
+    e.end += by;
+    let all = |v: &mut Vec<Expr>| v.iter_mut().for_each(|x| shift(x, by));
+    match &mut e.kind {
+        ExprKind::Tuple(v)
+        | ExprKind::List(v)
+        | ExprKind::Set(v)
+        | ExprKind::And(v)
+        | ExprKind::Or(v) => all(v),
+        ExprKind::Dict(items) => {
+            for (k, v) in items {
+                if let Some(k) = k {
+                    shift(k, by);
+                }
+                shift(v, by);
+            }
+        }
+        ExprKind::Starred(x)
+        | ExprKind::Attr(x, _)
+        | ExprKind::Unary(_, x)
+        | ExprKind::Named(_, x) => shift(x, by),
+        ExprKind::Call(f, args) => {
+            shift(f, by);
+            args.iter_mut().for_each(|a| shift(&mut a.value, by));
+        }
+        ExprKind::Subscript(a, b) | ExprKind::Binary(_, a, b) => {
+            shift(a, by);
+            shift(b, by);
+        }
+        ExprKind::Slice { lower, upper, step } => {
+            for x in [lower, upper, step].into_iter().flatten() {
+                shift(x, by);
+            }
+        }
+        ExprKind::Compare(a, ops) => {
+            shift(a, by);
+            ops.iter_mut().for_each(|(_, x)| shift(x, by));
+        }
+        ExprKind::IfExp { test, body, orelse } => {
+            shift(test, by);
+            shift(body, by);
+            shift(orelse, by);
+        }
+        ExprKind::Comp {
+            elt,
+            value,
+            generators,
+            ..
+        } => {
+            shift(elt, by);
+            if let Some(v) = value {
+                shift(v, by);
+            }
+            for g in generators {
+                shift(&mut g.target, by);
+                shift(&mut g.iter, by);
+                g.ifs.iter_mut().for_each(|x| shift(x, by));
+            }
+        }
+        _ => {}
+    }
+}

@@ -33,8 +33,11 @@ pub fn canonical(path: &str) -> String {
     // `keras.layers.convolutional.Conv2D`, `torch.nn.modules.conv.Conv2d`: the class is
     // exported by the package itself.
     if parts.len() > 3
-        && ((parts[0] == "keras" && parts[1] == "layers") || (parts[0] == "torch" && parts[1] == "nn" && parts[2] == "modules"))
-        && parts.last().is_some_and(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
+        && ((parts[0] == "keras" && parts[1] == "layers")
+            || (parts[0] == "torch" && parts[1] == "nn" && parts[2] == "modules"))
+        && parts
+            .last()
+            .is_some_and(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
     {
         let last = parts[parts.len() - 1];
         parts.truncate(2);
@@ -45,9 +48,16 @@ pub fn canonical(path: &str) -> String {
     }
     let joined = parts.join(".");
     match joined.as_str() {
-        "keras.models.Sequential" | "keras.Sequential" | "keras.engine.sequential.Sequential" => "keras.Sequential".into(),
-        "keras.models.Model" | "keras.Model" | "keras.engine.training.Model" | "keras.models.Functional" => "keras.Model".into(),
-        "keras.layers.Input" | "keras.Input" | "keras.engine.input_layer.Input" => "keras.Input".into(),
+        "keras.models.Sequential" | "keras.Sequential" | "keras.engine.sequential.Sequential" => {
+            "keras.Sequential".into()
+        }
+        "keras.models.Model"
+        | "keras.Model"
+        | "keras.engine.training.Model"
+        | "keras.models.Functional" => "keras.Model".into(),
+        "keras.layers.Input" | "keras.Input" | "keras.engine.input_layer.Input" => {
+            "keras.Input".into()
+        }
         "keras.backend" => "keras.backend".into(),
         _ => joined,
     }
@@ -71,31 +81,104 @@ pub fn star_import(path: &str) -> Vec<(String, Value)> {
     };
     names
         .into_iter()
-        .map(|n| (n.to_string(), Value::Api(Rc::from(canonical(&format!("{path}.{n}")).as_str()))))
+        .map(|n| {
+            (
+                n.to_string(),
+                Value::Api(Rc::from(canonical(&format!("{path}.{n}")).as_str())),
+            )
+        })
         .collect()
 }
 
 const PYTHON: &[&str] = &[
-    "super", "len", "range", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "zip",
-    "enumerate", "isinstance", "issubclass", "min", "max", "sum", "abs", "print", "getattr",
-    "setattr", "hasattr", "sorted", "reversed", "round", "any", "all", "map", "filter", "type",
-    "callable", "divmod", "pow", "format", "repr", "iter", "next", "object", "property",
-    "staticmethod", "classmethod", "id", "hash", "open", "input", "frozenset", "vars", "globals",
-    "locals", "chr", "ord", "hex", "slice",
+    "super",
+    "len",
+    "range",
+    "int",
+    "float",
+    "str",
+    "bool",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "zip",
+    "enumerate",
+    "isinstance",
+    "issubclass",
+    "min",
+    "max",
+    "sum",
+    "abs",
+    "print",
+    "getattr",
+    "setattr",
+    "hasattr",
+    "sorted",
+    "reversed",
+    "round",
+    "any",
+    "all",
+    "map",
+    "filter",
+    "type",
+    "callable",
+    "divmod",
+    "pow",
+    "format",
+    "repr",
+    "iter",
+    "next",
+    "object",
+    "property",
+    "staticmethod",
+    "classmethod",
+    "id",
+    "hash",
+    "open",
+    "input",
+    "frozenset",
+    "vars",
+    "globals",
+    "locals",
+    "chr",
+    "ord",
+    "hex",
+    "slice",
 ];
 
 const EXCEPTIONS: &[&str] = &[
-    "Exception", "BaseException", "ValueError", "TypeError", "KeyError", "IndexError",
-    "AttributeError", "NotImplementedError", "RuntimeError", "AssertionError", "ImportError",
-    "ModuleNotFoundError", "ZeroDivisionError", "StopIteration", "NameError", "OverflowError",
-    "LookupError", "ArithmeticError", "OSError", "FileNotFoundError", "Warning", "UserWarning",
+    "Exception",
+    "BaseException",
+    "ValueError",
+    "TypeError",
+    "KeyError",
+    "IndexError",
+    "AttributeError",
+    "NotImplementedError",
+    "RuntimeError",
+    "AssertionError",
+    "ImportError",
+    "ModuleNotFoundError",
+    "ZeroDivisionError",
+    "StopIteration",
+    "NameError",
+    "OverflowError",
+    "LookupError",
+    "ArithmeticError",
+    "OSError",
+    "FileNotFoundError",
+    "Warning",
+    "UserWarning",
     "DeprecationWarning",
 ];
 
 /// Which framework the paste is written for, from its text, when its imports did not say.
 pub fn guess_framework(src: &str) -> Option<Framework> {
     let torch = src.matches("torch").count() + src.matches("nn.").count();
-    let keras = src.matches("keras").count() + src.matches("tensorflow").count() + src.matches("layers.").count();
+    let keras = src.matches("keras").count()
+        + src.matches("tensorflow").count()
+        + src.matches("layers.").count();
     match torch.cmp(&keras) {
         std::cmp::Ordering::Greater => Some(Framework::Torch),
         std::cmp::Ordering::Less => Some(Framework::Keras),
@@ -129,12 +212,20 @@ pub fn builtin(name: &str, framework: Option<Framework>, src: &str) -> Option<Va
         "collections" => "collections",
         "models" if fw == Some(Framework::Torch) => "torchvision.models",
         "models" => "keras.models",
-        "Sequential" | "Model" | "Input" if fw == Some(Framework::Torch) && name == "Sequential" => "torch.nn.Sequential",
+        "Sequential" | "Model" | "Input"
+            if fw == Some(Framework::Torch) && name == "Sequential" =>
+        {
+            "torch.nn.Sequential"
+        }
         "Sequential" => "keras.Sequential",
         "Model" => "keras.Model",
         "Input" => "keras.Input",
-        _ if super::layers::KERAS_LAYERS.contains(&name) && (fw != Some(Framework::Torch) || !super::layers::TORCH_LAYERS.contains(&name)) => {
-            return Some(Value::Api(Rc::from(format!("keras.layers.{name}").as_str())));
+        _ if super::layers::KERAS_LAYERS.contains(&name)
+            && (fw != Some(Framework::Torch) || !super::layers::TORCH_LAYERS.contains(&name)) =>
+        {
+            return Some(Value::Api(Rc::from(
+                format!("keras.layers.{name}").as_str(),
+            )));
         }
         _ if super::layers::TORCH_LAYERS.contains(&name) => {
             return Some(Value::Api(Rc::from(format!("torch.nn.{name}").as_str())));
@@ -167,11 +258,19 @@ pub fn make_super(class: &Rc<Class>, me: Value) -> Value {
 // ---- Calls of builtins and namespaces ----
 
 /// Calls the builtin or framework callable at `path`.
-pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn call_api(
+    it: &mut Interp,
+    path: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let root = path.split('.').next().unwrap_or("");
     match root {
-        "torch" | "torchvision" | "torchaudio" => return super::torch::call(it, path, pos, kw, site),
+        "torch" | "torchvision" | "torchaudio" => {
+            return super::torch::call(it, path, pos, kw, site);
+        }
         "keras" | "tf" => return super::keras::call(it, path, pos, kw, site),
         _ => {}
     }
@@ -181,9 +280,13 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
     }
     let arg = |i: usize| pos.get(i).cloned();
     let need = |i: usize| -> Ev<Value> {
-        pos.get(i)
-            .cloned()
-            .ok_or_else(|| raise(line, "TypeError", format!("{path}() missing a required argument")))
+        pos.get(i).cloned().ok_or_else(|| {
+            raise(
+                line,
+                "TypeError",
+                format!("{path}() missing a required argument"),
+            )
+        })
     };
     for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
         if let Value::Poison(f) = v {
@@ -193,7 +296,13 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
     Ok(match path {
         "super" => match (arg(0), arg(1)) {
             (Some(Value::Class(c)), Some(me)) => make_super(&c, me),
-            _ => return Err(raise(line, "RuntimeError", "super(): padlab reads super() and super(Class, self)")),
+            _ => {
+                return Err(raise(
+                    line,
+                    "RuntimeError",
+                    "super(): padlab reads super() and super(Class, self)",
+                ));
+            }
         },
         "len" => {
             let v = need(0)?;
@@ -214,14 +323,36 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
         }
         "int" => match arg(0) {
             None => Value::Int(0),
-            Some(Value::Float(x)) if x.is_finite() && x.abs() < 9.2e18 => Value::Int(x.trunc() as i64),
-            Some(Value::Str(s)) => Value::Int(s.trim().parse().map_err(|_| raise(line, "ValueError", format!("invalid literal for int() with base 10: '{s}'")))?),
+            Some(Value::Float(x)) if x.is_finite() && x.abs() < 9.2e18 => {
+                Value::Int(x.trunc() as i64)
+            }
+            Some(Value::Str(s)) => Value::Int(s.trim().parse().map_err(|_| {
+                raise(
+                    line,
+                    "ValueError",
+                    format!("invalid literal for int() with base 10: '{s}'"),
+                )
+            })?),
             Some(Value::Bool(b)) => Value::Int(i64::from(b)),
             Some(Value::Unknown) => Value::Unknown,
             Some(v @ Value::Int(_)) => v,
             Some(Value::Hole(h)) => return Err(super::eval::undefined(&h, line)),
-            Some(Value::Tensor(_)) => return Err(unsupported(line, "int() of a tensor's value: padlab traces shapes, not values")),
-            Some(other) => return Err(raise(line, "TypeError", format!("int() argument must be a string or a number, not '{}'", other.type_name()))),
+            Some(Value::Tensor(_)) => {
+                return Err(unsupported(
+                    line,
+                    "int() of a tensor's value: padlab traces shapes, not values",
+                ));
+            }
+            Some(other) => {
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!(
+                        "int() argument must be a string or a number, not '{}'",
+                        other.type_name()
+                    ),
+                ));
+            }
         },
         "float" => match arg(0) {
             None => Value::Float(0.0),
@@ -232,10 +363,25 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
                 "inf" | "+inf" => f64::INFINITY,
                 "-inf" => f64::NEG_INFINITY,
                 "nan" => f64::NAN,
-                t => t.parse().map_err(|_| raise(line, "ValueError", format!("could not convert string to float: '{s}'")))?,
+                t => t.parse().map_err(|_| {
+                    raise(
+                        line,
+                        "ValueError",
+                        format!("could not convert string to float: '{s}'"),
+                    )
+                })?,
             }),
             Some(Value::Unknown) => Value::Unknown,
-            Some(other) => return Err(raise(line, "TypeError", format!("float() argument must be a string or a number, not '{}'", other.type_name()))),
+            Some(other) => {
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!(
+                        "float() argument must be a string or a number, not '{}'",
+                        other.type_name()
+                    ),
+                ));
+            }
         },
         "str" => Value::str(&arg(0).map(|v| v.to_string()).unwrap_or_default()),
         "repr" => Value::str(&need(0)?.repr()),
@@ -268,7 +414,10 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
         "next" => {
             let v = need(0)?;
             let items = it.iterate(&v, line)?;
-            items.into_iter().next().ok_or_else(|| raise(line, "StopIteration", ""))?
+            items
+                .into_iter()
+                .next()
+                .ok_or_else(|| raise(line, "StopIteration", ""))?
         }
         "dict" | "collections.OrderedDict" | "collections.defaultdict" => {
             let mut d = Dict::default();
@@ -279,14 +428,22 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
                         let mut out = Vec::new();
                         for item in it.iterate(other, line)? {
                             let kv = it.iterate(&item, line)?;
-                            let [k, v] = <[Value; 2]>::try_from(kv).map_err(|_| raise(line, "ValueError", "dictionary update sequence element has the wrong length"))?;
+                            let [k, v] = <[Value; 2]>::try_from(kv).map_err(|_| {
+                                raise(
+                                    line,
+                                    "ValueError",
+                                    "dictionary update sequence element has the wrong length",
+                                )
+                            })?;
                             out.push((k, v));
                         }
                         out
                     }
                 };
                 for (k, v) in pairs {
-                    let hk = k.key().ok_or_else(|| raise(line, "TypeError", "unhashable type"))?;
+                    let hk = k
+                        .key()
+                        .ok_or_else(|| raise(line, "TypeError", "unhashable type"))?;
                     d.insert(hk, k, v);
                 }
             }
@@ -296,13 +453,22 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             Value::Dict(Rc::new(RefCell::new(d)))
         }
         "zip" => {
-            let lists: Vec<Vec<Value>> = pos.iter().map(|v| it.iterate(v, line)).collect::<Ev<_>>()?;
+            let lists: Vec<Vec<Value>> =
+                pos.iter().map(|v| it.iterate(v, line)).collect::<Ev<_>>()?;
             let n = lists.iter().map(Vec::len).min().unwrap_or(0);
-            Value::list((0..n).map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect())).collect())
+            Value::list(
+                (0..n)
+                    .map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect()))
+                    .collect(),
+            )
         }
         "enumerate" => {
             let items = it.iterate(&need(0)?, line)?;
-            let start = match arg(1).or_else(|| kw.iter().find(|(k, _)| k.as_ref() == "start").map(|(_, v)| v.clone())) {
+            let start = match arg(1).or_else(|| {
+                kw.iter()
+                    .find(|(k, _)| k.as_ref() == "start")
+                    .map(|(_, v)| v.clone())
+            }) {
                 Some(v) => as_int(&v, line)?,
                 None => 0,
             };
@@ -321,10 +487,18 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
                 Value::Tuple(t) => t.to_vec(),
                 other => vec![other],
             };
-            Value::Bool(kinds.iter().any(|k| is_instance(it, &v, k, path == "issubclass")))
+            Value::Bool(
+                kinds
+                    .iter()
+                    .any(|k| is_instance(it, &v, k, path == "issubclass")),
+            )
         }
         "min" | "max" => {
-            let items = if pos.len() == 1 { it.iterate(&pos[0], line)? } else { pos.clone() };
+            let items = if pos.len() == 1 {
+                it.iterate(&pos[0], line)?
+            } else {
+                pos.clone()
+            };
             if items.iter().any(|v| matches!(v, Value::Unknown)) {
                 return Ok(Value::Unknown);
             }
@@ -333,12 +507,22 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
                 best = Some(match best {
                     None => v,
                     Some(b) => {
-                        let better = if path == "max" { compare(it, CmpOp::Gt, &v, &b, line)? } else { compare(it, CmpOp::Lt, &v, &b, line)? };
+                        let better = if path == "max" {
+                            compare(it, CmpOp::Gt, &v, &b, line)?
+                        } else {
+                            compare(it, CmpOp::Lt, &v, &b, line)?
+                        };
                         if better { v } else { b }
                     }
                 });
             }
-            best.ok_or_else(|| raise(line, "ValueError", format!("{path}() arg is an empty sequence")))?
+            best.ok_or_else(|| {
+                raise(
+                    line,
+                    "ValueError",
+                    format!("{path}() arg is an empty sequence"),
+                )
+            })?
         }
         "sum" => {
             let items = it.iterate(&need(0)?, line)?;
@@ -352,7 +536,13 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| overflow(line))?),
             Value::Float(x) => Value::Float(x.abs()),
             Value::Unknown => Value::Unknown,
-            other => return Err(raise(line, "TypeError", format!("bad operand type for abs(): '{}'", other.type_name()))),
+            other => {
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!("bad operand type for abs(): '{}'", other.type_name()),
+                ));
+            }
         },
         "round" => match (need(0)?, arg(1)) {
             (Value::Float(x), None) => Value::Int(round_half_even(x) as i64),
@@ -362,7 +552,13 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             }
             (v @ Value::Int(_), _) => v,
             (Value::Unknown, _) => Value::Unknown,
-            (other, _) => return Err(raise(line, "TypeError", format!("type {} doesn't define __round__", other.type_name()))),
+            (other, _) => {
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!("type {} doesn't define __round__", other.type_name()),
+                ));
+            }
         },
         "divmod" => {
             let (a, b) = (need(0)?, need(1)?);
@@ -389,7 +585,10 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
         }
         "map" => {
             let f = need(0)?;
-            let lists: Vec<Vec<Value>> = pos[1..].iter().map(|v| it.iterate(v, line)).collect::<Ev<_>>()?;
+            let lists: Vec<Vec<Value>> = pos[1..]
+                .iter()
+                .map(|v| it.iterate(v, line))
+                .collect::<Ev<_>>()?;
             let n = lists.iter().map(Vec::len).min().unwrap_or(0);
             let mut out = Vec::with_capacity(n);
             for i in 0..n {
@@ -421,7 +620,9 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             match it.getattr(&o, &name, line) {
                 Ok(v) => v,
                 Err(e) => match arg(2) {
-                    Some(d) if matches!(&e.kind, super::eval::FailKind::Python(n) if n == "AttributeError") => d,
+                    Some(d) if matches!(&e.kind, super::eval::FailKind::Python(n) if n == "AttributeError") => {
+                        d
+                    }
                     _ => return Err(e),
                 },
             }
@@ -435,7 +636,11 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             let o = need(0)?;
             let name = need(1)?.to_string();
             if let Value::Instance(i) = &o {
-                i.attrs.borrow_mut().insert(Key::Str(Rc::from(name.as_str())), Value::str(&name), need(2)?);
+                i.attrs.borrow_mut().insert(
+                    Key::Str(Rc::from(name.as_str())),
+                    Value::str(&name),
+                    need(2)?,
+                );
             }
             Value::None
         }
@@ -444,17 +649,38 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             Value::Layer(l) => Value::Api(Rc::from(super::layers::api_path(&l).as_str())),
             other => Value::api(&other.type_name()),
         },
-        "callable" => Value::Bool(matches!(need(0)?, Value::Function(_) | Value::Bound(..) | Value::Api(_) | Value::Class(_) | Value::Layer(_) | Value::Partial(_) | Value::Method(..))),
-        "format" => Value::str(&format_value(&need(0)?, &arg(1).map(|v| v.to_string()).unwrap_or_default(), line)?),
+        "callable" => Value::Bool(matches!(
+            need(0)?,
+            Value::Function(_)
+                | Value::Bound(..)
+                | Value::Api(_)
+                | Value::Class(_)
+                | Value::Layer(_)
+                | Value::Partial(_)
+                | Value::Method(..)
+        )),
+        "format" => Value::str(&format_value(
+            &need(0)?,
+            &arg(1).map(|v| v.to_string()).unwrap_or_default(),
+            line,
+        )?),
         "print" | "input" | "open" | "vars" | "globals" | "locals" | "id" | "hash" => {
             if path != "print" {
                 it.effect = true;
             }
-            if path == "print" { Value::None } else { Value::opaque(format!("the result of {path}()")) }
+            if path == "print" {
+                Value::None
+            } else {
+                Value::opaque(format!("the result of {path}()"))
+            }
         }
         "object" => Value::opaque("an object"),
         "property" | "staticmethod" | "classmethod" => need(0)?,
-        "chr" => Value::str(&char::from_u32(as_int(&need(0)?, line)? as u32).map(String::from).unwrap_or_default()),
+        "chr" => Value::str(
+            &char::from_u32(as_int(&need(0)?, line)? as u32)
+                .map(String::from)
+                .unwrap_or_default(),
+        ),
         "ord" => Value::Int(need(0)?.to_string().chars().next().map_or(0, |c| c as i64)),
         "hex" => Value::str(&format!("{:#x}", as_int(&need(0)?, line)?)),
         "slice" => {
@@ -482,7 +708,13 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             let mut items = it.iterate(&need(1)?, line)?.into_iter();
             let mut acc = match arg(2) {
                 Some(v) => v,
-                None => items.next().ok_or_else(|| raise(line, "TypeError", "reduce() of empty iterable with no initial value"))?,
+                None => items.next().ok_or_else(|| {
+                    raise(
+                        line,
+                        "TypeError",
+                        "reduce() of empty iterable with no initial value",
+                    )
+                })?,
             };
             for v in items {
                 acc = it.call(f.clone(), vec![acc, v], vec![], site)?;
@@ -490,20 +722,33 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             acc
         }
         "copy.deepcopy" | "copy.copy" => super::layers::copy_value(it, &need(0)?, line)?,
-        "math.ceil" | "math.floor" | "math.trunc" | "numpy.ceil" | "numpy.floor" => match need(0)? {
-            Value::Float(x) => {
-                let r = match path.rsplit('.').next() {
-                    Some("ceil") => x.ceil(),
-                    Some("floor") => x.floor(),
-                    _ => x.trunc(),
-                };
-                if path.starts_with("numpy") { Value::Float(r) } else { Value::Int(r as i64) }
+        "math.ceil" | "math.floor" | "math.trunc" | "numpy.ceil" | "numpy.floor" => {
+            match need(0)? {
+                Value::Float(x) => {
+                    let r = match path.rsplit('.').next() {
+                        Some("ceil") => x.ceil(),
+                        Some("floor") => x.floor(),
+                        _ => x.trunc(),
+                    };
+                    if path.starts_with("numpy") {
+                        Value::Float(r)
+                    } else {
+                        Value::Int(r as i64)
+                    }
+                }
+                v @ Value::Int(_) => v,
+                Value::Unknown => Value::Unknown,
+                other => {
+                    return Err(raise(
+                        line,
+                        "TypeError",
+                        format!("must be real number, not {}", other.type_name()),
+                    ));
+                }
             }
-            v @ Value::Int(_) => v,
-            Value::Unknown => Value::Unknown,
-            other => return Err(raise(line, "TypeError", format!("must be real number, not {}", other.type_name()))),
-        },
-        "math.sqrt" | "math.log" | "math.log2" | "math.log10" | "math.exp" | "numpy.sqrt" | "numpy.log" | "numpy.log2" | "numpy.exp" => {
+        }
+        "math.sqrt" | "math.log" | "math.log2" | "math.log10" | "math.exp" | "numpy.sqrt"
+        | "numpy.log" | "numpy.log2" | "numpy.exp" => {
             let x = as_float(&need(0)?, line)?;
             Value::Float(match path.rsplit('.').next() {
                 Some("sqrt") => x.sqrt(),
@@ -524,13 +769,18 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             acc
         }
         "math.gcd" => {
-            let (mut a, mut b) = (as_int(&need(0)?, line)?.abs(), as_int(&need(1)?, line)?.abs());
+            let (mut a, mut b) = (
+                as_int(&need(0)?, line)?.abs(),
+                as_int(&need(1)?, line)?.abs(),
+            );
             while b != 0 {
                 (a, b) = (b, a % b);
             }
             Value::Int(a)
         }
-        "math.isclose" => Value::Bool((as_float(&need(0)?, line)? - as_float(&need(1)?, line)?).abs() < 1e-9),
+        "math.isclose" => {
+            Value::Bool((as_float(&need(0)?, line)? - as_float(&need(1)?, line)?).abs() < 1e-9)
+        }
         "numpy.array" | "numpy.asarray" => need(0)?,
         "numpy.int" | "numpy.int32" | "numpy.int64" => call_api(it, "int", pos, kw, site)?,
         "numpy.float32" | "numpy.float64" => call_api(it, "float", pos, kw, site)?,
@@ -542,7 +792,8 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             Value::list(out)
         }
         "itertools.product" => {
-            let lists: Vec<Vec<Value>> = pos.iter().map(|v| it.iterate(v, line)).collect::<Ev<_>>()?;
+            let lists: Vec<Vec<Value>> =
+                pos.iter().map(|v| it.iterate(v, line)).collect::<Ev<_>>()?;
             let mut out: Vec<Vec<Value>> = vec![Vec::new()];
             for l in &lists {
                 let mut next = Vec::new();
@@ -567,14 +818,26 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             let ns = synthetic(it, "Namespace");
             if let Value::Instance(i) = &ns {
                 for (k, v) in kw {
-                    i.attrs.borrow_mut().insert(Key::Str(k.clone()), Value::Str(k), v);
+                    i.attrs
+                        .borrow_mut()
+                        .insert(Key::Str(k.clone()), Value::Str(k), v);
                 }
             }
             ns
         }
         _ => {
-            if pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor) {
-                return Err(unsupported(line, format!("`{}` applies {path} to a tensor: padlab does not evaluate {path}", super::eval::short(&site.text))));
+            if pos
+                .iter()
+                .chain(kw.iter().map(|(_, v)| v))
+                .any(holds_tensor)
+            {
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "`{}` applies {path} to a tensor: padlab does not evaluate {path}",
+                        super::eval::short(&site.text)
+                    ),
+                ));
             }
             it.effect = true;
             Value::opaque(format!("the result of {path}()"))
@@ -584,7 +847,11 @@ pub fn call_api(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
 
 fn round_half_even(x: f64) -> f64 {
     let r = x.round();
-    if (x - x.trunc()).abs() == 0.5 { 2.0 * (x / 2.0).round() } else { r }
+    if (x - x.trunc()).abs() == 0.5 {
+        2.0 * (x / 2.0).round()
+    } else {
+        r
+    }
 }
 
 /// Whether `v` is an instance of `kind` (a user class, a framework class path, a builtin).
@@ -619,14 +886,27 @@ fn is_instance(it: &Interp, v: &Value, kind: &Value, subclass: bool) -> bool {
             let own = super::layers::api_path(l);
             own == k
                 || (k == "torch.nn.Module" && l.framework == Framework::Torch)
-                || (matches!(k, "keras.layers.Layer" | "keras.Layer") && l.framework == Framework::Keras)
-                || (k == "keras.Model" && matches!(l.kind, LayerKind::Functional { .. } | LayerKind::Sequential(_)) && l.framework == Framework::Keras)
-                || (k.starts_with("torch.nn.modules.") && own.ends_with(k.rsplit('.').next().unwrap_or("")))
+                || (matches!(k, "keras.layers.Layer" | "keras.Layer")
+                    && l.framework == Framework::Keras)
+                || (k == "keras.Model"
+                    && matches!(
+                        l.kind,
+                        LayerKind::Functional { .. } | LayerKind::Sequential(_)
+                    )
+                    && l.framework == Framework::Keras)
+                || (k.starts_with("torch.nn.modules.")
+                    && own.ends_with(k.rsplit('.').next().unwrap_or("")))
                 || super::layers::is_family(&own, k)
         }
         (Value::Tensor(_), "torch.Tensor" | "tf.Tensor" | "keras.KerasTensor") => true,
-        (Value::Int(_), "int") | (Value::Float(_), "float") | (Value::Str(_), "str") | (Value::Bool(_), "bool" | "int") => true,
-        (Value::List(_), "list") | (Value::Tuple(_), "tuple") | (Value::Dict(_), "dict" | "collections.OrderedDict") | (Value::Set(_), "set") => true,
+        (Value::Int(_), "int")
+        | (Value::Float(_), "float")
+        | (Value::Str(_), "str")
+        | (Value::Bool(_), "bool" | "int") => true,
+        (Value::List(_), "list")
+        | (Value::Tuple(_), "tuple")
+        | (Value::Dict(_), "dict" | "collections.OrderedDict")
+        | (Value::Set(_), "set") => true,
         (Value::Int(_) | Value::Float(_), "numbers.Number") => true,
         _ => false,
     }
@@ -639,20 +919,40 @@ fn base_is(b: &FrameworkBase, path: &str) -> bool {
         FrameworkBase::TorchModuleList => matches!(path, "torch.nn.ModuleList" | "torch.nn.Module"),
         FrameworkBase::TorchModuleDict => matches!(path, "torch.nn.ModuleDict" | "torch.nn.Module"),
         FrameworkBase::KerasLayer => matches!(path, "keras.layers.Layer" | "keras.Layer"),
-        FrameworkBase::KerasModel => matches!(path, "keras.Model" | "keras.layers.Layer" | "keras.Layer"),
-        FrameworkBase::KerasSequential => matches!(path, "keras.Sequential" | "keras.Model" | "keras.layers.Layer"),
-        FrameworkBase::Layer(p) => p.as_ref() == path || path == "torch.nn.Module" && p.starts_with("torch") || path == "keras.layers.Layer" && p.starts_with("keras"),
+        FrameworkBase::KerasModel => {
+            matches!(path, "keras.Model" | "keras.layers.Layer" | "keras.Layer")
+        }
+        FrameworkBase::KerasSequential => matches!(
+            path,
+            "keras.Sequential" | "keras.Model" | "keras.layers.Layer"
+        ),
+        FrameworkBase::Layer(p) => {
+            p.as_ref() == path
+                || path == "torch.nn.Module" && p.starts_with("torch")
+                || path == "keras.layers.Layer" && p.starts_with("keras")
+        }
     }
 }
 
 /// A builtin value's method, called.
-pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn call_method(
+    it: &mut Interp,
+    obj: &Value,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let arg = |i: usize| pos.get(i).cloned();
     let need = |i: usize| -> Ev<Value> {
-        pos.get(i)
-            .cloned()
-            .ok_or_else(|| raise(line, "TypeError", format!("{name}() missing a required argument")))
+        pos.get(i).cloned().ok_or_else(|| {
+            raise(
+                line,
+                "TypeError",
+                format!("{name}() missing a required argument"),
+            )
+        })
     };
     match obj {
         Value::Tensor(t) => return super::ops::tensor_method(it, t, name, pos, kw, site),
@@ -661,11 +961,20 @@ pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw
         Value::Super(c, me) => return super_method(it, c, me, name, pos, kw, site),
         Value::Param(..) | Value::Opaque(_) => {
             if pos.iter().any(holds_tensor) {
-                return Err(unsupported(line, format!("`{}`: padlab does not evaluate this", super::eval::short(&site.text))));
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "`{}`: padlab does not evaluate this",
+                        super::eval::short(&site.text)
+                    ),
+                ));
             }
             return Ok(match name {
                 "size" => match obj {
-                    Value::Param(l, n) => super::layers::param_shape(l, n).map_or(Value::opaque("a size"), |s| Value::tuple(s.into_iter().map(Value::Int).collect())),
+                    Value::Param(l, n) => super::layers::param_shape(l, n)
+                        .map_or(Value::opaque("a size"), |s| {
+                            Value::tuple(s.into_iter().map(Value::Int).collect())
+                        }),
                     _ => Value::opaque("a size"),
                 },
                 _ => obj.clone(),
@@ -689,7 +998,11 @@ pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw
                     let v = need(1)?;
                     let mut l = l.borrow_mut();
                     let len = l.len() as i64;
-                    let at = if at < 0 { (at + len).max(0) } else { at.min(len) };
+                    let at = if at < 0 {
+                        (at + len).max(0)
+                    } else {
+                        at.min(len)
+                    };
                     l.insert(at as usize, v);
                     Value::None
                 }
@@ -717,9 +1030,13 @@ pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw
                     }
                     match name {
                         "count" => Value::Int(hits.len() as i64),
-                        "index" => Value::Int(*hits.first().ok_or_else(|| raise(line, "ValueError", format!("{v} is not in list")))? as i64),
+                        "index" => Value::Int(*hits.first().ok_or_else(|| {
+                            raise(line, "ValueError", format!("{v} is not in list"))
+                        })? as i64),
                         _ => {
-                            let k = *hits.first().ok_or_else(|| raise(line, "ValueError", "list.remove(x): x not in list"))?;
+                            let k = *hits.first().ok_or_else(|| {
+                                raise(line, "ValueError", "list.remove(x): x not in list")
+                            })?;
                             l.borrow_mut().remove(k);
                             Value::None
                         }
@@ -740,17 +1057,33 @@ pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw
                     l.borrow_mut().clear();
                     Value::None
                 }
-                _ => return Err(raise(line, "AttributeError", format!("'list' object has no attribute '{name}'"))),
+                _ => {
+                    return Err(raise(
+                        line,
+                        "AttributeError",
+                        format!("'list' object has no attribute '{name}'"),
+                    ));
+                }
             });
         }
         Value::Dict(d) => {
             return Ok(match name {
-                "items" => Value::list(d.borrow().entries.iter().map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()])).collect()),
+                "items" => Value::list(
+                    d.borrow()
+                        .entries
+                        .iter()
+                        .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                        .collect(),
+                ),
                 "keys" => Value::list(d.borrow().entries.iter().map(|(k, _)| k.clone()).collect()),
-                "values" => Value::list(d.borrow().entries.iter().map(|(_, v)| v.clone()).collect()),
+                "values" => {
+                    Value::list(d.borrow().entries.iter().map(|(_, v)| v.clone()).collect())
+                }
                 "get" | "pop" | "setdefault" => {
                     let k = need(0)?;
-                    let hk = k.key().ok_or_else(|| raise(line, "TypeError", "unhashable type"))?;
+                    let hk = k
+                        .key()
+                        .ok_or_else(|| raise(line, "TypeError", "unhashable type"))?;
                     let found = d.borrow().get(&hk).cloned();
                     match (name, found) {
                         ("pop", Some(_)) => d.borrow_mut().remove(&hk).unwrap_or(Value::None),
@@ -774,7 +1107,9 @@ pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw
                     } else if let Some(other) = arg(0) {
                         for item in it.iterate(&other, line)? {
                             let kv = it.iterate(&item, line)?;
-                            if let [k, v] = kv.as_slice() && let Some(hk) = k.key() {
+                            if let [k, v] = kv.as_slice()
+                                && let Some(hk) = k.key()
+                            {
                                 d.borrow_mut().insert(hk, k.clone(), v.clone());
                             }
                         }
@@ -789,7 +1124,13 @@ pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw
                     *d.borrow_mut() = Dict::default();
                     Value::None
                 }
-                _ => return Err(raise(line, "AttributeError", format!("'dict' object has no attribute '{name}'"))),
+                _ => {
+                    return Err(raise(
+                        line,
+                        "AttributeError",
+                        format!("'dict' object has no attribute '{name}'"),
+                    ));
+                }
             });
         }
         Value::Set(s) => {
@@ -818,7 +1159,9 @@ pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw
                     if name == "count" {
                         Value::Int(hits.len() as i64)
                     } else {
-                        Value::Int(*hits.first().ok_or_else(|| raise(line, "ValueError", "tuple.index(x): x not in tuple"))? as i64)
+                        Value::Int(*hits.first().ok_or_else(|| {
+                            raise(line, "ValueError", "tuple.index(x): x not in tuple")
+                        })? as i64)
                     }
                 }
                 // `x.size()` returns a torch.Size: `numel()` is its product.
@@ -830,16 +1173,33 @@ pub fn call_method(it: &mut Interp, obj: &Value, name: &str, pos: Vec<Value>, kw
                     acc
                 }
                 "as_list" => Value::list(t.to_vec()),
-                _ => return Err(raise(line, "AttributeError", format!("'tuple' object has no attribute '{name}'"))),
+                _ => {
+                    return Err(raise(
+                        line,
+                        "AttributeError",
+                        format!("'tuple' object has no attribute '{name}'"),
+                    ));
+                }
             });
         }
         Value::Str(s) => return str_method(it, s, name, &pos, &kw, line),
         _ => {}
     }
-    Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", obj.type_name())))
+    Err(raise(
+        line,
+        "AttributeError",
+        format!("'{}' object has no attribute '{name}'", obj.type_name()),
+    ))
 }
 
-fn str_method(it: &mut Interp, s: &str, name: &str, pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> Ev<Value> {
+fn str_method(
+    it: &mut Interp,
+    s: &str,
+    name: &str,
+    pos: &[Value],
+    kw: &[(Rc<str>, Value)],
+    line: usize,
+) -> Ev<Value> {
     let arg_s = |i: usize| pos.get(i).map(Value::to_string).unwrap_or_default();
     Ok(match name {
         "format" => {
@@ -849,12 +1209,20 @@ fn str_method(it: &mut Interp, s: &str, name: &str, pos: &[Value], kw: &[(Rc<str
         }
         "join" => {
             let items = it.iterate(pos.first().unwrap_or(&Value::None), line)?;
-            let out = items.iter().map(Value::to_string).collect::<Vec<_>>().join(s);
+            let out = items
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(s);
             check(out.len(), line)?;
             Value::str(&out)
         }
         "split" => {
-            let parts: Vec<Value> = if pos.is_empty() { s.split_whitespace().map(Value::str).collect() } else { s.split(arg_s(0).as_str()).map(Value::str).collect() };
+            let parts: Vec<Value> = if pos.is_empty() {
+                s.split_whitespace().map(Value::str).collect()
+            } else {
+                s.split(arg_s(0).as_str()).map(Value::str).collect()
+            };
             Value::list(parts)
         }
         "lower" => Value::str(&s.to_lowercase()),
@@ -864,7 +1232,15 @@ fn str_method(it: &mut Interp, s: &str, name: &str, pos: &[Value], kw: &[(Rc<str
         "rstrip" => Value::str(s.trim_end()),
         "capitalize" | "title" => {
             let mut c = s.chars();
-            Value::str(&c.next().map(|f| f.to_uppercase().chain(c.flat_map(char::to_lowercase)).collect::<String>()).unwrap_or_default())
+            Value::str(
+                &c.next()
+                    .map(|f| {
+                        f.to_uppercase()
+                            .chain(c.flat_map(char::to_lowercase))
+                            .collect::<String>()
+                    })
+                    .unwrap_or_default(),
+            )
         }
         "startswith" => Value::Bool(s.starts_with(arg_s(0).as_str())),
         "endswith" => Value::Bool(s.ends_with(arg_s(0).as_str())),
@@ -881,10 +1257,21 @@ fn str_method(it: &mut Interp, s: &str, name: &str, pos: &[Value], kw: &[(Rc<str
         "count" => Value::Int(s.matches(arg_s(0).as_str()).count() as i64),
         "isdigit" => Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())),
         "zfill" => {
-            let w = pos.first().map(|v| as_int(v, line)).transpose()?.unwrap_or(0).clamp(0, 1_000_000) as usize;
+            let w = pos
+                .first()
+                .map(|v| as_int(v, line))
+                .transpose()?
+                .unwrap_or(0)
+                .clamp(0, 1_000_000) as usize;
             Value::str(&format!("{s:0>w$}"))
         }
-        _ => return Err(raise(line, "AttributeError", format!("'str' object has no attribute '{name}'"))),
+        _ => {
+            return Err(raise(
+                line,
+                "AttributeError",
+                format!("'str' object has no attribute '{name}'"),
+            ));
+        }
     })
 }
 
@@ -892,7 +1279,10 @@ fn check(n: usize, line: usize) -> Ev<()> {
     if n > super::eval::MAX_ITEMS {
         return Err(super::eval::Failure {
             line,
-            message: format!("a collection of more than {} items: padlab stops there", super::eval::MAX_ITEMS),
+            message: format!(
+                "a collection of more than {} items: padlab stops there",
+                super::eval::MAX_ITEMS
+            ),
             kind: super::eval::FailKind::Limit,
         });
     }
@@ -930,9 +1320,17 @@ fn format_str(s: &str, pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> E
                 } else if let Ok(i) = name.parse::<usize>() {
                     pos.get(i).cloned()
                 } else {
-                    kw.iter().find(|(k, _)| k.as_ref() == name).map(|(_, v)| v.clone())
+                    kw.iter()
+                        .find(|(k, _)| k.as_ref() == name)
+                        .map(|(_, v)| v.clone())
                 };
-                let v = v.ok_or_else(|| raise(line, "IndexError", format!("Replacement index {name} out of range")))?;
+                let v = v.ok_or_else(|| {
+                    raise(
+                        line,
+                        "IndexError",
+                        format!("Replacement index {name} out of range"),
+                    )
+                })?;
                 out.push_str(&format_value(&v, spec, line)?);
             }
             c => out.push(c),
@@ -966,9 +1364,21 @@ pub fn format_value(v: &Value, spec: &str, line: usize) -> Ev<String> {
         let x = match v {
             Value::Int(i) => *i as f64,
             Value::Float(x) => *x,
-            _ => return Err(raise(line, "ValueError", format!("Unknown format code for object of type '{}'", v.type_name()))),
+            _ => {
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    format!("Unknown format code for object of type '{}'", v.type_name()),
+                ));
+            }
         };
-        if p.ends_with('%') { format!("{:.*}%", prec, x * 100.0) } else if p.ends_with('e') { format!("{x:.prec$e}") } else { format!("{x:.prec$}") }
+        if p.ends_with('%') {
+            format!("{:.*}%", prec, x * 100.0)
+        } else if p.ends_with('e') {
+            format!("{x:.prec$e}")
+        } else {
+            format!("{x:.prec$}")
+        }
     } else {
         v.to_string()
     };
@@ -984,7 +1394,11 @@ pub fn format_value(v: &Value, spec: &str, line: usize) -> Ev<String> {
         }
         None if zero && body.len() < width => format!("{body:0>width$}"),
         None if body.chars().count() < width => {
-            if matches!(v, Value::Int(_) | Value::Float(_)) { format!("{body:>width$}") } else { format!("{body:<width$}") }
+            if matches!(v, Value::Int(_) | Value::Float(_)) {
+                format!("{body:>width$}")
+            } else {
+                format!("{body:<width$}")
+            }
         }
         _ => body,
     })
@@ -1007,15 +1421,23 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
         }),
         Value::Param(l, n) => Ok(match name {
             "data" => o.clone(),
-            "shape" => super::layers::param_shape(l, n).map_or(Value::opaque("a shape"), |s| Value::tuple(s.into_iter().map(Value::Int).collect())),
+            "shape" => super::layers::param_shape(l, n).map_or(Value::opaque("a shape"), |s| {
+                Value::tuple(s.into_iter().map(Value::Int).collect())
+            }),
             _ => Value::Method(Rc::new(o.clone()), Rc::from(name)),
         }),
         Value::Super(..) => Ok(Value::Method(Rc::new(o.clone()), Rc::from(name))),
         Value::Unknown => Err(unsupported(line, "an attribute of an unknown size")),
         Value::Function(f) if name == "__name__" => Ok(Value::Str(f.name.clone())),
-        Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Set(_) => Ok(Value::Method(Rc::new(o.clone()), Rc::from(name))),
+        Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Set(_) => {
+            Ok(Value::Method(Rc::new(o.clone()), Rc::from(name)))
+        }
         Value::Int(i) if name == "real" => Ok(Value::Int(*i)),
-        other => Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", other.type_name()))),
+        other => Err(raise(
+            line,
+            "AttributeError",
+            format!("'{}' object has no attribute '{name}'", other.type_name()),
+        )),
     }
 }
 
@@ -1025,7 +1447,8 @@ fn api_attr(path: &str) -> Value {
         "math.pi" | "numpy.pi" => Value::Float(std::f64::consts::PI),
         "math.e" => Value::Float(std::f64::consts::E),
         "math.inf" | "numpy.inf" => Value::Float(f64::INFINITY),
-        "torch.float32" | "torch.float" | "torch.float16" | "torch.int64" | "torch.long" | "torch.bfloat16" | "tf.float32" | "numpy.float32" => Value::opaque(path),
+        "torch.float32" | "torch.float" | "torch.float16" | "torch.int64" | "torch.long"
+        | "torch.bfloat16" | "tf.float32" | "numpy.float32" => Value::opaque(path),
         _ => Value::Api(Rc::from(path)),
     }
 }
@@ -1042,34 +1465,99 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
     }
     let Some(fb) = i.class.framework.clone() else {
         if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
-            return Ok(Value::Method(Rc::new(Value::Instance(i.clone())), Rc::from(name)));
+            return Ok(Value::Method(
+                Rc::new(Value::Instance(i.clone())),
+                Rc::from(name),
+            ));
         }
-        return Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", i.class.name)));
+        return Err(raise(
+            line,
+            "AttributeError",
+            format!("'{}' object has no attribute '{name}'", i.class.name),
+        ));
     };
     const TORCH: &[&str] = &[
-        "to", "cuda", "cpu", "eval", "train", "float", "double", "half", "requires_grad_", "share_memory", "forward", "add_module",
-        "register_module", "register_buffer", "register_parameter", "modules", "children", "named_modules", "named_children",
-        "apply", "parameters", "named_parameters", "state_dict", "buffers", "zero_grad", "load_state_dict", "extra_repr",
-        "__repr__", "__call__", "append", "extend", "insert", "items", "keys", "values",
+        "to",
+        "cuda",
+        "cpu",
+        "eval",
+        "train",
+        "float",
+        "double",
+        "half",
+        "requires_grad_",
+        "share_memory",
+        "forward",
+        "add_module",
+        "register_module",
+        "register_buffer",
+        "register_parameter",
+        "modules",
+        "children",
+        "named_modules",
+        "named_children",
+        "apply",
+        "parameters",
+        "named_parameters",
+        "state_dict",
+        "buffers",
+        "zero_grad",
+        "load_state_dict",
+        "extra_repr",
+        "__repr__",
+        "__call__",
+        "append",
+        "extend",
+        "insert",
+        "items",
+        "keys",
+        "values",
     ];
     const KERAS: &[&str] = &[
-        "call", "add", "summary", "compile", "fit", "evaluate", "predict", "save", "save_weights", "load_weights",
-        "count_params", "get_config", "build", "get_layer", "__call__",
+        "call",
+        "add",
+        "summary",
+        "compile",
+        "fit",
+        "evaluate",
+        "predict",
+        "save",
+        "save_weights",
+        "load_weights",
+        "count_params",
+        "get_config",
+        "build",
+        "get_layer",
+        "__call__",
     ];
     Ok(match name {
         "training" => Value::Bool(false),
         "name" if fb.is_keras() => Value::str(i.name.borrow().as_deref().unwrap_or("")),
-        "layers" if fb.is_keras() => Value::list(i.children.borrow().iter().map(|(_, v)| v.clone()).collect()),
-        _ if (fb.is_keras() && KERAS.contains(&name)) || (!fb.is_keras() && TORCH.contains(&name)) => {
+        "layers" if fb.is_keras() => {
+            Value::list(i.children.borrow().iter().map(|(_, v)| v.clone()).collect())
+        }
+        _ if (fb.is_keras() && KERAS.contains(&name))
+            || (!fb.is_keras() && TORCH.contains(&name)) =>
+        {
             Value::Method(Rc::new(Value::Instance(i.clone())), Rc::from(name))
         }
-        _ => return Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", i.class.name))),
+        _ => {
+            return Err(raise(
+                line,
+                "AttributeError",
+                format!("'{}' object has no attribute '{name}'", i.class.name),
+            ));
+        }
     })
 }
 
 /// A class attribute a user class gets from its framework base.
 pub fn class_attr_fallback(c: &Rc<Class>, name: &str, line: usize) -> Ev<Value> {
-    Err(raise(line, "AttributeError", format!("type object '{}' has no attribute '{name}'", c.name)))
+    Err(raise(
+        line,
+        "AttributeError",
+        format!("type object '{}' has no attribute '{name}'", c.name),
+    ))
 }
 
 /// An instance of a class padlab provides (`argparse.ArgumentParser`, its `Namespace`):
@@ -1104,7 +1592,14 @@ fn synthetic(it: &mut Interp, name: &str) -> Value {
 
 /// `argparse`: arguments' defaults, and `parse_args()` as if the script had none (a paste
 /// has no command line).
-fn argparse_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, line: usize) -> Ev<Value> {
+fn argparse_method(
+    it: &mut Interp,
+    i: &Rc<Instance>,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    line: usize,
+) -> Ev<Value> {
     let me = Value::Instance(i.clone());
     match name {
         "add_argument" => {
@@ -1118,7 +1613,10 @@ fn argparse_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Value
                     .map(|f| f.trim_start_matches('-').replace('-', "_"))
                     .unwrap_or_default(),
             };
-            let action = kw.iter().find(|(k, _)| k.as_ref() == "action").map(|(_, v)| v.to_string());
+            let action = kw
+                .iter()
+                .find(|(k, _)| k.as_ref() == "action")
+                .map(|(_, v)| v.to_string());
             let default = match kw.iter().find(|(k, _)| k.as_ref() == "default") {
                 Some((_, v)) => v.clone(),
                 None => match action.as_deref() {
@@ -1128,19 +1626,33 @@ fn argparse_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Value
                 },
             };
             // A string default converted by `type=` (argparse converts string defaults).
-            let default = match (&default, kw.iter().find(|(k, _)| k.as_ref() == "type").map(|(_, v)| v)) {
+            let default = match (
+                &default,
+                kw.iter()
+                    .find(|(k, _)| k.as_ref() == "type")
+                    .map(|(_, v)| v),
+            ) {
                 (Value::Str(_), Some(Value::Api(t))) if matches!(t.as_ref(), "int" | "float") => {
-                    let site = Site { line, text: Rc::from("type") };
+                    let site = Site {
+                        line,
+                        text: Rc::from("type"),
+                    };
                     call_api(it, t, vec![default.clone()], vec![], &site)?
                 }
                 _ => default,
             };
-            i.attrs.borrow_mut().insert(Key::Str(Rc::from(dest.as_str())), Value::str(&dest), default);
+            i.attrs.borrow_mut().insert(
+                Key::Str(Rc::from(dest.as_str())),
+                Value::str(&dest),
+                default,
+            );
             Ok(Value::None)
         }
         "set_defaults" => {
             for (k, v) in kw {
-                i.attrs.borrow_mut().insert(Key::Str(k.clone()), Value::Str(k), v);
+                i.attrs
+                    .borrow_mut()
+                    .insert(Key::Str(k.clone()), Value::Str(k), v);
             }
             Ok(Value::None)
         }
@@ -1150,28 +1662,47 @@ fn argparse_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Value
                 && !matches!(v, Value::None)
                 && !it.iterate(v, line)?.is_empty()
             {
-                return Err(unsupported(line, "parse_args with arguments: padlab reads the defaults"));
+                return Err(unsupported(
+                    line,
+                    "parse_args with arguments: padlab reads the defaults",
+                ));
             }
             let ns = synthetic(it, "Namespace");
             if let Value::Instance(n) = &ns {
                 *n.attrs.borrow_mut() = i.attrs.borrow().clone();
             }
-            Ok(if name == "parse_known_args" { Value::tuple(vec![ns, Value::list(vec![])]) } else { ns })
+            Ok(if name == "parse_known_args" {
+                Value::tuple(vec![ns, Value::list(vec![])])
+            } else {
+                ns
+            })
         }
         "print_help" | "error" => Ok(Value::None),
-        _ => Err(raise(line, "AttributeError", format!("'ArgumentParser' object has no attribute '{name}'"))),
+        _ => Err(raise(
+            line,
+            "AttributeError",
+            format!("'ArgumentParser' object has no attribute '{name}'"),
+        )),
     }
 }
 
 /// A torch `nn.Module` / Keras `Layer` method called on a user instance.
-fn framework_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn framework_method(
+    it: &mut Interp,
+    i: &Rc<Instance>,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
         return argparse_method(it, i, name, pos, kw, line);
     }
     let me = Value::Instance(i.clone());
     match name {
-        "to" | "cuda" | "cpu" | "eval" | "train" | "float" | "double" | "half" | "requires_grad_" | "share_memory" => Ok(me),
+        "to" | "cuda" | "cpu" | "eval" | "train" | "float" | "double" | "half"
+        | "requires_grad_" | "share_memory" => Ok(me),
         "forward" | "call" | "__call__" => {
             // `self.forward(x)` of a class without its own: the container's.
             framework_call(it, i, pos, kw, site)
@@ -1179,11 +1710,20 @@ fn framework_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Valu
         "add_module" | "register_module" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
             let v = pos.get(1).cloned().unwrap_or(Value::None);
-            let is_container = matches!(i.class.framework, Some(FrameworkBase::TorchSequential | FrameworkBase::TorchModuleDict | FrameworkBase::TorchModuleList));
+            let is_container = matches!(
+                i.class.framework,
+                Some(
+                    FrameworkBase::TorchSequential
+                        | FrameworkBase::TorchModuleDict
+                        | FrameworkBase::TorchModuleList
+                )
+            );
             if is_container {
                 i.children.borrow_mut().push((Rc::from(n.as_str()), v));
             } else {
-                i.attrs.borrow_mut().insert(Key::Str(Rc::from(n.as_str())), Value::str(&n), v);
+                i.attrs
+                    .borrow_mut()
+                    .insert(Key::Str(Rc::from(n.as_str())), Value::str(&n), v);
             }
             Ok(Value::None)
         }
@@ -1210,7 +1750,12 @@ fn framework_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Valu
                 })
                 .collect(),
         )),
-        "add" if i.class.framework.as_ref().is_some_and(FrameworkBase::is_keras) => {
+        "add"
+            if i.class
+                .framework
+                .as_ref()
+                .is_some_and(FrameworkBase::is_keras) =>
+        {
             let v = pos.first().cloned().unwrap_or(Value::None);
             let n = i.children.borrow().len().to_string();
             i.children.borrow_mut().push((Rc::from(n.as_str()), v));
@@ -1218,11 +1763,19 @@ fn framework_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Valu
         }
         "register_buffer" | "register_parameter" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
-            i.attrs.borrow_mut().insert(Key::Str(Rc::from(n.as_str())), Value::str(&n), Value::opaque("a buffer"));
+            i.attrs.borrow_mut().insert(
+                Key::Str(Rc::from(n.as_str())),
+                Value::str(&n),
+                Value::opaque("a buffer"),
+            );
             Ok(Value::None)
         }
         "modules" | "children" | "named_modules" | "named_children" => {
-            let all = super::layers::submodules(&me, name.starts_with("named"), name.ends_with("modules"));
+            let all = super::layers::submodules(
+                &me,
+                name.starts_with("named"),
+                name.ends_with("modules"),
+            );
             Ok(Value::list(all))
         }
         "apply" => {
@@ -1237,19 +1790,46 @@ fn framework_method(it: &mut Interp, i: &Rc<Instance>, name: &str, pos: Vec<Valu
             }
             Ok(me)
         }
-        "parameters" | "named_parameters" | "state_dict" | "buffers" | "zero_grad" | "load_state_dict" | "summary" | "compile" | "fit" | "evaluate" | "predict" | "save" | "save_weights" | "load_weights" | "count_params" | "get_config" | "build" | "extra_repr" | "__repr__" => {
-            if !matches!(name, "summary" | "build" | "count_params" | "parameters" | "named_parameters" | "get_config" | "extra_repr") {
+        "parameters" | "named_parameters" | "state_dict" | "buffers" | "zero_grad"
+        | "load_state_dict" | "summary" | "compile" | "fit" | "evaluate" | "predict" | "save"
+        | "save_weights" | "load_weights" | "count_params" | "get_config" | "build"
+        | "extra_repr" | "__repr__" => {
+            if !matches!(
+                name,
+                "summary"
+                    | "build"
+                    | "count_params"
+                    | "parameters"
+                    | "named_parameters"
+                    | "get_config"
+                    | "extra_repr"
+            ) {
                 it.effect = true;
             }
             let _ = line;
-            Ok(Value::opaque(format!("the result of {}.{name}()", i.class.name)))
+            Ok(Value::opaque(format!(
+                "the result of {}.{name}()",
+                i.class.name
+            )))
         }
-        _ => Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", i.class.name))),
+        _ => Err(raise(
+            line,
+            "AttributeError",
+            format!("'{}' object has no attribute '{name}'", i.class.name),
+        )),
     }
 }
 
 /// A method reached through `super()`.
-fn super_method(it: &mut Interp, c: &Rc<Class>, me: &Rc<Value>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn super_method(
+    it: &mut Interp,
+    c: &Rc<Class>,
+    me: &Rc<Value>,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     // The next class after `c` in the method resolution order that defines `name`.
     for b in &c.bases {
         match b {
@@ -1263,7 +1843,11 @@ fn super_method(it: &mut Interp, c: &Rc<Class>, me: &Rc<Value>, name: &str, pos:
         }
     }
     let Value::Instance(inst) = &**me else {
-        return Err(raise(site.line, "TypeError", "super(): the instance is not an object"));
+        return Err(raise(
+            site.line,
+            "TypeError",
+            "super(): the instance is not an object",
+        ));
     };
     match name {
         "__init__" => {
@@ -1277,10 +1861,20 @@ fn super_method(it: &mut Interp, c: &Rc<Class>, me: &Rc<Value>, name: &str, pos:
 
 /// The framework base's `__init__`: a container takes its children, a concrete layer base
 /// builds the layer, a Keras layer takes its name.
-pub fn framework_init(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<()> {
+pub fn framework_init(
+    it: &mut Interp,
+    inst: &Rc<Instance>,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<()> {
     let Some(fb) = inst.class.framework.clone() else {
         if !pos.is_empty() {
-            return Err(raise(site.line, "TypeError", format!("{}() takes no arguments", inst.class.name)));
+            return Err(raise(
+                site.line,
+                "TypeError",
+                format!("{}() takes no arguments", inst.class.name),
+            ));
         }
         return Ok(());
     };
@@ -1306,30 +1900,62 @@ pub fn framework_init(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw:
                 Some(v) => it.iterate(v, site.line)?,
                 None => Vec::new(),
             };
-            *inst.children.borrow_mut() = items.into_iter().enumerate().map(|(k, v)| (Rc::from(k.to_string().as_str()), v)).collect();
+            *inst.children.borrow_mut() = items
+                .into_iter()
+                .enumerate()
+                .map(|(k, v)| (Rc::from(k.to_string().as_str()), v))
+                .collect();
         }
         FrameworkBase::TorchModuleDict => {
             if let Some(Value::Dict(d)) = pos.first() {
-                *inst.children.borrow_mut() = d.borrow().entries.iter().map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone())).collect();
+                *inst.children.borrow_mut() = d
+                    .borrow()
+                    .entries
+                    .iter()
+                    .map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone()))
+                    .collect();
             }
         }
         FrameworkBase::KerasSequential => {
-            if let Some(v) = pos.first().cloned().or_else(|| kw.iter().find(|(k, _)| k.as_ref() == "layers").map(|(_, v)| v.clone())) {
+            if let Some(v) = pos.first().cloned().or_else(|| {
+                kw.iter()
+                    .find(|(k, _)| k.as_ref() == "layers")
+                    .map(|(_, v)| v.clone())
+            }) {
                 let items = it.iterate(&v, site.line)?;
-                *inst.children.borrow_mut() = items.into_iter().enumerate().map(|(k, v)| (Rc::from(k.to_string().as_str()), v)).collect();
+                *inst.children.borrow_mut() = items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, v)| (Rc::from(k.to_string().as_str()), v))
+                    .collect();
             }
         }
         FrameworkBase::Layer(path) => {
             let layer = super::layers::construct(it, &path, pos, kw, site)?;
             match layer {
                 Value::Layer(l) => *inst.base_layer.borrow_mut() = Some(l),
-                _ => return Err(unsupported(site.line, format!("a subclass of {path} padlab cannot build"))),
+                _ => {
+                    return Err(unsupported(
+                        site.line,
+                        format!("a subclass of {path} padlab cannot build"),
+                    ));
+                }
             }
         }
         FrameworkBase::KerasModel => {
             // `super().__init__(inputs=..., outputs=...)`: a functional model in a subclass.
-            if let Some(inputs) = kw.iter().find(|(k, _)| k.as_ref() == "inputs").map(|(_, v)| v.clone()).or_else(|| pos.first().cloned()) {
-                let outputs = kw.iter().find(|(k, _)| k.as_ref() == "outputs").map(|(_, v)| v.clone()).or_else(|| pos.get(1).cloned()).unwrap_or(Value::None);
+            if let Some(inputs) = kw
+                .iter()
+                .find(|(k, _)| k.as_ref() == "inputs")
+                .map(|(_, v)| v.clone())
+                .or_else(|| pos.first().cloned())
+            {
+                let outputs = kw
+                    .iter()
+                    .find(|(k, _)| k.as_ref() == "outputs")
+                    .map(|(_, v)| v.clone())
+                    .or_else(|| pos.get(1).cloned())
+                    .unwrap_or(Value::None);
                 let model = super::keras::functional(it, inputs, outputs, None, site)?;
                 if let Value::Layer(l) = model {
                     *inst.base_layer.borrow_mut() = Some(l);
@@ -1342,7 +1968,13 @@ pub fn framework_init(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw:
 }
 
 /// Calling a user instance whose class defines no `forward`/`call`: its framework base's.
-pub fn framework_call(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn framework_call(
+    it: &mut Interp,
+    inst: &Rc<Instance>,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     if let Some(base) = inst.base_layer.borrow().clone() {
         it.call_stack.push(Value::Instance(inst.clone()));
         let r = super::layers::call_layer(it, &base, pos, kw, site);
@@ -1352,7 +1984,11 @@ pub fn framework_call(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw:
     match inst.class.framework {
         Some(FrameworkBase::TorchSequential | FrameworkBase::KerasSequential) => {
             // torch registers a module assigned as an attribute as a child too, in order.
-            let children: Vec<Value> = super::layers::module_children(&Value::Instance(inst.clone())).into_iter().map(|(_, v)| v).collect();
+            let children: Vec<Value> =
+                super::layers::module_children(&Value::Instance(inst.clone()))
+                    .into_iter()
+                    .map(|(_, v)| v)
+                    .collect();
             let mut x = pos.into_iter().next().unwrap_or(Value::None);
             it.call_stack.push(Value::Instance(inst.clone()));
             for c in children {
@@ -1370,12 +2006,18 @@ pub fn framework_call(it: &mut Interp, inst: &Rc<Instance>, pos: Vec<Value>, kw:
         Some(FrameworkBase::TorchModuleList | FrameworkBase::TorchModuleDict) => Err(raise(
             site.line,
             "NotImplementedError",
-            format!("Module [{}] is missing the required \"forward\" function", inst.class.name),
+            format!(
+                "Module [{}] is missing the required \"forward\" function",
+                inst.class.name
+            ),
         )),
         _ => Err(raise(
             site.line,
             "NotImplementedError",
-            format!("Module [{}] is missing the required \"forward\" function", inst.class.name),
+            format!(
+                "Module [{}] is missing the required \"forward\" function",
+                inst.class.name
+            ),
         )),
     }
 }
@@ -1422,12 +2064,24 @@ pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> 
             })
         }
         Value::Dict(d) => {
-            let k = i.key().ok_or_else(|| raise(line, "TypeError", format!("unhashable type: '{}'", i.type_name())))?;
-            d.borrow().get(&k).cloned().ok_or_else(|| raise(line, "KeyError", i.repr()))
+            let k = i.key().ok_or_else(|| {
+                raise(
+                    line,
+                    "TypeError",
+                    format!("unhashable type: '{}'", i.type_name()),
+                )
+            })?;
+            d.borrow()
+                .get(&k)
+                .cloned()
+                .ok_or_else(|| raise(line, "KeyError", i.repr()))
         }
         Value::Layer(l) => super::layers::layer_item(it, l, i, line),
         Value::Instance(inst) if inst.class.framework.is_some() => {
-            let children: Vec<Value> = super::layers::module_children(o).into_iter().map(|(_, v)| v).collect();
+            let children: Vec<Value> = super::layers::module_children(o)
+                .into_iter()
+                .map(|(_, v)| v)
+                .collect();
             match (i, &inst.class.framework) {
                 (Value::Str(k), _) => inst
                     .children
@@ -1455,7 +2109,11 @@ pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> 
         },
         Value::Api(_) | Value::Opaque(_) | Value::Class(_) => Ok(Value::opaque("a type")),
         Value::Unknown => Ok(Value::Unknown),
-        other => Err(raise(line, "TypeError", format!("'{}' object is not subscriptable", other.type_name()))),
+        other => Err(raise(
+            line,
+            "TypeError",
+            format!("'{}' object is not subscriptable", other.type_name()),
+        )),
     }
 }
 
@@ -1471,7 +2129,11 @@ fn seq_index(items: &[Value], i: &Value, line: usize, what: &str) -> Ev<Indexed>
             let k = as_int(i, line)?;
             let at = if k < 0 { k + len } else { k };
             if !(0..len).contains(&at) {
-                return Err(raise(line, "IndexError", format!("{what} index out of range")));
+                return Err(raise(
+                    line,
+                    "IndexError",
+                    format!("{what} index out of range"),
+                ));
             }
             Ok(Indexed::One(items[at as usize].clone()))
         }
@@ -1488,7 +2150,14 @@ fn seq_index(items: &[Value], i: &Value, line: usize, what: &str) -> Ev<Indexed>
             Ok(Indexed::Many(out))
         }
         Value::Unknown => Err(unsupported(line, "an index computed from an unknown size")),
-        other => Err(raise(line, "TypeError", format!("{what} indices must be integers or slices, not {}", other.type_name()))),
+        other => Err(raise(
+            line,
+            "TypeError",
+            format!(
+                "{what} indices must be integers or slices, not {}",
+                other.type_name()
+            ),
+        )),
     }
 }
 
@@ -1528,8 +2197,18 @@ pub fn as_int(v: &Value, line: usize) -> Ev<i64> {
         Value::Bool(b) => Ok(i64::from(*b)),
         Value::Poison(f) => Err((**f).clone()),
         Value::Hole(h) => Err(super::eval::undefined(h, line)),
-        Value::Unknown => Err(unsupported(line, "this needs the input's size: give the input shape")),
-        other => Err(raise(line, "TypeError", format!("'{}' object cannot be interpreted as an integer", other.type_name()))),
+        Value::Unknown => Err(unsupported(
+            line,
+            "this needs the input's size: give the input shape",
+        )),
+        other => Err(raise(
+            line,
+            "TypeError",
+            format!(
+                "'{}' object cannot be interpreted as an integer",
+                other.type_name()
+            ),
+        )),
     }
 }
 
@@ -1549,11 +2228,24 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
         raise(
             line,
             "TypeError",
-            format!("unsupported operand type(s) for {}: '{}' and '{}'", op.symbol(), a.type_name(), b.type_name()),
+            format!(
+                "unsupported operand type(s) for {}: '{}' and '{}'",
+                op.symbol(),
+                a.type_name(),
+                b.type_name()
+            ),
         )
     };
-    let a = if let Value::Bool(x) = a { Int(i64::from(x)) } else { a };
-    let b = if let Value::Bool(x) = b { Int(i64::from(x)) } else { b };
+    let a = if let Value::Bool(x) = a {
+        Int(i64::from(x))
+    } else {
+        a
+    };
+    let b = if let Value::Bool(x) = b {
+        Int(i64::from(x))
+    } else {
+        b
+    };
     match (&a, &b) {
         (Value::Unknown, _) | (_, Value::Unknown) => return Ok(Value::Unknown),
         (Int(x), Int(y)) => {
@@ -1570,13 +2262,25 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
                 }
                 BinOp::FloorDiv | BinOp::Mod => {
                     if y == 0 {
-                        return Err(raise(line, "ZeroDivisionError", "integer division or modulo by zero"));
+                        return Err(raise(
+                            line,
+                            "ZeroDivisionError",
+                            "integer division or modulo by zero",
+                        ));
                     }
                     let q = x.checked_div_euclid(y).ok_or_else(|| overflow(line))?;
                     let r = x.rem_euclid(y);
                     // Python floors toward negative infinity; the remainder takes the divisor's sign.
-                    let (q, r) = if y < 0 && r != 0 { (q + 1, r + y) } else { (q, r) };
-                    if op == BinOp::FloorDiv { Int(q) } else { Int(r) }
+                    let (q, r) = if y < 0 && r != 0 {
+                        (q + 1, r + y)
+                    } else {
+                        (q, r)
+                    };
+                    if op == BinOp::FloorDiv {
+                        Int(q)
+                    } else {
+                        Int(r)
+                    }
                 }
                 BinOp::Pow => {
                     if y < 0 {
@@ -1589,7 +2293,10 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
                 BinOp::BitOr => Int(x | y),
                 BinOp::BitAnd => Int(x & y),
                 BinOp::BitXor => Int(x ^ y),
-                BinOp::LShift => Int(x.checked_shl(u32::try_from(y).map_err(|_| overflow(line))?).filter(|r| r >> y == x).ok_or_else(|| overflow(line))?),
+                BinOp::LShift => Int(x
+                    .checked_shl(u32::try_from(y).map_err(|_| overflow(line))?)
+                    .filter(|r| r >> y == x)
+                    .ok_or_else(|| overflow(line))?),
                 BinOp::RShift => Int(x >> y.clamp(0, 63)),
                 BinOp::MatMul => return Err(ty(&a, &b)),
             });
@@ -1609,7 +2316,11 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
                 }
                 BinOp::FloorDiv => {
                     if y == 0.0 {
-                        return Err(raise(line, "ZeroDivisionError", "float floor division by zero"));
+                        return Err(raise(
+                            line,
+                            "ZeroDivisionError",
+                            "float floor division by zero",
+                        ));
                     }
                     (x / y).floor()
                 }
@@ -1649,7 +2360,8 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
             check(v.len(), line)?;
             Ok(Value::tuple(v))
         }
-        (BinOp::Mul, Value::List(_) | Value::Tuple(_) | Value::Str(_), Int(n)) | (BinOp::Mul, Int(n), Value::List(_) | Value::Tuple(_) | Value::Str(_)) => {
+        (BinOp::Mul, Value::List(_) | Value::Tuple(_) | Value::Str(_), Int(n))
+        | (BinOp::Mul, Int(n), Value::List(_) | Value::Tuple(_) | Value::Str(_)) => {
             let seq = if matches!(a, Int(_)) { &b } else { &a };
             let n = (*n).max(0) as usize;
             let len = match seq {
@@ -1661,7 +2373,9 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
             check(len.saturating_mul(n), line)?;
             it.step(line)?;
             Ok(match seq {
-                Value::List(l) => Value::list(l.borrow().iter().cloned().cycle().take(len * n).collect()),
+                Value::List(l) => {
+                    Value::list(l.borrow().iter().cloned().cycle().take(len * n).collect())
+                }
                 Value::Tuple(t) => Value::tuple(t.iter().cloned().cycle().take(len * n).collect()),
                 Value::Str(s) => Value::str(&s.repeat(n)),
                 _ => unreachable!("matched a sequence"),
@@ -1677,7 +2391,9 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
             Ok(Value::Dict(Rc::new(RefCell::new(d))))
         }
         // Type hints written as `int | None`.
-        (BinOp::BitOr, Value::Api(_) | Value::None | Value::Opaque(_), _) => Ok(Value::opaque("a type")),
+        (BinOp::BitOr, Value::Api(_) | Value::None | Value::Opaque(_), _) => {
+            Ok(Value::opaque("a type"))
+        }
         _ => Err(ty(&a, &b)),
     }
 }
@@ -1704,10 +2420,14 @@ fn percent_format(fmt: &str, args: &[Value], line: usize) -> Ev<String> {
             out.push('%');
             continue;
         }
-        let v = args.next().ok_or_else(|| raise(line, "TypeError", "not enough arguments for format string"))?;
+        let v = args
+            .next()
+            .ok_or_else(|| raise(line, "TypeError", "not enough arguments for format string"))?;
         let conv = spec.pop().unwrap_or('s');
         let s = match conv {
-            'd' | 'i' => as_int(v, line).map(|i| i.to_string()).or_else(|_| as_float(v, line).map(|f| (f.trunc() as i64).to_string()))?,
+            'd' | 'i' => as_int(v, line)
+                .map(|i| i.to_string())
+                .or_else(|_| as_float(v, line).map(|f| (f.trunc() as i64).to_string()))?,
             'f' => format_value(v, &format!("{spec}f"), line)?,
             'r' => v.repr(),
             _ => v.to_string(),
@@ -1758,18 +2478,22 @@ pub fn compare(it: &mut Interp, op: CmpOp, a: &Value, b: &Value, line: usize) ->
         _ => {}
     }
     if matches!(a, Value::Unknown) || matches!(b, Value::Unknown) {
-        return Err(unsupported(line, "this comparison depends on the input's size: give the input shape"));
+        return Err(unsupported(
+            line,
+            "this comparison depends on the input's size: give the input shape",
+        ));
     }
     if let Value::Hole(h) = a.clone().or_hole(b) {
         return Err(super::eval::undefined(&h, line));
     }
     let ord: Option<Ordering> = match (a, b) {
-        (Value::Int(_) | Value::Float(_) | Value::Bool(_), Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {
-            match (a, b) {
-                (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
-                _ => as_float(a, line)?.partial_cmp(&as_float(b, line)?),
-            }
-        }
+        (
+            Value::Int(_) | Value::Float(_) | Value::Bool(_),
+            Value::Int(_) | Value::Float(_) | Value::Bool(_),
+        ) => match (a, b) {
+            (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+            _ => as_float(a, line)?.partial_cmp(&as_float(b, line)?),
+        },
         (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
         (Value::Tuple(_) | Value::List(_), Value::Tuple(_) | Value::List(_)) => {
             let xs = it.iterate(a, line)?;
@@ -1778,28 +2502,42 @@ pub fn compare(it: &mut Interp, op: CmpOp, a: &Value, b: &Value, line: usize) ->
                 if matches!(op, CmpOp::Eq | CmpOp::NotEq) {
                     return Ok(op == CmpOp::NotEq);
                 }
-                return Err(raise(line, "TypeError", "'<' not supported between a list and a tuple"));
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    "'<' not supported between a list and a tuple",
+                ));
             }
             let mut ord = Some(xs.len().cmp(&ys.len()));
             for (x, y) in xs.iter().zip(&ys) {
                 if compare(it, CmpOp::Eq, x, y, line)? {
                     continue;
                 }
-                ord = Some(if compare(it, CmpOp::Lt, x, y, line)? { Ordering::Less } else { Ordering::Greater });
+                ord = Some(if compare(it, CmpOp::Lt, x, y, line)? {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                });
                 break;
             }
             ord
         }
         (Value::None, Value::None) => Some(Ordering::Equal),
         _ => {
-            let eq = same(a, b) || (matches!((a, b), (Value::Dict(_), Value::Dict(_))) && a.to_string() == b.to_string());
+            let eq = same(a, b)
+                || (matches!((a, b), (Value::Dict(_), Value::Dict(_)))
+                    && a.to_string() == b.to_string());
             return match op {
                 CmpOp::Eq => Ok(eq),
                 CmpOp::NotEq => Ok(!eq),
                 _ => Err(raise(
                     line,
                     "TypeError",
-                    format!("'<' not supported between instances of '{}' and '{}'", a.type_name(), b.type_name()),
+                    format!(
+                        "'<' not supported between instances of '{}' and '{}'",
+                        a.type_name(),
+                        b.type_name()
+                    ),
                 )),
             };
         }
@@ -1855,13 +2593,21 @@ pub fn length(it: &mut Interp, v: &Value, line: usize) -> Ev<i64> {
         Value::Dict(d) => d.borrow().len() as i64,
         Value::Range(a, b, s) => range_len(*a, *b, *s),
         Value::Tensor(t) => match &t.shape {
-            Some(s) => *s.first().ok_or_else(|| raise(line, "TypeError", "len() of a 0-d tensor"))?,
+            Some(s) => *s
+                .first()
+                .ok_or_else(|| raise(line, "TypeError", "len() of a 0-d tensor"))?,
             None => return Ok(0).and(Err(unsupported(line, "len() of a tensor of unknown size"))),
         },
         Value::Layer(_) | Value::Instance(_) => it.iterate(v, line)?.len() as i64,
         Value::Poison(f) => return Err((**f).clone()),
         Value::Hole(h) => return Err(super::eval::undefined(h, line)),
-        other => return Err(raise(line, "TypeError", format!("object of type '{}' has no len()", other.type_name()))),
+        other => {
+            return Err(raise(
+                line,
+                "TypeError",
+                format!("object of type '{}' has no len()", other.type_name()),
+            ));
+        }
     })
 }
 
@@ -1878,7 +2624,10 @@ pub fn iterate(it: &mut Interp, v: &Value, line: usize) -> Ev<Vec<Value>> {
             if n > super::eval::MAX_ITEMS as i64 {
                 return Err(super::eval::Failure {
                     line,
-                    message: format!("a loop over {n} items: padlab stops at {}", super::eval::MAX_ITEMS),
+                    message: format!(
+                        "a loop over {n} items: padlab stops at {}",
+                        super::eval::MAX_ITEMS
+                    ),
                     kind: super::eval::FailKind::Limit,
                 });
             }
@@ -1888,22 +2637,42 @@ pub fn iterate(it: &mut Interp, v: &Value, line: usize) -> Ev<Vec<Value>> {
         Value::Layer(l) => super::layers::layer_items(l, line)?,
         Value::Instance(i) if i.class.framework.is_some() => {
             if let Some((f, _)) = it.find_method(&i.class, "__iter__") {
-                let site = Site { line, text: Rc::from("iter") };
+                let site = Site {
+                    line,
+                    text: Rc::from("iter"),
+                };
                 let r = it.call_function(&f, Some(v.clone()), vec![], vec![], &site)?;
                 return iterate(it, &r, line);
             }
-            super::layers::module_children(v).into_iter().map(|(k, c)| match i.class.framework {
-                Some(FrameworkBase::TorchModuleDict) => Value::Str(k),
-                _ => c,
-            }).collect()
+            super::layers::module_children(v)
+                .into_iter()
+                .map(|(k, c)| match i.class.framework {
+                    Some(FrameworkBase::TorchModuleDict) => Value::Str(k),
+                    _ => c,
+                })
+                .collect()
         }
         Value::Tensor(t) => super::ops::tensor_iter(it, t, line)?,
         Value::Poison(f) => return Err((**f).clone()),
         Value::Hole(h) => return Err(super::eval::undefined(h, line)),
         Value::Opaque(w) => {
-            return Err(unsupported(line, format!("a loop over {w}: padlab does not run it")));
+            return Err(unsupported(
+                line,
+                format!("a loop over {w}: padlab does not run it"),
+            ));
         }
-        Value::Unknown => return Err(unsupported(line, "a loop over an unknown size: give the input shape")),
-        other => return Err(raise(line, "TypeError", format!("'{}' object is not iterable", other.type_name()))),
+        Value::Unknown => {
+            return Err(unsupported(
+                line,
+                "a loop over an unknown size: give the input shape",
+            ));
+        }
+        other => {
+            return Err(raise(
+                line,
+                "TypeError",
+                format!("'{}' object is not iterable", other.type_name()),
+            ));
+        }
     })
 }

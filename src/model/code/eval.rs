@@ -23,8 +23,8 @@ use crate::model::op::Op;
 use crate::model::shape;
 
 use super::ast::{
-    Arg, BinOp, CmpOp, CompKind, Expr, ExprKind, FPart, Generator, ParamKind, Star, Stmt,
-    StmtKind, UnaryOp,
+    Arg, BinOp, CmpOp, CompKind, Expr, ExprKind, FPart, Generator, ParamKind, Star, Stmt, StmtKind,
+    UnaryOp,
 };
 use super::value::{
     Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Partial,
@@ -192,10 +192,17 @@ pub fn undefined(h: &Hole, line: usize) -> Failure {
     match root {
         Hole::Failed(name, f) => Failure {
             line,
-            message: format!("`{name}` comes from line {}, which padlab did not run: {}", f.line, f.message),
+            message: format!(
+                "`{name}` comes from line {}, which padlab did not run: {}",
+                f.line, f.message
+            ),
             kind: f.kind.clone(),
         },
-        _ => raise(line, "NameError", format!("name '{}' is not defined", h.root())),
+        _ => raise(
+            line,
+            "NameError",
+            format!("name '{}' is not defined", h.root()),
+        ),
     }
 }
 
@@ -281,7 +288,10 @@ impl Interp {
             let result = self.exec(s, None);
             let failed = match result {
                 Ok(Flow::Next) => None,
-                Ok(_) => Some(unsupported(s.line, "'return', 'break' or 'continue' outside a function or loop")),
+                Ok(_) => Some(unsupported(
+                    s.line,
+                    "'return', 'break' or 'continue' outside a function or loop",
+                )),
                 Err(f) => Some(f),
             };
             if let Some(f) = &failed {
@@ -300,7 +310,10 @@ impl Interp {
                 bound_names(s, &mut names);
                 for n in names {
                     if matches!(self.globals.get(n.as_str()), Some(Value::Opaque(_))) {
-                        let f = Rc::new(unsupported(s.line, "it loads or computes data padlab does not run"));
+                        let f = Rc::new(unsupported(
+                            s.line,
+                            "it loads or computes data padlab does not run",
+                        ));
                         let hole = Value::Hole(Rc::new(Hole::Failed(n.clone(), f)));
                         self.globals.insert(Rc::from(n.as_str()), hole);
                     }
@@ -541,23 +554,46 @@ impl Interp {
     }
 
     /// Applies decorators (those that change nothing a model needs are kept as they are).
-    fn decorate(&mut self, decorators: &[Expr], mut v: Value, scope: Option<&ScopeRef>) -> Ev<Value> {
+    fn decorate(
+        &mut self,
+        decorators: &[Expr],
+        mut v: Value,
+        scope: Option<&ScopeRef>,
+    ) -> Ev<Value> {
         for d in decorators.iter().rev() {
             let deco = self.eval(d, scope)?;
             v = match &deco {
-                Value::Api(p) if p.as_ref() == "property" => Value::Descriptor(super::value::Descriptor::Property, Rc::new(v)),
-                Value::Api(p) if p.as_ref() == "staticmethod" => Value::Descriptor(super::value::Descriptor::Static, Rc::new(v)),
-                Value::Api(p) if p.as_ref() == "classmethod" => Value::Descriptor(super::value::Descriptor::Class, Rc::new(v)),
+                Value::Api(p) if p.as_ref() == "property" => {
+                    Value::Descriptor(super::value::Descriptor::Property, Rc::new(v))
+                }
+                Value::Api(p) if p.as_ref() == "staticmethod" => {
+                    Value::Descriptor(super::value::Descriptor::Static, Rc::new(v))
+                }
+                Value::Api(p) if p.as_ref() == "classmethod" => {
+                    Value::Descriptor(super::value::Descriptor::Class, Rc::new(v))
+                }
                 // `@torch.no_grad()`, `@dataclass`, `@tf.function`...: the function itself.
                 Value::Api(_) | Value::Opaque(_) => v,
-                Value::Function(_) => self.call(deco, vec![v], vec![], &Site { line: d.line, text: self.text(d) })?,
+                Value::Function(_) => self.call(
+                    deco,
+                    vec![v],
+                    vec![],
+                    &Site {
+                        line: d.line,
+                        text: self.text(d),
+                    },
+                )?,
                 _ => v,
             };
         }
         Ok(v)
     }
 
-    fn defaults(&mut self, params: &[super::ast::Param], scope: Option<&ScopeRef>) -> Ev<Vec<Option<Value>>> {
+    fn defaults(
+        &mut self,
+        params: &[super::ast::Param],
+        scope: Option<&ScopeRef>,
+    ) -> Ev<Vec<Option<Value>>> {
         params
             .iter()
             .map(|p| p.default.as_ref().map(|d| self.eval(d, scope)).transpose())
@@ -602,7 +638,10 @@ impl Interp {
                     class: RefCell::new(Some(Rc::downgrade(&class))),
                 });
                 let v = self.decorate(&f.decorators, Value::Function(func), Some(&body_scope))?;
-                body_scope.borrow_mut().vars.insert(Rc::from(f.name.as_str()), v);
+                body_scope
+                    .borrow_mut()
+                    .vars
+                    .insert(Rc::from(f.name.as_str()), v);
                 order.push(Rc::from(f.name.as_str()));
                 continue;
             }
@@ -626,7 +665,12 @@ impl Interp {
         Ok(Value::Class(class))
     }
 
-    fn handler_matches(&mut self, kind: Option<&Expr>, name: &str, scope: Option<&ScopeRef>) -> Ev<bool> {
+    fn handler_matches(
+        &mut self,
+        kind: Option<&Expr>,
+        name: &str,
+        scope: Option<&ScopeRef>,
+    ) -> Ev<bool> {
         let Some(kind) = kind else { return Ok(true) };
         let v = self.eval(kind, scope)?;
         let names: Vec<String> = match &v {
@@ -706,7 +750,10 @@ impl Interp {
                                 t.line,
                                 "ValueError",
                                 if items.len() > targets.len() {
-                                    format!("too many values to unpack (expected {})", targets.len())
+                                    format!(
+                                        "too many values to unpack (expected {})",
+                                        targets.len()
+                                    )
                                 } else {
                                     format!(
                                         "not enough values to unpack (expected {}, got {})",
@@ -747,7 +794,11 @@ impl Interp {
                 }
                 Ok(())
             }
-            ExprKind::Starred(_) => Err(raise(t.line, "SyntaxError", "starred assignment target must be in a list or tuple")),
+            ExprKind::Starred(_) => Err(raise(
+                t.line,
+                "SyntaxError",
+                "starred assignment target must be in a list or tuple",
+            )),
             _ => Err(raise(t.line, "SyntaxError", "cannot assign to expression")),
         }
     }
@@ -771,13 +822,19 @@ impl Interp {
                         let len = l.len() as i64;
                         let at = if *k < 0 { k + len } else { *k };
                         if !(0..len).contains(&at) {
-                            return Err(raise(t.line, "IndexError", "list assignment index out of range"));
+                            return Err(raise(
+                                t.line,
+                                "IndexError",
+                                "list assignment index out of range",
+                            ));
                         }
                         l.remove(at as usize);
                         Ok(())
                     }
                     (Value::Dict(d), k) => {
-                        let key = k.key().ok_or_else(|| raise(t.line, "TypeError", "unhashable type"))?;
+                        let key = k
+                            .key()
+                            .ok_or_else(|| raise(t.line, "TypeError", "unhashable type"))?;
                         d.borrow_mut().remove(&key);
                         Ok(())
                     }
@@ -804,7 +861,12 @@ impl Interp {
             ExprKind::Name(n) => self.lookup(n, scope, line)?,
             ExprKind::Int(i) => Value::Int(*i),
             ExprKind::Float(x) => Value::Float(*x),
-            ExprKind::Imaginary(_) => return Err(unsupported(line, "complex numbers are not evaluated by padlab")),
+            ExprKind::Imaginary(_) => {
+                return Err(unsupported(
+                    line,
+                    "complex numbers are not evaluated by padlab",
+                ));
+            }
             ExprKind::Str(s) => Value::str(s),
             ExprKind::Bytes(s) => Value::str(s),
             ExprKind::FString(parts) => Value::str(&self.fstring(parts, scope)?),
@@ -824,7 +886,13 @@ impl Interp {
                     match k {
                         Some(k) => {
                             let key = self.eval(k, scope)?;
-                            let hk = key.key().ok_or_else(|| raise(line, "TypeError", format!("unhashable type: '{}'", key.type_name())))?;
+                            let hk = key.key().ok_or_else(|| {
+                                raise(
+                                    line,
+                                    "TypeError",
+                                    format!("unhashable type: '{}'", key.type_name()),
+                                )
+                            })?;
                             d.insert(hk, key, value);
                         }
                         None => {
@@ -842,7 +910,13 @@ impl Interp {
                 }
                 Value::Dict(Rc::new(RefCell::new(d)))
             }
-            ExprKind::Starred(_) => return Err(raise(line, "SyntaxError", "can't use starred expression here")),
+            ExprKind::Starred(_) => {
+                return Err(raise(
+                    line,
+                    "SyntaxError",
+                    "can't use starred expression here",
+                ));
+            }
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj, scope)?;
                 self.getattr(&o, name, line)?
@@ -947,7 +1021,10 @@ impl Interp {
                 v
             }
             ExprKind::Unsupported(what, _) => {
-                return Err(unsupported(line, format!("{what} is not evaluated by padlab")));
+                return Err(unsupported(
+                    line,
+                    format!("{what} is not evaluated by padlab"),
+                ));
             }
         })
     }
@@ -978,7 +1055,11 @@ impl Interp {
         Ok(out)
     }
 
-    fn arguments(&mut self, args: &[Arg], scope: Option<&ScopeRef>) -> Ev<(Vec<Value>, Vec<(Rc<str>, Value)>)> {
+    fn arguments(
+        &mut self,
+        args: &[Arg],
+        scope: Option<&ScopeRef>,
+    ) -> Ev<(Vec<Value>, Vec<(Rc<str>, Value)>)> {
         let mut pos = Vec::new();
         let mut kw: Vec<(Rc<str>, Value)> = Vec::new();
         for a in args {
@@ -992,7 +1073,16 @@ impl Interp {
                         }
                     }
                     Value::Poison(f) => return Err((*f).clone()),
-                    other => return Err(raise(a.value.line, "TypeError", format!("argument after ** must be a mapping, not {}", other.type_name()))),
+                    other => {
+                        return Err(raise(
+                            a.value.line,
+                            "TypeError",
+                            format!(
+                                "argument after ** must be a mapping, not {}",
+                                other.type_name()
+                            ),
+                        ));
+                    }
                 },
                 (Star::None, Some(n)) => kw.push((Rc::from(n.as_str()), v)),
                 (Star::None, None) => pos.push(v),
@@ -1020,7 +1110,9 @@ impl Interp {
                         out.push_str(d);
                     }
                     let spec = self.fstring(spec, scope)?;
-                    let text = if *conversion == Some('r') || (debug.is_some() && conversion.is_none() && spec.is_empty()) {
+                    let text = if *conversion == Some('r')
+                        || (debug.is_some() && conversion.is_none() && spec.is_empty())
+                    {
                         v.repr()
                     } else {
                         super::builtins::format_value(&v, &spec, value.line)?
@@ -1074,7 +1166,9 @@ impl Interp {
                     Some(v) => self.eval(v, Some(scope))?,
                     None => Value::None,
                 };
-                let k = e.key().ok_or_else(|| raise(elt.line, "TypeError", "unhashable type"))?;
+                let k = e
+                    .key()
+                    .ok_or_else(|| raise(elt.line, "TypeError", "unhashable type"))?;
                 dict.insert(k, e, v);
                 self.check_size(dict.len(), elt.line)?;
             } else {
@@ -1122,7 +1216,13 @@ impl Interp {
     // ---- Calls ----
 
     /// Calls `f` with positional and keyword arguments.
-    pub fn call(&mut self, f: Value, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+    pub fn call(
+        &mut self,
+        f: Value,
+        pos: Vec<Value>,
+        kw: Vec<(Rc<str>, Value)>,
+        site: &Site,
+    ) -> Ev<Value> {
         self.step(site.line)?;
         match f {
             Value::Function(func) => self.call_function(&func, None, pos, kw, site),
@@ -1140,24 +1240,44 @@ impl Interp {
             Value::Class(c) => self.instantiate(&c, pos, kw, site),
             Value::Instance(i) => self.call_instance(&i, pos, kw, site),
             Value::Poison(f) => Err((*f).clone()),
-            Value::Hole(h) => Err(raise(site.line, "NameError", format!("name '{}' is not defined", h.root()))),
+            Value::Hole(h) => Err(raise(
+                site.line,
+                "NameError",
+                format!("name '{}' is not defined", h.root()),
+            )),
             Value::Api(path) => super::builtins::call_api(self, &path, pos, kw, site),
-            Value::Method(obj, name) => super::builtins::call_method(self, &obj, &name, pos, kw, site),
+            Value::Method(obj, name) => {
+                super::builtins::call_method(self, &obj, &name, pos, kw, site)
+            }
             Value::Layer(l) => {
                 self.note_top_call(l.id, &pos);
                 super::layers::call_layer(self, &l, pos, kw, site)
             }
             Value::Opaque(what) => {
-                if pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor) {
+                if pos
+                    .iter()
+                    .chain(kw.iter().map(|(_, v)| v))
+                    .any(holds_tensor)
+                {
                     return Err(unsupported(
                         site.line,
-                        format!("`{}` applies {what} to a tensor: padlab cannot evaluate it", site.text),
+                        format!(
+                            "`{}` applies {what} to a tensor: padlab cannot evaluate it",
+                            site.text
+                        ),
                     ));
                 }
                 self.effect = true;
-                Ok(Value::opaque(format!("the result of {}", short(&site.text))))
+                Ok(Value::opaque(format!(
+                    "the result of {}",
+                    short(&site.text)
+                )))
             }
-            other => Err(raise(site.line, "TypeError", format!("'{}' object is not callable", other.type_name()))),
+            other => Err(raise(
+                site.line,
+                "TypeError",
+                format!("'{}' object is not callable", other.type_name()),
+            )),
         }
     }
 
@@ -1187,7 +1307,12 @@ impl Interp {
                     s.vars.insert(k, v);
                 }
                 // For `super()` and for naming: the method's class and instance.
-                if let Some(class) = func.class.borrow().as_ref().and_then(std::rc::Weak::upgrade) {
+                if let Some(class) = func
+                    .class
+                    .borrow()
+                    .as_ref()
+                    .and_then(std::rc::Weak::upgrade)
+                {
                     s.vars.insert(Rc::from("__class__"), Value::Class(class));
                     if let Some(first) = func.body.params().first()
                         && let Some(me) = s.vars.get(first.name.as_str()).cloned()
@@ -1209,7 +1334,13 @@ impl Interp {
     }
 
     /// `Class(...)`: a new instance and its `__init__`.
-    fn instantiate(&mut self, c: &Rc<Class>, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+    fn instantiate(
+        &mut self,
+        c: &Rc<Class>,
+        pos: Vec<Value>,
+        kw: Vec<(Rc<str>, Value)>,
+        site: &Site,
+    ) -> Ev<Value> {
         if let Some(ex) = exception_class(c) {
             let message = pos.first().map(Value::to_string).unwrap_or_default();
             return Ok(Value::opaque(format!("{ex}: {message}")));
@@ -1238,7 +1369,11 @@ impl Interp {
             Some((init, _)) => {
                 let r = self.call_function(&init, Some(me.clone()), pos, kw, site)?;
                 if !matches!(r, Value::None) {
-                    return Err(raise(site.line, "TypeError", "__init__() should return None"));
+                    return Err(raise(
+                        site.line,
+                        "TypeError",
+                        "__init__() should return None",
+                    ));
                 }
             }
             None => {
@@ -1289,7 +1424,13 @@ impl Interp {
     }
 
     /// Calling an instance: a torch module runs `forward`, a Keras layer or model `call`.
-    fn call_instance(&mut self, i: &Rc<Instance>, pos: Vec<Value>, mut kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+    fn call_instance(
+        &mut self,
+        i: &Rc<Instance>,
+        pos: Vec<Value>,
+        mut kw: Vec<(Rc<str>, Value)>,
+        site: &Site,
+    ) -> Ev<Value> {
         self.note_top_call(i.id, &pos);
         let c = i.class.clone();
         if let Some((f, _)) = self.find_method(&c, "__call__") {
@@ -1302,7 +1443,11 @@ impl Interp {
             }
             Some(_) => "forward",
             None => {
-                return Err(raise(site.line, "TypeError", format!("'{}' object is not callable", c.name)));
+                return Err(raise(
+                    site.line,
+                    "TypeError",
+                    format!("'{}' object is not callable", c.name),
+                ));
             }
         };
         match self.find_method(&c, method) {
@@ -1321,7 +1466,10 @@ impl Interp {
     pub fn getattr(&mut self, o: &Value, name: &str, line: usize) -> Ev<Value> {
         match o {
             Value::Poison(f) => Err((**f).clone()),
-            Value::Hole(h) => Ok(Value::Hole(Rc::new(Hole::Attr(h.clone(), name.to_string())))),
+            Value::Hole(h) => Ok(Value::Hole(Rc::new(Hole::Attr(
+                h.clone(),
+                name.to_string(),
+            )))),
             Value::Instance(i) => {
                 if let Some(v) = i.attrs.borrow().get(&Key::Str(Rc::from(name))) {
                     return Ok(v.clone());
@@ -1334,12 +1482,17 @@ impl Interp {
                     return Ok(match v {
                         Value::Function(f) => Value::Bound(Rc::new(o.clone()), f),
                         Value::Descriptor(Descriptor::Property, getter) => {
-                            let site = Site { line, text: Rc::from(name) };
+                            let site = Site {
+                                line,
+                                text: Rc::from(name),
+                            };
                             return self.call((*getter).clone(), vec![o.clone()], vec![], &site);
                         }
                         Value::Descriptor(Descriptor::Static, f) => (*f).clone(),
                         Value::Descriptor(Descriptor::Class, f) => match &*f {
-                            Value::Function(f) => Value::Bound(Rc::new(Value::Class(i.class.clone())), f.clone()),
+                            Value::Function(f) => {
+                                Value::Bound(Rc::new(Value::Class(i.class.clone())), f.clone())
+                            }
                             other => other.clone(),
                         },
                         other => other,
@@ -1383,7 +1536,11 @@ impl Interp {
             // Setting a framework object's attribute (`torch.backends.cudnn.benchmark = True`,
             // `layer.trainable = False`): nothing a model's shapes depend on.
             Value::Api(_) | Value::Opaque(_) | Value::Layer(_) | Value::Tensor(_) => Ok(()),
-            other => Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", other.type_name()))),
+            other => Err(raise(
+                line,
+                "AttributeError",
+                format!("'{}' object has no attribute '{name}'", other.type_name()),
+            )),
         }
     }
 
@@ -1391,19 +1548,33 @@ impl Interp {
         match o {
             Value::List(l) => {
                 let Value::Int(k) = i else {
-                    return Err(raise(line, "TypeError", "list indices must be integers or slices"));
+                    return Err(raise(
+                        line,
+                        "TypeError",
+                        "list indices must be integers or slices",
+                    ));
                 };
                 let mut l = l.borrow_mut();
                 let len = l.len() as i64;
                 let at = if k < 0 { k + len } else { k };
                 if !(0..len).contains(&at) {
-                    return Err(raise(line, "IndexError", "list assignment index out of range"));
+                    return Err(raise(
+                        line,
+                        "IndexError",
+                        "list assignment index out of range",
+                    ));
                 }
                 l[at as usize] = v;
                 Ok(())
             }
             Value::Dict(d) => {
-                let k = i.key().ok_or_else(|| raise(line, "TypeError", format!("unhashable type: '{}'", i.type_name())))?;
+                let k = i.key().ok_or_else(|| {
+                    raise(
+                        line,
+                        "TypeError",
+                        format!("unhashable type: '{}'", i.type_name()),
+                    )
+                })?;
                 d.borrow_mut().insert(k, i, v);
                 self.check_size(d.borrow().len(), line)
             }
@@ -1419,7 +1590,14 @@ impl Interp {
             }
             Value::Poison(f) => Err((**f).clone()),
             Value::Opaque(_) | Value::Tensor(_) => Ok(()),
-            other => Err(raise(line, "TypeError", format!("'{}' object does not support item assignment", other.type_name()))),
+            other => Err(raise(
+                line,
+                "TypeError",
+                format!(
+                    "'{}' object does not support item assignment",
+                    other.type_name()
+                ),
+            )),
         }
     }
 
@@ -1483,11 +1661,22 @@ impl Interp {
                 let t = t.clone();
                 super::ops::unary_minus(self, &t, line, e)
             }
-            _ => Err(raise(line, "TypeError", format!("bad operand type for unary operator: '{}'", v.type_name()))),
+            _ => Err(raise(
+                line,
+                "TypeError",
+                format!("bad operand type for unary operator: '{}'", v.type_name()),
+            )),
         }
     }
 
-    fn augmented(&mut self, op: BinOp, current: Value, rhs: Value, line: usize, e: &Expr) -> Ev<Value> {
+    fn augmented(
+        &mut self,
+        op: BinOp,
+        current: Value,
+        rhs: Value,
+        line: usize,
+        e: &Expr,
+    ) -> Ev<Value> {
         // `list += iterable` extends the list in place (so aliases see it).
         if let (BinOp::Add, Value::List(l)) = (op, &current) {
             let items = self.iterate(&rhs, line)?;
@@ -1581,7 +1770,10 @@ impl Interp {
             .enumerate()
             .map(|(k, s)| {
                 Rc::new(Tensor {
-                    edge: Edge { node: id, output: k },
+                    edge: Edge {
+                        node: id,
+                        output: k,
+                    },
                     shape: s.clone(),
                     framework,
                     integer,
@@ -1626,10 +1818,15 @@ impl Interp {
 fn stmt_end(s: &Stmt) -> usize {
     let last = |b: &[Stmt]| b.last().map(stmt_end);
     let inner = match &s.kind {
-        StmtKind::If { body, orelse, .. } | StmtKind::While { body, orelse, .. } | StmtKind::For { body, orelse, .. } => {
-            last(orelse).or(last(body))
-        }
-        StmtKind::Try { body, handlers, orelse, finalbody } => last(finalbody)
+        StmtKind::If { body, orelse, .. }
+        | StmtKind::While { body, orelse, .. }
+        | StmtKind::For { body, orelse, .. } => last(orelse).or(last(body)),
+        StmtKind::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        } => last(finalbody)
             .or(last(orelse))
             .or(handlers.last().and_then(|h| last(&h.body)))
             .or(last(body)),
@@ -1646,22 +1843,36 @@ pub fn bound_names(s: &Stmt, out: &mut Vec<String>) {
     fn target(e: &Expr, out: &mut Vec<String>) {
         match &e.kind {
             ExprKind::Name(n) => out.push(n.clone()),
-            ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|i| target(i, out)),
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                items.iter().for_each(|i| target(i, out))
+            }
             ExprKind::Starred(i) => target(i, out),
             _ => {}
         }
     }
     match &s.kind {
         StmtKind::Assign { targets, .. } => targets.iter().for_each(|t| target(t, out)),
-        StmtKind::AugAssign { target: t, .. } | StmtKind::AnnAssign { target: t, .. } => target(t, out),
-        StmtKind::For { target: t, body, orelse, .. } => {
+        StmtKind::AugAssign { target: t, .. } | StmtKind::AnnAssign { target: t, .. } => {
+            target(t, out)
+        }
+        StmtKind::For {
+            target: t,
+            body,
+            orelse,
+            ..
+        } => {
             target(t, out);
             body.iter().chain(orelse).for_each(|s| bound_names(s, out));
         }
         StmtKind::If { body, orelse, .. } | StmtKind::While { body, orelse, .. } => {
             body.iter().chain(orelse).for_each(|s| bound_names(s, out));
         }
-        StmtKind::Try { body, handlers, orelse, finalbody } => {
+        StmtKind::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        } => {
             body.iter()
                 .chain(orelse)
                 .chain(finalbody)
@@ -1669,7 +1880,10 @@ pub fn bound_names(s: &Stmt, out: &mut Vec<String>) {
                 .for_each(|s| bound_names(s, out));
         }
         StmtKind::With { items, body } => {
-            items.iter().filter_map(|(_, t)| t.as_ref()).for_each(|t| target(t, out));
+            items
+                .iter()
+                .filter_map(|(_, t)| t.as_ref())
+                .for_each(|t| target(t, out));
             body.iter().for_each(|s| bound_names(s, out));
         }
         StmtKind::FunctionDef(d) => out.push(d.name.clone()),
@@ -1689,7 +1903,12 @@ pub fn bound_names(s: &Stmt, out: &mut Vec<String>) {
 }
 
 /// Binds call arguments to a function's parameters, as Python does.
-fn bind_params(func: &Function, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, line: usize) -> Ev<Vec<(Rc<str>, Value)>> {
+fn bind_params(
+    func: &Function,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    line: usize,
+) -> Ev<Vec<(Rc<str>, Value)>> {
     let params = func.body.params();
     let name = &func.name;
     let mut slots: Vec<Option<Value>> = vec![None; params.len()];
@@ -1717,22 +1936,39 @@ fn bind_params(func: &Function, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, line
         return Err(raise(
             line,
             "TypeError",
-            format!("{name}() takes {max} positional arguments but {} were given", max + extra.len()),
+            format!(
+                "{name}() takes {max} positional arguments but {} were given",
+                max + extra.len()
+            ),
         ));
     }
     let var_kw = params.iter().position(|p| p.kind == ParamKind::VarKeywords);
     let mut kwargs = Dict::default();
     for (k, v) in kw {
-        match params.iter().position(|p| p.name.as_str() == k.as_ref() && !matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKeywords | ParamKind::PositionalOnly)) {
+        match params.iter().position(|p| {
+            p.name.as_str() == k.as_ref()
+                && !matches!(
+                    p.kind,
+                    ParamKind::VarArgs | ParamKind::VarKeywords | ParamKind::PositionalOnly
+                )
+        }) {
             Some(i) => {
                 if slots[i].is_some() {
-                    return Err(raise(line, "TypeError", format!("{name}() got multiple values for argument '{k}'")));
+                    return Err(raise(
+                        line,
+                        "TypeError",
+                        format!("{name}() got multiple values for argument '{k}'"),
+                    ));
                 }
                 slots[i] = Some(v);
             }
             None if var_kw.is_some() => kwargs.insert(Key::Str(k.clone()), Value::Str(k), v),
             None => {
-                return Err(raise(line, "TypeError", format!("{name}() got an unexpected keyword argument '{k}'")));
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!("{name}() got an unexpected keyword argument '{k}'"),
+                ));
             }
         }
     }
@@ -1749,7 +1985,10 @@ fn bind_params(func: &Function, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, line
                     return Err(raise(
                         line,
                         "TypeError",
-                        format!("{name}() missing 1 required positional argument: '{}'", p.name),
+                        format!(
+                            "{name}() missing 1 required positional argument: '{}'",
+                            p.name
+                        ),
                     ));
                 }
             },
@@ -1789,7 +2028,9 @@ fn exception_catches(handler: &str, raised: &str) -> bool {
 /// A user class deriving from an exception: instances are raised, not modelled.
 fn exception_class(c: &Rc<Class>) -> Option<String> {
     c.bases.iter().find_map(|b| match b {
-        Value::Api(p) if p.ends_with("Error") || p.ends_with("Exception") => Some(c.name.to_string()),
+        Value::Api(p) if p.ends_with("Error") || p.ends_with("Exception") => {
+            Some(c.name.to_string())
+        }
         Value::Class(b) => exception_class(b),
         _ => None,
     })
@@ -1814,7 +2055,11 @@ pub fn holds_tensor(v: &Value) -> bool {
 }
 
 pub fn overflow(line: usize) -> Failure {
-    fail(line, FailKind::Limit, "an integer beyond 64 bits: padlab stops there")
+    fail(
+        line,
+        FailKind::Limit,
+        "an integer beyond 64 bits: padlab stops there",
+    )
 }
 
 /// The number of items in `range(a, b, s)`.

@@ -8,11 +8,15 @@ use std::rc::Rc;
 
 use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding};
 use crate::model::graph::Edge;
-use crate::model::op::{Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce};
+use crate::model::op::{
+    Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce,
+};
 
 use super::builtins::{as_float, as_int};
 use super::eval::{BATCH, Ev, Interp, Site, holds_tensor, raise, unsupported};
-use super::layers::{Bound, bind, keras_activation, new_layer, outputs_value, split_rank, tensor_of, tensors_of};
+use super::layers::{
+    Bound, bind, keras_activation, new_layer, outputs_value, split_rank, tensor_of, tensors_of,
+};
 use super::ops::{apply, arg, elementwise, reshape};
 use super::value::{Layer, LayerKind, Tensor, Value};
 
@@ -43,13 +47,19 @@ fn canonical_class(class: &str) -> &str {
 /// Keras's `to_snake_case`: `Conv2DTranspose` -> `conv2d_transpose`, `BatchNormalization` ->
 /// `batch_normalization`.
 pub fn snake_case(name: &str) -> String {
-    let chars: Vec<char> = name.chars().filter(|c| c.is_alphanumeric() || *c == '_').collect();
+    let chars: Vec<char> = name
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
     // (.)([A-Z][a-z]+) -> \1_\2
     let mut first = String::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        if i > 0 && c.is_ascii_uppercase() && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase()) {
+        if i > 0
+            && c.is_ascii_uppercase()
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase())
+        {
             first.push('_');
         }
         first.push(c);
@@ -71,7 +81,11 @@ pub fn snake_case(name: &str) -> String {
 pub fn auto_name(it: &mut Interp, class: &str) -> String {
     let base = snake_case(canonical_class(class));
     let n = it.keras_names.entry(base.clone()).or_insert(0);
-    let name = if *n == 0 { base.clone() } else { format!("{base}_{n}") };
+    let name = if *n == 0 {
+        base.clone()
+    } else {
+        format!("{base}_{n}")
+    };
     *n += 1;
     name
 }
@@ -95,7 +109,9 @@ pub fn node_path(it: &mut Interp, layer: Option<&Rc<Layer>>, function: Option<&s
         .collect();
     let own = match (layer, function) {
         (Some(l), _) => l.name.as_deref().unwrap_or("layer").to_string(),
-        (None, Some(f)) if f == "input" => return parts.last().cloned().unwrap_or_else(|| "input".into()),
+        (None, Some(f)) if f == "input" => {
+            return parts.last().cloned().unwrap_or_else(|| "input".into());
+        }
         (None, Some(f)) if !inside_custom_layer(it) => auto_name(it, f),
         (None, Some(f)) => f.to_string(),
         (None, None) => "op".into(),
@@ -105,7 +121,13 @@ pub fn node_path(it: &mut Interp, layer: Option<&Rc<Layer>>, function: Option<&s
 }
 
 /// Calls `path` under `keras` or `tf`.
-pub fn call(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn call(
+    it: &mut Interp,
+    path: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
         if let Value::Poison(f) = v {
@@ -121,12 +143,26 @@ pub fn call(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Valu
         "keras.Input" => return input(it, pos, kw, site),
         "keras.Sequential" => return sequential(it, pos, kw, site),
         "keras.Model" => {
-            let inputs = arg(&pos, &kw, 0, "inputs").ok_or_else(|| unsupported(line, "keras.Model() without inputs: a subclassed model is read from its class"))?;
+            let inputs = arg(&pos, &kw, 0, "inputs").ok_or_else(|| {
+                unsupported(
+                    line,
+                    "keras.Model() without inputs: a subclassed model is read from its class",
+                )
+            })?;
             let outputs = arg(&pos, &kw, 1, "outputs").unwrap_or(Value::None);
-            let name = kw.iter().find(|(k, _)| k.as_ref() == "name").map(|(_, v)| Rc::from(v.to_string().as_str()));
+            let name = kw
+                .iter()
+                .find(|(k, _)| k.as_ref() == "name")
+                .map(|(_, v)| Rc::from(v.to_string().as_str()));
             return functional(it, inputs, outputs, name, site);
         }
-        "keras.layers.add" | "keras.layers.subtract" | "keras.layers.multiply" | "keras.layers.maximum" | "keras.layers.minimum" | "keras.layers.concatenate" | "keras.layers.average" => {
+        "keras.layers.add"
+        | "keras.layers.subtract"
+        | "keras.layers.multiply"
+        | "keras.layers.maximum"
+        | "keras.layers.minimum"
+        | "keras.layers.concatenate"
+        | "keras.layers.average" => {
             let class = match path.rsplit('.').next().unwrap_or("") {
                 "add" => "Add",
                 "subtract" => "Subtract",
@@ -137,7 +173,10 @@ pub fn call(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Valu
                 _ => "Concatenate",
             };
             let inputs = pos.first().cloned().unwrap_or(Value::None);
-            let mut ckw: Vec<(Rc<str>, Value)> = kw.into_iter().filter(|(k, _)| k.as_ref() != "inputs").collect();
+            let mut ckw: Vec<(Rc<str>, Value)> = kw
+                .into_iter()
+                .filter(|(k, _)| k.as_ref() != "inputs")
+                .collect();
             if class == "Concatenate"
                 && let Some(a) = pos.get(1)
             {
@@ -148,17 +187,41 @@ pub fn call(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Valu
         }
         _ => {}
     }
-    if path.starts_with("keras.activations.") || path.starts_with("tf.nn.") || path.starts_with("keras.ops.") || path.starts_with("keras.backend.") || path.starts_with("tf.") || path.starts_with("keras.random.") {
+    if path.starts_with("keras.activations.")
+        || path.starts_with("tf.nn.")
+        || path.starts_with("keras.ops.")
+        || path.starts_with("keras.backend.")
+        || path.starts_with("tf.")
+        || path.starts_with("keras.random.")
+    {
         return operation(it, path, pos, kw, site);
     }
     if path.starts_with("keras.applications.") {
         let what = path.rsplit('.').next().unwrap_or(path);
-        return Ok(Value::opaque(format!("{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)")));
+        return Ok(Value::opaque(format!(
+            "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
+        )));
     }
-    if pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor) {
-        return Err(unsupported(line, format!("`{}`: {path} is not translated by padlab", super::eval::short(&site.text))));
+    if pos
+        .iter()
+        .chain(kw.iter().map(|(_, v)| v))
+        .any(holds_tensor)
+    {
+        return Err(unsupported(
+            line,
+            format!(
+                "`{}`: {path} is not translated by padlab",
+                super::eval::short(&site.text)
+            ),
+        ));
     }
-    if !path.contains("initializers") && !path.contains("regularizers") && !path.contains("constraints") && !path.contains("optimizers") && !path.contains("losses") && !path.contains("metrics") {
+    if !path.contains("initializers")
+        && !path.contains("regularizers")
+        && !path.contains("constraints")
+        && !path.contains("optimizers")
+        && !path.contains("losses")
+        && !path.contains("metrics")
+    {
         it.effect = true;
     }
     Ok(Value::opaque(format!("the result of {path}()")))
@@ -176,7 +239,13 @@ fn declared_of(it: &mut Interp, v: &Value, line: usize) -> Ev<Declared> {
             return Ok(Vec::new());
         }
         Value::Poison(f) => return Err((**f).clone()),
-        other => return Err(raise(line, "TypeError", format!("a shape must be a tuple, not {}", other.type_name()))),
+        other => {
+            return Err(raise(
+                line,
+                "TypeError",
+                format!("a shape must be a tuple, not {}", other.type_name()),
+            ));
+        }
     };
     let mut out = Vec::with_capacity(items.len());
     for (k, v) in items.iter().enumerate() {
@@ -210,7 +279,11 @@ pub fn fill_declared(it: &Interp, declared: &Declared, line: usize) -> Ev<Option
                         line,
                         format!(
                             "the code states the input shape ({}), but {} was given",
-                            declared.iter().map(|d| d.map_or("None".into(), |v| v.to_string())).collect::<Vec<_>>().join(", "),
+                            declared
+                                .iter()
+                                .map(|d| d.map_or("None".into(), |v| v.to_string()))
+                                .collect::<Vec<_>>()
+                                .join(", "),
                             given_text(it)
                         ),
                     ));
@@ -235,7 +308,10 @@ fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Sit
     let line = site.line;
     let shape = match arg(&pos, &kw, 0, "shape") {
         Some(v) => declared_of(it, &v, line)?,
-        None => match kw.iter().find(|(k, _)| matches!(k.as_ref(), "batch_shape" | "batch_input_shape")) {
+        None => match kw
+            .iter()
+            .find(|(k, _)| matches!(k.as_ref(), "batch_shape" | "batch_input_shape"))
+        {
             Some((_, v)) => {
                 let mut d = declared_of(it, v, line)?;
                 if !d.is_empty() {
@@ -243,7 +319,13 @@ fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Sit
                 }
                 d
             }
-            None => return Err(raise(line, "ValueError", "You must pass a `shape` argument.")),
+            None => {
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    "You must pass a `shape` argument.",
+                ));
+            }
         },
     };
     let name: Rc<str> = match kw.iter().find(|(k, _)| k.as_ref() == "name") {
@@ -265,7 +347,12 @@ fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Sit
 }
 
 /// `keras.Sequential([...])`.
-fn sequential(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn sequential(
+    it: &mut Interp,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let items = match arg(&pos, &kw, 0, "layers") {
         Some(v) => it.iterate(&v, line)?,
@@ -280,25 +367,60 @@ fn sequential(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site:
         Some((_, v)) => Rc::from(v.to_string().as_str()),
         None => Rc::from(auto_name(it, "Sequential").as_str()),
     };
-    let children = items.into_iter().enumerate().map(|(k, v)| (Rc::from(k.to_string().as_str()), v)).collect();
-    Ok(new_layer(it, Framework::Keras, "Sequential", LayerKind::Sequential(std::cell::RefCell::new(children)), site, Some(name), vec![]))
+    let children = items
+        .into_iter()
+        .enumerate()
+        .map(|(k, v)| (Rc::from(k.to_string().as_str()), v))
+        .collect();
+    Ok(new_layer(
+        it,
+        Framework::Keras,
+        "Sequential",
+        LayerKind::Sequential(std::cell::RefCell::new(children)),
+        site,
+        Some(name),
+        vec![],
+    ))
 }
 
 /// `keras.Model(inputs, outputs)`: a functional model.
-pub fn functional(it: &mut Interp, inputs: Value, outputs: Value, name: Option<Rc<str>>, site: &Site) -> Ev<Value> {
+pub fn functional(
+    it: &mut Interp,
+    inputs: Value,
+    outputs: Value,
+    name: Option<Rc<str>>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let inputs: Vec<Rc<Tensor>> = match &inputs {
-        Value::Dict(d) => d.borrow().entries.iter().map(|(_, v)| tensor_of(v, line)).collect::<Ev<_>>()?,
+        Value::Dict(d) => d
+            .borrow()
+            .entries
+            .iter()
+            .map(|(_, v)| tensor_of(v, line))
+            .collect::<Ev<_>>()?,
         other => tensors_of(other, line)?,
     };
     if let Value::Poison(f) = &outputs {
         return Err((**f).clone());
     }
     if !holds_outputs(&outputs) {
-        return Err(raise(line, "ValueError", "a functional Model needs its outputs: tensors made from its inputs"));
+        return Err(raise(
+            line,
+            "ValueError",
+            "a functional Model needs its outputs: tensors made from its inputs",
+        ));
     }
     let name = name.unwrap_or_else(|| Rc::from(auto_name(it, "Functional").as_str()));
-    Ok(new_layer(it, Framework::Keras, "Functional", LayerKind::Functional { inputs, outputs }, site, Some(name), vec![]))
+    Ok(new_layer(
+        it,
+        Framework::Keras,
+        "Functional",
+        LayerKind::Functional { inputs, outputs },
+        site,
+        Some(name),
+        vec![],
+    ))
 }
 
 fn holds_outputs(v: &Value) -> bool {
@@ -317,7 +439,11 @@ pub fn output_edges(v: &Value, out: &mut Vec<Rc<Tensor>>) {
         Value::Tensor(t) => out.push(t.clone()),
         Value::Tuple(t) => t.iter().for_each(|v| output_edges(v, out)),
         Value::List(l) => l.borrow().iter().for_each(|v| output_edges(v, out)),
-        Value::Dict(d) => d.borrow().entries.iter().for_each(|(_, v)| output_edges(v, out)),
+        Value::Dict(d) => d
+            .borrow()
+            .entries
+            .iter()
+            .for_each(|(_, v)| output_edges(v, out)),
         _ => {}
     }
 }
@@ -330,11 +456,25 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
         return Err(raise(line, "TypeError", "not a functional model"));
     };
     let given: Vec<Rc<Tensor>> = match &input {
-        Value::Dict(d) => d.borrow().entries.iter().map(|(_, v)| tensor_of(v, line)).collect::<Ev<_>>()?,
+        Value::Dict(d) => d
+            .borrow()
+            .entries
+            .iter()
+            .map(|(_, v)| tensor_of(v, line))
+            .collect::<Ev<_>>()?,
         other => tensors_of(other, line)?,
     };
     if given.len() != inputs.len() {
-        return Err(raise(line, "ValueError", format!("Model {} expects {} input(s), but it received {} input tensors", l.name.as_deref().unwrap_or(""), inputs.len(), given.len())));
+        return Err(raise(
+            line,
+            "ValueError",
+            format!(
+                "Model {} expects {} input(s), but it received {} input tensors",
+                l.name.as_deref().unwrap_or(""),
+                inputs.len(),
+                given.len()
+            ),
+        ));
     }
     let mut outs = Vec::new();
     output_edges(outputs, &mut outs);
@@ -348,13 +488,21 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
         }
         match it.graph.nodes.get(n) {
             Some(node) if matches!(node.op, Op::Input) => {
-                return Err(raise(line, "ValueError", format!("Graph disconnected: the model's outputs need an input it was not given (line {})", node.source.line)));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    format!(
+                        "Graph disconnected: the model's outputs need an input it was not given (line {})",
+                        node.source.line
+                    ),
+                ));
             }
             Some(node) => stack.extend(node.inputs.iter().map(|e| e.node.0)),
             None => {}
         }
     }
-    let mut map: std::collections::HashMap<Edge, Rc<Tensor>> = inputs.iter().map(|t| t.edge).zip(given).collect();
+    let mut map: std::collections::HashMap<Edge, Rc<Tensor>> =
+        inputs.iter().map(|t| t.edge).zip(given).collect();
     it.call_stack.push(Value::Layer(l.clone()));
     let result = (|| -> Ev<()> {
         for &n in &needed {
@@ -366,7 +514,11 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
             let xs: Vec<Rc<Tensor>> = node
                 .inputs
                 .iter()
-                .map(|e| map.get(e).cloned().ok_or_else(|| raise(line, "ValueError", "Graph disconnected")))
+                .map(|e| {
+                    map.get(e)
+                        .cloned()
+                        .ok_or_else(|| raise(line, "ValueError", "Graph disconnected"))
+                })
                 .collect::<Ev<_>>()?;
             let replay_site = Site {
                 line: node.source.call_line.unwrap_or(node.source.line),
@@ -374,15 +526,30 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
             };
             let layer = tr.layer.clone();
             // Operations inside a custom layer keep the custom layer's name above them.
-            let prefix = tr.keras_path.as_deref().and_then(|p| p.rsplit_once('/')).map(|(p, _)| p.to_string());
+            let prefix = tr
+                .keras_path
+                .as_deref()
+                .and_then(|p| p.rsplit_once('/'))
+                .map(|(p, _)| p.to_string());
             let pushed = prefix.as_ref().map(|p| {
                 for part in p.split('/') {
                     it.call_stack.push(Value::opaque_named(part));
                 }
                 p.split('/').count()
             });
-            let own = tr.keras_path.as_deref().map(|p| p.rsplit('/').next().unwrap_or(p).to_string());
-            let out = it.record(node.op.clone(), &node.kind, &xs, Framework::Keras, &replay_site, layer.as_ref(), own.as_deref().or(Some("op")));
+            let own = tr
+                .keras_path
+                .as_deref()
+                .map(|p| p.rsplit('/').next().unwrap_or(p).to_string());
+            let out = it.record(
+                node.op.clone(),
+                &node.kind,
+                &xs,
+                Framework::Keras,
+                &replay_site,
+                layer.as_ref(),
+                own.as_deref().or(Some("op")),
+            );
             if let Some(k) = pushed {
                 for _ in 0..k {
                     it.call_stack.pop();
@@ -401,7 +568,13 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
             }
             let out = out?;
             for (k, t) in out.into_iter().enumerate() {
-                map.insert(Edge { node: crate::model::graph::NodeId(n), output: k }, t);
+                map.insert(
+                    Edge {
+                        node: crate::model::graph::NodeId(n),
+                        output: k,
+                    },
+                    t,
+                );
             }
         }
         Ok(())
@@ -411,11 +584,28 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
     remap_outputs(outputs, &map, line)
 }
 
-fn remap_outputs(v: &Value, map: &std::collections::HashMap<Edge, Rc<Tensor>>, line: usize) -> Ev<Value> {
+fn remap_outputs(
+    v: &Value,
+    map: &std::collections::HashMap<Edge, Rc<Tensor>>,
+    line: usize,
+) -> Ev<Value> {
     Ok(match v {
-        Value::Tensor(t) => Value::Tensor(map.get(&t.edge).cloned().ok_or_else(|| raise(line, "ValueError", "Graph disconnected"))?),
-        Value::Tuple(t) => Value::tuple(t.iter().map(|v| remap_outputs(v, map, line)).collect::<Ev<_>>()?),
-        Value::List(l) => Value::list(l.borrow().iter().map(|v| remap_outputs(v, map, line)).collect::<Ev<_>>()?),
+        Value::Tensor(t) => Value::Tensor(
+            map.get(&t.edge)
+                .cloned()
+                .ok_or_else(|| raise(line, "ValueError", "Graph disconnected"))?,
+        ),
+        Value::Tuple(t) => Value::tuple(
+            t.iter()
+                .map(|v| remap_outputs(v, map, line))
+                .collect::<Ev<_>>()?,
+        ),
+        Value::List(l) => Value::list(
+            l.borrow()
+                .iter()
+                .map(|v| remap_outputs(v, map, line))
+                .collect::<Ev<_>>()?,
+        ),
         Value::Dict(d) => {
             let mut out = super::value::Dict::default();
             for (k, v) in d.borrow().entries.iter() {
@@ -440,8 +630,17 @@ pub fn sequential_input(it: &mut Interp, l: &Rc<Layer>, line: usize) -> Ev<Optio
     };
     let first = children.borrow().first().map(|(_, v)| v.clone());
     Ok(match first {
-        Some(Value::Tensor(t)) => it.keras_inputs.iter().find(|(e, _, _)| *e == t.edge).map(|(_, d, _)| d.clone()),
-        Some(Value::Layer(f)) => match f.args.iter().find(|(k, _)| k.as_ref() == "input_shape").map(|(_, v)| v.clone()) {
+        Some(Value::Tensor(t)) => it
+            .keras_inputs
+            .iter()
+            .find(|(e, _, _)| *e == t.edge)
+            .map(|(_, d, _)| d.clone()),
+        Some(Value::Layer(f)) => match f
+            .args
+            .iter()
+            .find(|(k, _)| k.as_ref() == "input_shape")
+            .map(|(_, v)| v.clone())
+        {
             Some(v) => Some(declared_of(it, &v, line)?),
             None if matches!(f.kind, LayerKind::Sequential(_)) => sequential_input(it, &f, line)?,
             None => None,
@@ -452,10 +651,18 @@ pub fn sequential_input(it: &mut Interp, l: &Rc<Layer>, line: usize) -> Ev<Optio
 
 /// Attributes of a Keras model that need its shapes (`model.output_shape`).
 pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev<Value> {
-    let site = Site { line, text: Rc::from(format!("{}.{name}", l.name.as_deref().unwrap_or("model")).as_str()) };
+    let site = Site {
+        line,
+        text: Rc::from(format!("{}.{name}", l.name.as_deref().unwrap_or("model")).as_str()),
+    };
     let keras_shape = |s: Option<Vec<i64>>| -> Value {
         match s {
-            Some(s) => Value::tuple(s.iter().enumerate().map(|(i, &d)| if i == 0 { Value::None } else { Value::Int(d) }).collect()),
+            Some(s) => Value::tuple(
+                s.iter()
+                    .enumerate()
+                    .map(|(i, &d)| if i == 0 { Value::None } else { Value::Int(d) })
+                    .collect(),
+            ),
             None => Value::Unknown,
         }
     };
@@ -463,7 +670,11 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
         (LayerKind::Functional { inputs, outputs }, _) => Ok(match name {
             "input" | "inputs" => {
                 let v: Vec<Value> = inputs.iter().map(|t| Value::Tensor(t.clone())).collect();
-                if v.len() == 1 && name == "input" { v.into_iter().next().unwrap_or(Value::None) } else { Value::list(v) }
+                if v.len() == 1 && name == "input" {
+                    v.into_iter().next().unwrap_or(Value::None)
+                } else {
+                    Value::list(v)
+                }
             }
             "output" | "outputs" => outputs.clone(),
             "input_shape" => keras_shape(inputs.first().and_then(|t| t.shape.clone())),
@@ -474,7 +685,16 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
             }
         }),
         (LayerKind::Sequential(_), "output_shape" | "output" | "input_shape" | "input") => {
-            let declared = sequential_input(it, l, line)?.ok_or_else(|| raise(line, "ValueError", format!("Sequential model '{}' has no defined input shape yet.", l.name.as_deref().unwrap_or(""))))?;
+            let declared = sequential_input(it, l, line)?.ok_or_else(|| {
+                raise(
+                    line,
+                    "ValueError",
+                    format!(
+                        "Sequential model '{}' has no defined input shape yet.",
+                        l.name.as_deref().unwrap_or("")
+                    ),
+                )
+            })?;
             let sample = fill_declared(it, &declared, line)?;
             let full = sample.map(|s| std::iter::once(BATCH).chain(s).collect::<Vec<_>>());
             if name == "input_shape" {
@@ -491,14 +711,26 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
                 other => Ok(other),
             }
         }
-        _ => Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", l.class))),
+        _ => Err(raise(
+            line,
+            "AttributeError",
+            format!("'{}' object has no attribute '{name}'", l.class),
+        )),
     }
 }
 
 /// `model.get_layer(name)`.
-pub fn get_layer(it: &mut Interp, l: &Rc<Layer>, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn get_layer(
+    it: &mut Interp,
+    l: &Rc<Layer>,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let _ = it;
-    let want = arg(&pos, &kw, 0, "name").map(|v| v.to_string()).unwrap_or_default();
+    let want = arg(&pos, &kw, 0, "name")
+        .map(|v| v.to_string())
+        .unwrap_or_default();
     let layers: Vec<Value> = match &l.kind {
         LayerKind::Sequential(c) => c.borrow().iter().map(|(_, v)| v.clone()).collect(),
         _ => Vec::new(),
@@ -529,7 +761,13 @@ fn keras_padding(b: &Bound) -> Ev<Padding> {
             "valid" => Ok(Padding::Valid),
             "same" => Ok(Padding::Same),
             "causal" => Ok(Padding::Causal),
-            other => Err(raise(b.line, "ValueError", format!("The `padding` argument must be a string that is one of 'valid', 'same', 'causal'. Received: padding={other}"))),
+            other => Err(raise(
+                b.line,
+                "ValueError",
+                format!(
+                    "The `padding` argument must be a string that is one of 'valid', 'same', 'causal'. Received: padding={other}"
+                ),
+            )),
         },
     }
 }
@@ -537,7 +775,13 @@ fn keras_padding(b: &Bound) -> Ev<Padding> {
 fn channels_last(b: &Bound) -> Ev<()> {
     match b.string("data_format")?.as_deref() {
         None | Some("channels_last") => Ok(()),
-        Some(other) => Err(unsupported(b.line, format!("{}: data_format='{other}' is not translated by padlab (channels-last Keras layers are)", b.class))),
+        Some(other) => Err(unsupported(
+            b.line,
+            format!(
+                "{}: data_format='{other}' is not translated by padlab (channels-last Keras layers are)",
+                b.class
+            ),
+        )),
     }
 }
 
@@ -545,22 +789,53 @@ fn channels_last(b: &Bound) -> Ev<()> {
 fn activation_of(b: &Bound) -> Ev<Option<Activation>> {
     match b.get("activation") {
         None => Ok(None),
-        Some(Value::Str(s)) => keras_activation(s).ok_or_else(|| unsupported(b.line, format!("{}: activation='{s}' is not translated by padlab", b.class))),
+        Some(Value::Str(s)) => keras_activation(s).ok_or_else(|| {
+            unsupported(
+                b.line,
+                format!("{}: activation='{s}' is not translated by padlab", b.class),
+            )
+        }),
         Some(Value::Api(p)) => {
             let name = p.rsplit('.').next().unwrap_or(p);
-            keras_activation(name).ok_or_else(|| unsupported(b.line, format!("{}: activation={p} is not translated by padlab", b.class)))
+            keras_activation(name).ok_or_else(|| {
+                unsupported(
+                    b.line,
+                    format!("{}: activation={p} is not translated by padlab", b.class),
+                )
+            })
         }
         Some(Value::Layer(l)) => match &l.kind {
             LayerKind::Op(Op::Activation(a)) => Ok(Some(*a)),
-            _ => Err(unsupported(b.line, format!("{}: activation={} is not translated by padlab", b.class, l.class))),
+            _ => Err(unsupported(
+                b.line,
+                format!(
+                    "{}: activation={} is not translated by padlab",
+                    b.class, l.class
+                ),
+            )),
         },
-        Some(other) => Err(unsupported(b.line, format!("{}: activation={} is not translated by padlab", b.class, other.type_name()))),
+        Some(other) => Err(unsupported(
+            b.line,
+            format!(
+                "{}: activation={} is not translated by padlab",
+                b.class,
+                other.type_name()
+            ),
+        )),
     }
 }
 
 /// Keras's `((before, after), ...)` or symmetric `(h, w)` or one int, for `n` axes.
-fn pairs_of(it: &mut Interp, v: Option<&Value>, n: usize, default: i64, line: usize) -> Ev<Vec<(i64, i64)>> {
-    let Some(v) = v else { return Ok(vec![(default, default); n]) };
+fn pairs_of(
+    it: &mut Interp,
+    v: Option<&Value>,
+    n: usize,
+    default: i64,
+    line: usize,
+) -> Ev<Vec<(i64, i64)>> {
+    let Some(v) = v else {
+        return Ok(vec![(default, default); n]);
+    };
     match v {
         Value::Int(k) => Ok(vec![(*k, *k); n]),
         Value::Tuple(_) | Value::List(_) => {
@@ -569,7 +844,11 @@ fn pairs_of(it: &mut Interp, v: Option<&Value>, n: usize, default: i64, line: us
                 return Ok(vec![(as_int(&items[0], line)?, as_int(&items[1], line)?)]);
             }
             if items.len() != n {
-                return Err(raise(line, "ValueError", format!("expected {n} values, got {}", items.len())));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    format!("expected {n} values, got {}", items.len()),
+                ));
             }
             items
                 .iter()
@@ -585,12 +864,22 @@ fn pairs_of(it: &mut Interp, v: Option<&Value>, n: usize, default: i64, line: us
                 })
                 .collect()
         }
-        other => Err(raise(line, "TypeError", format!("expected an int or a tuple, got {}", other.type_name()))),
+        other => Err(raise(
+            line,
+            "TypeError",
+            format!("expected an int or a tuple, got {}", other.type_name()),
+        )),
     }
 }
 
 /// Builds the Keras layer `class` from its call.
-pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn construct(
+    it: &mut Interp,
+    class: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let fw = Framework::Keras;
     let class = canonical_class(class);
@@ -599,11 +888,52 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
     }
     let (family, rank) = split_rank(class);
     let params: &[&'static str] = match (family.as_str(), rank) {
-        ("conv", Some(_)) => &["filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "groups", "activation", "use_bias"],
-        ("convtranspose", Some(_)) => &["filters", "kernel_size", "strides", "padding", "output_padding", "data_format", "dilation_rate", "activation", "use_bias"],
-        ("separableconv", Some(_)) => &["filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "depth_multiplier", "activation", "use_bias"],
-        ("depthwiseconv", Some(_)) => &["kernel_size", "strides", "padding", "depth_multiplier", "data_format", "dilation_rate", "activation", "use_bias"],
-        ("maxpooling" | "averagepooling", Some(_)) => &["pool_size", "strides", "padding", "data_format"],
+        ("conv", Some(_)) => &[
+            "filters",
+            "kernel_size",
+            "strides",
+            "padding",
+            "data_format",
+            "dilation_rate",
+            "groups",
+            "activation",
+            "use_bias",
+        ],
+        ("convtranspose", Some(_)) => &[
+            "filters",
+            "kernel_size",
+            "strides",
+            "padding",
+            "output_padding",
+            "data_format",
+            "dilation_rate",
+            "activation",
+            "use_bias",
+        ],
+        ("separableconv", Some(_)) => &[
+            "filters",
+            "kernel_size",
+            "strides",
+            "padding",
+            "data_format",
+            "dilation_rate",
+            "depth_multiplier",
+            "activation",
+            "use_bias",
+        ],
+        ("depthwiseconv", Some(_)) => &[
+            "kernel_size",
+            "strides",
+            "padding",
+            "depth_multiplier",
+            "data_format",
+            "dilation_rate",
+            "activation",
+            "use_bias",
+        ],
+        ("maxpooling" | "averagepooling", Some(_)) => {
+            &["pool_size", "strides", "padding", "data_format"]
+        }
         ("globalaveragepooling" | "globalmaxpooling", Some(_)) => &["data_format", "keepdims"],
         ("batchnormalization", None) => &["axis", "momentum", "epsilon", "center", "scale"],
         ("layernormalization", None) => &["axis", "epsilon", "center", "scale"],
@@ -614,7 +944,9 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
         ("leakyrelu", None) => &["negative_slope"],
         ("elu", None) => &["alpha"],
         ("softmax", None) => &["axis"],
-        ("dropout" | "spatialdropout" | "gaussiandropout" | "alphadropout", _) => &["rate", "noise_shape", "seed"],
+        ("dropout" | "spatialdropout" | "gaussiandropout" | "alphadropout", _) => {
+            &["rate", "noise_shape", "seed"]
+        }
         ("gaussiannoise", None) => &["stddev", "seed"],
         ("flatten", None) => &["data_format"],
         ("reshape", None) => &["target_shape"],
@@ -624,17 +956,65 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
         ("cropping", Some(_)) => &["cropping", "data_format"],
         ("add" | "subtract" | "multiply" | "maximum" | "minimum" | "average", None) => &[],
         ("concatenate", None) => &["axis"],
-        ("embedding", None) => &["input_dim", "output_dim", "embeddings_initializer", "embeddings_regularizer", "embeddings_constraint", "mask_zero"],
-        ("inputlayer", None) => &["shape", "batch_size", "dtype", "sparse", "batch_shape", "input_tensor"],
+        ("embedding", None) => &[
+            "input_dim",
+            "output_dim",
+            "embeddings_initializer",
+            "embeddings_regularizer",
+            "embeddings_constraint",
+            "mask_zero",
+        ],
+        ("inputlayer", None) => &[
+            "shape",
+            "batch_size",
+            "dtype",
+            "sparse",
+            "batch_shape",
+            "input_tensor",
+        ],
         ("rescaling", None) => &["scale", "offset"],
-        ("resizing", None) => &["height", "width", "interpolation", "crop_to_aspect_ratio", "pad_to_aspect_ratio"],
-        ("randomflip" | "randomrotation" | "randomzoom" | "randomcontrast" | "randomtranslation" | "randombrightness", None) => &["mode", "factor", "height_factor", "width_factor", "seed", "fill_mode", "interpolation", "value_range", "fill_value"],
+        ("resizing", None) => &[
+            "height",
+            "width",
+            "interpolation",
+            "crop_to_aspect_ratio",
+            "pad_to_aspect_ratio",
+        ],
+        (
+            "randomflip" | "randomrotation" | "randomzoom" | "randomcontrast" | "randomtranslation"
+            | "randombrightness",
+            None,
+        ) => &[
+            "mode",
+            "factor",
+            "height_factor",
+            "width_factor",
+            "seed",
+            "fill_mode",
+            "interpolation",
+            "value_range",
+            "fill_value",
+        ],
         ("lambda", None) => &["function", "output_shape", "mask", "arguments"],
         ("identity", None) => &[],
-        ("lstm" | "gru" | "simplernn" | "bidirectional" | "timedistributed" | "multiheadattention" | "convlstm", _) => {
-            return Err(unsupported(line, format!("{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)")));
+        (
+            "lstm" | "gru" | "simplernn" | "bidirectional" | "timedistributed"
+            | "multiheadattention" | "convlstm",
+            _,
+        ) => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)"
+                ),
+            ));
         }
-        _ => return Err(unsupported(line, format!("layers.{class} is not a layer padlab translates"))),
+        _ => {
+            return Err(unsupported(
+                line,
+                format!("layers.{class} is not a layer padlab translates"),
+            ));
+        }
     };
     let mut b = bind(fw, class, params, pos, kw, line)?;
     if family == "inputlayer" {
@@ -647,7 +1027,11 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
         Some(n) => n,
         None => Rc::from(auto_name(it, class).as_str()),
     };
-    let mut args: Vec<(Rc<str>, Value)> = b.values.iter().map(|(k, v)| (Rc::from(*k), v.clone())).collect();
+    let mut args: Vec<(Rc<str>, Value)> = b
+        .values
+        .iter()
+        .map(|(k, v)| (Rc::from(*k), v.clone()))
+        .collect();
     if let Some(s) = &b.input_shape {
         args.push((Rc::from("input_shape"), s.clone()));
     }
@@ -658,8 +1042,25 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
     let kind = match (family.as_str(), rank) {
         ("conv" | "convtranspose" | "separableconv" | "depthwiseconv", Some(n)) => {
             let transposed = family == "convtranspose";
-            let kernel = b.dims("kernel_size", n)?.ok_or_else(|| raise(line, "TypeError", format!("{class}.__init__() missing 1 required positional argument: 'kernel_size'")))?;
-            let mut spec = LayerSpec::new(if transposed { LayerOp::ConvTranspose } else { LayerOp::Conv }, fw, vec![], kernel);
+            let kernel = b.dims("kernel_size", n)?.ok_or_else(|| {
+                raise(
+                    line,
+                    "TypeError",
+                    format!(
+                        "{class}.__init__() missing 1 required positional argument: 'kernel_size'"
+                    ),
+                )
+            })?;
+            let mut spec = LayerSpec::new(
+                if transposed {
+                    LayerOp::ConvTranspose
+                } else {
+                    LayerOp::Conv
+                },
+                fw,
+                vec![],
+                kernel,
+            );
             spec.stride = b.dims("strides", n)?;
             spec.dilation = b.dims("dilation_rate", n)?;
             spec.padding = Some(keras_padding(&b)?);
@@ -668,11 +1069,17 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
             }
             let depthwise = matches!(family.as_str(), "separableconv" | "depthwiseconv");
             let groups = if depthwise {
-                Groups::Depthwise { multiplier: b.int("depth_multiplier")?.unwrap_or(1) }
+                Groups::Depthwise {
+                    multiplier: b.int("depth_multiplier")?.unwrap_or(1),
+                }
             } else {
                 Groups::Count(b.int("groups")?.unwrap_or(1))
             };
-            let filters = if family == "depthwiseconv" { 0 } else { b.required_int("filters")? };
+            let filters = if family == "depthwiseconv" {
+                0
+            } else {
+                b.required_int("filters")?
+            };
             LayerKind::Op(Op::Conv(Conv {
                 spec,
                 in_channels: None,
@@ -684,7 +1091,16 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
             }))
         }
         ("maxpooling" | "averagepooling", Some(n)) => {
-            let mut spec = LayerSpec::new(if family == "maxpooling" { LayerOp::MaxPool } else { LayerOp::AvgPool }, fw, vec![], b.dims("pool_size", n)?.unwrap_or(Dims::All(2)));
+            let mut spec = LayerSpec::new(
+                if family == "maxpooling" {
+                    LayerOp::MaxPool
+                } else {
+                    LayerOp::AvgPool
+                },
+                fw,
+                vec![],
+                b.dims("pool_size", n)?.unwrap_or(Dims::All(2)),
+            );
             spec.stride = b.dims("strides", n)?;
             spec.padding = Some(keras_padding(&b)?);
             LayerKind::Op(Op::Pool(spec))
@@ -696,7 +1112,12 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
         ("batchnormalization", None) => {
             let axis = match b.get("axis") {
                 None => -1,
-                Some(Value::List(_) | Value::Tuple(_)) => return Err(unsupported(line, "BatchNormalization over several axes is not translated by padlab")),
+                Some(Value::List(_) | Value::Tuple(_)) => {
+                    return Err(unsupported(
+                        line,
+                        "BatchNormalization over several axes is not translated by padlab",
+                    ));
+                }
                 Some(v) => as_int(v, line)?,
             };
             LayerKind::Op(Op::Norm(Norm::Batch {
@@ -711,7 +1132,11 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
         ("layernormalization", None) => {
             let axes = match b.get("axis") {
                 None => vec![-1],
-                Some(v @ (Value::List(_) | Value::Tuple(_))) => it.iterate(v, line)?.iter().map(|a| as_int(a, line)).collect::<Ev<_>>()?,
+                Some(v @ (Value::List(_) | Value::Tuple(_))) => it
+                    .iterate(v, line)?
+                    .iter()
+                    .map(|a| as_int(a, line))
+                    .collect::<Ev<_>>()?,
                 Some(v) => vec![as_int(v, line)?],
             };
             LayerKind::Op(Op::Norm(Norm::Layer {
@@ -737,15 +1162,25 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
         ("activation", None) => {
             let a = activation_of(&b)?;
             match (a, b.get("activation")) {
-                (Some(Activation::Softmax), _) => LayerKind::Op(Op::Softmax { axis: -1, log: false }),
+                (Some(Activation::Softmax), _) => LayerKind::Op(Op::Softmax {
+                    axis: -1,
+                    log: false,
+                }),
                 (Some(a), _) => LayerKind::Op(Op::Activation(a)),
-                (None, Some(Value::Str(s))) if s.as_ref() == "log_softmax" => LayerKind::Op(Op::Softmax { axis: -1, log: true }),
+                (None, Some(Value::Str(s))) if s.as_ref() == "log_softmax" => {
+                    LayerKind::Op(Op::Softmax {
+                        axis: -1,
+                        log: true,
+                    })
+                }
                 (None, _) => LayerKind::Op(Op::Identity),
             }
         }
         ("relu", None) => {
             let max = b.float("max_value")?;
-            if b.float("negative_slope")?.unwrap_or(0.0) != 0.0 || b.float("threshold")?.unwrap_or(0.0) != 0.0 {
+            if b.float("negative_slope")?.unwrap_or(0.0) != 0.0
+                || b.float("threshold")?.unwrap_or(0.0) != 0.0
+            {
                 return Err(b_untranslated(&b, "negative_slope or threshold"));
             }
             LayerKind::Op(Op::Activation(match max {
@@ -754,25 +1189,55 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
                 Some(m) => return Err(b_untranslated(&b, format!("max_value={m}"))),
             }))
         }
-        ("leakyrelu", None) => LayerKind::Op(Op::Activation(Activation::LeakyRelu(b.float("negative_slope")?.unwrap_or(0.3)))),
-        ("elu", None) => LayerKind::Op(Op::Activation(Activation::Elu(b.float("alpha")?.unwrap_or(1.0)))),
-        ("softmax", None) => LayerKind::Op(Op::Softmax { axis: b.int("axis")?.unwrap_or(-1), log: false }),
-        ("dropout" | "spatialdropout" | "gaussiandropout" | "alphadropout", r) => LayerKind::Op(Op::Dropout {
-            rate: b.float("rate")?.unwrap_or(0.0),
-            spatial: r.is_some(),
+        ("leakyrelu", None) => LayerKind::Op(Op::Activation(Activation::LeakyRelu(
+            b.float("negative_slope")?.unwrap_or(0.3),
+        ))),
+        ("elu", None) => LayerKind::Op(Op::Activation(Activation::Elu(
+            b.float("alpha")?.unwrap_or(1.0),
+        ))),
+        ("softmax", None) => LayerKind::Op(Op::Softmax {
+            axis: b.int("axis")?.unwrap_or(-1),
+            log: false,
         }),
-        ("gaussiannoise", None) => LayerKind::Op(Op::Dropout { rate: 0.0, spatial: false }),
+        ("dropout" | "spatialdropout" | "gaussiandropout" | "alphadropout", r) => {
+            LayerKind::Op(Op::Dropout {
+                rate: b.float("rate")?.unwrap_or(0.0),
+                spatial: r.is_some(),
+            })
+        }
+        ("gaussiannoise", None) => LayerKind::Op(Op::Dropout {
+            rate: 0.0,
+            spatial: false,
+        }),
         ("flatten", None) => LayerKind::Op(Op::Flatten { start: 1, end: -1 }),
         ("reshape", None) => {
-            let target = b.get("target_shape").cloned().ok_or_else(|| raise(line, "TypeError", "Reshape.__init__() missing 1 required positional argument: 'target_shape'"))?;
-            let shape = it.iterate(&target, line)?.iter().map(|v| as_int(v, line)).collect::<Ev<_>>()?;
-            LayerKind::Op(Op::Reshape { shape, batch: false })
+            let target = b.get("target_shape").cloned().ok_or_else(|| {
+                raise(
+                    line,
+                    "TypeError",
+                    "Reshape.__init__() missing 1 required positional argument: 'target_shape'",
+                )
+            })?;
+            let shape = it
+                .iterate(&target, line)?
+                .iter()
+                .map(|v| as_int(v, line))
+                .collect::<Ev<_>>()?;
+            LayerKind::Op(Op::Reshape {
+                shape,
+                batch: false,
+            })
         }
         ("permute", None) => {
-            let dims = b.get("dims").cloned().ok_or_else(|| raise(line, "TypeError", "Permute.__init__() missing 'dims'"))?;
+            let dims = b
+                .get("dims")
+                .cloned()
+                .ok_or_else(|| raise(line, "TypeError", "Permute.__init__() missing 'dims'"))?;
             let mut perm = vec![0usize];
             for d in it.iterate(&dims, line)? {
-                perm.push(usize::try_from(as_int(&d, line)?).map_err(|_| raise(line, "ValueError", "Permute dims are 1-based axis indices"))?);
+                perm.push(usize::try_from(as_int(&d, line)?).map_err(|_| {
+                    raise(line, "ValueError", "Permute dims are 1-based axis indices")
+                })?);
             }
             LayerKind::Op(Op::Permute(perm))
         }
@@ -780,7 +1245,11 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
             let size = match b.get("size") {
                 None => vec![2.0; n],
                 Some(Value::Int(k)) => vec![*k as f64; n],
-                Some(v) => it.iterate(v, line)?.iter().map(|x| as_float(x, line)).collect::<Ev<_>>()?,
+                Some(v) => it
+                    .iterate(v, line)?
+                    .iter()
+                    .map(|x| as_float(x, line))
+                    .collect::<Ev<_>>()?,
             };
             let mode = match b.string("interpolation")?.as_deref() {
                 None | Some("nearest") => Interpolation::Nearest,
@@ -788,34 +1257,83 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
                 Some("bicubic") => Interpolation::Bicubic,
                 Some(other) => return Err(b_untranslated(&b, format!("interpolation='{other}'"))),
             };
-            LayerKind::Op(Op::Upsample { scale: Some(size), size: None, mode, align_corners: false })
+            LayerKind::Op(Op::Upsample {
+                scale: Some(size),
+                size: None,
+                mode,
+                align_corners: false,
+            })
         }
         ("zeropadding" | "cropping", Some(n)) => {
-            let key = if family == "zeropadding" { "padding" } else { "cropping" };
+            let key = if family == "zeropadding" {
+                "padding"
+            } else {
+                "cropping"
+            };
             let default = i64::from(family == "zeropadding");
             let spatial = pairs_of(it, b.get(key), n, default, line)?;
             let sign = if family == "cropping" { -1 } else { 1 };
             let mut pairs = vec![(0, 0)];
             pairs.extend(spatial.into_iter().map(|(x, y)| (sign * x, sign * y)));
             pairs.push((0, 0));
-            LayerKind::Op(Op::Pad { pairs, fill: PadFill::Constant(0.0) })
+            LayerKind::Op(Op::Pad {
+                pairs,
+                fill: PadFill::Constant(0.0),
+            })
         }
-        ("add", None) => merge(Op::Elementwise { op: Binary::Add, constant: None, constant_first: false }),
-        ("subtract", None) => merge(Op::Elementwise { op: Binary::Sub, constant: None, constant_first: false }),
-        ("multiply", None) => merge(Op::Elementwise { op: Binary::Mul, constant: None, constant_first: false }),
-        ("maximum", None) => merge(Op::Elementwise { op: Binary::Max, constant: None, constant_first: false }),
-        ("minimum", None) => merge(Op::Elementwise { op: Binary::Min, constant: None, constant_first: false }),
-        ("average", None) => return Err(unsupported(line, "layers.Average is not translated by padlab")),
-        ("concatenate", None) => merge(Op::Concat { axis: b.int("axis")?.unwrap_or(-1) }),
-        ("embedding", None) => LayerKind::Op(Op::Embedding { vocab: b.required_int("input_dim")?, dim: b.required_int("output_dim")? }),
+        ("add", None) => merge(Op::Elementwise {
+            op: Binary::Add,
+            constant: None,
+            constant_first: false,
+        }),
+        ("subtract", None) => merge(Op::Elementwise {
+            op: Binary::Sub,
+            constant: None,
+            constant_first: false,
+        }),
+        ("multiply", None) => merge(Op::Elementwise {
+            op: Binary::Mul,
+            constant: None,
+            constant_first: false,
+        }),
+        ("maximum", None) => merge(Op::Elementwise {
+            op: Binary::Max,
+            constant: None,
+            constant_first: false,
+        }),
+        ("minimum", None) => merge(Op::Elementwise {
+            op: Binary::Min,
+            constant: None,
+            constant_first: false,
+        }),
+        ("average", None) => {
+            return Err(unsupported(
+                line,
+                "layers.Average is not translated by padlab",
+            ));
+        }
+        ("concatenate", None) => merge(Op::Concat {
+            axis: b.int("axis")?.unwrap_or(-1),
+        }),
+        ("embedding", None) => LayerKind::Op(Op::Embedding {
+            vocab: b.required_int("input_dim")?,
+            dim: b.required_int("output_dim")?,
+        }),
         ("inputlayer", None) => LayerKind::Identity,
         ("rescaling", None) => LayerKind::Op(Op::Affine {
-            scale: b.float("scale")?.ok_or_else(|| raise(line, "TypeError", "Rescaling.__init__() missing 'scale'"))?,
+            scale: b
+                .float("scale")?
+                .ok_or_else(|| raise(line, "TypeError", "Rescaling.__init__() missing 'scale'"))?,
             offset: b.float("offset")?.unwrap_or(0.0),
         }),
         ("resizing", None) => {
-            if b.boolean("crop_to_aspect_ratio")?.unwrap_or(false) || b.boolean("pad_to_aspect_ratio")?.unwrap_or(false) {
-                return Err(b_untranslated(&b, "crop_to_aspect_ratio / pad_to_aspect_ratio"));
+            if b.boolean("crop_to_aspect_ratio")?.unwrap_or(false)
+                || b.boolean("pad_to_aspect_ratio")?.unwrap_or(false)
+            {
+                return Err(b_untranslated(
+                    &b,
+                    "crop_to_aspect_ratio / pad_to_aspect_ratio",
+                ));
             }
             let mode = match b.string("interpolation")?.as_deref() {
                 None | Some("bilinear") => Interpolation::Linear,
@@ -823,37 +1341,73 @@ pub fn construct(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>
                 Some("bicubic") => Interpolation::Bicubic,
                 Some(other) => return Err(b_untranslated(&b, format!("interpolation='{other}'"))),
             };
-            LayerKind::Op(Op::Upsample { scale: None, size: Some(vec![b.required_int("height")?, b.required_int("width")?]), mode, align_corners: false })
+            LayerKind::Op(Op::Upsample {
+                scale: None,
+                size: Some(vec![b.required_int("height")?, b.required_int("width")?]),
+                mode,
+                align_corners: false,
+            })
         }
-        ("randomflip" | "randomrotation" | "randomzoom" | "randomcontrast" | "randomtranslation" | "randombrightness", None) => LayerKind::Op(Op::Identity),
-        ("lambda", None) => LayerKind::Lambda(b.get("function").cloned().ok_or_else(|| raise(line, "TypeError", "Lambda.__init__() missing 'function'"))?),
+        (
+            "randomflip" | "randomrotation" | "randomzoom" | "randomcontrast" | "randomtranslation"
+            | "randombrightness",
+            None,
+        ) => LayerKind::Op(Op::Identity),
+        ("lambda", None) => LayerKind::Lambda(
+            b.get("function")
+                .cloned()
+                .ok_or_else(|| raise(line, "TypeError", "Lambda.__init__() missing 'function'"))?,
+        ),
         ("identity", None) => LayerKind::Op(Op::Identity),
-        _ => return Err(unsupported(line, format!("layers.{class} is not a layer padlab translates"))),
+        _ => {
+            return Err(unsupported(
+                line,
+                format!("layers.{class} is not a layer padlab translates"),
+            ));
+        }
     };
     Ok(new_layer(it, fw, class, kind, site, Some(name), args))
 }
 
 fn b_untranslated(b: &Bound, what: impl std::fmt::Display) -> super::eval::Failure {
-    unsupported(b.line, format!("{}: {what} is not translated by padlab", b.class))
+    unsupported(
+        b.line,
+        format!("{}: {what} is not translated by padlab", b.class),
+    )
 }
 
 /// A Keras tensor built symbolically refuses TensorFlow functions (Keras 3's own rule).
 fn refuse_tf_on_symbolic(it: &Interp, path: &str, args: &[Value], line: usize) -> Ev<()> {
-    if path.starts_with("tf.") && !inside_custom_layer(it) && it.keras_tracing == 0 && args.iter().any(holds_tensor) {
+    if path.starts_with("tf.")
+        && !inside_custom_layer(it)
+        && it.keras_tracing == 0
+        && args.iter().any(holds_tensor)
+    {
         return Err(raise(
             line,
             "ValueError",
-            format!("A KerasTensor cannot be used as input to a TensorFlow function ({path}). A KerasTensor is a symbolic placeholder for a shape and dtype, used when constructing Keras Functional models or Keras Functions. You can only use it as input to a Keras layer or a Keras operation (from the namespaces `keras.layers` and `keras.ops`)."),
+            format!(
+                "A KerasTensor cannot be used as input to a TensorFlow function ({path}). A KerasTensor is a symbolic placeholder for a shape and dtype, used when constructing Keras Functional models or Keras Functions. You can only use it as input to a Keras layer or a Keras operation (from the namespaces `keras.layers` and `keras.ops`)."
+            ),
         ));
     }
     Ok(())
 }
 
 /// `keras.ops.*`, `keras.backend.*`, `keras.activations.*` and the `tf.*` operations on tensors.
-fn operation(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn operation(
+    it: &mut Interp,
+    path: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let name = path.rsplit('.').next().unwrap_or(path);
-    let tensor_args = pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor);
+    let tensor_args = pos
+        .iter()
+        .chain(kw.iter().map(|(_, v)| v))
+        .any(holds_tensor);
     if !tensor_args {
         // Shapes, initializers, dtypes, random seeds: nothing the model's graph holds.
         return Ok(match name {
@@ -861,18 +1415,33 @@ fn operation(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Val
             "set_seed" | "clear_session" | "set_image_data_format" | "set_floatx" => Value::None,
             "image_data_format" => Value::str("channels_last"),
             "function" => pos.into_iter().next().unwrap_or(Value::None),
-            "random_normal_initializer" | "random_uniform_initializer" | "constant_initializer" | "zeros_initializer" | "ones_initializer" | "glorot_uniform_initializer" | "TruncatedNormal" | "RandomNormal" | "HeNormal" | "GlorotUniform" => Value::opaque(format!("an initializer ({path})")),
+            "random_normal_initializer"
+            | "random_uniform_initializer"
+            | "constant_initializer"
+            | "zeros_initializer"
+            | "ones_initializer"
+            | "glorot_uniform_initializer"
+            | "TruncatedNormal"
+            | "RandomNormal"
+            | "HeNormal"
+            | "GlorotUniform" => Value::opaque(format!("an initializer ({path})")),
             _ => Value::opaque(format!("the result of {path}()")),
         });
     }
     refuse_tf_on_symbolic(it, path, &pos, line)?;
     let x = || -> Ev<Rc<Tensor>> { tensor_of(pos.first().unwrap_or(&Value::None), line) };
     let act = |a: Activation| Op::Activation(a);
-    let int_arg = |i: usize, n: &str| -> Ev<Option<i64>> { arg(&pos, &kw, i, n).map(|v| as_int(&v, line)).transpose() };
+    let int_arg = |i: usize, n: &str| -> Ev<Option<i64>> {
+        arg(&pos, &kw, i, n).map(|v| as_int(&v, line)).transpose()
+    };
     let axes_arg = |it: &mut Interp, i: usize, n: &str| -> Ev<Vec<i64>> {
         match arg(&pos, &kw, i, n) {
             None => Ok(Vec::new()),
-            Some(v @ (Value::List(_) | Value::Tuple(_))) => it.iterate(&v, line)?.iter().map(|a| as_int(a, line)).collect(),
+            Some(v @ (Value::List(_) | Value::Tuple(_))) => it
+                .iterate(&v, line)?
+                .iter()
+                .map(|a| as_int(a, line))
+                .collect(),
             Some(v) => Ok(vec![as_int(&v, line)?]),
         }
     };
@@ -889,7 +1458,9 @@ fn operation(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Val
         "tanh" => act(Activation::Tanh),
         "elu" => act(Activation::Elu(1.0)),
         "selu" => act(Activation::Selu),
-        "gelu" => act(Activation::Gelu { tanh: matches!(arg(&pos, &kw, 1, "approximate"), Some(Value::Bool(true))) }),
+        "gelu" => act(Activation::Gelu {
+            tanh: matches!(arg(&pos, &kw, 1, "approximate"), Some(Value::Bool(true))),
+        }),
         "silu" | "swish" => act(Activation::Silu),
         "softplus" => act(Activation::Softplus),
         "exp" => act(Activation::Exp),
@@ -897,13 +1468,19 @@ fn operation(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Val
         "sqrt" => act(Activation::Sqrt),
         "abs" => act(Activation::Abs),
         "negative" | "neg" => act(Activation::Neg),
-        "leaky_relu" => act(Activation::LeakyRelu(match arg(&pos, &kw, 1, "alpha").or_else(|| arg(&pos, &kw, 1, "negative_slope")) {
-            Some(v) => as_float(&v, line)?,
-            None if path.starts_with("tf.") => 0.2,
-            None => 0.2,
-        })),
-        "softmax" | "log_softmax" => Op::Softmax { axis: int_arg(1, "axis")?.unwrap_or(-1), log: name == "log_softmax" },
-        "add" | "multiply" | "subtract" | "divide" | "true_divide" | "maximum" | "minimum" | "pow" | "power" => {
+        "leaky_relu" => act(Activation::LeakyRelu(
+            match arg(&pos, &kw, 1, "alpha").or_else(|| arg(&pos, &kw, 1, "negative_slope")) {
+                Some(v) => as_float(&v, line)?,
+                None if path.starts_with("tf.") => 0.2,
+                None => 0.2,
+            },
+        )),
+        "softmax" | "log_softmax" => Op::Softmax {
+            axis: int_arg(1, "axis")?.unwrap_or(-1),
+            log: name == "log_softmax",
+        },
+        "add" | "multiply" | "subtract" | "divide" | "true_divide" | "maximum" | "minimum"
+        | "pow" | "power" => {
             let bin = match name {
                 "add" => Binary::Add,
                 "multiply" => Binary::Mul,
@@ -920,27 +1497,50 @@ fn operation(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Val
         "concat" | "concatenate" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(if path.starts_with("tf.") { 0 } else { -1 });
-            let out = it.record(Op::Concat { axis }, "concatenate", &xs, Framework::Keras, site, None, Some("concatenate"))?;
+            let out = it.record(
+                Op::Concat { axis },
+                "concatenate",
+                &xs,
+                Framework::Keras,
+                site,
+                None,
+                Some("concatenate"),
+            )?;
             return Ok(outputs_value(out));
         }
         "reshape" => {
             let t = x()?;
-            let shape = arg(&pos, &kw, 1, "shape").or_else(|| arg(&pos, &kw, 1, "newshape")).unwrap_or(Value::None);
+            let shape = arg(&pos, &kw, 1, "shape")
+                .or_else(|| arg(&pos, &kw, 1, "newshape"))
+                .unwrap_or(Value::None);
             let sizes = it.iterate(&shape, line)?;
             return reshape(it, &t, &sizes, "reshape", site);
         }
         "transpose" => {
             let t = x()?;
-            let perm = axes_arg(it, 1, if path.starts_with("tf.") { "perm" } else { "axes" })?;
+            let perm = axes_arg(
+                it,
+                1,
+                if path.starts_with("tf.") {
+                    "perm"
+                } else {
+                    "axes"
+                },
+            )?;
             let rank = t.shape.as_ref().map_or(perm.len(), Vec::len);
             let perm: Vec<usize> = if perm.is_empty() {
                 (0..rank).rev().collect()
             } else {
-                perm.iter().map(|&a| crate::model::shape::axis(a, rank).map_err(|m| raise(line, "ValueError", m))).collect::<Ev<_>>()?
+                perm.iter()
+                    .map(|&a| {
+                        crate::model::shape::axis(a, rank).map_err(|m| raise(line, "ValueError", m))
+                    })
+                    .collect::<Ev<_>>()?
             };
             Op::Permute(perm)
         }
-        "reduce_mean" | "mean" | "reduce_sum" | "sum" | "reduce_max" | "max" | "reduce_min" | "min" => {
+        "reduce_mean" | "mean" | "reduce_sum" | "sum" | "reduce_max" | "max" | "reduce_min"
+        | "min" => {
             let op = match name.trim_start_matches("reduce_") {
                 "mean" => Reduce::Mean,
                 "sum" => Reduce::Sum,
@@ -948,55 +1548,125 @@ fn operation(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Val
                 _ => Reduce::Min,
             };
             let axes = axes_arg(it, 1, "axis")?;
-            Op::Reduce { op, axes, keepdims: keepdims(it)? }
+            Op::Reduce {
+                op,
+                axes,
+                keepdims: keepdims(it)?,
+            }
         }
         "expand_dims" => Op::Unsqueeze(vec![int_arg(1, "axis")?.unwrap_or(-1)]),
         "squeeze" => Op::Squeeze(match arg(&pos, &kw, 1, "axis") {
             None => None,
             Some(v) => Some(match v {
-                Value::List(_) | Value::Tuple(_) => it.iterate(&v, line)?.iter().map(|a| as_int(a, line)).collect::<Ev<_>>()?,
+                Value::List(_) | Value::Tuple(_) => it
+                    .iterate(&v, line)?
+                    .iter()
+                    .map(|a| as_int(a, line))
+                    .collect::<Ev<_>>()?,
                 v => vec![as_int(&v, line)?],
             }),
         }),
-        "flatten" => Op::Reshape { shape: vec![-1], batch: true },
+        "flatten" => Op::Reshape {
+            shape: vec![-1],
+            batch: true,
+        },
         "pad" => {
             let t = x()?;
-            let pads = arg(&pos, &kw, 1, "paddings").or_else(|| arg(&pos, &kw, 1, "pad_width")).unwrap_or(Value::None);
-            let pairs = pairs_of(it, Some(&pads), t.shape.as_ref().map_or(0, Vec::len), 0, line)?;
-            let mode = arg(&pos, &kw, 2, "mode").map(|v| v.to_string().to_ascii_lowercase()).unwrap_or_else(|| "constant".into());
+            let pads = arg(&pos, &kw, 1, "paddings")
+                .or_else(|| arg(&pos, &kw, 1, "pad_width"))
+                .unwrap_or(Value::None);
+            let pairs = pairs_of(
+                it,
+                Some(&pads),
+                t.shape.as_ref().map_or(0, Vec::len),
+                0,
+                line,
+            )?;
+            let mode = arg(&pos, &kw, 2, "mode")
+                .map(|v| v.to_string().to_ascii_lowercase())
+                .unwrap_or_else(|| "constant".into());
             let fill = match mode.as_str() {
                 "constant" => PadFill::Constant(match arg(&pos, &kw, 3, "constant_values") {
                     Some(v) => as_float(&v, line)?,
                     None => 0.0,
                 }),
                 "reflect" => PadFill::Reflect,
-                "symmetric" => return Err(unsupported(line, "tf.pad(mode='SYMMETRIC') is not translated by padlab")),
+                "symmetric" => {
+                    return Err(unsupported(
+                        line,
+                        "tf.pad(mode='SYMMETRIC') is not translated by padlab",
+                    ));
+                }
                 "edge" => PadFill::Replicate,
-                other => return Err(raise(line, "ValueError", format!("Unknown padding mode: {other}"))),
+                other => {
+                    return Err(raise(
+                        line,
+                        "ValueError",
+                        format!("Unknown padding mode: {other}"),
+                    ));
+                }
             };
             Op::Pad { pairs, fill }
         }
         "resize" => {
             let size = arg(&pos, &kw, 1, "size").unwrap_or(Value::None);
-            let size: Vec<i64> = it.iterate(&size, line)?.iter().map(|v| as_int(v, line)).collect::<Ev<_>>()?;
-            let mode = match arg(&pos, &kw, 2, "method").or_else(|| arg(&pos, &kw, 2, "interpolation")).map(|v| v.to_string()) {
+            let size: Vec<i64> = it
+                .iterate(&size, line)?
+                .iter()
+                .map(|v| as_int(v, line))
+                .collect::<Ev<_>>()?;
+            let mode = match arg(&pos, &kw, 2, "method")
+                .or_else(|| arg(&pos, &kw, 2, "interpolation"))
+                .map(|v| v.to_string())
+            {
                 None => Interpolation::Linear,
                 Some(m) if m.contains("nearest") => Interpolation::Nearest,
                 Some(m) if m.contains("bilinear") => Interpolation::Linear,
                 Some(m) if m.contains("bicubic") => Interpolation::Bicubic,
-                Some(m) => return Err(unsupported(line, format!("resize(method='{m}') is not translated by padlab"))),
+                Some(m) => {
+                    return Err(unsupported(
+                        line,
+                        format!("resize(method='{m}') is not translated by padlab"),
+                    ));
+                }
             };
-            Op::Upsample { scale: None, size: Some(size), mode, align_corners: false }
+            Op::Upsample {
+                scale: None,
+                size: Some(size),
+                mode,
+                align_corners: false,
+            }
         }
         "normal" | "random_normal" | "uniform" | "random_uniform" => {
-            return Err(unsupported(line, format!("{path} of a tensor shape: give the random tensor with keras.random.normal(keras.ops.shape(x))")));
+            return Err(unsupported(
+                line,
+                format!(
+                    "{path} of a tensor shape: give the random tensor with keras.random.normal(keras.ops.shape(x))"
+                ),
+            ));
         }
         "matmul" => {
             let (a, b) = (x()?, tensor_of(pos.get(1).unwrap_or(&Value::None), line)?);
-            let out = it.record(Op::MatMul, "matmul", &[a, b], Framework::Keras, site, None, Some("matmul"))?;
+            let out = it.record(
+                Op::MatMul,
+                "matmul",
+                &[a, b],
+                Framework::Keras,
+                site,
+                None,
+                Some("matmul"),
+            )?;
             return Ok(outputs_value(out));
         }
-        _ => return Err(unsupported(line, format!("`{}`: {path} is not translated by padlab", super::eval::short(&site.text)))),
+        _ => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "`{}`: {path} is not translated by padlab",
+                    super::eval::short(&site.text)
+                ),
+            ));
+        }
     };
     let t = x()?;
     apply(it, &t, op, name, site)
@@ -1021,7 +1691,12 @@ impl Value {
 
 /// The names in the paste Keras code reads as `keras.layers` (for `from keras.layers import
 /// *`): re-exported for the file front end, which builds layers from their configs.
-pub fn layer_from_config(it: &mut Interp, class: &str, config: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn layer_from_config(
+    it: &mut Interp,
+    class: &str,
+    config: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     construct(it, class, vec![], config, site)
 }
 

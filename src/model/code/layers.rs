@@ -20,62 +20,242 @@ use super::value::{Instance, Layer, LayerKind, Tensor, Value};
 
 /// torch.nn classes padlab builds.
 pub const TORCH_LAYERS: &[&str] = &[
-    "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-    "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
-    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "GroupNorm", "LayerNorm", "ReLU",
-    "ReLU6", "LeakyReLU", "ELU", "SELU", "GELU", "SiLU", "Mish", "Hardswish", "Hardsigmoid",
-    "Sigmoid", "Tanh", "Hardtanh", "Softplus", "Softsign", "Softmax", "LogSoftmax", "Softmax2d", "Identity",
-    "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
-    "Linear", "Embedding", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
-    "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
-    "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
-    "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
-    "PixelShuffle", "Sequential", "ModuleList", "ModuleDict", "Module",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "MaxPool1d",
+    "MaxPool2d",
+    "MaxPool3d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "AvgPool3d",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "GroupNorm",
+    "LayerNorm",
+    "ReLU",
+    "ReLU6",
+    "LeakyReLU",
+    "ELU",
+    "SELU",
+    "GELU",
+    "SiLU",
+    "Mish",
+    "Hardswish",
+    "Hardsigmoid",
+    "Sigmoid",
+    "Tanh",
+    "Hardtanh",
+    "Softplus",
+    "Softsign",
+    "Softmax",
+    "LogSoftmax",
+    "Softmax2d",
+    "Identity",
+    "Flatten",
+    "Unflatten",
+    "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
+    "AlphaDropout",
+    "Linear",
+    "Embedding",
+    "Upsample",
+    "UpsamplingNearest2d",
+    "UpsamplingBilinear2d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "PixelShuffle",
+    "Sequential",
+    "ModuleList",
+    "ModuleDict",
+    "Module",
 ];
 
 /// Keras layer classes padlab builds.
 pub const KERAS_LAYERS: &[&str] = &[
-    "Conv1D", "Conv2D", "Conv3D", "Convolution1D", "Convolution2D", "Convolution3D",
-    "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose", "Convolution2DTranspose",
-    "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D", "DepthwiseConv1D",
-    "DepthwiseConv2D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "MaxPool1D", "MaxPool2D",
-    "MaxPool3D", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D",
-    "AvgPool2D", "AvgPool3D", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-    "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D",
-    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GlobalMaxPool1D",
-    "GlobalMaxPool2D", "GlobalMaxPool3D", "BatchNormalization", "LayerNormalization",
-    "GroupNormalization", "Dense", "Activation", "ReLU", "LeakyReLU", "ELU", "Softmax",
-    "Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "GaussianNoise",
-    "GaussianDropout", "AlphaDropout", "Flatten", "Reshape", "Permute", "UpSampling1D",
-    "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
-    "Cropping1D", "Cropping2D", "Cropping3D", "Add", "Subtract", "Multiply", "Average",
-    "Maximum", "Minimum", "Concatenate", "Embedding", "InputLayer", "Rescaling", "Resizing",
-    "RandomFlip", "RandomRotation", "RandomZoom", "RandomContrast", "RandomTranslation",
-    "RandomBrightness", "Lambda", "Identity", "Layer", "Input",
+    "Conv1D",
+    "Conv2D",
+    "Conv3D",
+    "Convolution1D",
+    "Convolution2D",
+    "Convolution3D",
+    "Conv1DTranspose",
+    "Conv2DTranspose",
+    "Conv3DTranspose",
+    "Convolution2DTranspose",
+    "SeparableConv1D",
+    "SeparableConv2D",
+    "SeparableConvolution2D",
+    "DepthwiseConv1D",
+    "DepthwiseConv2D",
+    "MaxPooling1D",
+    "MaxPooling2D",
+    "MaxPooling3D",
+    "MaxPool1D",
+    "MaxPool2D",
+    "MaxPool3D",
+    "AveragePooling1D",
+    "AveragePooling2D",
+    "AveragePooling3D",
+    "AvgPool1D",
+    "AvgPool2D",
+    "AvgPool3D",
+    "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D",
+    "GlobalAveragePooling3D",
+    "GlobalAvgPool1D",
+    "GlobalAvgPool2D",
+    "GlobalAvgPool3D",
+    "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D",
+    "GlobalMaxPooling3D",
+    "GlobalMaxPool1D",
+    "GlobalMaxPool2D",
+    "GlobalMaxPool3D",
+    "BatchNormalization",
+    "LayerNormalization",
+    "GroupNormalization",
+    "Dense",
+    "Activation",
+    "ReLU",
+    "LeakyReLU",
+    "ELU",
+    "Softmax",
+    "Dropout",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "SpatialDropout3D",
+    "GaussianNoise",
+    "GaussianDropout",
+    "AlphaDropout",
+    "Flatten",
+    "Reshape",
+    "Permute",
+    "UpSampling1D",
+    "UpSampling2D",
+    "UpSampling3D",
+    "ZeroPadding1D",
+    "ZeroPadding2D",
+    "ZeroPadding3D",
+    "Cropping1D",
+    "Cropping2D",
+    "Cropping3D",
+    "Add",
+    "Subtract",
+    "Multiply",
+    "Average",
+    "Maximum",
+    "Minimum",
+    "Concatenate",
+    "Embedding",
+    "InputLayer",
+    "Rescaling",
+    "Resizing",
+    "RandomFlip",
+    "RandomRotation",
+    "RandomZoom",
+    "RandomContrast",
+    "RandomTranslation",
+    "RandomBrightness",
+    "Lambda",
+    "Identity",
+    "Layer",
+    "Input",
 ];
 
 /// Arguments that do not change what a layer computes at inference time.
 const IGNORED: &[&str] = &[
-    "dtype", "trainable", "inplace", "device", "kernel_initializer", "bias_initializer",
-    "kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
-    "bias_constraint", "beta_initializer", "gamma_initializer", "moving_mean_initializer",
-    "moving_variance_initializer", "beta_regularizer", "gamma_regularizer", "beta_constraint",
-    "gamma_constraint", "seed", "noise_shape", "track_running_stats", "synchronized",
-    "lora_rank", "lora_alpha", "depthwise_initializer", "pointwise_initializer",
-    "depthwise_regularizer", "pointwise_regularizer", "depthwise_constraint",
-    "pointwise_constraint", "embeddings_initializer", "embeddings_regularizer",
-    "embeddings_constraint", "autocast", "recompute_scale_factor", "antialias",
-    "value_range", "fill_mode", "interpolation_order", "fill_value", "mask_zero_padding",
-    "renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment",
-    "rms_scaling", "sparse", "input_length", "factor", "height_factor", "width_factor", "mode",
+    "dtype",
+    "trainable",
+    "inplace",
+    "device",
+    "kernel_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "bias_regularizer",
+    "activity_regularizer",
+    "kernel_constraint",
+    "bias_constraint",
+    "beta_initializer",
+    "gamma_initializer",
+    "moving_mean_initializer",
+    "moving_variance_initializer",
+    "beta_regularizer",
+    "gamma_regularizer",
+    "beta_constraint",
+    "gamma_constraint",
+    "seed",
+    "noise_shape",
+    "track_running_stats",
+    "synchronized",
+    "lora_rank",
+    "lora_alpha",
+    "depthwise_initializer",
+    "pointwise_initializer",
+    "depthwise_regularizer",
+    "pointwise_regularizer",
+    "depthwise_constraint",
+    "pointwise_constraint",
+    "embeddings_initializer",
+    "embeddings_regularizer",
+    "embeddings_constraint",
+    "autocast",
+    "recompute_scale_factor",
+    "antialias",
+    "value_range",
+    "fill_mode",
+    "interpolation_order",
+    "fill_value",
+    "mask_zero_padding",
+    "renorm",
+    "renorm_clipping",
+    "renorm_momentum",
+    "virtual_batch_size",
+    "adjustment",
+    "rms_scaling",
+    "sparse",
+    "input_length",
+    "factor",
+    "height_factor",
+    "width_factor",
+    "mode",
 ];
 
 /// Whether `path` names a layer class padlab builds (`torch.nn.Conv2d`).
 pub fn is_layer_class(path: &str) -> bool {
     match path.rsplit_once('.') {
-        Some(("torch.nn", c)) => TORCH_LAYERS.contains(&c) && !matches!(c, "Module" | "Sequential" | "ModuleList" | "ModuleDict"),
+        Some(("torch.nn", c)) => {
+            TORCH_LAYERS.contains(&c)
+                && !matches!(c, "Module" | "Sequential" | "ModuleList" | "ModuleDict")
+        }
         Some(("keras.layers", c)) => KERAS_LAYERS.contains(&c) && !matches!(c, "Layer" | "Input"),
         _ => false,
     }
@@ -128,11 +308,18 @@ impl Bound {
     }
 
     fn bad(&self, argument: &str, reason: impl std::fmt::Display) -> super::eval::Failure {
-        raise(self.line, "TypeError", format!("{}: argument `{argument}`: {reason}", self.class))
+        raise(
+            self.line,
+            "TypeError",
+            format!("{}: argument `{argument}`: {reason}", self.class),
+        )
     }
 
     fn untranslated(&self, what: impl std::fmt::Display) -> super::eval::Failure {
-        unsupported(self.line, format!("{}: {what} is not translated by padlab", self.class))
+        unsupported(
+            self.line,
+            format!("{}: {what} is not translated by padlab", self.class),
+        )
     }
 
     pub fn int(&self, name: &str) -> Ev<Option<i64>> {
@@ -153,7 +340,10 @@ impl Bound {
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(Value::Int(i)) => Ok(Some(*i != 0)),
             Some(Value::Poison(f)) => Err((**f).clone()),
-            Some(other) => Err(self.bad(name, format!("expected True or False, got {}", other.repr()))),
+            Some(other) => Err(self.bad(
+                name,
+                format!("expected True or False, got {}", other.repr()),
+            )),
         }
     }
 
@@ -170,8 +360,17 @@ impl Bound {
     fn ints(&self, name: &str) -> Ev<Option<Vec<i64>>> {
         match self.get(name) {
             None => Ok(None),
-            Some(Value::Tuple(t)) => t.iter().map(|v| as_int(v, self.line)).collect::<Ev<_>>().map(Some),
-            Some(Value::List(l)) => l.borrow().iter().map(|v| as_int(v, self.line)).collect::<Ev<_>>().map(Some),
+            Some(Value::Tuple(t)) => t
+                .iter()
+                .map(|v| as_int(v, self.line))
+                .collect::<Ev<_>>()
+                .map(Some),
+            Some(Value::List(l)) => l
+                .borrow()
+                .iter()
+                .map(|v| as_int(v, self.line))
+                .collect::<Ev<_>>()
+                .map(Some),
             Some(v) => Ok(Some(vec![as_int(v, self.line)?])),
         }
     }
@@ -205,7 +404,14 @@ impl Bound {
 
 /// Binds `pos` and `kw` to `params` (in positional order) as `framework` does; ignorable
 /// arguments are dropped, any other unknown one is the framework's error.
-pub fn bind(framework: Framework, class: &str, params: &[&'static str], pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, line: usize) -> Ev<Bound> {
+pub fn bind(
+    framework: Framework,
+    class: &str,
+    params: &[&'static str],
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    line: usize,
+) -> Ev<Bound> {
     let mut b = Bound {
         class: class.to_string(),
         framework,
@@ -218,7 +424,11 @@ pub fn bind(framework: Framework, class: &str, params: &[&'static str], pos: Vec
         return Err(raise(
             line,
             "TypeError",
-            format!("{class}.__init__() takes {} positional arguments but {} were given", params.len() + 1, pos.len() + 1),
+            format!(
+                "{class}.__init__() takes {} positional arguments but {} were given",
+                params.len() + 1,
+                pos.len() + 1
+            ),
         ));
     }
     for (p, v) in params.iter().zip(pos) {
@@ -233,32 +443,50 @@ pub fn bind(framework: Framework, class: &str, params: &[&'static str], pos: Vec
         }
         if let Some(p) = params.iter().find(|p| **p == k.as_ref()) {
             if b.values.iter().any(|(n, _)| n == p) {
-                return Err(raise(line, "TypeError", format!("{class}.__init__() got multiple values for argument '{k}'")));
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!("{class}.__init__() got multiple values for argument '{k}'"),
+                ));
             }
             b.values.push((p, v));
             continue;
         }
         match (framework, k.as_ref()) {
             (Framework::Keras, "name") => b.name = Some(Rc::from(v.to_string().as_str())),
-            (Framework::Keras, "input_shape" | "batch_input_shape" | "input_dim" | "batch_shape") => {
+            (
+                Framework::Keras,
+                "input_shape" | "batch_input_shape" | "input_dim" | "batch_shape",
+            ) => {
                 let shape = match (k.as_ref(), &v) {
                     ("input_dim", v) => Value::tuple(vec![v.clone()]),
-                    ("batch_input_shape" | "batch_shape", Value::Tuple(t)) => Value::tuple(t[1..].to_vec()),
+                    ("batch_input_shape" | "batch_shape", Value::Tuple(t)) => {
+                        Value::tuple(t[1..].to_vec())
+                    }
                     _ => v,
                 };
                 b.input_shape = Some(shape);
             }
             (_, other) if IGNORED.contains(&other) => {}
-            (Framework::Keras, "alpha") if class == "LeakyReLU" => b.values.push(("negative_slope", v)),
+            (Framework::Keras, "alpha") if class == "LeakyReLU" => {
+                b.values.push(("negative_slope", v))
+            }
             (Framework::Keras, _) => {
                 return Err(raise(
                     line,
                     "ValueError",
-                    format!("Unrecognized keyword arguments passed to {class}: {{'{k}': {}}}", v.repr()),
+                    format!(
+                        "Unrecognized keyword arguments passed to {class}: {{'{k}': {}}}",
+                        v.repr()
+                    ),
                 ));
             }
             _ => {
-                return Err(raise(line, "TypeError", format!("{class}.__init__() got an unexpected keyword argument '{k}'")));
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!("{class}.__init__() got an unexpected keyword argument '{k}'"),
+                ));
             }
         }
     }
@@ -287,9 +515,19 @@ pub fn split_rank(name: &str) -> (String, Option<usize>) {
 }
 
 /// Builds the layer `path` (`torch.nn.Conv2d`, `keras.layers.Conv2D`) from its call.
-pub fn construct(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn construct(
+    it: &mut Interp,
+    path: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let (module, class) = path.rsplit_once('.').unwrap_or(("", path));
-    let framework = if module.starts_with("torch") { Framework::Torch } else { Framework::Keras };
+    let framework = if module.starts_with("torch") {
+        Framework::Torch
+    } else {
+        Framework::Keras
+    };
     let built = match framework {
         Framework::Torch => torch_layer(it, class, pos, kw, site)?,
         _ => return super::keras::construct(it, class, pos, kw, site),
@@ -298,7 +536,15 @@ pub fn construct(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>,
 }
 
 /// A new layer value.
-pub fn new_layer(it: &mut Interp, framework: Framework, class: &str, kind: LayerKind, site: &Site, name: Option<Rc<str>>, args: Vec<(Rc<str>, Value)>) -> Value {
+pub fn new_layer(
+    it: &mut Interp,
+    framework: Framework,
+    class: &str,
+    kind: LayerKind,
+    site: &Site,
+    name: Option<Rc<str>>,
+    args: Vec<(Rc<str>, Value)>,
+) -> Value {
     let id = it.id();
     Value::Layer(Rc::new(Layer {
         id,
@@ -314,7 +560,10 @@ pub fn new_layer(it: &mut Interp, framework: Framework, class: &str, kind: Layer
 }
 
 fn args_of(b: &Bound) -> Vec<(Rc<str>, Value)> {
-    b.values.iter().map(|(k, v)| (Rc::from(*k), v.clone())).collect()
+    b.values
+        .iter()
+        .map(|(k, v)| (Rc::from(*k), v.clone()))
+        .collect()
 }
 
 /// torch's default: an int for every axis, or the tuple.
@@ -322,7 +571,13 @@ fn torch_dims(b: &Bound, name: &str, n: usize, default: i64) -> Ev<Dims> {
     Ok(b.dims(name, n)?.unwrap_or(Dims::All(default)))
 }
 
-fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn torch_layer(
+    it: &mut Interp,
+    class: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let (family, rank) = split_rank(class);
     let fw = Framework::Torch;
@@ -330,22 +585,52 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
     let (op, args) = match (family.as_str(), rank) {
         ("sequential", None) => {
             let children: Vec<(Rc<str>, Value)> = match pos.as_slice() {
-                [Value::Dict(d)] => d.borrow().entries.iter().map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone())).collect(),
-                _ => pos.into_iter().enumerate().map(|(i, v)| (Rc::from(i.to_string().as_str()), v)).collect(),
+                [Value::Dict(d)] => d
+                    .borrow()
+                    .entries
+                    .iter()
+                    .map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone()))
+                    .collect(),
+                _ => pos
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| (Rc::from(i.to_string().as_str()), v))
+                    .collect(),
             };
             check_modules(&children, "Sequential", line)?;
-            return Ok(new_layer(it, fw, "Sequential", LayerKind::Sequential(RefCell::new(children)), site, None, vec![]));
+            return Ok(new_layer(
+                it,
+                fw,
+                "Sequential",
+                LayerKind::Sequential(RefCell::new(children)),
+                site,
+                None,
+                vec![],
+            ));
         }
         ("modulelist", None) => {
             let items = match pos.first() {
                 Some(v) => it.iterate(v, line)?,
                 None => Vec::new(),
             };
-            return Ok(new_layer(it, fw, "ModuleList", LayerKind::List(RefCell::new(items)), site, None, vec![]));
+            return Ok(new_layer(
+                it,
+                fw,
+                "ModuleList",
+                LayerKind::List(RefCell::new(items)),
+                site,
+                None,
+                vec![],
+            ));
         }
         ("moduledict", None) => {
             let items: Vec<(Rc<str>, Value)> = match pos.first() {
-                Some(Value::Dict(d)) => d.borrow().entries.iter().map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone())).collect(),
+                Some(Value::Dict(d)) => d
+                    .borrow()
+                    .entries
+                    .iter()
+                    .map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone()))
+                    .collect(),
                 Some(other) => {
                     let mut out = Vec::new();
                     for item in it.iterate(other, line)? {
@@ -358,21 +643,55 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
                 }
                 None => Vec::new(),
             };
-            return Ok(new_layer(it, fw, "ModuleDict", LayerKind::Dict(RefCell::new(items)), site, None, vec![]));
+            return Ok(new_layer(
+                it,
+                fw,
+                "ModuleDict",
+                LayerKind::Dict(RefCell::new(items)),
+                site,
+                None,
+                vec![],
+            ));
         }
         ("conv" | "convtranspose", Some(n)) => {
             let transposed = family == "convtranspose";
             let params: &[&str] = if transposed {
-                &["in_channels", "out_channels", "kernel_size", "stride", "padding", "output_padding", "groups", "bias", "dilation", "padding_mode"]
+                &[
+                    "in_channels",
+                    "out_channels",
+                    "kernel_size",
+                    "stride",
+                    "padding",
+                    "output_padding",
+                    "groups",
+                    "bias",
+                    "dilation",
+                    "padding_mode",
+                ]
             } else {
-                &["in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups", "bias", "padding_mode"]
+                &[
+                    "in_channels",
+                    "out_channels",
+                    "kernel_size",
+                    "stride",
+                    "padding",
+                    "dilation",
+                    "groups",
+                    "bias",
+                    "padding_mode",
+                ]
             };
             let b = bind(fw, class, params, pos, kw, line)?;
             let mut spec = LayerSpec::new(
-                if transposed { LayerOp::ConvTranspose } else { LayerOp::Conv },
+                if transposed {
+                    LayerOp::ConvTranspose
+                } else {
+                    LayerOp::Conv
+                },
                 fw,
                 vec![],
-                b.dims("kernel_size", n)?.ok_or_else(|| b.bad("kernel_size", "is required"))?,
+                b.dims("kernel_size", n)?
+                    .ok_or_else(|| b.bad("kernel_size", "is required"))?,
             );
             spec.stride = Some(torch_dims(&b, "stride", n, 1)?);
             spec.dilation = Some(torch_dims(&b, "dilation", n, 1)?);
@@ -386,20 +705,40 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
                     "reflect" => PaddingMode::Reflect,
                     "replicate" => PaddingMode::Replicate,
                     "circular" => PaddingMode::Circular,
-                    other => return Err(raise(line, "ValueError", format!("padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got padding_mode='{other}'"))),
+                    other => {
+                        return Err(raise(
+                            line,
+                            "ValueError",
+                            format!(
+                                "padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got padding_mode='{other}'"
+                            ),
+                        ));
+                    }
                 });
             }
             let in_channels = b.required_int("in_channels")?;
             let out_channels = b.required_int("out_channels")?;
             let groups = b.int("groups")?.unwrap_or(1);
             if groups < 1 {
-                return Err(raise(line, "ValueError", "groups must be a positive integer"));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    "groups must be a positive integer",
+                ));
             }
             if in_channels % groups != 0 {
-                return Err(raise(line, "ValueError", "in_channels must be divisible by groups"));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    "in_channels must be divisible by groups",
+                ));
             }
             if out_channels % groups != 0 {
-                return Err(raise(line, "ValueError", "out_channels must be divisible by groups"));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    "out_channels must be divisible by groups",
+                ));
             }
             if spec.padding == Some(Padding::Same) && !transposed {
                 let strided = match &spec.stride {
@@ -408,34 +747,60 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
                     None => false,
                 };
                 if strided {
-                    return Err(raise(line, "ValueError", "padding='same' is not supported for strided convolutions"));
+                    return Err(raise(
+                        line,
+                        "ValueError",
+                        "padding='same' is not supported for strided convolutions",
+                    ));
                 }
             }
-            op(&b, Op::Conv(Conv {
-                spec,
-                in_channels: Some(in_channels),
-                filters: out_channels,
-                groups: Groups::Count(groups),
-                separable: false,
-                bias: b.boolean("bias")?.unwrap_or(true),
-                activation: None,
-            }))
+            op(
+                &b,
+                Op::Conv(Conv {
+                    spec,
+                    in_channels: Some(in_channels),
+                    filters: out_channels,
+                    groups: Groups::Count(groups),
+                    separable: false,
+                    bias: b.boolean("bias")?.unwrap_or(true),
+                    activation: None,
+                }),
+            )
         }
         ("maxpool" | "avgpool", Some(n)) => {
             let max = family == "maxpool";
             let params: &[&str] = if max {
-                &["kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode"]
+                &[
+                    "kernel_size",
+                    "stride",
+                    "padding",
+                    "dilation",
+                    "return_indices",
+                    "ceil_mode",
+                ]
             } else {
-                &["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
+                &[
+                    "kernel_size",
+                    "stride",
+                    "padding",
+                    "ceil_mode",
+                    "count_include_pad",
+                    "divisor_override",
+                ]
             };
             let b = bind(fw, class, params, pos, kw, line)?;
             b.refuse_unless("return_indices", |v| matches!(v, Value::Bool(false)))?;
             b.refuse_unless("divisor_override", |v| matches!(v, Value::None))?;
             let mut spec = LayerSpec::new(
-                if max { LayerOp::MaxPool } else { LayerOp::AvgPool },
+                if max {
+                    LayerOp::MaxPool
+                } else {
+                    LayerOp::AvgPool
+                },
                 fw,
                 vec![],
-                b.dims("kernel_size", n)?.ok_or_else(|| b.bad("kernel_size", "is required"))?,
+                b.dims("kernel_size", n)?
+                    .ok_or_else(|| b.bad("kernel_size", "is required"))?,
             );
             spec.stride = b.dims("stride", n)?;
             spec.padding = Some(Padding::from_dims(torch_dims(&b, "padding", n, 0)?));
@@ -451,66 +816,159 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
         ("adaptiveavgpool" | "adaptivemaxpool", Some(n)) => {
             let b = bind(fw, class, &["output_size", "return_indices"], pos, kw, line)?;
             b.refuse_unless("return_indices", |v| matches!(v, Value::Bool(false)))?;
-            let output: Vec<Option<i64>> = match b.values.iter().find(|(k, _)| *k == "output_size").map(|(_, v)| v.clone()) {
+            let output: Vec<Option<i64>> = match b
+                .values
+                .iter()
+                .find(|(k, _)| *k == "output_size")
+                .map(|(_, v)| v.clone())
+            {
                 None => return Err(b.bad("output_size", "is required")),
-                Some(Value::Tuple(t)) => t.iter().map(|v| match v { Value::None => Ok(None), v => as_int(v, line).map(Some) }).collect::<Ev<_>>()?,
-                Some(Value::List(l)) => l.borrow().iter().map(|v| match v { Value::None => Ok(None), v => as_int(v, line).map(Some) }).collect::<Ev<_>>()?,
+                Some(Value::Tuple(t)) => t
+                    .iter()
+                    .map(|v| match v {
+                        Value::None => Ok(None),
+                        v => as_int(v, line).map(Some),
+                    })
+                    .collect::<Ev<_>>()?,
+                Some(Value::List(l)) => l
+                    .borrow()
+                    .iter()
+                    .map(|v| match v {
+                        Value::None => Ok(None),
+                        v => as_int(v, line).map(Some),
+                    })
+                    .collect::<Ev<_>>()?,
                 Some(v) => vec![Some(as_int(&v, line)?); n],
             };
             if output.len() != n {
-                return Err(b.bad("output_size", format!("expected {n} values, got {}", output.len())));
+                return Err(b.bad(
+                    "output_size",
+                    format!("expected {n} values, got {}", output.len()),
+                ));
             }
-            op(&b, Op::AdaptivePool { max: family == "adaptivemaxpool", output })
+            op(
+                &b,
+                Op::AdaptivePool {
+                    max: family == "adaptivemaxpool",
+                    output,
+                },
+            )
         }
         ("batchnorm", Some(_)) => {
-            let b = bind(fw, class, &["num_features", "eps", "momentum", "affine", "track_running_stats"], pos, kw, line)?;
+            let b = bind(
+                fw,
+                class,
+                &[
+                    "num_features",
+                    "eps",
+                    "momentum",
+                    "affine",
+                    "track_running_stats",
+                ],
+                pos,
+                kw,
+                line,
+            )?;
             let affine = b.boolean("affine")?.unwrap_or(true);
-            op(&b, Op::Norm(Norm::Batch {
-                axis: 1,
-                features: Some(b.required_int("num_features")?),
-                eps: b.float("eps")?.unwrap_or(1e-5),
-                momentum: b.float("momentum")?.unwrap_or(0.1),
-                center: affine,
-                scale: affine,
-            }))
+            op(
+                &b,
+                Op::Norm(Norm::Batch {
+                    axis: 1,
+                    features: Some(b.required_int("num_features")?),
+                    eps: b.float("eps")?.unwrap_or(1e-5),
+                    momentum: b.float("momentum")?.unwrap_or(0.1),
+                    center: affine,
+                    scale: affine,
+                }),
+            )
         }
         ("instancenorm", Some(_)) => {
-            let b = bind(fw, class, &["num_features", "eps", "momentum", "affine", "track_running_stats"], pos, kw, line)?;
-            op(&b, Op::Norm(Norm::Instance {
-                features: Some(b.required_int("num_features")?),
-                eps: b.float("eps")?.unwrap_or(1e-5),
-                affine: b.boolean("affine")?.unwrap_or(false),
-            }))
+            let b = bind(
+                fw,
+                class,
+                &[
+                    "num_features",
+                    "eps",
+                    "momentum",
+                    "affine",
+                    "track_running_stats",
+                ],
+                pos,
+                kw,
+                line,
+            )?;
+            op(
+                &b,
+                Op::Norm(Norm::Instance {
+                    features: Some(b.required_int("num_features")?),
+                    eps: b.float("eps")?.unwrap_or(1e-5),
+                    affine: b.boolean("affine")?.unwrap_or(false),
+                }),
+            )
         }
         ("groupnorm", None) => {
-            let b = bind(fw, class, &["num_groups", "num_channels", "eps", "affine"], pos, kw, line)?;
+            let b = bind(
+                fw,
+                class,
+                &["num_groups", "num_channels", "eps", "affine"],
+                pos,
+                kw,
+                line,
+            )?;
             let groups = b.required_int("num_groups")?;
             let channels = b.required_int("num_channels")?;
             if groups < 1 || channels % groups != 0 {
-                return Err(raise(line, "ValueError", "num_channels must be divisible by num_groups"));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    "num_channels must be divisible by num_groups",
+                ));
             }
-            op(&b, Op::Norm(Norm::Group {
-                groups,
-                channels: Some(channels),
-                eps: b.float("eps")?.unwrap_or(1e-5),
-                affine: b.boolean("affine")?.unwrap_or(true),
-            }))
+            op(
+                &b,
+                Op::Norm(Norm::Group {
+                    groups,
+                    channels: Some(channels),
+                    eps: b.float("eps")?.unwrap_or(1e-5),
+                    affine: b.boolean("affine")?.unwrap_or(true),
+                }),
+            )
         }
         ("layernorm", None) => {
-            let b = bind(fw, class, &["normalized_shape", "eps", "elementwise_affine", "bias"], pos, kw, line)?;
-            let shape = b.ints("normalized_shape")?.ok_or_else(|| b.bad("normalized_shape", "is required"))?;
+            let b = bind(
+                fw,
+                class,
+                &["normalized_shape", "eps", "elementwise_affine", "bias"],
+                pos,
+                kw,
+                line,
+            )?;
+            let shape = b
+                .ints("normalized_shape")?
+                .ok_or_else(|| b.bad("normalized_shape", "is required"))?;
             let affine = b.boolean("elementwise_affine")?.unwrap_or(true);
             let axes = (1..=shape.len() as i64).map(|k| -k).rev().collect();
-            op(&b, Op::Norm(Norm::Layer {
-                axes,
-                shape: Some(shape),
-                eps: b.float("eps")?.unwrap_or(1e-5),
-                center: affine && b.boolean("bias")?.unwrap_or(true),
-                scale: affine,
-            }))
+            op(
+                &b,
+                Op::Norm(Norm::Layer {
+                    axes,
+                    shape: Some(shape),
+                    eps: b.float("eps")?.unwrap_or(1e-5),
+                    center: affine && b.boolean("bias")?.unwrap_or(true),
+                    scale: affine,
+                }),
+            )
         }
-        ("relu" | "relu6" | "selu" | "silu" | "mish" | "hardswish" | "hardsigmoid" | "sigmoid" | "tanh" | "softsign", None) => {
-            let params: &[&str] = if matches!(family.as_str(), "sigmoid" | "tanh" | "softsign") { &[] } else { &["inplace"] };
+        (
+            "relu" | "relu6" | "selu" | "silu" | "mish" | "hardswish" | "hardsigmoid" | "sigmoid"
+            | "tanh" | "softsign",
+            None,
+        ) => {
+            let params: &[&str] = if matches!(family.as_str(), "sigmoid" | "tanh" | "softsign") {
+                &[]
+            } else {
+                &["inplace"]
+            };
             let b = bind(fw, class, params, pos, kw, line)?;
             let a = match family.as_str() {
                 "relu" => Activation::Relu,
@@ -528,15 +986,26 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
         }
         ("leakyrelu", None) => {
             let b = bind(fw, class, &["negative_slope", "inplace"], pos, kw, line)?;
-            op(&b, Op::Activation(Activation::LeakyRelu(b.float("negative_slope")?.unwrap_or(0.01))))
+            op(
+                &b,
+                Op::Activation(Activation::LeakyRelu(
+                    b.float("negative_slope")?.unwrap_or(0.01),
+                )),
+            )
         }
         ("elu", None) => {
             let b = bind(fw, class, &["alpha", "inplace"], pos, kw, line)?;
-            op(&b, Op::Activation(Activation::Elu(b.float("alpha")?.unwrap_or(1.0))))
+            op(
+                &b,
+                Op::Activation(Activation::Elu(b.float("alpha")?.unwrap_or(1.0))),
+            )
         }
         ("hardtanh", None) => {
             let b = bind(fw, class, &["min_val", "max_val", "inplace"], pos, kw, line)?;
-            match (b.float("min_val")?.unwrap_or(-1.0), b.float("max_val")?.unwrap_or(1.0)) {
+            match (
+                b.float("min_val")?.unwrap_or(-1.0),
+                b.float("max_val")?.unwrap_or(1.0),
+            ) {
                 (lo, hi) if lo == 0.0 && hi == 6.0 => op(&b, Op::Activation(Activation::Relu6)),
                 (lo, hi) => return Err(b.untranslated(format!("Hardtanh({lo}, {hi})"))),
             }
@@ -546,32 +1015,65 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             let tanh = match b.string("approximate")?.as_deref() {
                 None | Some("none") => false,
                 Some("tanh") => true,
-                Some(other) => return Err(raise(line, "ValueError", format!("approximate argument must be either none or tanh, not {other}"))),
+                Some(other) => {
+                    return Err(raise(
+                        line,
+                        "ValueError",
+                        format!("approximate argument must be either none or tanh, not {other}"),
+                    ));
+                }
             };
             op(&b, Op::Activation(Activation::Gelu { tanh }))
         }
         ("softplus", None) => {
             let b = bind(fw, class, &["beta", "threshold"], pos, kw, line)?;
-            b.refuse_unless("beta", |v| matches!(v, Value::Int(1)) || matches!(v, Value::Float(x) if *x == 1.0))?;
+            b.refuse_unless("beta", |v| {
+                matches!(v, Value::Int(1)) || matches!(v, Value::Float(x) if *x == 1.0)
+            })?;
             op(&b, Op::Activation(Activation::Softplus))
         }
         ("softmax" | "logsoftmax", None) => {
             let b = bind(fw, class, &["dim"], pos, kw, line)?;
             let axis = b.int("dim")?.ok_or_else(|| unsupported(line, format!("{class}() without dim: torch picks the axis from the input's rank (a deprecated implicit choice); give dim")))?;
-            op(&b, Op::Softmax { axis, log: family == "logsoftmax" })
+            op(
+                &b,
+                Op::Softmax {
+                    axis,
+                    log: family == "logsoftmax",
+                },
+            )
         }
         ("softmax2d", None) => {
             let b = bind(fw, class, &[], pos, kw, line)?;
-            op(&b, Op::Softmax { axis: -3, log: false })
+            op(
+                &b,
+                Op::Softmax {
+                    axis: -3,
+                    log: false,
+                },
+            )
         }
         ("identity", None) => {
             // `nn.Identity` takes and ignores any arguments.
-            let b = Bound { class: class.into(), framework: fw, line, values: vec![], name: None, input_shape: None };
+            let b = Bound {
+                class: class.into(),
+                framework: fw,
+                line,
+                values: vec![],
+                name: None,
+                input_shape: None,
+            };
             op(&b, Op::Identity)
         }
         ("flatten", None) => {
             let b = bind(fw, class, &["start_dim", "end_dim"], pos, kw, line)?;
-            op(&b, Op::Flatten { start: b.int("start_dim")?.unwrap_or(1), end: b.int("end_dim")?.unwrap_or(-1) })
+            op(
+                &b,
+                Op::Flatten {
+                    start: b.int("start_dim")?.unwrap_or(1),
+                    end: b.int("end_dim")?.unwrap_or(-1),
+                },
+            )
         }
         ("unflatten", None) => {
             let b = bind(fw, class, &["dim", "unflattened_size"], pos, kw, line)?;
@@ -579,63 +1081,150 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
             if dim != 1 && dim != -1 {
                 return Err(b.untranslated(format!("dim={dim}")));
             }
-            let sizes = b.ints("unflattened_size")?.ok_or_else(|| b.bad("unflattened_size", "is required"))?;
+            let sizes = b
+                .ints("unflattened_size")?
+                .ok_or_else(|| b.bad("unflattened_size", "is required"))?;
             let mut shape = vec![-1];
             shape.extend(sizes);
             op(&b, Op::Reshape { shape, batch: true })
         }
         ("dropout" | "alphadropout" | "featurealphadropout", r) => {
             let b = bind(fw, class, &["p", "inplace"], pos, kw, line)?;
-            op(&b, Op::Dropout { rate: b.float("p")?.unwrap_or(0.5), spatial: r.is_some() })
+            op(
+                &b,
+                Op::Dropout {
+                    rate: b.float("p")?.unwrap_or(0.5),
+                    spatial: r.is_some(),
+                },
+            )
         }
         ("linear", None) => {
-            let b = bind(fw, class, &["in_features", "out_features", "bias"], pos, kw, line)?;
-            op(&b, Op::Dense {
-                in_features: Some(b.required_int("in_features")?),
-                units: b.required_int("out_features")?,
-                bias: b.boolean("bias")?.unwrap_or(true),
-                activation: None,
-            })
+            let b = bind(
+                fw,
+                class,
+                &["in_features", "out_features", "bias"],
+                pos,
+                kw,
+                line,
+            )?;
+            op(
+                &b,
+                Op::Dense {
+                    in_features: Some(b.required_int("in_features")?),
+                    units: b.required_int("out_features")?,
+                    bias: b.boolean("bias")?.unwrap_or(true),
+                    activation: None,
+                },
+            )
         }
         ("embedding", None) => {
-            let b = bind(fw, class, &["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq", "sparse", "_weight", "_freeze"], pos, kw, line)?;
+            let b = bind(
+                fw,
+                class,
+                &[
+                    "num_embeddings",
+                    "embedding_dim",
+                    "padding_idx",
+                    "max_norm",
+                    "norm_type",
+                    "scale_grad_by_freq",
+                    "sparse",
+                    "_weight",
+                    "_freeze",
+                ],
+                pos,
+                kw,
+                line,
+            )?;
             b.refuse_unless("max_norm", |v| matches!(v, Value::None))?;
-            op(&b, Op::Embedding { vocab: b.required_int("num_embeddings")?, dim: b.required_int("embedding_dim")? })
+            op(
+                &b,
+                Op::Embedding {
+                    vocab: b.required_int("num_embeddings")?,
+                    dim: b.required_int("embedding_dim")?,
+                },
+            )
         }
-        ("upsample" | "upsamplingnearest2d" | "upsamplingbilinear2d", _) if family.starts_with("upsampl") => {
-            let b = bind(fw, class, &["size", "scale_factor", "mode", "align_corners"], pos, kw, line)?;
+        ("upsample" | "upsamplingnearest2d" | "upsamplingbilinear2d", _)
+            if family.starts_with("upsampl") =>
+        {
+            let b = bind(
+                fw,
+                class,
+                &["size", "scale_factor", "mode", "align_corners"],
+                pos,
+                kw,
+                line,
+            )?;
             let (mode, align) = match (class, b.string("mode")?.as_deref()) {
                 ("UpsamplingNearest2d", _) => (Interpolation::Nearest, false),
                 ("UpsamplingBilinear2d", _) => (Interpolation::Linear, true),
                 (_, None | Some("nearest")) => (Interpolation::Nearest, false),
-                (_, Some("bilinear" | "linear" | "trilinear")) => (Interpolation::Linear, b.boolean("align_corners")?.unwrap_or(false)),
-                (_, Some("bicubic")) => (Interpolation::Bicubic, b.boolean("align_corners")?.unwrap_or(false)),
+                (_, Some("bilinear" | "linear" | "trilinear")) => (
+                    Interpolation::Linear,
+                    b.boolean("align_corners")?.unwrap_or(false),
+                ),
+                (_, Some("bicubic")) => (
+                    Interpolation::Bicubic,
+                    b.boolean("align_corners")?.unwrap_or(false),
+                ),
                 (_, Some(other)) => return Err(b.untranslated(format!("mode='{other}'"))),
             };
             let scale = match b.get("scale_factor") {
                 None => None,
-                Some(Value::Tuple(t)) => Some(t.iter().map(|v| as_float(v, line)).collect::<Ev<Vec<f64>>>()?),
+                Some(Value::Tuple(t)) => Some(
+                    t.iter()
+                        .map(|v| as_float(v, line))
+                        .collect::<Ev<Vec<f64>>>()?,
+                ),
                 Some(v) => Some(vec![as_float(v, line)?]),
             };
             let size = b.ints("size")?;
             if scale.is_none() && size.is_none() {
-                return Err(raise(line, "ValueError", "either size or scale_factor should be defined"));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    "either size or scale_factor should be defined",
+                ));
             }
-            op(&b, Op::Upsample { scale, size, mode, align_corners: align })
+            op(
+                &b,
+                Op::Upsample {
+                    scale,
+                    size,
+                    mode,
+                    align_corners: align,
+                },
+            )
         }
-        ("zeropad" | "constantpad" | "reflectionpad" | "replicationpad" | "circularpad", Some(n)) => {
+        (
+            "zeropad" | "constantpad" | "reflectionpad" | "replicationpad" | "circularpad",
+            Some(n),
+        ) => {
             let b = bind(fw, class, &["padding", "value"], pos, kw, line)?;
             let fill = match family.as_str() {
                 "zeropad" => PadFill::Constant(0.0),
-                "constantpad" => PadFill::Constant(b.float("value")?.ok_or_else(|| b.bad("value", "is required"))?),
+                "constantpad" => PadFill::Constant(
+                    b.float("value")?
+                        .ok_or_else(|| b.bad("value", "is required"))?,
+                ),
                 "reflectionpad" => PadFill::Reflect,
                 "replicationpad" => PadFill::Replicate,
                 _ => PadFill::Circular,
             };
-            let flat = b.ints("padding")?.ok_or_else(|| b.bad("padding", "is required"))?;
-            let flat = if flat.len() == 1 { vec![flat[0]; 2 * n] } else { flat };
+            let flat = b
+                .ints("padding")?
+                .ok_or_else(|| b.bad("padding", "is required"))?;
+            let flat = if flat.len() == 1 {
+                vec![flat[0]; 2 * n]
+            } else {
+                flat
+            };
             if flat.len() != 2 * n {
-                return Err(b.bad("padding", format!("expected {} values, got {}", 2 * n, flat.len())));
+                return Err(b.bad(
+                    "padding",
+                    format!("expected {} values, got {}", 2 * n, flat.len()),
+                ));
             }
             // torch lists the last axis first: (left, right, top, bottom, front, back).
             let spatial: Vec<(i64, i64)> = flat.chunks(2).rev().map(|p| (p[0], p[1])).collect();
@@ -650,14 +1239,39 @@ fn torch_layer(it: &mut Interp, class: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, 
         ("module", None) => {
             return Ok(Value::opaque("a bare nn.Module()"));
         }
-        ("lstm" | "gru" | "rnn" | "transformer" | "transformerencoder" | "transformerencoderlayer" | "multiheadattention", _) => {
-            return Err(unsupported(line, format!("nn.{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)")));
+        (
+            "lstm"
+            | "gru"
+            | "rnn"
+            | "transformer"
+            | "transformerencoder"
+            | "transformerencoderlayer"
+            | "multiheadattention",
+            _,
+        ) => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "nn.{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)"
+                ),
+            ));
         }
         _ => {
-            return Err(unsupported(line, format!("nn.{class} is not a layer padlab translates")));
+            return Err(unsupported(
+                line,
+                format!("nn.{class} is not a layer padlab translates"),
+            ));
         }
     };
-    Ok(new_layer(it, fw, class, LayerKind::Op(op), site, None, args))
+    Ok(new_layer(
+        it,
+        fw,
+        class,
+        LayerKind::Op(op),
+        site,
+        None,
+        args,
+    ))
 }
 
 /// torch `padding=`: an int, a tuple per axis, `'same'` or `'valid'`.
@@ -667,9 +1281,15 @@ fn torch_padding(b: &Bound, n: usize) -> Ev<Padding> {
         Some(Value::Str(s)) => match s.as_ref() {
             "same" => Ok(Padding::Same),
             "valid" => Ok(Padding::Valid),
-            other => Err(raise(b.line, "ValueError", format!("Invalid padding string '{other}', should be one of {{'valid', 'same'}}"))),
+            other => Err(raise(
+                b.line,
+                "ValueError",
+                format!("Invalid padding string '{other}', should be one of {{'valid', 'same'}}"),
+            )),
         },
-        Some(_) => Ok(Padding::from_dims(b.dims("padding", n)?.unwrap_or(Dims::All(0)))),
+        Some(_) => Ok(Padding::from_dims(
+            b.dims("padding", n)?.unwrap_or(Dims::All(0)),
+        )),
     }
 }
 
@@ -680,7 +1300,14 @@ fn check_modules(children: &[(Rc<str>, Value)], container: &str, line: usize) ->
             Value::Layer(_) | Value::Instance(_) => {}
             Value::Poison(f) => return Err((**f).clone()),
             other => {
-                return Err(raise(line, "TypeError", format!("{} is not a Module subclass ({container} takes modules)", other.type_name())));
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!(
+                        "{} is not a Module subclass ({container} takes modules)",
+                        other.type_name()
+                    ),
+                ));
             }
         }
     }
@@ -710,12 +1337,22 @@ fn bad_input(v: &Value, line: usize) -> super::eval::Failure {
     match v {
         Value::Poison(f) => (**f).clone(),
         Value::Hole(h) => super::eval::undefined(h, line),
-        other => raise(line, "TypeError", format!("a layer was called on {}, not a tensor", other.type_name())),
+        other => raise(
+            line,
+            "TypeError",
+            format!("a layer was called on {}, not a tensor", other.type_name()),
+        ),
     }
 }
 
 /// Calls a layer value on its inputs.
-pub fn call_layer(it: &mut Interp, l: &Rc<Layer>, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn call_layer(
+    it: &mut Interp,
+    l: &Rc<Layer>,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let input = pos.into_iter().next().or_else(|| {
         kw.iter()
@@ -723,7 +1360,11 @@ pub fn call_layer(it: &mut Interp, l: &Rc<Layer>, pos: Vec<Value>, kw: Vec<(Rc<s
             .map(|(_, v)| v.clone())
     });
     let Some(input) = input else {
-        return Err(raise(line, "TypeError", format!("{} called without an input", l.class)));
+        return Err(raise(
+            line,
+            "TypeError",
+            format!("{} called without an input", l.class),
+        ));
     };
     match &l.kind {
         LayerKind::Op(op) => {
@@ -734,7 +1375,14 @@ pub fn call_layer(it: &mut Interp, l: &Rc<Layer>, pos: Vec<Value>, kw: Vec<(Rc<s
         LayerKind::Merge(op) => {
             let xs = tensors_of(&input, line)?;
             if xs.len() < 2 && !matches!(op, Op::Concat { .. }) {
-                return Err(raise(line, "ValueError", format!("A merge layer should be called on a list of at least 2 inputs. Got {} inputs.", xs.len())));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    format!(
+                        "A merge layer should be called on a list of at least 2 inputs. Got {} inputs.",
+                        xs.len()
+                    ),
+                ));
             }
             let out = it.record(op.clone(), &l.class, &xs, l.framework, site, Some(l), None)?;
             Ok(outputs_value(out))
@@ -745,7 +1393,10 @@ pub fn call_layer(it: &mut Interp, l: &Rc<Layer>, pos: Vec<Value>, kw: Vec<(Rc<s
                 .borrow()
                 .iter()
                 .map(|(_, v)| v.clone())
-                .filter(|v| !matches!(v, Value::Tensor(_)) && !matches!(v, Value::Layer(l) if matches!(l.kind, LayerKind::Identity)))
+                .filter(|v| {
+                    !matches!(v, Value::Tensor(_))
+                        && !matches!(v, Value::Layer(l) if matches!(l.kind, LayerKind::Identity))
+                })
                 .collect();
             it.call_stack.push(Value::Layer(l.clone()));
             let mut x = input;
@@ -772,7 +1423,10 @@ pub fn call_layer(it: &mut Interp, l: &Rc<Layer>, pos: Vec<Value>, kw: Vec<(Rc<s
         LayerKind::List(_) | LayerKind::Dict(_) => Err(raise(
             line,
             "NotImplementedError",
-            format!("Module [{}] is missing the required \"forward\" function", l.class),
+            format!(
+                "Module [{}] is missing the required \"forward\" function",
+                l.class
+            ),
         )),
         LayerKind::Identity => Ok(input),
     }
@@ -781,7 +1435,11 @@ pub fn call_layer(it: &mut Interp, l: &Rc<Layer>, pos: Vec<Value>, kw: Vec<(Rc<s
 /// A node's outputs as the value code gets: one tensor, or a tuple of them.
 pub fn outputs_value(out: Vec<Rc<Tensor>>) -> Value {
     if out.len() == 1 {
-        Value::Tensor(out.into_iter().next().unwrap_or_else(|| unreachable!("one output")))
+        Value::Tensor(
+            out.into_iter()
+                .next()
+                .unwrap_or_else(|| unreachable!("one output")),
+        )
     } else {
         Value::tuple(out.into_iter().map(Value::Tensor).collect())
     }
@@ -807,12 +1465,20 @@ pub fn set_child(l: &Rc<Layer>, i: Value, v: Value, line: usize) -> Ev<()> {
             let len = c.len() as i64;
             let at = if k < 0 { k + len } else { k };
             if !(0..len).contains(&at) {
-                return Err(raise(line, "IndexError", format!("index {k} is out of range")));
+                return Err(raise(
+                    line,
+                    "IndexError",
+                    format!("index {k} is out of range"),
+                ));
             }
             c[at as usize] = v;
             Ok(())
         }
-        _ => Err(raise(line, "TypeError", format!("'{}' object does not support item assignment", l.class))),
+        _ => Err(raise(
+            line,
+            "TypeError",
+            format!("'{}' object does not support item assignment", l.class),
+        )),
     }
 }
 
@@ -859,9 +1525,13 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
                     let len = items.len() as i64;
                     let at = if k < 0 { k + len } else { k };
                     items
-                        .get(usize::try_from(at).map_err(|_| raise(line, "IndexError", format!("index {k} is out of range")))?)
+                        .get(usize::try_from(at).map_err(|_| {
+                            raise(line, "IndexError", format!("index {k} is out of range"))
+                        })?)
                         .map(|(_, v)| v.clone())
-                        .ok_or_else(|| raise(line, "IndexError", format!("index {k} is out of range")))
+                        .ok_or_else(|| {
+                            raise(line, "IndexError", format!("index {k} is out of range"))
+                        })
                 }
             }
         }
@@ -885,13 +1555,21 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
                     let len = items.len() as i64;
                     let at = if k < 0 { k + len } else { k };
                     items
-                        .get(usize::try_from(at).map_err(|_| raise(line, "IndexError", format!("index {k} is out of range")))?)
+                        .get(usize::try_from(at).map_err(|_| {
+                            raise(line, "IndexError", format!("index {k} is out of range"))
+                        })?)
                         .cloned()
-                        .ok_or_else(|| raise(line, "IndexError", format!("index {k} is out of range")))
+                        .ok_or_else(|| {
+                            raise(line, "IndexError", format!("index {k} is out of range"))
+                        })
                 }
             }
         }
-        _ => Err(raise(line, "TypeError", format!("'{}' object is not subscriptable", l.class))),
+        _ => Err(raise(
+            line,
+            "TypeError",
+            format!("'{}' object is not subscriptable", l.class),
+        )),
     }
 }
 
@@ -899,15 +1577,25 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
 pub fn layer_items(l: &Rc<Layer>, line: usize) -> Ev<Vec<Value>> {
     match &l.kind {
         LayerKind::Sequential(c) => Ok(c.borrow().iter().map(|(_, v)| v.clone()).collect()),
-        LayerKind::Dict(c) => Ok(c.borrow().iter().map(|(k, _)| Value::Str(k.clone())).collect()),
+        LayerKind::Dict(c) => Ok(c
+            .borrow()
+            .iter()
+            .map(|(k, _)| Value::Str(k.clone()))
+            .collect()),
         LayerKind::List(c) => Ok(c.borrow().clone()),
-        _ => Err(raise(line, "TypeError", format!("'{}' object is not iterable", l.class))),
+        _ => Err(raise(
+            line,
+            "TypeError",
+            format!("'{}' object is not iterable", l.class),
+        )),
     }
 }
 
 /// The shape of a layer's weight or bias, torch layout.
 pub fn param_shape(l: &Layer, name: &str) -> Option<Vec<i64>> {
-    let LayerKind::Op(op) = &l.kind else { return None };
+    let LayerKind::Op(op) = &l.kind else {
+        return None;
+    };
     match (op, name) {
         (Op::Conv(c), "weight" | "kernel") => {
             let k = match &c.spec.kernel {
@@ -919,14 +1607,31 @@ pub fn param_shape(l: &Layer, name: &str) -> Option<Vec<i64>> {
                 Groups::Depthwise { .. } => 1,
             };
             let cin = c.in_channels?;
-            let mut s = if c.spec.op == LayerOp::ConvTranspose { vec![cin, c.filters / g.max(1)] } else { vec![c.filters, cin / g.max(1)] };
+            let mut s = if c.spec.op == LayerOp::ConvTranspose {
+                vec![cin, c.filters / g.max(1)]
+            } else {
+                vec![c.filters, cin / g.max(1)]
+            };
             s.extend(k);
             Some(s)
         }
         (Op::Conv(c), "bias") if c.bias => Some(vec![c.filters]),
-        (Op::Dense { in_features, units, .. }, "weight") => Some(vec![*units, (*in_features)?]),
-        (Op::Dense { units, bias: true, .. }, "bias") => Some(vec![*units]),
-        (Op::Norm(Norm::Batch { features, .. }), "weight" | "bias" | "running_mean" | "running_var") => Some(vec![(*features)?]),
+        (
+            Op::Dense {
+                in_features, units, ..
+            },
+            "weight",
+        ) => Some(vec![*units, (*in_features)?]),
+        (
+            Op::Dense {
+                units, bias: true, ..
+            },
+            "bias",
+        ) => Some(vec![*units]),
+        (
+            Op::Norm(Norm::Batch { features, .. }),
+            "weight" | "bias" | "running_mean" | "running_var",
+        ) => Some(vec![(*features)?]),
         (Op::Embedding { vocab, dim }, "weight") => Some(vec![*vocab, *dim]),
         _ => None,
     }
@@ -934,7 +1639,12 @@ pub fn param_shape(l: &Layer, name: &str) -> Option<Vec<i64>> {
 
 /// An attribute of a layer value.
 pub fn layer_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev<Value> {
-    let arg = |n: &str| l.args.iter().find(|(k, _)| k.as_ref() == n).map(|(_, v)| v.clone());
+    let arg = |n: &str| {
+        l.args
+            .iter()
+            .find(|(k, _)| k.as_ref() == n)
+            .map(|(_, v)| v.clone())
+    };
     let tuple_of = |v: Option<Value>, default: i64, rank: usize| -> Value {
         match v {
             Some(Value::Int(k)) => Value::tuple(vec![Value::Int(k); rank]),
@@ -952,51 +1662,92 @@ pub fn layer_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
         "__class__" => Value::Api(Rc::from(api_path(l).as_str())),
         "training" => Value::Bool(false),
         "name" => Value::str(l.name.as_deref().unwrap_or("")),
-        "weight" | "kernel" | "running_mean" | "running_var" | "gamma" | "beta" | "moving_mean" | "moving_variance" => Value::Param(l.clone(), Rc::from(name)),
+        "weight" | "kernel" | "running_mean" | "running_var" | "gamma" | "beta" | "moving_mean"
+        | "moving_variance" => Value::Param(l.clone(), Rc::from(name)),
         "bias" => match op {
             Some(Op::Conv(c)) if !c.bias => Value::None,
             Some(Op::Dense { bias: false, .. }) => Value::None,
             Some(Op::Norm(Norm::Batch { center: false, .. })) => Value::None,
             _ => Value::Param(l.clone(), Rc::from(name)),
         },
-        "in_channels" | "out_channels" | "in_features" | "out_features" | "num_features" | "filters" | "units" | "groups" | "num_embeddings" | "embedding_dim" | "eps" | "momentum" | "p" | "upscale_factor" | "num_channels" | "num_groups" => {
-            match (name, op) {
-                ("filters", Some(Op::Conv(c))) | ("out_channels", Some(Op::Conv(c))) => Value::Int(c.filters),
-                ("in_channels", Some(Op::Conv(c))) => c.in_channels.map_or(Value::None, Value::Int),
-                ("groups", Some(Op::Conv(c))) => match c.groups {
-                    Groups::Count(g) => Value::Int(g),
-                    Groups::Depthwise { .. } => Value::None,
-                },
-                ("units" | "out_features", Some(Op::Dense { units, .. })) => Value::Int(*units),
-                ("in_features", Some(Op::Dense { in_features, .. })) => in_features.map_or(Value::None, Value::Int),
-                ("num_features", Some(Op::Norm(Norm::Batch { features, .. }))) => features.map_or(Value::None, Value::Int),
-                ("eps", Some(Op::Norm(Norm::Batch { eps, .. }))) => Value::Float(*eps),
-                ("momentum", Some(Op::Norm(Norm::Batch { momentum, .. }))) => Value::Float(*momentum),
-                _ => arg(name).ok_or_else(|| raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", l.class)))?,
+        "in_channels" | "out_channels" | "in_features" | "out_features" | "num_features"
+        | "filters" | "units" | "groups" | "num_embeddings" | "embedding_dim" | "eps"
+        | "momentum" | "p" | "upscale_factor" | "num_channels" | "num_groups" => match (name, op) {
+            ("filters", Some(Op::Conv(c))) | ("out_channels", Some(Op::Conv(c))) => {
+                Value::Int(c.filters)
             }
-        }
-        "kernel_size" | "pool_size" => tuple_of(arg(name).or_else(|| arg("kernel_size")).or_else(|| arg("pool_size")), 1, rank),
-        "stride" | "strides" => tuple_of(arg(name).or_else(|| arg("stride")).or_else(|| arg("strides")), 1, rank),
+            ("in_channels", Some(Op::Conv(c))) => c.in_channels.map_or(Value::None, Value::Int),
+            ("groups", Some(Op::Conv(c))) => match c.groups {
+                Groups::Count(g) => Value::Int(g),
+                Groups::Depthwise { .. } => Value::None,
+            },
+            ("units" | "out_features", Some(Op::Dense { units, .. })) => Value::Int(*units),
+            ("in_features", Some(Op::Dense { in_features, .. })) => {
+                in_features.map_or(Value::None, Value::Int)
+            }
+            ("num_features", Some(Op::Norm(Norm::Batch { features, .. }))) => {
+                features.map_or(Value::None, Value::Int)
+            }
+            ("eps", Some(Op::Norm(Norm::Batch { eps, .. }))) => Value::Float(*eps),
+            ("momentum", Some(Op::Norm(Norm::Batch { momentum, .. }))) => Value::Float(*momentum),
+            _ => arg(name).ok_or_else(|| {
+                raise(
+                    line,
+                    "AttributeError",
+                    format!("'{}' object has no attribute '{name}'", l.class),
+                )
+            })?,
+        },
+        "kernel_size" | "pool_size" => tuple_of(
+            arg(name)
+                .or_else(|| arg("kernel_size"))
+                .or_else(|| arg("pool_size")),
+            1,
+            rank,
+        ),
+        "stride" | "strides" => tuple_of(
+            arg(name)
+                .or_else(|| arg("stride"))
+                .or_else(|| arg("strides")),
+            1,
+            rank,
+        ),
         "padding" => match arg("padding") {
             Some(v @ Value::Str(_)) => v,
             v if l.framework == Framework::Keras => v.unwrap_or(Value::str("valid")),
             v => tuple_of(v, 0, rank),
         },
-        "dilation" | "dilation_rate" => tuple_of(arg(name).or_else(|| arg("dilation")).or_else(|| arg("dilation_rate")), 1, rank),
+        "dilation" | "dilation_rate" => tuple_of(
+            arg(name)
+                .or_else(|| arg("dilation"))
+                .or_else(|| arg("dilation_rate")),
+            1,
+            rank,
+        ),
         "output_padding" => tuple_of(arg(name), 0, rank),
         "padding_mode" => arg(name).unwrap_or(Value::str("zeros")),
         "layers" => Value::list(layer_items(l, line).unwrap_or_default()),
-        "output_shape" | "input_shape" | "output" | "input" | "outputs" | "inputs" => super::keras::model_attr(it, l, name, line)?,
+        "output_shape" | "input_shape" | "output" | "input" | "outputs" | "inputs" => {
+            super::keras::model_attr(it, l, name, line)?
+        }
         _ => Value::Method(Rc::new(Value::Layer(l.clone())), Rc::from(name)),
     })
 }
 
 /// A method of a layer value (`Sequential.add`, `modules()`, `to(device)`).
-pub fn layer_method(it: &mut Interp, l: &Rc<Layer>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn layer_method(
+    it: &mut Interp,
+    l: &Rc<Layer>,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let me = Value::Layer(l.clone());
     let line = site.line;
     match name {
-        "to" | "cuda" | "cpu" | "eval" | "train" | "float" | "double" | "half" | "requires_grad_" => Ok(me),
+        "to" | "cuda" | "cpu" | "eval" | "train" | "float" | "double" | "half"
+        | "requires_grad_" => Ok(me),
         "forward" | "call" | "__call__" => call_layer(it, l, pos, kw, site),
         "append" | "add" | "add_module" | "insert" | "extend" => {
             match (&l.kind, name) {
@@ -1019,7 +1770,9 @@ pub fn layer_method(it: &mut Interp, l: &Rc<Layer>, name: &str, pos: Vec<Value>,
                         c.borrow_mut().push((Rc::from(k.as_str()), v));
                     }
                 }
-                (LayerKind::List(c), "append") => c.borrow_mut().push(pos.first().cloned().unwrap_or(Value::None)),
+                (LayerKind::List(c), "append") => c
+                    .borrow_mut()
+                    .push(pos.first().cloned().unwrap_or(Value::None)),
                 (LayerKind::List(c), "extend") => {
                     let items = it.iterate(pos.first().unwrap_or(&Value::None), line)?;
                     c.borrow_mut().extend(items);
@@ -1028,17 +1781,33 @@ pub fn layer_method(it: &mut Interp, l: &Rc<Layer>, name: &str, pos: Vec<Value>,
                     let at = as_int(pos.first().unwrap_or(&Value::Int(0)), line)?;
                     let mut c = c.borrow_mut();
                     let len = c.len() as i64;
-                    let at = if at < 0 { (at + len).max(0) } else { at.min(len) };
+                    let at = if at < 0 {
+                        (at + len).max(0)
+                    } else {
+                        at.min(len)
+                    };
                     c.insert(at as usize, pos.get(1).cloned().unwrap_or(Value::None));
                 }
-                _ => return Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", l.class))),
+                _ => {
+                    return Err(raise(
+                        line,
+                        "AttributeError",
+                        format!("'{}' object has no attribute '{name}'", l.class),
+                    ));
+                }
             }
             Ok(if name == "add" { Value::None } else { me })
         }
         "pop" => match &l.kind {
-            LayerKind::Sequential(c) => Ok(c.borrow_mut().pop().map(|(_, v)| v).unwrap_or(Value::None)),
+            LayerKind::Sequential(c) => {
+                Ok(c.borrow_mut().pop().map(|(_, v)| v).unwrap_or(Value::None))
+            }
             LayerKind::List(c) => Ok(c.borrow_mut().pop().unwrap_or(Value::None)),
-            _ => Err(raise(line, "AttributeError", format!("'{}' object has no attribute 'pop'", l.class))),
+            _ => Err(raise(
+                line,
+                "AttributeError",
+                format!("'{}' object has no attribute 'pop'", l.class),
+            )),
         },
         "items" | "keys" | "values" => match &l.kind {
             LayerKind::Dict(c) | LayerKind::Sequential(c) => Ok(Value::list(
@@ -1051,9 +1820,17 @@ pub fn layer_method(it: &mut Interp, l: &Rc<Layer>, name: &str, pos: Vec<Value>,
                     })
                     .collect(),
             )),
-            _ => Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", l.class))),
+            _ => Err(raise(
+                line,
+                "AttributeError",
+                format!("'{}' object has no attribute '{name}'", l.class),
+            )),
         },
-        "modules" | "children" | "named_modules" | "named_children" => Ok(Value::list(submodules(&me, name.starts_with("named"), name.ends_with("modules")))),
+        "modules" | "children" | "named_modules" | "named_children" => Ok(Value::list(submodules(
+            &me,
+            name.starts_with("named"),
+            name.ends_with("modules"),
+        ))),
         "apply" => {
             let f = pos.first().cloned().unwrap_or(Value::None);
             let mut all = submodules(&me, false, true);
@@ -1066,8 +1843,21 @@ pub fn layer_method(it: &mut Interp, l: &Rc<Layer>, name: &str, pos: Vec<Value>,
             Ok(me)
         }
         "get_layer" => super::keras::get_layer(it, l, pos, kw, site),
-        "summary" | "compile" | "fit" | "evaluate" | "predict" | "save" | "save_weights" | "load_weights" | "parameters" | "named_parameters" | "state_dict" | "load_state_dict" | "zero_grad" | "count_params" | "build" | "get_config" | "get_weights" | "set_weights" | "reset_parameters" | "extra_repr" => {
-            if !matches!(name, "summary" | "build" | "count_params" | "parameters" | "named_parameters" | "get_config" | "reset_parameters" | "extra_repr") {
+        "summary" | "compile" | "fit" | "evaluate" | "predict" | "save" | "save_weights"
+        | "load_weights" | "parameters" | "named_parameters" | "state_dict" | "load_state_dict"
+        | "zero_grad" | "count_params" | "build" | "get_config" | "get_weights" | "set_weights"
+        | "reset_parameters" | "extra_repr" => {
+            if !matches!(
+                name,
+                "summary"
+                    | "build"
+                    | "count_params"
+                    | "parameters"
+                    | "named_parameters"
+                    | "get_config"
+                    | "reset_parameters"
+                    | "extra_repr"
+            ) {
                 it.effect = true;
             }
             if name == "build" {
@@ -1076,7 +1866,11 @@ pub fn layer_method(it: &mut Interp, l: &Rc<Layer>, name: &str, pos: Vec<Value>,
             }
             Ok(Value::opaque(format!("the result of {}.{name}()", l.class)))
         }
-        _ => Err(raise(line, "AttributeError", format!("'{}' object has no attribute '{name}'", l.class))),
+        _ => Err(raise(
+            line,
+            "AttributeError",
+            format!("'{}' object has no attribute '{name}'", l.class),
+        )),
     }
 }
 
@@ -1085,7 +1879,15 @@ pub fn layer_method(it: &mut Interp, l: &Rc<Layer>, name: &str, pos: Vec<Value>,
 pub fn submodules(v: &Value, named: bool, recursive: bool) -> Vec<Value> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    fn walk(v: &Value, prefix: &str, recursive: bool, named: bool, out: &mut Vec<Value>, seen: &mut std::collections::HashSet<usize>, depth: usize) {
+    fn walk(
+        v: &Value,
+        prefix: &str,
+        recursive: bool,
+        named: bool,
+        out: &mut Vec<Value>,
+        seen: &mut std::collections::HashSet<usize>,
+        depth: usize,
+    ) {
         if depth > 64 {
             return;
         }
@@ -1093,8 +1895,16 @@ pub fn submodules(v: &Value, named: bool, recursive: bool) -> Vec<Value> {
             if !seen.insert(child.address()) {
                 continue;
             }
-            let path = if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") };
-            out.push(if named { Value::tuple(vec![Value::str(&path), child.clone()]) } else { child.clone() });
+            let path = if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            out.push(if named {
+                Value::tuple(vec![Value::str(&path), child.clone()])
+            } else {
+                child.clone()
+            });
             if recursive {
                 walk(&child, &path, recursive, named, out, seen, depth + 1);
             }
@@ -1102,7 +1912,11 @@ pub fn submodules(v: &Value, named: bool, recursive: bool) -> Vec<Value> {
     }
     if recursive {
         seen.insert(v.address());
-        out.push(if named { Value::tuple(vec![Value::str(""), v.clone()]) } else { v.clone() });
+        out.push(if named {
+            Value::tuple(vec![Value::str(""), v.clone()])
+        } else {
+            v.clone()
+        });
     }
     walk(v, "", recursive, named, &mut out, &mut seen, 0);
     out
@@ -1111,15 +1925,35 @@ pub fn submodules(v: &Value, named: bool, recursive: bool) -> Vec<Value> {
 /// A module's registered children, in order (torch registers modules assigned as attributes,
 /// a container's items; a plain Python list of modules is not registered).
 pub fn module_children(v: &Value) -> Vec<(Rc<str>, Value)> {
-    let is_module = |v: &Value| matches!(v, Value::Layer(_)) || matches!(v, Value::Instance(i) if i.class.framework.is_some());
+    let is_module = |v: &Value| {
+        matches!(v, Value::Layer(_))
+            || matches!(v, Value::Instance(i) if i.class.framework.is_some())
+    };
     match v {
         Value::Layer(l) => match &l.kind {
-            LayerKind::Sequential(c) | LayerKind::Dict(c) => c.borrow().iter().filter(|(_, v)| is_module(v)).cloned().collect(),
-            LayerKind::List(c) => c.borrow().iter().enumerate().filter(|(_, v)| is_module(v)).map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone())).collect(),
+            LayerKind::Sequential(c) | LayerKind::Dict(c) => c
+                .borrow()
+                .iter()
+                .filter(|(_, v)| is_module(v))
+                .cloned()
+                .collect(),
+            LayerKind::List(c) => c
+                .borrow()
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| is_module(v))
+                .map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone()))
+                .collect(),
             _ => Vec::new(),
         },
         Value::Instance(i) => {
-            let mut out: Vec<(Rc<str>, Value)> = i.children.borrow().iter().filter(|(_, v)| is_module(v)).cloned().collect();
+            let mut out: Vec<(Rc<str>, Value)> = i
+                .children
+                .borrow()
+                .iter()
+                .filter(|(_, v)| is_module(v))
+                .cloned()
+                .collect();
             for (k, v) in &i.attrs.borrow().entries {
                 if is_module(v) {
                     out.push((Rc::from(k.to_string().as_str()), v.clone()));

@@ -39,16 +39,37 @@ fn site_of(it: &Interp, e: &Expr) -> Site {
 }
 
 /// `a op b` where one side is a tensor.
-pub fn tensor_binary(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize, e: &Expr) -> Ev<Value> {
+pub fn tensor_binary(
+    it: &mut Interp,
+    op: BinOp,
+    a: Value,
+    b: Value,
+    line: usize,
+    e: &Expr,
+) -> Ev<Value> {
     let site = site_of(it, e);
     if op == BinOp::MatMul {
         let (x, y) = (tensor_of(&a, line)?, tensor_of(&b, line)?);
         let fw = x.framework;
-        let out = it.record(Op::MatMul, "matmul", &[x, y], fw, &site, None, Some("matmul"))?;
+        let out = it.record(
+            Op::MatMul,
+            "matmul",
+            &[x, y],
+            fw,
+            &site,
+            None,
+            Some("matmul"),
+        )?;
         return Ok(outputs_value(out));
     }
     let Some(bin) = super::layers::binary_of(op) else {
-        return Err(unsupported(line, format!("the operator {} on a tensor is not translated by padlab", op.symbol())));
+        return Err(unsupported(
+            line,
+            format!(
+                "the operator {} on a tensor is not translated by padlab",
+                op.symbol()
+            ),
+        ));
     };
     elementwise(it, bin, a, b, &site)
 }
@@ -60,9 +81,19 @@ pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site
         match v {
             Value::Int(_) | Value::Float(_) | Value::Bool(_) => as_float(v, line).map(Some),
             Value::Tensor(_) => Ok(None),
-            Value::Unknown => Err(unsupported(line, "arithmetic with a size that depends on the input: give the input shape")),
+            Value::Unknown => Err(unsupported(
+                line,
+                "arithmetic with a size that depends on the input: give the input shape",
+            )),
             Value::Poison(f) => Err((**f).clone()),
-            other => Err(raise(line, "TypeError", format!("unsupported operand type for a tensor: '{}'", other.type_name()))),
+            other => Err(raise(
+                line,
+                "TypeError",
+                format!(
+                    "unsupported operand type for a tensor: '{}'",
+                    other.type_name()
+                ),
+            )),
         }
     };
     let (sa, sb) = (scalar(&a)?, scalar(&b)?);
@@ -70,12 +101,22 @@ pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site
         (Value::Tensor(x), Value::Tensor(y)) => (vec![x.clone(), y.clone()], None, false),
         (Value::Tensor(x), _) => (vec![x.clone()], sb, false),
         (_, Value::Tensor(y)) => (vec![y.clone()], sa, true),
-        _ => return Err(raise(line, "TypeError", "an element-wise op without a tensor")),
+        _ => {
+            return Err(raise(
+                line,
+                "TypeError",
+                "an element-wise op without a tensor",
+            ));
+        }
     };
     let fw = inputs[0].framework;
     let name = binary_name(bin, fw);
     let out = it.record(
-        Op::Elementwise { op: bin, constant, constant_first },
+        Op::Elementwise {
+            op: bin,
+            constant,
+            constant_first,
+        },
         name,
         &inputs,
         fw,
@@ -90,15 +131,35 @@ pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site
 pub fn unary_minus(it: &mut Interp, t: &Rc<Tensor>, _line: usize, e: &Expr) -> Ev<Value> {
     let site = site_of(it, e);
     let fw = t.framework;
-    let name = if fw == Framework::Torch { "neg" } else { "negative" };
-    let out = it.record(Op::Activation(Activation::Neg), name, std::slice::from_ref(t), fw, &site, None, Some(name))?;
+    let name = if fw == Framework::Torch {
+        "neg"
+    } else {
+        "negative"
+    };
+    let out = it.record(
+        Op::Activation(Activation::Neg),
+        name,
+        std::slice::from_ref(t),
+        fw,
+        &site,
+        None,
+        Some(name),
+    )?;
     Ok(outputs_value(out))
 }
 
 /// Records a one-input op on `t`.
 pub fn apply(it: &mut Interp, t: &Rc<Tensor>, op: Op, name: &str, site: &Site) -> Ev<Value> {
     let fw = t.framework;
-    let out = it.record(op, name, std::slice::from_ref(t), fw, site, None, Some(name))?;
+    let out = it.record(
+        op,
+        name,
+        std::slice::from_ref(t),
+        fw,
+        site,
+        None,
+        Some(name),
+    )?;
     Ok(outputs_value(out))
 }
 
@@ -113,7 +174,13 @@ pub fn shape_value(t: &Tensor) -> Value {
         Some(s) => Value::tuple(
             s.iter()
                 .enumerate()
-                .map(|(i, &d)| if i == 0 && t.framework == Framework::Keras { Value::None } else { Value::Int(d) })
+                .map(|(i, &d)| {
+                    if i == 0 && t.framework == Framework::Keras {
+                        Value::None
+                    } else {
+                        Value::Int(d)
+                    }
+                })
                 .collect(),
         ),
         None => Value::Unknown,
@@ -124,14 +191,24 @@ pub fn shape_value(t: &Tensor) -> Value {
 pub fn tensor_attr(_it: &mut Interp, t: &Rc<Tensor>, name: &str, line: usize) -> Ev<Value> {
     Ok(match name {
         "shape" => shape_value(t),
-        "ndim" => t.shape.as_ref().map_or(Value::Unknown, |s| Value::Int(s.len() as i64)),
+        "ndim" => t
+            .shape
+            .as_ref()
+            .map_or(Value::Unknown, |s| Value::Int(s.len() as i64)),
         "data" => Value::Tensor(t.clone()),
-        "dtype" => Value::opaque(if t.integer { "torch.int64" } else { "torch.float32" }),
+        "dtype" => Value::opaque(if t.integer {
+            "torch.int64"
+        } else {
+            "torch.float32"
+        }),
         "device" => Value::opaque("a device"),
         "is_cuda" | "requires_grad" => Value::Bool(false),
         "grad" => Value::None,
         "T" => {
-            let site = Site { line, text: Rc::from("x.T") };
+            let site = Site {
+                line,
+                text: Rc::from("x.T"),
+            };
             let rank = t.shape.as_ref().map_or(2, Vec::len);
             let perm: Vec<usize> = (0..rank).rev().collect();
             return apply(_it, t, Op::Permute(perm), "T", &site);
@@ -159,53 +236,94 @@ fn kwarg<'a>(kw: &'a [(Rc<str>, Value)], name: &str) -> Option<&'a Value> {
 
 /// An argument by position or keyword.
 pub fn arg(pos: &[Value], kw: &[(Rc<str>, Value)], i: usize, name: &str) -> Option<Value> {
-    kwarg(kw, name).cloned().or_else(|| pos.get(i).cloned()).filter(|v| !matches!(v, Value::None))
+    kwarg(kw, name)
+        .cloned()
+        .or_else(|| pos.get(i).cloned())
+        .filter(|v| !matches!(v, Value::None))
 }
 
 /// A reshape, normalised: when the batch stays first and unchanged, it is one sample's
 /// reshape (so `view(x.size(0), -1)` and `view(-1, 400)` port as the same thing).
-pub fn reshape(it: &mut Interp, t: &Rc<Tensor>, sizes: &[Value], name: &str, site: &Site) -> Ev<Value> {
+pub fn reshape(
+    it: &mut Interp,
+    t: &Rc<Tensor>,
+    sizes: &[Value],
+    name: &str,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let mut shape = Vec::with_capacity(sizes.len());
     for v in sizes {
         match v {
             Value::Unknown => {
                 // The input size is unknown: the result is too.
-                return apply(it, t, Op::Reshape { shape: vec![-1], batch: true }, name, site);
+                return apply(
+                    it,
+                    t,
+                    Op::Reshape {
+                        shape: vec![-1],
+                        batch: true,
+                    },
+                    name,
+                    site,
+                );
             }
             Value::None if t.framework == Framework::Keras => shape.push(-1),
             v => shape.push(as_int(v, line)?),
         }
     }
-    let op = Op::Reshape { shape: shape.clone(), batch: true };
+    let op = Op::Reshape {
+        shape: shape.clone(),
+        batch: true,
+    };
     let probe = crate::model::shape::infer(&op, t.framework, &[t.shape.as_ref()]);
     let resolved = probe.outputs.first().cloned().flatten();
     let op = match (&resolved, &t.shape) {
-        (Some(out), Some(inp)) if out.first() == inp.first() && out.first() == Some(&BATCH) => Op::Reshape { shape: out[1..].to_vec(), batch: false },
+        (Some(out), Some(inp)) if out.first() == inp.first() && out.first() == Some(&BATCH) => {
+            Op::Reshape {
+                shape: out[1..].to_vec(),
+                batch: false,
+            }
+        }
         _ => op,
     };
     apply(it, t, op, name, site)
 }
 
 /// A method of a tensor.
-pub fn tensor_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn tensor_method(
+    it: &mut Interp,
+    t: &Rc<Tensor>,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let rank = rank_of(t);
-    let int_arg = |i: usize, n: &str| -> Ev<Option<i64>> { arg(&pos, &kw, i, n).map(|v| as_int(&v, line)).transpose() };
+    let int_arg = |i: usize, n: &str| -> Ev<Option<i64>> {
+        arg(&pos, &kw, i, n).map(|v| as_int(&v, line)).transpose()
+    };
     Ok(match name {
         "size" => match int_arg(0, "dim")? {
             None => shape_value(t),
             Some(d) => match &t.shape {
                 Some(s) => {
-                    let i = crate::model::shape::axis(d, s.len()).map_err(|m| raise(line, "IndexError", m))?;
+                    let i = crate::model::shape::axis(d, s.len())
+                        .map_err(|m| raise(line, "IndexError", m))?;
                     Value::Int(s[i])
                 }
                 None => Value::Unknown,
             },
         },
         "dim" | "ndimension" => rank.map_or(Value::Unknown, |r| Value::Int(r as i64)),
-        "numel" | "nelement" => size_value(t.shape.as_ref().and_then(|s| crate::model::shape::elements(s))),
-        "contiguous" | "clone" | "detach" | "float" | "double" | "half" | "to" | "cpu" | "cuda" | "type_as" | "requires_grad_" | "type" => Value::Tensor(t.clone()),
+        "numel" | "nelement" => size_value(
+            t.shape
+                .as_ref()
+                .and_then(|s| crate::model::shape::elements(s)),
+        ),
+        "contiguous" | "clone" | "detach" | "float" | "double" | "half" | "to" | "cpu" | "cuda"
+        | "type_as" | "requires_grad_" | "type" => Value::Tensor(t.clone()),
         "view" | "reshape" => {
             let sizes = dims_arg(it, &pos, line)?;
             reshape(it, t, &sizes, name, site)?
@@ -228,14 +346,25 @@ pub fn tensor_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: Vec<Value
             let r = rank.unwrap_or(dims.len());
             let perm = dims
                 .iter()
-                .map(|d| as_int(d, line).and_then(|a| crate::model::shape::axis(a, r).map_err(|m| raise(line, "IndexError", m))))
+                .map(|d| {
+                    as_int(d, line).and_then(|a| {
+                        crate::model::shape::axis(a, r).map_err(|m| raise(line, "IndexError", m))
+                    })
+                })
                 .collect::<Ev<Vec<usize>>>()?;
             apply(it, t, Op::Permute(perm), name, site)?
         }
         "transpose" | "swapaxes" | "swapdims" => {
-            let r = rank.ok_or_else(|| unsupported(line, "a transpose of a tensor of unknown rank: give the input shape"))?;
-            let a = crate::model::shape::axis(int_arg(0, "dim0")?.unwrap_or(0), r).map_err(|m| raise(line, "IndexError", m))?;
-            let b = crate::model::shape::axis(int_arg(1, "dim1")?.unwrap_or(1), r).map_err(|m| raise(line, "IndexError", m))?;
+            let r = rank.ok_or_else(|| {
+                unsupported(
+                    line,
+                    "a transpose of a tensor of unknown rank: give the input shape",
+                )
+            })?;
+            let a = crate::model::shape::axis(int_arg(0, "dim0")?.unwrap_or(0), r)
+                .map_err(|m| raise(line, "IndexError", m))?;
+            let b = crate::model::shape::axis(int_arg(1, "dim1")?.unwrap_or(1), r)
+                .map_err(|m| raise(line, "IndexError", m))?;
             let mut perm: Vec<usize> = (0..r).collect();
             perm.swap(a, b);
             apply(it, t, Op::Permute(perm), "transpose", site)?
@@ -247,17 +376,23 @@ pub fn tensor_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: Vec<Value
         "squeeze" => {
             let axes = match arg(&pos, &kw, 0, "dim") {
                 None => None,
-                Some(Value::Tuple(v)) => Some(v.iter().map(|d| as_int(d, line)).collect::<Ev<_>>()?),
+                Some(Value::Tuple(v)) => {
+                    Some(v.iter().map(|d| as_int(d, line)).collect::<Ev<_>>()?)
+                }
                 Some(d) => Some(vec![as_int(&d, line)?]),
             };
             apply(it, t, Op::Squeeze(axes), name, site)?
         }
         "unsqueeze" => {
-            let d = int_arg(0, "dim")?.ok_or_else(|| raise(line, "TypeError", "unsqueeze() missing dim"))?;
+            let d = int_arg(0, "dim")?
+                .ok_or_else(|| raise(line, "TypeError", "unsqueeze() missing dim"))?;
             apply(it, t, Op::Unsqueeze(vec![d]), name, site)?
         }
-        "mean" | "sum" | "amax" | "amin" | "max" | "min" => reduce_method(it, t, name, &pos, &kw, site)?,
-        "relu" | "relu_" | "sigmoid" | "sigmoid_" | "tanh" | "tanh_" | "exp" | "log" | "sqrt" | "abs" | "neg" => {
+        "mean" | "sum" | "amax" | "amin" | "max" | "min" => {
+            reduce_method(it, t, name, &pos, &kw, site)?
+        }
+        "relu" | "relu_" | "sigmoid" | "sigmoid_" | "tanh" | "tanh_" | "exp" | "log" | "sqrt"
+        | "abs" | "neg" => {
             let a = match name.trim_end_matches('_') {
                 "relu" => Activation::Relu,
                 "sigmoid" => Activation::Sigmoid,
@@ -271,13 +406,30 @@ pub fn tensor_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: Vec<Value
             apply(it, t, Op::Activation(a), name, site)?
         }
         "softmax" | "log_softmax" => {
-            let axis = int_arg(0, "dim")?.ok_or_else(|| unsupported(line, format!("{name}() without dim")))?;
-            apply(it, t, Op::Softmax { axis, log: name == "log_softmax" }, name, site)?
+            let axis = int_arg(0, "dim")?
+                .ok_or_else(|| unsupported(line, format!("{name}() without dim")))?;
+            apply(
+                it,
+                t,
+                Op::Softmax {
+                    axis,
+                    log: name == "log_softmax",
+                },
+                name,
+                site,
+            )?
         }
-        "add" | "sub" | "mul" | "div" | "add_" | "sub_" | "mul_" | "div_" | "pow" | "multiply" | "subtract" | "divide" => {
-            let other = pos.first().cloned().ok_or_else(|| raise(line, "TypeError", format!("{name}() missing an argument")))?;
+        "add" | "sub" | "mul" | "div" | "add_" | "sub_" | "mul_" | "div_" | "pow" | "multiply"
+        | "subtract" | "divide" => {
+            let other = pos
+                .first()
+                .cloned()
+                .ok_or_else(|| raise(line, "TypeError", format!("{name}() missing an argument")))?;
             if kwarg(&kw, "alpha").is_some() {
-                return Err(unsupported(line, format!("{name}(..., alpha=...) is not translated by padlab")));
+                return Err(unsupported(
+                    line,
+                    format!("{name}(..., alpha=...) is not translated by padlab"),
+                ));
             }
             let bin = match name.trim_end_matches('_') {
                 "add" => Binary::Add,
@@ -288,27 +440,70 @@ pub fn tensor_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: Vec<Value
             };
             elementwise(it, bin, Value::Tensor(t.clone()), other, site)?
         }
-        "chunk" | "split" | "tensor_split" | "unbind" => return split_method(it, t, name, &pos, &kw, site),
+        "chunk" | "split" | "tensor_split" | "unbind" => {
+            return split_method(it, t, name, &pos, &kw, site);
+        }
         "clamp" | "clip" => {
-            let lo = arg(&pos, &kw, 0, "min").map(|v| as_float(&v, line)).transpose()?;
-            let hi = arg(&pos, &kw, 1, "max").map(|v| as_float(&v, line)).transpose()?;
+            let lo = arg(&pos, &kw, 0, "min")
+                .map(|v| as_float(&v, line))
+                .transpose()?;
+            let hi = arg(&pos, &kw, 1, "max")
+                .map(|v| as_float(&v, line))
+                .transpose()?;
             match (lo, hi) {
-                (Some(l), Some(h)) if l == 0.0 && h == 6.0 => apply(it, t, Op::Activation(Activation::Relu6), name, site)?,
-                (Some(l), None) if l == 0.0 => apply(it, t, Op::Activation(Activation::Relu), name, site)?,
-                _ => return Err(unsupported(line, format!("{name} with these bounds is not translated by padlab"))),
+                (Some(l), Some(h)) if l == 0.0 && h == 6.0 => {
+                    apply(it, t, Op::Activation(Activation::Relu6), name, site)?
+                }
+                (Some(l), None) if l == 0.0 => {
+                    apply(it, t, Op::Activation(Activation::Relu), name, site)?
+                }
+                _ => {
+                    return Err(unsupported(
+                        line,
+                        format!("{name} with these bounds is not translated by padlab"),
+                    ));
+                }
             }
         }
-        "expand_as" | "expand" | "repeat" | "masked_fill" | "gather" | "index_select" | "scatter" | "topk" | "sort" | "argmax" | "argmin" | "norm" | "std" | "var" | "cumsum" | "flip" | "roll" | "narrow" | "unfold" | "fill_" | "zero_" | "normal_" | "uniform_" => {
-            return Err(unsupported(line, format!("`{}`: Tensor.{name} is not translated by padlab", super::eval::short(&site.text))));
+        "expand_as" | "expand" | "repeat" | "masked_fill" | "gather" | "index_select"
+        | "scatter" | "topk" | "sort" | "argmax" | "argmin" | "norm" | "std" | "var" | "cumsum"
+        | "flip" | "roll" | "narrow" | "unfold" | "fill_" | "zero_" | "normal_" | "uniform_" => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "`{}`: Tensor.{name} is not translated by padlab",
+                    super::eval::short(&site.text)
+                ),
+            ));
         }
-        "item" | "tolist" | "numpy" => return Err(unsupported(line, format!("Tensor.{name}(): padlab traces shapes, not values"))),
-        "__getitem__" => return tensor_index_value(it, t, pos.first().unwrap_or(&Value::None), site),
-        _ => return Err(raise(line, "AttributeError", format!("'Tensor' object has no attribute '{name}'"))),
+        "item" | "tolist" | "numpy" => {
+            return Err(unsupported(
+                line,
+                format!("Tensor.{name}(): padlab traces shapes, not values"),
+            ));
+        }
+        "__getitem__" => {
+            return tensor_index_value(it, t, pos.first().unwrap_or(&Value::None), site);
+        }
+        _ => {
+            return Err(raise(
+                line,
+                "AttributeError",
+                format!("'Tensor' object has no attribute '{name}'"),
+            ));
+        }
     })
 }
 
 /// `x.mean(dim)`, `x.max(dim)` (values and indices), `x.sum(dim, keepdim=True)`.
-fn reduce_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: &[Value], kw: &[(Rc<str>, Value)], site: &Site) -> Ev<Value> {
+fn reduce_method(
+    it: &mut Interp,
+    t: &Rc<Tensor>,
+    name: &str,
+    pos: &[Value],
+    kw: &[(Rc<str>, Value)],
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let op = match name {
         "mean" => Reduce::Mean,
@@ -320,35 +515,77 @@ fn reduce_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: &[Value], kw:
     if matches!(name, "max" | "min")
         && let Some(Value::Tensor(other)) = pos.first()
     {
-        let bin = if name == "max" { Binary::Max } else { Binary::Min };
-        return elementwise(it, bin, Value::Tensor(t.clone()), Value::Tensor(other.clone()), site);
+        let bin = if name == "max" {
+            Binary::Max
+        } else {
+            Binary::Min
+        };
+        return elementwise(
+            it,
+            bin,
+            Value::Tensor(t.clone()),
+            Value::Tensor(other.clone()),
+            site,
+        );
     }
     let axes = match arg(pos, kw, 0, "dim").or_else(|| arg(pos, kw, 0, "axis")) {
         None => Vec::new(),
         Some(Value::Tuple(v)) => v.iter().map(|d| as_int(d, line)).collect::<Ev<_>>()?,
-        Some(Value::List(v)) => v.borrow().iter().map(|d| as_int(d, line)).collect::<Ev<_>>()?,
+        Some(Value::List(v)) => v
+            .borrow()
+            .iter()
+            .map(|d| as_int(d, line))
+            .collect::<Ev<_>>()?,
         Some(d) => vec![as_int(&d, line)?],
     };
     let keepdims = match arg(pos, kw, 1, "keepdim").or_else(|| kwarg(kw, "keepdims").cloned()) {
         Some(v) => it.truthy(&v, line)?,
         None => false,
     };
-    let values = apply(it, t, Op::Reduce { op, axes: axes.clone(), keepdims }, name, site)?;
+    let values = apply(
+        it,
+        t,
+        Op::Reduce {
+            op,
+            axes: axes.clone(),
+            keepdims,
+        },
+        name,
+        site,
+    )?;
     // torch's `max(dim)` / `min(dim)` also give the indices.
     if matches!(name, "max" | "min") && !axes.is_empty() && t.framework == Framework::Torch {
-        return Ok(Value::tuple(vec![values, Value::opaque("the indices of a max")]));
+        return Ok(Value::tuple(vec![
+            values,
+            Value::opaque("the indices of a max"),
+        ]));
     }
     Ok(values)
 }
 
 /// `x.chunk(n, dim)`, `x.split(size, dim)`, `torch.unbind`.
-pub fn split_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: &[Value], kw: &[(Rc<str>, Value)], site: &Site) -> Ev<Value> {
+pub fn split_method(
+    it: &mut Interp,
+    t: &Rc<Tensor>,
+    name: &str,
+    pos: &[Value],
+    kw: &[(Rc<str>, Value)],
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
-    let dim = arg(pos, kw, 1, "dim").or_else(|| arg(pos, kw, 1, "axis")).map(|v| as_int(&v, line)).transpose()?.unwrap_or(0);
+    let dim = arg(pos, kw, 1, "dim")
+        .or_else(|| arg(pos, kw, 1, "axis"))
+        .map(|v| as_int(&v, line))
+        .transpose()?
+        .unwrap_or(0);
     let Some(shape) = &t.shape else {
-        return Err(unsupported(line, format!("{name} of a tensor of unknown size: give the input shape")));
+        return Err(unsupported(
+            line,
+            format!("{name} of a tensor of unknown size: give the input shape"),
+        ));
     };
-    let i = crate::model::shape::axis(dim, shape.len()).map_err(|m| raise(line, "IndexError", m))?;
+    let i =
+        crate::model::shape::axis(dim, shape.len()).map_err(|m| raise(line, "IndexError", m))?;
     let n = shape[i];
     let sizes: Vec<i64> = match name {
         "chunk" => {
@@ -363,7 +600,9 @@ pub fn split_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: &[Value], 
             out
         }
         "unbind" => return Err(unsupported(line, "unbind is not translated by padlab")),
-        _ => match arg(pos, kw, 0, "split_size_or_sections").or_else(|| arg(pos, kw, 0, "split_size")) {
+        _ => match arg(pos, kw, 0, "split_size_or_sections")
+            .or_else(|| arg(pos, kw, 0, "split_size"))
+        {
             Some(Value::Int(each)) if each > 0 => {
                 let mut out = Vec::new();
                 let mut left = n;
@@ -373,17 +612,35 @@ pub fn split_method(it: &mut Interp, t: &Rc<Tensor>, name: &str, pos: &[Value], 
                 }
                 out
             }
-            Some(v @ (Value::List(_) | Value::Tuple(_))) => it.iterate(&v, line)?.iter().map(|s| as_int(s, line)).collect::<Ev<_>>()?,
+            Some(v @ (Value::List(_) | Value::Tuple(_))) => it
+                .iterate(&v, line)?
+                .iter()
+                .map(|s| as_int(s, line))
+                .collect::<Ev<_>>()?,
             _ => return Err(raise(line, "TypeError", format!("{name}() needs sizes"))),
         },
     };
     let fw = t.framework;
-    let out = it.record(Op::Split { axis: dim, sizes }, name, std::slice::from_ref(t), fw, site, None, Some(name))?;
+    let out = it.record(
+        Op::Split { axis: dim, sizes },
+        name,
+        std::slice::from_ref(t),
+        fw,
+        site,
+        None,
+        Some(name),
+    )?;
     Ok(Value::tuple(out.into_iter().map(Value::Tensor).collect()))
 }
 
 /// `x[...]`.
-pub fn tensor_index(it: &mut Interp, t: &Rc<Tensor>, i: &Value, line: usize, e: &Expr) -> Ev<Value> {
+pub fn tensor_index(
+    it: &mut Interp,
+    t: &Rc<Tensor>,
+    i: &Value,
+    line: usize,
+    e: &Expr,
+) -> Ev<Value> {
     let _ = line;
     let site = site_of(it, e);
     tensor_index_value(it, t, i, &site)
@@ -395,10 +652,21 @@ fn tensor_index_value(it: &mut Interp, t: &Rc<Tensor>, i: &Value, site: &Site) -
         Value::Tuple(v) => v.to_vec(),
         other => vec![other.clone()],
     };
-    let rank = rank_of(t).ok_or_else(|| unsupported(line, "indexing a tensor of unknown size: give the input shape"))?;
-    let explicit = items.iter().filter(|v| !matches!(v, Value::Ellipsis | Value::None)).count();
+    let rank = rank_of(t).ok_or_else(|| {
+        unsupported(
+            line,
+            "indexing a tensor of unknown size: give the input shape",
+        )
+    })?;
+    let explicit = items
+        .iter()
+        .filter(|v| !matches!(v, Value::Ellipsis | Value::None))
+        .count();
     if items.iter().any(|v| matches!(v, Value::None)) {
-        return Err(unsupported(line, "indexing with None (a new axis) is not translated by padlab"));
+        return Err(unsupported(
+            line,
+            "indexing with None (a new axis) is not translated by padlab",
+        ));
     }
     let mut axes = Vec::new();
     let mut axis = 0i64;
@@ -417,27 +685,65 @@ fn tensor_index_value(it: &mut Interp, t: &Rc<Tensor>, i: &Value, site: &Site) -
                 let step = bound(&s[2])?.unwrap_or(1);
                 let (start, end) = (bound(&s[0])?, bound(&s[1])?);
                 if start.is_some() || end.is_some() || step != 1 {
-                    axes.push(SliceAxis { axis, start, end, step, index: false });
+                    axes.push(SliceAxis {
+                        axis,
+                        start,
+                        end,
+                        step,
+                        index: false,
+                    });
                 }
                 axis += 1;
             }
             Value::Int(k) => {
-                axes.push(SliceAxis { axis, start: Some(*k), end: None, step: 1, index: true });
+                axes.push(SliceAxis {
+                    axis,
+                    start: Some(*k),
+                    end: None,
+                    step: 1,
+                    index: true,
+                });
                 axis += 1;
             }
-            Value::Unknown => return Err(unsupported(line, "an index that depends on the input's size: give the input shape")),
-            Value::Tensor(_) => return Err(unsupported(line, "indexing a tensor with a tensor is not translated by padlab")),
-            other => return Err(raise(line, "IndexError", format!("only integers, slices, ellipsis are valid indices, not {}", other.type_name()))),
+            Value::Unknown => {
+                return Err(unsupported(
+                    line,
+                    "an index that depends on the input's size: give the input shape",
+                ));
+            }
+            Value::Tensor(_) => {
+                return Err(unsupported(
+                    line,
+                    "indexing a tensor with a tensor is not translated by padlab",
+                ));
+            }
+            other => {
+                return Err(raise(
+                    line,
+                    "IndexError",
+                    format!(
+                        "only integers, slices, ellipsis are valid indices, not {}",
+                        other.type_name()
+                    ),
+                ));
+            }
         }
     }
     if axes.is_empty() {
         return Ok(Value::Tensor(t.clone()));
     }
-    let name = if t.framework == Framework::Torch { "__getitem__" } else { "get_item" };
+    let name = if t.framework == Framework::Torch {
+        "__getitem__"
+    } else {
+        "get_item"
+    };
     apply(it, t, Op::Slice(axes), name, site)
 }
 
 /// Iterating a tensor (along its first axis) is not traced.
 pub fn tensor_iter(_it: &mut Interp, _t: &Rc<Tensor>, line: usize) -> Ev<Vec<Value>> {
-    Err(unsupported(line, "a loop over a tensor's items: padlab traces whole tensors"))
+    Err(unsupported(
+        line,
+        "a loop over a tensor's items: padlab traces whole tensors",
+    ))
 }

@@ -47,12 +47,23 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
                 }
             }
         }
-        Op::Dense { in_features, units, bias, .. } => {
+        Op::Dense {
+            in_features,
+            units,
+            bias,
+            ..
+        } => {
             let n = in_features.or_else(last)?;
             n.checked_mul(*units)? + if *bias { *units } else { 0 }
         }
         Op::Embedding { vocab, dim } => vocab.checked_mul(*dim)?,
-        Op::Norm(Norm::Batch { features, center, scale, axis, .. }) => {
+        Op::Norm(Norm::Batch {
+            features,
+            center,
+            scale,
+            axis,
+            ..
+        }) => {
             let c = match features {
                 Some(f) => *f,
                 None => {
@@ -62,23 +73,41 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
                 }
             };
             let affine = i64::from(*center) + i64::from(*scale);
-            if framework == Framework::Keras { c * (affine + 2) } else { c * affine }
+            if framework == Framework::Keras {
+                c * (affine + 2)
+            } else {
+                c * affine
+            }
         }
-        Op::Norm(Norm::Layer { shape, axes, center, scale, .. }) => {
+        Op::Norm(Norm::Layer {
+            shape,
+            axes,
+            center,
+            scale,
+            ..
+        }) => {
             let n = match shape {
                 Some(s) => elements(s)?,
                 None => {
                     let s = input?;
-                    axes.iter().map(|&a| crate::model::shape::axis(a, s.len()).ok().map(|i| s[i])).try_fold(1i64, |acc, d| acc.checked_mul(d?))?
+                    axes.iter()
+                        .map(|&a| crate::model::shape::axis(a, s.len()).ok().map(|i| s[i]))
+                        .try_fold(1i64, |acc, d| acc.checked_mul(d?))?
                 }
             };
             n * (i64::from(*center) + i64::from(*scale))
         }
-        Op::Norm(Norm::Group { channels: c, affine, .. }) => {
+        Op::Norm(Norm::Group {
+            channels: c,
+            affine,
+            ..
+        }) => {
             let c = c.or_else(channels)?;
             if *affine { 2 * c } else { 0 }
         }
-        Op::Norm(Norm::Instance { features, affine, .. }) => {
+        Op::Norm(Norm::Instance {
+            features, affine, ..
+        }) => {
             let c = features.or_else(channels)?;
             if *affine { 2 * c } else { 0 }
         }
@@ -105,7 +134,8 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
                 && let LayerKind::Op(op) = &l.kind
             {
                 let rank = split_rank(&l.class).1.unwrap_or(2);
-                *total = total.and_then(|t| t.checked_add(op_params(op, Framework::Torch, None, rank)?));
+                *total =
+                    total.and_then(|t| t.checked_add(op_params(op, Framework::Torch, None, rank)?));
             }
             for (_, c) in module_children(v) {
                 walk(&c, seen, total, depth + 1);
@@ -118,7 +148,11 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
     }
     let mut total = 0i64;
     for n in graph.nodes.iter().filter(|n| n.shares.is_none()) {
-        let input = n.inputs.first().and_then(|e| graph.shape_of(*e)).map(Vec::as_slice);
+        let input = n
+            .inputs
+            .first()
+            .and_then(|e| graph.shape_of(*e))
+            .map(Vec::as_slice);
         let rank = input.map_or(2, |s| s.len().saturating_sub(2));
         total = total.checked_add(op_params(&n.op, graph.framework, input, rank)?)?;
     }

@@ -94,23 +94,38 @@ struct Candidate {
 /// Reads pasted code into the graph of its model.
 pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
     if src.len() > MAX_PASTE {
-        return Err(error(0, format!("the paste is {} bytes: padlab reads up to {MAX_PASTE}", src.len())));
+        return Err(error(
+            0,
+            format!(
+                "the paste is {} bytes: padlab reads up to {MAX_PASTE}",
+                src.len()
+            ),
+        ));
     }
     let body = super::parser::parse(src).map_err(|e| error(e.line, e.message))?;
-    let settings = Settings { input: options.input.clone() };
+    let settings = Settings {
+        input: options.input.clone(),
+    };
     let mut it = Interp::new(src, settings.clone());
     it.run_module(&body);
     let candidates = match &options.model {
         Some(want) => vec![chosen(&mut it, &body, want)?],
         None => {
             let found = variables(&it, &body);
-            if found.is_empty() { definitions(src, &body, &settings)? } else { found }
+            if found.is_empty() {
+                definitions(src, &body, &settings)?
+            } else {
+                found
+            }
         }
     };
     let Some(pick) = candidates.last().cloned() else {
         return Err(no_model(&it));
     };
-    let others: Vec<String> = candidates[..candidates.len() - 1].iter().map(|c| c.build.clone()).collect();
+    let others: Vec<String> = candidates[..candidates.len() - 1]
+        .iter()
+        .map(|c| c.build.clone())
+        .collect();
     // A class or function candidate is built in the main evaluation, as the check script does.
     let model = if matches!(pick.value, Value::None) {
         evaluate_build(&mut it, &pick.build)?
@@ -128,7 +143,9 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
     let mut graph = graph;
     for t in &it.top {
         if let Some(f) = &t.failed {
-            graph.notes.push(format!("line {}: not evaluated: {}", f.line, f.message));
+            graph
+                .notes
+                .push(format!("line {}: not evaluated: {}", f.line, f.message));
         }
     }
     let params = super::params::count(&model, &graph);
@@ -157,10 +174,18 @@ fn no_model(it: &Interp) -> ReadError {
 /// Whether a value is a model: a torch module, a Keras model or Sequential.
 fn is_model(v: &Value) -> bool {
     match v {
-        Value::Layer(l) => matches!(l.kind, LayerKind::Sequential(_) | LayerKind::Functional { .. }),
+        Value::Layer(l) => matches!(
+            l.kind,
+            LayerKind::Sequential(_) | LayerKind::Functional { .. }
+        ),
         Value::Instance(i) => matches!(
             i.class.framework,
-            Some(FrameworkBase::TorchModule | FrameworkBase::TorchSequential | FrameworkBase::KerasModel | FrameworkBase::KerasSequential)
+            Some(
+                FrameworkBase::TorchModule
+                    | FrameworkBase::TorchSequential
+                    | FrameworkBase::KerasModel
+                    | FrameworkBase::KerasSequential
+            )
         ),
         _ => false,
     }
@@ -196,13 +221,24 @@ fn variables(it: &Interp, body: &[super::ast::Stmt]) -> Vec<Candidate> {
     for s in body {
         let mut names = Vec::new();
         bound_names(s, &mut names);
-        if matches!(s.kind, StmtKind::FunctionDef(_) | StmtKind::ClassDef(_) | StmtKind::Import(_) | StmtKind::ImportFrom { .. }) {
+        if matches!(
+            s.kind,
+            StmtKind::FunctionDef(_)
+                | StmtKind::ClassDef(_)
+                | StmtKind::Import(_)
+                | StmtKind::ImportFrom { .. }
+        ) {
             continue;
         }
         for n in names {
-            let Some(v) = it.globals.get(n.as_str()) else { continue };
+            let Some(v) = it.globals.get(n.as_str()) else {
+                continue;
+            };
             if is_model(v) && seen.insert(id_of(v)) {
-                found.push(Candidate { build: n.clone(), value: v.clone() });
+                found.push(Candidate {
+                    build: n.clone(),
+                    value: v.clone(),
+                });
             }
         }
     }
@@ -246,17 +282,30 @@ fn functional_layers(it: &Interp, inputs: &[Rc<Tensor>], outputs: &Value) -> Vec
 
 /// Model classes and model-building functions the paste defines but never uses: each built
 /// in its own evaluation of the paste, so one does not change another's state.
-fn definitions(src: &str, body: &[super::ast::Stmt], settings: &Settings) -> Result<Vec<Candidate>, ReadError> {
+fn definitions(
+    src: &str,
+    body: &[super::ast::Stmt],
+    settings: &Settings,
+) -> Result<Vec<Candidate>, ReadError> {
     let mut builds: Vec<String> = Vec::new();
     for s in body {
         match &s.kind {
             StmtKind::ClassDef(c) => builds.push(format!("{}()", c.name)),
             StmtKind::FunctionDef(f) => {
-                let all_default = f.params.iter().all(|p| p.default.is_some() || matches!(p.kind, super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords));
+                let all_default = f.params.iter().all(|p| {
+                    p.default.is_some()
+                        || matches!(
+                            p.kind,
+                            super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords
+                        )
+                });
                 let lower = f.name.to_ascii_lowercase();
-                let helper = ["main", "train", "test", "evaluate", "eval", "run", "fit", "predict", "plot", "show", "load", "save", "download"]
-                    .iter()
-                    .any(|w| lower == *w || lower.starts_with(&format!("{w}_")));
+                let helper = [
+                    "main", "train", "test", "evaluate", "eval", "run", "fit", "predict", "plot",
+                    "show", "load", "save", "download",
+                ]
+                .iter()
+                .any(|w| lower == *w || lower.starts_with(&format!("{w}_")));
                 if all_default && !helper && !f.name.starts_with('_') {
                     builds.push(format!("{}()", f.name));
                 }
@@ -269,7 +318,9 @@ fn definitions(src: &str, body: &[super::ast::Stmt], settings: &Settings) -> Res
     for b in builds {
         let mut it = Interp::new(src, settings.clone());
         it.run_module(body);
-        let Ok(v) = evaluate_build(&mut it, &b) else { continue };
+        let Ok(v) = evaluate_build(&mut it, &b) else {
+            continue;
+        };
         if !is_model(&v) {
             continue;
         }
@@ -278,12 +329,23 @@ fn definitions(src: &str, body: &[super::ast::Stmt], settings: &Settings) -> Res
         let mut inside = std::collections::HashSet::new();
         contents(&v, &mut inside, 0);
         collect_classes(&v, &mut parts, 0);
-        found.push((Candidate { build: b, value: Value::None }, parts));
+        found.push((
+            Candidate {
+                build: b,
+                value: Value::None,
+            },
+            parts,
+        ));
     }
     let class_of = |build: &str| build.trim_end_matches("()").to_string();
     let used: std::collections::HashSet<String> = found
         .iter()
-        .flat_map(|(c, parts)| parts.iter().filter(move |p| **p != class_of(&c.build)).cloned())
+        .flat_map(|(c, parts)| {
+            parts
+                .iter()
+                .filter(move |p| **p != class_of(&c.build))
+                .cloned()
+        })
         .collect();
     // A function that builds a class's model makes that class a part too.
     let mut out: Vec<Candidate> = found
@@ -319,22 +381,41 @@ fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Cand
     if let Some(v) = it.globals.get(want).cloned() {
         match &v {
             Value::Class(_) | Value::Function(_) => {
-                return Ok(Candidate { build: format!("{want}()"), value: Value::None });
+                return Ok(Candidate {
+                    build: format!("{want}()"),
+                    value: Value::None,
+                });
             }
-            v if is_model(v) => return Ok(Candidate { build: want.to_string(), value: v.clone() }),
+            v if is_model(v) => {
+                return Ok(Candidate {
+                    build: want.to_string(),
+                    value: v.clone(),
+                });
+            }
             Value::Hole(_) => {}
-            other => return Err(error(0, format!("`{want}` is {}, not a model", other.type_name()))),
+            other => {
+                return Err(error(
+                    0,
+                    format!("`{want}` is {}, not a model", other.type_name()),
+                ));
+            }
         }
     }
     let _ = body;
-    Ok(Candidate { build: want.to_string(), value: Value::None })
+    Ok(Candidate {
+        build: want.to_string(),
+        value: Value::None,
+    })
 }
 
 /// Evaluates the build expression after the paste.
 fn evaluate_build(it: &mut Interp, build: &str) -> Result<Value, ReadError> {
-    let e = super::parser::parse_expression(build).map_err(|e| error(0, format!("--model {build}: {}", e.message)))?;
-    // The expression's text is its own, not the paste's.
-    let paste = std::mem::replace(&mut it.src, Rc::from(build));
+    let mut e = super::parser::parse_expression(build)
+        .map_err(|e| error(0, format!("--model {build}: {}", e.message)))?;
+    // The expression's text follows the paste's, so both can be quoted.
+    let paste = it.src.clone();
+    super::ast::shift(&mut e, paste.len() + 1);
+    it.src = Rc::from(format!("{paste}\n{build}").as_str());
     let v = it.eval(&e, None);
     it.src = paste;
     let v = v.map_err(ReadError::from)?;
@@ -342,13 +423,19 @@ fn evaluate_build(it: &mut Interp, build: &str) -> Result<Value, ReadError> {
         return Err(ReadError::from(super::eval::undefined(h, 0)));
     }
     if !is_model(&v) {
-        return Err(error(0, format!("`{build}` gives {}, not a model", v.type_name())));
+        return Err(error(
+            0,
+            format!("`{build}` gives {}, not a model", v.type_name()),
+        ));
     }
     Ok(v)
 }
 
 /// The input shapes to trace `model` with (full shapes, batch first; `None` when unknown).
-fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<(Option<Vec<i64>>, String)>), ReadError> {
+fn input_shapes(
+    it: &mut Interp,
+    model: &Value,
+) -> Result<(Framework, Vec<(Option<Vec<i64>>, String)>), ReadError> {
     let line = 0;
     let full = |s: Option<Vec<i64>>| s.map(|s| std::iter::once(BATCH).chain(s).collect::<Vec<_>>());
     match model {
@@ -369,12 +456,31 @@ fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<(Optio
             _ => {
                 let declared = sequential_input(it, l, line)?.unwrap_or_default();
                 let name = keras_input_name(it, l);
-                Ok((Framework::Keras, vec![(full(fill_declared(it, &declared, line)?), name)]))
+                Ok((
+                    Framework::Keras,
+                    vec![(full(fill_declared(it, &declared, line)?), name)],
+                ))
             }
         },
-        Value::Instance(i) if i.class.framework.as_ref().is_some_and(FrameworkBase::is_keras) => {
-            let declared: Declared = it.declared.iter().find(|(a, _)| *a == i.id).map(|(_, d)| d.clone()).unwrap_or_default();
-            Ok((Framework::Keras, vec![(full(fill_declared(it, &declared, line)?), "input_layer".into())]))
+        Value::Instance(i)
+            if i.class
+                .framework
+                .as_ref()
+                .is_some_and(FrameworkBase::is_keras) =>
+        {
+            let declared: Declared = it
+                .declared
+                .iter()
+                .find(|(a, _)| *a == i.id)
+                .map(|(_, d)| d.clone())
+                .unwrap_or_default();
+            Ok((
+                Framework::Keras,
+                vec![(
+                    full(fill_declared(it, &declared, line)?),
+                    "input_layer".into(),
+                )],
+            ))
         }
         _ => {
             let id = match model {
@@ -382,7 +488,11 @@ fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<(Optio
                 Value::Layer(l) => l.id,
                 _ => 0,
             };
-            let declared = it.declared.iter().find(|(a, _)| *a == id).map(|(_, d)| d.clone());
+            let declared = it
+                .declared
+                .iter()
+                .find(|(a, _)| *a == id)
+                .map(|(_, d)| d.clone());
             let sample = match (&it.settings.input, declared) {
                 (Some(given), _) => Some(given.clone()),
                 (None, Some(d)) => d.into_iter().collect::<Option<Vec<i64>>>(),
@@ -405,10 +515,17 @@ fn keras_input_name(it: &Interp, l: &Rc<super::value::Layer>) -> String {
 }
 
 /// Traces `model` on fresh inputs and extracts the graph of that trace.
-fn trace(it: &mut Interp, model: &Value, build: &str) -> Result<(Graph, Option<Vec<i64>>), ReadError> {
+fn trace(
+    it: &mut Interp,
+    model: &Value,
+    build: &str,
+) -> Result<(Graph, Option<Vec<i64>>), ReadError> {
     let (framework, shapes) = input_shapes(it, model)?;
     let start = it.graph.nodes.len();
-    let site = Site { line: 0, text: Rc::from(build) };
+    let site = Site {
+        line: 0,
+        text: Rc::from(build),
+    };
     let mut inputs = Vec::new();
     for (shape, name) in &shapes {
         let t = super::torch::input_tensor(it, shape.clone(), framework, &site)?;
@@ -429,18 +546,38 @@ fn trace(it: &mut Interp, model: &Value, build: &str) -> Result<(Graph, Option<V
     let mut outs = Vec::new();
     output_edges(&out, &mut outs);
     if outs.is_empty() {
-        return Err(error(0, format!("`{build}` returned {} from its input, not a tensor", out.type_name())));
+        return Err(error(
+            0,
+            format!(
+                "`{build}` returned {} from its input, not a tensor",
+                out.type_name()
+            ),
+        ));
     }
     let name = build.trim_end_matches("()").to_string();
     let graph = extract(it, start, &outs, framework, &name, model)?;
-    let sample = shapes.first().and_then(|(s, _)| s.as_ref()).map(|s| s[1..].to_vec());
+    let sample = shapes
+        .first()
+        .and_then(|(s, _)| s.as_ref())
+        .map(|s| s[1..].to_vec());
     Ok((graph, sample))
 }
 
 /// The nodes from `start` on, renumbered from zero, named as the source names them.
-fn extract(it: &Interp, start: usize, outs: &[Rc<Tensor>], framework: Framework, name: &str, model: &Value) -> Result<Graph, ReadError> {
+fn extract(
+    it: &Interp,
+    start: usize,
+    outs: &[Rc<Tensor>],
+    framework: Framework,
+    name: &str,
+    model: &Value,
+) -> Result<Graph, ReadError> {
     let mut g = Graph::new(framework, name);
-    let torch_paths = if framework == Framework::Torch { module_paths(model) } else { HashMap::new() };
+    let torch_paths = if framework == Framework::Torch {
+        module_paths(model)
+    } else {
+        HashMap::new()
+    };
     let _ = id_of;
     let root_name: Option<String> = match model {
         Value::Layer(l) => l.name.as_deref().map(str::to_string),
@@ -470,7 +607,10 @@ fn extract(it: &Interp, start: usize, outs: &[Rc<Tensor>], framework: Framework,
         let base = if framework == Framework::Keras {
             let path = tr.keras_path.clone().unwrap_or_else(|| node.kind.clone());
             match &root_name {
-                Some(r) => path.strip_prefix(&format!("{r}/")).map(str::to_string).unwrap_or(path),
+                Some(r) => path
+                    .strip_prefix(&format!("{r}/"))
+                    .map(str::to_string)
+                    .unwrap_or(path),
                 None => path,
             }
         } else if matches!(node.op, Op::Input) {
@@ -479,14 +619,21 @@ fn extract(it: &Interp, start: usize, outs: &[Rc<Tensor>], framework: Framework,
             torch_name(tr, &torch_paths, &node.kind)
         };
         let n = used_names.entry(base.clone()).or_insert(0);
-        node.name = if *n == 0 || tr.layer.is_some() { base.clone() } else { format!("{base}_{n}") };
+        node.name = if *n == 0 || tr.layer.is_some() {
+            base.clone()
+        } else {
+            format!("{base}_{n}")
+        };
         *n += 1;
         g.nodes.push(node);
     }
     g.outputs = outs
         .iter()
         .filter(|t| t.edge.node.0 >= start)
-        .map(|t| Edge { node: NodeId(t.edge.node.0 - start), output: t.edge.output })
+        .map(|t| Edge {
+            node: NodeId(t.edge.node.0 - start),
+            output: t.edge.output,
+        })
         .collect();
     g.check().map_err(|m| error(0, m.to_string()))?;
     Ok(g)
@@ -500,7 +647,12 @@ fn torch_name(tr: &super::eval::NodeTrace, paths: &HashMap<usize, String>, kind:
         return p.clone();
     }
     let function = tr.function.as_deref().unwrap_or(kind);
-    let scope = tr.scope.iter().rev().find_map(|id| paths.get(id)).filter(|p| !p.is_empty());
+    let scope = tr
+        .scope
+        .iter()
+        .rev()
+        .find_map(|id| paths.get(id))
+        .filter(|p| !p.is_empty());
     match (scope, &tr.layer) {
         (Some(s), None) => format!("{s}.{function}"),
         (None, None) => function.to_string(),
@@ -525,7 +677,11 @@ fn module_paths(root: &Value) -> HashMap<usize, String> {
             if out.contains_key(&id) {
                 continue;
             }
-            let path = if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") };
+            let path = if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}.{name}")
+            };
             out.insert(id, path.clone());
             walk(&child, &path, out, depth + 1);
         }
@@ -540,17 +696,32 @@ fn module_paths(root: &Value) -> HashMap<usize, String> {
 /// Definitions for the undefined names the input shape stands for: `img_size = (32, 32, 3)`,
 /// `seq_length = 100`, `x_train = np.zeros((1, 28, 28, 1))`.
 fn define_holes(it: &Interp, input: Option<&[i64]>) -> Vec<(String, String)> {
-    let Some(input) = input else { return Vec::new() };
+    let Some(input) = input else {
+        return Vec::new();
+    };
     let mut out: Vec<(String, String)> = Vec::new();
     // Per root name: the sizes of the array it stands for, by axis.
     let mut arrays: Vec<(String, Vec<Option<i64>>)> = Vec::new();
     for (h, k) in &it.holes {
         let whole = *k == usize::MAX;
         match (&**h, whole) {
-            (Hole::Name(n), true) => out.push((n.clone(), format!("{n} = ({},)  # one sample's input shape, from --input", input.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")))),
+            (Hole::Name(n), true) => out.push((
+                n.clone(),
+                format!(
+                    "{n} = ({},)  # one sample's input shape, from --input",
+                    input
+                        .iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
             (Hole::Name(n), false) => {
                 if let Some(&v) = input.get(*k) {
-                    out.push((n.clone(), format!("{n} = {v}  # a size of the input, from --input")));
+                    out.push((
+                        n.clone(),
+                        format!("{n} = {v}  # a size of the input, from --input"),
+                    ));
                 }
             }
             (Hole::From(inner, from), true) => {
@@ -595,4 +766,44 @@ fn define_holes(it: &Interp, input: Option<&[i64]>) -> Vec<(String, String)> {
     let mut seen = std::collections::HashSet::new();
     out.retain(|(n, _)| seen.insert(n.clone()));
     out
+}
+
+/// One layer call typed into the single-layer form (`nn.Conv2d(32, 32, (4, 1), padding=(1,
+/// 0))`, `layers.Conv2D(64, 3, strides=2, padding="same")`): its spec, the input size left
+/// empty.
+pub fn read_layer(text: &str) -> Result<crate::core::LayerSpec, ReadError> {
+    let body = super::parser::parse(text).map_err(|e| error(e.line, e.message))?;
+    let [stmt] = body.as_slice() else {
+        return Err(error(
+            0,
+            format!(
+                "Paste one convolution or pooling call (this holds {} statements; the Model view takes whole models).",
+                body.len()
+            ),
+        ));
+    };
+    let expr = match &stmt.kind {
+        StmtKind::Expr(e) => e,
+        StmtKind::Assign { value, .. } => value,
+        _ => return Err(error(stmt.line, "Paste one convolution or pooling call.")),
+    };
+    let mut it = Interp::new(text, Settings::default());
+    let v = it.eval(expr, None).map_err(ReadError::from)?;
+    let Value::Layer(l) = v else {
+        return Err(error(
+            stmt.line,
+            format!("This is {}, not a layer call.", v.type_name()),
+        ));
+    };
+    match &l.kind {
+        LayerKind::Op(Op::Conv(c)) => Ok(c.spec.clone()),
+        LayerKind::Op(Op::Pool(spec)) => Ok(spec.clone()),
+        _ => Err(error(
+            stmt.line,
+            format!(
+                "{} has no padding to show: paste a convolution, transposed convolution or pooling call.",
+                l.class
+            ),
+        )),
+    }
 }

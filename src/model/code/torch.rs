@@ -15,7 +15,13 @@ use super::ops::{apply, arg, elementwise, reshape, split_method, tensor_method};
 use super::value::{LayerKind, Tensor, Value};
 
 /// Calls `path` (under `torch`, `torchvision`, `torchaudio`).
-pub fn call(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+pub fn call(
+    it: &mut Interp,
+    path: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
         if let Value::Poison(f) = v {
@@ -36,7 +42,10 @@ pub fn call(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Valu
     }
     if matches!(
         path,
-        "torch.nn.utils.weight_norm" | "torch.nn.utils.spectral_norm" | "torch.nn.utils.parametrizations.weight_norm" | "torch.nn.utils.parametrizations.spectral_norm"
+        "torch.nn.utils.weight_norm"
+            | "torch.nn.utils.spectral_norm"
+            | "torch.nn.utils.parametrizations.weight_norm"
+            | "torch.nn.utils.parametrizations.spectral_norm"
     ) {
         // The reparametrised layer computes what the layer does with its weight.
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
@@ -50,17 +59,43 @@ pub fn call(it: &mut Interp, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Valu
     if let Some(f) = path.strip_prefix("torch.") {
         return torch_function(it, f, path, pos, kw, site);
     }
-    if pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor) {
-        return Err(unsupported(line, format!("`{}`: {path} is not evaluated by padlab", super::eval::short(&site.text))));
+    if pos
+        .iter()
+        .chain(kw.iter().map(|(_, v)| v))
+        .any(holds_tensor)
+    {
+        return Err(unsupported(
+            line,
+            format!(
+                "`{}`: {path} is not evaluated by padlab",
+                super::eval::short(&site.text)
+            ),
+        ));
     }
     it.effect = true;
     Ok(Value::opaque(format!("the result of {path}()")))
 }
 
 /// A new model input: a tensor of `shape` (batch first) from a constructor in the paste.
-pub fn input_tensor(it: &mut Interp, shape: Option<Vec<i64>>, framework: Framework, site: &Site) -> Ev<Rc<Tensor>> {
-    let out = it.record(Op::Input, "Input", &[], framework, site, None, Some("input"))?;
-    let t = out.into_iter().next().ok_or_else(|| unsupported(site.line, "an input without an output"))?;
+pub fn input_tensor(
+    it: &mut Interp,
+    shape: Option<Vec<i64>>,
+    framework: Framework,
+    site: &Site,
+) -> Ev<Rc<Tensor>> {
+    let out = it.record(
+        Op::Input,
+        "Input",
+        &[],
+        framework,
+        site,
+        None,
+        Some("input"),
+    )?;
+    let t = out
+        .into_iter()
+        .next()
+        .ok_or_else(|| unsupported(site.line, "an input without an output"))?;
     if let Some(node) = it.graph.nodes.get_mut(t.edge.node.0) {
         node.inferred.outputs = vec![shape.clone()];
     }
@@ -82,7 +117,14 @@ fn sizes_of(it: &mut Interp, pos: &[Value], kw: &[(Rc<str>, Value)], line: usize
     items.iter().map(|v| as_int(v, line)).collect()
 }
 
-fn torch_function(it: &mut Interp, f: &str, path: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn torch_function(
+    it: &mut Interp,
+    f: &str,
+    path: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     Ok(match f {
         "randn" | "rand" | "zeros" | "ones" | "empty" | "FloatTensor" | "Tensor" => {
@@ -95,9 +137,18 @@ fn torch_function(it: &mut Interp, f: &str, path: &str, pos: Vec<Value>, kw: Vec
                 .iter()
                 .find(|(k, _)| k.as_ref() == "size")
                 .map(|(_, v)| v.clone())
-                .or_else(|| pos.iter().rev().find(|v| matches!(v, Value::Tuple(_) | Value::List(_))).cloned());
+                .or_else(|| {
+                    pos.iter()
+                        .rev()
+                        .find(|v| matches!(v, Value::Tuple(_) | Value::List(_)))
+                        .cloned()
+                });
             let shape = match size {
-                Some(v) => it.iterate(&v, line)?.iter().map(|v| as_int(v, line)).collect::<Ev<_>>()?,
+                Some(v) => it
+                    .iterate(&v, line)?
+                    .iter()
+                    .map(|v| as_int(v, line))
+                    .collect::<Ev<_>>()?,
                 None => sizes_of(it, &pos, &kw, line)?,
             };
             let t = input_tensor(it, Some(shape), Framework::Torch, site)?;
@@ -113,35 +164,72 @@ fn torch_function(it: &mut Interp, f: &str, path: &str, pos: Vec<Value>, kw: Vec
             let op = match f {
                 "randn_like" => Op::Random { normal: true },
                 "rand_like" => Op::Random { normal: false },
-                "ones_like" => Op::Affine { scale: 0.0, offset: 1.0 },
-                _ => Op::Affine { scale: 0.0, offset: 0.0 },
+                "ones_like" => Op::Affine {
+                    scale: 0.0,
+                    offset: 1.0,
+                },
+                _ => Op::Affine {
+                    scale: 0.0,
+                    offset: 0.0,
+                },
             };
             apply(it, &t, op, f, site)?
         }
         "cat" | "concat" | "concatenate" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
-            let axis = arg(&pos, &kw, 1, "dim").or_else(|| arg(&pos, &kw, 1, "axis")).map(|v| as_int(&v, line)).transpose()?.unwrap_or(0);
-            let out = it.record(Op::Concat { axis }, "cat", &xs, Framework::Torch, site, None, Some("cat"))?;
+            let axis = arg(&pos, &kw, 1, "dim")
+                .or_else(|| arg(&pos, &kw, 1, "axis"))
+                .map(|v| as_int(&v, line))
+                .transpose()?
+                .unwrap_or(0);
+            let out = it.record(
+                Op::Concat { axis },
+                "cat",
+                &xs,
+                Framework::Torch,
+                site,
+                None,
+                Some("cat"),
+            )?;
             outputs_value(out)
         }
         "stack" => return Err(unsupported(line, "torch.stack is not translated by padlab")),
         "flatten" => {
             let t = tensor_of(pos.first().unwrap_or(&Value::None), line)?;
-            let start = arg(&pos, &kw, 1, "start_dim").map(|v| as_int(&v, line)).transpose()?.unwrap_or(0);
-            let end = arg(&pos, &kw, 2, "end_dim").map(|v| as_int(&v, line)).transpose()?.unwrap_or(-1);
+            let start = arg(&pos, &kw, 1, "start_dim")
+                .map(|v| as_int(&v, line))
+                .transpose()?
+                .unwrap_or(0);
+            let end = arg(&pos, &kw, 2, "end_dim")
+                .map(|v| as_int(&v, line))
+                .transpose()?
+                .unwrap_or(-1);
             apply(it, &t, Op::Flatten { start, end }, "flatten", site)?
         }
         "reshape" => {
             let t = tensor_of(pos.first().unwrap_or(&Value::None), line)?;
-            let sizes = match pos.get(1).or_else(|| kw.iter().find(|(k, _)| k.as_ref() == "shape").map(|(_, v)| v)) {
+            let sizes = match pos.get(1).or_else(|| {
+                kw.iter()
+                    .find(|(k, _)| k.as_ref() == "shape")
+                    .map(|(_, v)| v)
+            }) {
                 Some(v) => it.iterate(v, line)?,
                 None => Vec::new(),
             };
             reshape(it, &t, &sizes, "reshape", site)?
         }
-        "add" | "sub" | "mul" | "div" | "multiply" | "subtract" | "divide" | "pow" | "maximum" | "minimum" => {
+        "add" | "sub" | "mul" | "div" | "multiply" | "subtract" | "divide" | "pow" | "maximum"
+        | "minimum" => {
             let a = pos.first().cloned().unwrap_or(Value::None);
-            let b = pos.get(1).cloned().or_else(|| kw.iter().find(|(k, _)| k.as_ref() == "other").map(|(_, v)| v.clone())).unwrap_or(Value::None);
+            let b = pos
+                .get(1)
+                .cloned()
+                .or_else(|| {
+                    kw.iter()
+                        .find(|(k, _)| k.as_ref() == "other")
+                        .map(|(_, v)| v.clone())
+                })
+                .unwrap_or(Value::None);
             use crate::model::op::Binary;
             let bin = match f {
                 "add" => Binary::Add,
@@ -155,19 +243,46 @@ fn torch_function(it: &mut Interp, f: &str, path: &str, pos: Vec<Value>, kw: Vec
             elementwise(it, bin, a, b, site)?
         }
         "matmul" | "mm" | "bmm" => {
-            let (x, y) = (tensor_of(pos.first().unwrap_or(&Value::None), line)?, tensor_of(pos.get(1).unwrap_or(&Value::None), line)?);
-            let out = it.record(Op::MatMul, f, &[x, y], Framework::Torch, site, None, Some(f))?;
+            let (x, y) = (
+                tensor_of(pos.first().unwrap_or(&Value::None), line)?,
+                tensor_of(pos.get(1).unwrap_or(&Value::None), line)?,
+            );
+            let out = it.record(
+                Op::MatMul,
+                f,
+                &[x, y],
+                Framework::Torch,
+                site,
+                None,
+                Some(f),
+            )?;
             outputs_value(out)
         }
-        "sigmoid" | "tanh" | "relu" | "exp" | "log" | "sqrt" | "abs" | "neg" | "squeeze" | "unsqueeze" | "transpose" | "permute" | "mean" | "sum" | "amax" | "amin" | "max" | "min" | "softmax" | "log_softmax" | "chunk" | "split" | "clamp" | "clip" | "t" | "swapaxes" => {
+        "sigmoid" | "tanh" | "relu" | "exp" | "log" | "sqrt" | "abs" | "neg" | "squeeze"
+        | "unsqueeze" | "transpose" | "permute" | "mean" | "sum" | "amax" | "amin" | "max"
+        | "min" | "softmax" | "log_softmax" | "chunk" | "split" | "clamp" | "clip" | "t"
+        | "swapaxes" => {
             let mut pos = pos;
             if pos.is_empty() {
-                return Err(raise(line, "TypeError", format!("torch.{f}() missing its input")));
+                return Err(raise(
+                    line,
+                    "TypeError",
+                    format!("torch.{f}() missing its input"),
+                ));
             }
             let first = pos.remove(0);
             let t = match first {
                 Value::Tensor(t) => t,
-                other => return Err(raise(line, "TypeError", format!("torch.{f}(): argument 'input' must be Tensor, not {}", other.type_name()))),
+                other => {
+                    return Err(raise(
+                        line,
+                        "TypeError",
+                        format!(
+                            "torch.{f}(): argument 'input' must be Tensor, not {}",
+                            other.type_name()
+                        ),
+                    ));
+                }
             };
             let mut kw = kw;
             kw.retain(|(k, _)| k.as_ref() != "input");
@@ -182,12 +297,28 @@ fn torch_function(it: &mut Interp, f: &str, path: &str, pos: Vec<Value>, kw: Vec
             }
             Value::opaque(format!("a {path}"))
         }
-        "cuda.is_available" | "backends.mps.is_available" | "backends.cudnn.is_available" | "is_tensor" => Value::Bool(false),
+        "cuda.is_available"
+        | "backends.mps.is_available"
+        | "backends.cudnn.is_available"
+        | "is_tensor" => Value::Bool(false),
         "cuda.device_count" => Value::Int(0),
-        "manual_seed" | "set_grad_enabled" | "no_grad" | "inference_mode" | "enable_grad" | "set_default_dtype" | "set_printoptions" | "use_deterministic_algorithms" | "cuda.manual_seed" | "cuda.manual_seed_all" | "set_num_threads" => Value::opaque(format!("{path}()")),
+        "manual_seed"
+        | "set_grad_enabled"
+        | "no_grad"
+        | "inference_mode"
+        | "enable_grad"
+        | "set_default_dtype"
+        | "set_printoptions"
+        | "use_deterministic_algorithms"
+        | "cuda.manual_seed"
+        | "cuda.manual_seed_all"
+        | "set_num_threads" => Value::opaque(format!("{path}()")),
         "tensor" | "as_tensor" | "from_numpy" | "arange" | "linspace" | "eye" | "full" => {
             if pos.iter().any(holds_tensor) {
-                return Err(unsupported(line, format!("torch.{f} of a model tensor is not translated by padlab")));
+                return Err(unsupported(
+                    line,
+                    format!("torch.{f} of a model tensor is not translated by padlab"),
+                ));
             }
             Value::opaque(format!("a constant tensor (torch.{f})"))
         }
@@ -196,8 +327,18 @@ fn torch_function(it: &mut Interp, f: &str, path: &str, pos: Vec<Value>, kw: Vec
             Value::opaque(format!("the result of {path}()"))
         }
         _ => {
-            if pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor) {
-                return Err(unsupported(line, format!("`{}`: {path} is not translated by padlab", super::eval::short(&site.text))));
+            if pos
+                .iter()
+                .chain(kw.iter().map(|(_, v)| v))
+                .any(holds_tensor)
+            {
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "`{}`: {path} is not translated by padlab",
+                        super::eval::short(&site.text)
+                    ),
+                ));
             }
             it.effect = true;
             Value::opaque(format!("the result of {path}()"))
@@ -209,21 +350,38 @@ fn first_tensor(pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> Ev<Rc<Te
     let v = pos
         .first()
         .cloned()
-        .or_else(|| kw.iter().find(|(k, _)| k.as_ref() == "input").map(|(_, v)| v.clone()))
+        .or_else(|| {
+            kw.iter()
+                .find(|(k, _)| k.as_ref() == "input")
+                .map(|(_, v)| v.clone())
+        })
         .unwrap_or(Value::None);
     tensor_of(&v, line)
 }
 
 /// `torch.nn.functional.<f>(...)`.
-fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn functional(
+    it: &mut Interp,
+    f: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let x = first_tensor(&pos, &kw, line)?;
     let act = |a: Activation| Op::Activation(a);
-    let float = |i: usize, n: &str, default: f64| -> Ev<f64> { arg(&pos, &kw, i, n).map(|v| as_float(&v, line)).transpose().map(|v| v.unwrap_or(default)) };
+    let float = |i: usize, n: &str, default: f64| -> Ev<f64> {
+        arg(&pos, &kw, i, n)
+            .map(|v| as_float(&v, line))
+            .transpose()
+            .map(|v| v.unwrap_or(default))
+    };
     let op = match f {
         "relu" | "relu_" => act(Activation::Relu),
         "relu6" => act(Activation::Relu6),
-        "leaky_relu" | "leaky_relu_" => act(Activation::LeakyRelu(float(1, "negative_slope", 0.01)?)),
+        "leaky_relu" | "leaky_relu_" => {
+            act(Activation::LeakyRelu(float(1, "negative_slope", 0.01)?))
+        }
         "elu" | "elu_" => act(Activation::Elu(float(1, "alpha", 1.0)?)),
         "selu" => act(Activation::Selu),
         "gelu" => act(Activation::Gelu {
@@ -238,7 +396,10 @@ fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value
         "softsign" => act(Activation::Softsign),
         "softplus" => {
             if float(1, "beta", 1.0)? != 1.0 {
-                return Err(unsupported(line, "F.softplus with beta other than 1 is not translated by padlab"));
+                return Err(unsupported(
+                    line,
+                    "F.softplus with beta other than 1 is not translated by padlab",
+                ));
             }
             act(Activation::Softplus)
         }
@@ -247,9 +408,17 @@ fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value
                 .map(|v| as_int(&v, line))
                 .transpose()?
                 .ok_or_else(|| unsupported(line, format!("F.{f} without dim: torch picks the axis from the input's rank (a deprecated implicit choice); give dim")))?;
-            Op::Softmax { axis, log: f == "log_softmax" }
+            Op::Softmax {
+                axis,
+                log: f == "log_softmax",
+            }
         }
-        "dropout" | "dropout1d" | "dropout2d" | "dropout3d" | "alpha_dropout" | "feature_alpha_dropout" => Op::Dropout {
+        "dropout"
+        | "dropout1d"
+        | "dropout2d"
+        | "dropout3d"
+        | "alpha_dropout"
+        | "feature_alpha_dropout" => Op::Dropout {
             rate: float(1, "p", 0.5)?,
             spatial: f.ends_with('d') && f != "dropout",
         },
@@ -257,18 +426,54 @@ fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value
             let n = usize::from(f.as_bytes()[f.len() - 2] - b'0');
             let max = f.starts_with("max");
             let names: &[&str] = if max {
-                &["input", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"]
+                &[
+                    "input",
+                    "kernel_size",
+                    "stride",
+                    "padding",
+                    "dilation",
+                    "ceil_mode",
+                    "return_indices",
+                ]
             } else {
-                &["input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
+                &[
+                    "input",
+                    "kernel_size",
+                    "stride",
+                    "padding",
+                    "ceil_mode",
+                    "count_include_pad",
+                    "divisor_override",
+                ]
             };
             let b = super::layers::bind(Framework::Torch, f, names, pos.clone(), kw.clone(), line)?;
-            if matches!(b.get("return_indices"), Some(Value::Bool(true))) || b.get("divisor_override").is_some() {
-                return Err(unsupported(line, format!("F.{f} with return_indices or divisor_override is not translated by padlab")));
+            if matches!(b.get("return_indices"), Some(Value::Bool(true)))
+                || b.get("divisor_override").is_some()
+            {
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "F.{f} with return_indices or divisor_override is not translated by padlab"
+                    ),
+                ));
             }
-            let kernel = b.dims("kernel_size", n)?.ok_or_else(|| raise(line, "TypeError", format!("{f}() missing kernel_size")))?;
-            let mut spec = LayerSpec::new(if max { LayerOp::MaxPool } else { LayerOp::AvgPool }, Framework::Torch, vec![], kernel);
+            let kernel = b
+                .dims("kernel_size", n)?
+                .ok_or_else(|| raise(line, "TypeError", format!("{f}() missing kernel_size")))?;
+            let mut spec = LayerSpec::new(
+                if max {
+                    LayerOp::MaxPool
+                } else {
+                    LayerOp::AvgPool
+                },
+                Framework::Torch,
+                vec![],
+                kernel,
+            );
             spec.stride = b.dims("stride", n)?;
-            spec.padding = Some(Padding::from_dims(b.dims("padding", n)?.unwrap_or(Dims::All(0))));
+            spec.padding = Some(Padding::from_dims(
+                b.dims("padding", n)?.unwrap_or(Dims::All(0)),
+            ));
             if max {
                 spec.dilation = Some(b.dims("dilation", n)?.unwrap_or(Dims::All(1)));
             } else {
@@ -277,24 +482,50 @@ fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value
             spec.ceil_mode = Some(b.boolean("ceil_mode")?.unwrap_or(false));
             Op::Pool(spec)
         }
-        "adaptive_avg_pool1d" | "adaptive_avg_pool2d" | "adaptive_avg_pool3d" | "adaptive_max_pool1d" | "adaptive_max_pool2d" | "adaptive_max_pool3d" => {
+        "adaptive_avg_pool1d"
+        | "adaptive_avg_pool2d"
+        | "adaptive_avg_pool3d"
+        | "adaptive_max_pool1d"
+        | "adaptive_max_pool2d"
+        | "adaptive_max_pool3d" => {
             let n = usize::from(f.as_bytes()[f.len() - 2] - b'0');
-            let out = arg(&pos, &kw, 1, "output_size").ok_or_else(|| raise(line, "TypeError", format!("{f}() missing output_size")))?;
+            let out = arg(&pos, &kw, 1, "output_size")
+                .ok_or_else(|| raise(line, "TypeError", format!("{f}() missing output_size")))?;
             let output: Vec<Option<i64>> = match &out {
-                Value::Tuple(_) | Value::List(_) => it.iterate(&out, line)?.iter().map(|v| match v { Value::None => Ok(None), v => as_int(v, line).map(Some) }).collect::<Ev<_>>()?,
+                Value::Tuple(_) | Value::List(_) => it
+                    .iterate(&out, line)?
+                    .iter()
+                    .map(|v| match v {
+                        Value::None => Ok(None),
+                        v => as_int(v, line).map(Some),
+                    })
+                    .collect::<Ev<_>>()?,
                 v => vec![Some(as_int(v, line)?); n],
             };
-            Op::AdaptivePool { max: f.contains("max"), output }
+            Op::AdaptivePool {
+                max: f.contains("max"),
+                output,
+            }
         }
         "interpolate" | "upsample" | "upsample_nearest" | "upsample_bilinear" => {
             let size = match arg(&pos, &kw, 1, "size") {
                 None => None,
-                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(it.iterate(&v, line)?.iter().map(|v| as_int(v, line)).collect::<Ev<Vec<i64>>>()?),
+                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(
+                    it.iterate(&v, line)?
+                        .iter()
+                        .map(|v| as_int(v, line))
+                        .collect::<Ev<Vec<i64>>>()?,
+                ),
                 Some(v) => Some(vec![as_int(&v, line)?]),
             };
             let scale = match arg(&pos, &kw, 2, "scale_factor") {
                 None => None,
-                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(it.iterate(&v, line)?.iter().map(|v| as_float(v, line)).collect::<Ev<Vec<f64>>>()?),
+                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(
+                    it.iterate(&v, line)?
+                        .iter()
+                        .map(|v| as_float(v, line))
+                        .collect::<Ev<Vec<f64>>>()?,
+                ),
                 Some(v) => Some(vec![as_float(&v, line)?]),
             };
             let mode = match (f, arg(&pos, &kw, 3, "mode")) {
@@ -304,30 +535,66 @@ fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value
                     "nearest" => Interpolation::Nearest,
                     "bilinear" | "linear" | "trilinear" => Interpolation::Linear,
                     "bicubic" => Interpolation::Bicubic,
-                    other => return Err(unsupported(line, format!("F.interpolate(mode='{other}') is not translated by padlab"))),
+                    other => {
+                        return Err(unsupported(
+                            line,
+                            format!("F.interpolate(mode='{other}') is not translated by padlab"),
+                        ));
+                    }
                 },
-                (_, Some(other)) => return Err(raise(line, "TypeError", format!("mode must be a string, not {}", other.type_name()))),
+                (_, Some(other)) => {
+                    return Err(raise(
+                        line,
+                        "TypeError",
+                        format!("mode must be a string, not {}", other.type_name()),
+                    ));
+                }
             };
             let align = match arg(&pos, &kw, 4, "align_corners") {
                 Some(v) => it.truthy(&v, line)?,
                 None => f == "upsample_bilinear",
             };
             if size.is_none() && scale.is_none() {
-                return Err(raise(line, "ValueError", "either size or scale_factor should be defined"));
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    "either size or scale_factor should be defined",
+                ));
             }
-            Op::Upsample { scale, size, mode, align_corners: align }
+            Op::Upsample {
+                scale,
+                size,
+                mode,
+                align_corners: align,
+            }
         }
         "pad" => {
-            let pads = arg(&pos, &kw, 1, "pad").ok_or_else(|| raise(line, "TypeError", "pad() missing pad"))?;
-            let flat: Vec<i64> = it.iterate(&pads, line)?.iter().map(|v| as_int(v, line)).collect::<Ev<_>>()?;
+            let pads = arg(&pos, &kw, 1, "pad")
+                .ok_or_else(|| raise(line, "TypeError", "pad() missing pad"))?;
+            let flat: Vec<i64> = it
+                .iterate(&pads, line)?
+                .iter()
+                .map(|v| as_int(v, line))
+                .collect::<Ev<_>>()?;
             if flat.len() % 2 != 0 {
-                return Err(raise(line, "RuntimeError", "Padding length must be divisible by 2"));
+                return Err(raise(
+                    line,
+                    "RuntimeError",
+                    "Padding length must be divisible by 2",
+                ));
             }
             let rank = x.shape.as_ref().map(Vec::len);
             if let Some(r) = rank
                 && flat.len() / 2 > r
             {
-                return Err(raise(line, "RuntimeError", format!("Padding length should be less than or equal to two times the input dimension but got padding length {} and input of dimension {r}", flat.len())));
+                return Err(raise(
+                    line,
+                    "RuntimeError",
+                    format!(
+                        "Padding length should be less than or equal to two times the input dimension but got padding length {} and input of dimension {r}",
+                        flat.len()
+                    ),
+                ));
             }
             let mode = match arg(&pos, &kw, 2, "mode") {
                 None => "constant".to_string(),
@@ -338,9 +605,20 @@ fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value
                 "reflect" => PadFill::Reflect,
                 "replicate" => PadFill::Replicate,
                 "circular" => PadFill::Circular,
-                other => return Err(raise(line, "NotImplementedError", format!("Unrecognised padding mode {other}"))),
+                other => {
+                    return Err(raise(
+                        line,
+                        "NotImplementedError",
+                        format!("Unrecognised padding mode {other}"),
+                    ));
+                }
             };
-            let r = rank.ok_or_else(|| unsupported(line, "F.pad of a tensor of unknown rank: give the input shape"))?;
+            let r = rank.ok_or_else(|| {
+                unsupported(
+                    line,
+                    "F.pad of a tensor of unknown rank: give the input shape",
+                )
+            })?;
             // F.pad lists the last axis first.
             let mut pairs = vec![(0, 0); r];
             for (k, p) in flat.chunks(2).enumerate() {
@@ -348,12 +626,22 @@ fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value
             }
             Op::Pad { pairs, fill }
         }
-        "pixel_shuffle" => Op::PixelShuffle(as_int(&arg(&pos, &kw, 1, "upscale_factor").unwrap_or(Value::Int(1)), line)?),
+        "pixel_shuffle" => Op::PixelShuffle(as_int(
+            &arg(&pos, &kw, 1, "upscale_factor").unwrap_or(Value::Int(1)),
+            line,
+        )?),
         "flatten" => Op::Flatten { start: 0, end: -1 },
-        "conv1d" | "conv2d" | "conv3d" | "conv_transpose1d" | "conv_transpose2d" | "conv_transpose3d" | "linear" | "batch_norm" | "layer_norm" | "group_norm" | "instance_norm" | "embedding" => {
+        "conv1d" | "conv2d" | "conv3d" | "conv_transpose1d" | "conv_transpose2d"
+        | "conv_transpose3d" | "linear" | "batch_norm" | "layer_norm" | "group_norm"
+        | "instance_norm" | "embedding" => {
             return layer_functional(it, f, x, pos, kw, site);
         }
-        _ => return Err(unsupported(line, format!("F.{f} is not translated by padlab"))),
+        _ => {
+            return Err(unsupported(
+                line,
+                format!("F.{f} is not translated by padlab"),
+            ));
+        }
     };
     let mut kind = f.trim_end_matches('_').to_string();
     if kind == "upsample" {
@@ -365,18 +653,42 @@ fn functional(it: &mut Interp, f: &str, pos: Vec<Value>, kw: Vec<(Rc<str>, Value
 /// `F.conv2d(x, self.weight, self.bias, stride, padding, dilation, groups)` and the other
 /// functional forms of layers: the layer whose weight is passed, with the call's own
 /// arguments (timm's `Conv2dSame` pads, then calls `F.conv2d` with `padding=0`).
-fn layer_functional(it: &mut Interp, f: &str, x: Rc<Tensor>, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn layer_functional(
+    it: &mut Interp,
+    f: &str,
+    x: Rc<Tensor>,
+    pos: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+    site: &Site,
+) -> Ev<Value> {
     let line = site.line;
     let Some(Value::Param(layer, _)) = arg(&pos, &kw, 1, "weight") else {
-        return Err(unsupported(line, format!("F.{f} with a weight that is not a layer's: padlab ports layers, not free weights")));
+        return Err(unsupported(
+            line,
+            format!(
+                "F.{f} with a weight that is not a layer's: padlab ports layers, not free weights"
+            ),
+        ));
     };
     let LayerKind::Op(op) = &layer.kind else {
-        return Err(unsupported(line, format!("F.{f} with the weight of a {}", layer.class)));
+        return Err(unsupported(
+            line,
+            format!("F.{f} with the weight of a {}", layer.class),
+        ));
     };
     let op = match (f, op) {
         ("conv1d" | "conv2d" | "conv3d", Op::Conv(c)) => {
             let n = usize::from(f.as_bytes()[f.len() - 2] - b'0');
-            let b = super::layers::bind(Framework::Torch, f, &["input", "weight", "bias", "stride", "padding", "dilation", "groups"], pos.clone(), kw.clone(), line)?;
+            let b = super::layers::bind(
+                Framework::Torch,
+                f,
+                &[
+                    "input", "weight", "bias", "stride", "padding", "dilation", "groups",
+                ],
+                pos.clone(),
+                kw.clone(),
+                line,
+            )?;
             let mut c = c.clone();
             c.spec.stride = Some(b.dims("stride", n)?.unwrap_or(Dims::All(1)));
             c.spec.dilation = Some(b.dims("dilation", n)?.unwrap_or(Dims::All(1)));
@@ -393,8 +705,21 @@ fn layer_functional(it: &mut Interp, f: &str, x: Rc<Tensor>, pos: Vec<Value>, kw
             Op::Conv(c)
         }
         ("linear", Op::Dense { .. }) => op.clone(),
-        _ => return Err(unsupported(line, format!("F.{f} with the weight of a {}", layer.class))),
+        _ => {
+            return Err(unsupported(
+                line,
+                format!("F.{f} with the weight of a {}", layer.class),
+            ));
+        }
     };
-    let out = it.record(op, f, std::slice::from_ref(&x), Framework::Torch, site, Some(&layer), None)?;
+    let out = it.record(
+        op,
+        f,
+        std::slice::from_ref(&x),
+        Framework::Torch,
+        site,
+        Some(&layer),
+        None,
+    )?;
     Ok(outputs_value(out))
 }

@@ -71,8 +71,14 @@ pub fn string_literal(text: &str) -> String {
             '"' => out.push_str("\\\""),
             '\n' => out.push('\n'),
             '\t' => out.push('\t'),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if ('\u{2028}'..='\u{2029}').contains(&c) || ('\u{fff0}'..='\u{ffff}').contains(&c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if ('\u{2028}'..='\u{2029}').contains(&c)
+                || ('\u{fff0}'..='\u{ffff}').contains(&c) =>
+            {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -94,32 +100,64 @@ fn source_layer(source: Framework, name: &str) -> String {
 /// (a separable convolution's pointwise kernel).
 fn read_source(py: &mut Py, source: Framework, load: &Load, src: &str) {
     match (&load.kind, source) {
-        (LoadKind::Conv { .. }, Framework::Torch) | (LoadKind::Dense { .. }, Framework::Torch) | (LoadKind::Embedding, Framework::Torch) => {
-            py.line(format!("w, b = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"));
+        (LoadKind::Conv { .. }, Framework::Torch)
+        | (LoadKind::Dense { .. }, Framework::Torch)
+        | (LoadKind::Embedding, Framework::Torch) => {
+            py.line(format!(
+                "w, b = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"
+            ));
         }
-        (LoadKind::Conv { transposed, rank, depthwise, separable, .. }, _) => {
+        (
+            LoadKind::Conv {
+                transposed,
+                rank,
+                depthwise,
+                separable,
+                ..
+            },
+            _,
+        ) => {
             let n = *rank;
             if let Some(mult) = depthwise {
                 // [k..., in, mult] -> [in * mult, 1, k...] (torch's grouped layout).
                 let to_first: Vec<i64> = std::iter::once(n as i64).chain(0..n as i64).collect();
                 py.line(format!("dk = as_numpy({src}.depthwise_kernel if hasattr({src}, \"depthwise_kernel\") else {src}.kernel)"));
-                py.line(format!("w = np.transpose(dk.reshape(dk.shape[:{n}] + (-1,)), {})[:, None]", tuple(&to_first)));
+                py.line(format!(
+                    "w = np.transpose(dk.reshape(dk.shape[:{n}] + (-1,)), {})[:, None]",
+                    tuple(&to_first)
+                ));
                 let _ = mult;
                 if *separable {
-                    py.line(format!("pw = np.transpose(as_numpy({src}.pointwise_kernel), {})", tuple(&kernel_to_first(n))));
+                    py.line(format!(
+                        "pw = np.transpose(as_numpy({src}.pointwise_kernel), {})",
+                        tuple(&kernel_to_first(n))
+                    ));
                 }
             } else if *transposed {
                 // [k..., out, in] -> [in, out, k...].
-                let order: Vec<i64> = [n as i64 + 1, n as i64].into_iter().chain(0..n as i64).collect();
-                py.line(format!("w = np.transpose(as_numpy({src}.kernel), {})", tuple(&order)));
+                let order: Vec<i64> = [n as i64 + 1, n as i64]
+                    .into_iter()
+                    .chain(0..n as i64)
+                    .collect();
+                py.line(format!(
+                    "w = np.transpose(as_numpy({src}.kernel), {})",
+                    tuple(&order)
+                ));
             } else {
-                py.line(format!("w = np.transpose(as_numpy({src}.kernel), {})", tuple(&kernel_to_first(n))));
+                py.line(format!(
+                    "w = np.transpose(as_numpy({src}.kernel), {})",
+                    tuple(&kernel_to_first(n))
+                ));
             }
-            py.line(format!("b = as_numpy({src}.bias) if {src}.use_bias else None"));
+            py.line(format!(
+                "b = as_numpy({src}.bias) if {src}.use_bias else None"
+            ));
         }
         (LoadKind::Dense { .. }, _) => {
             py.line(format!("w = as_numpy({src}.kernel).T"));
-            py.line(format!("b = as_numpy({src}.bias) if {src}.use_bias else None"));
+            py.line(format!(
+                "b = as_numpy({src}.bias) if {src}.use_bias else None"
+            ));
         }
         (LoadKind::Embedding, _) => {
             py.line(format!("w, b = as_numpy({src}.embeddings), None"));
@@ -134,32 +172,61 @@ fn read_source(py: &mut Py, source: Framework, load: &Load, src: &str) {
             });
             py.line(format!("gamma, beta, mean, var = as_numpy({src}.weight), as_numpy({src}.bias), as_numpy({src}.running_mean), as_numpy({src}.running_var)"));
         }
-        (LoadKind::BatchNorm { features, center, scale }, _) => {
-            py.line(format!("{src}.moving_mean.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"));
-            py.line(format!("{src}.moving_variance.assign(rng.uniform(0.5, 2.0, {features}).astype(np.float32))"));
+        (
+            LoadKind::BatchNorm {
+                features,
+                center,
+                scale,
+            },
+            _,
+        ) => {
+            py.line(format!(
+                "{src}.moving_mean.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"
+            ));
+            py.line(format!(
+                "{src}.moving_variance.assign(rng.uniform(0.5, 2.0, {features}).astype(np.float32))"
+            ));
             py.line("gamma = beta = None");
             if *scale {
-                py.line(format!("{src}.gamma.assign(rng.uniform(0.5, 1.5, {features}).astype(np.float32))"));
+                py.line(format!(
+                    "{src}.gamma.assign(rng.uniform(0.5, 1.5, {features}).astype(np.float32))"
+                ));
                 py.line(format!("gamma = as_numpy({src}.gamma)"));
             }
             if *center {
-                py.line(format!("{src}.beta.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"));
+                py.line(format!(
+                    "{src}.beta.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"
+                ));
                 py.line(format!("beta = as_numpy({src}.beta)"));
             }
-            py.line(format!("mean, var = as_numpy({src}.moving_mean), as_numpy({src}.moving_variance)"));
+            py.line(format!(
+                "mean, var = as_numpy({src}.moving_mean), as_numpy({src}.moving_variance)"
+            ));
         }
         (LoadKind::LayerNorm { .. } | LoadKind::GroupNorm, Framework::Torch) => {
-            py.line(format!("gamma, beta = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"));
+            py.line(format!(
+                "gamma, beta = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"
+            ));
         }
         (LoadKind::LayerNorm { .. } | LoadKind::GroupNorm, _) => {
-            py.line(format!("gamma = as_numpy({src}.gamma) if {src}.scale else None"));
-            py.line(format!("beta = as_numpy({src}.beta) if {src}.center else None"));
+            py.line(format!(
+                "gamma = as_numpy({src}.gamma) if {src}.scale else None"
+            ));
+            py.line(format!(
+                "beta = as_numpy({src}.beta) if {src}.center else None"
+            ));
         }
     }
-    if let LoadKind::Conv { dilate: Some(d), .. } = &load.kind {
+    if let LoadKind::Conv {
+        dilate: Some(d), ..
+    } = &load.kind
+    {
         py.line(format!("w = dilate_kernel(w, {})", tuple(d)));
     }
-    if let LoadKind::Dense { flatten: Some(f), .. } = &load.kind {
+    if let LoadKind::Dense {
+        flatten: Some(f), ..
+    } = &load.kind
+    {
         let port_last = !f.source_last;
         py.line(format!(
             "w = reorder(w, {}, {}, {}, {})",
@@ -178,7 +245,9 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
         py.line(format!("{dst}.{attr}.copy_(torch.from_numpy({v}))"));
     };
     match &load.kind {
-        LoadKind::Conv { separable, bias, .. } => {
+        LoadKind::Conv {
+            separable, bias, ..
+        } => {
             set(py, "weight", "w");
             if let Some(pw) = &access.pointwise {
                 py.line(format!("{pw}.weight.copy_(torch.from_numpy(pw))"));
@@ -198,7 +267,9 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
         }
         LoadKind::Embedding => set(py, "weight", "w"),
         LoadKind::BatchNorm { .. } => {
-            py.line(format!("bn = {dst}.bn if hasattr({dst}, \"bn\") else {dst}"));
+            py.line(format!(
+                "bn = {dst}.bn if hasattr({dst}, \"bn\") else {dst}"
+            ));
             py.block("if bn.weight is not None", |py| {
                 py.line("bn.weight.copy_(torch.from_numpy(gamma if gamma is not None else np.ones_like(mean)))");
                 py.line("bn.bias.copy_(torch.from_numpy(beta if beta is not None else np.zeros_like(mean)))");
@@ -207,38 +278,49 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
             py.line("bn.running_var.copy_(torch.from_numpy(var))");
         }
         LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
-            py.block(format!("if {dst}.weight is not None"), |py| py.line(format!("{dst}.weight.copy_(torch.from_numpy(gamma))")));
-            py.block(format!("if getattr({dst}, \"bias\", None) is not None"), |py| py.line(format!("{dst}.bias.copy_(torch.from_numpy(beta))")));
+            py.block(format!("if {dst}.weight is not None"), |py| {
+                py.line(format!("{dst}.weight.copy_(torch.from_numpy(gamma))"));
+            });
+            py.block(
+                format!("if getattr({dst}, \"bias\", None) is not None"),
+                |py| {
+                    py.line(format!("{dst}.bias.copy_(torch.from_numpy(beta))"));
+                },
+            );
         }
     }
 }
 
 fn imports(py: &mut Py, f: Framework) {
-    match f {
-        Framework::Torch => {
-            py.line("import torch");
-            py.line("import torch.nn as nn");
-            py.line("import torch.nn.functional as F");
-        }
-        Framework::Keras => {
-            py.line("import keras");
-            py.line("from keras import layers");
-        }
-        Framework::Tf => py.line("import tensorflow as tf"),
-        Framework::Jax => {
-            py.line("import jax");
-            py.line("import jax.numpy as jnp");
-            py.line("from jax import lax");
-        }
-        Framework::Onnx => py.line("import onnxruntime as ort"),
+    let lines: &[&str] = match f {
+        Framework::Torch => &[
+            "import torch",
+            "import torch.nn as nn",
+            "import torch.nn.functional as F",
+        ],
+        Framework::Keras => &["import keras", "from keras import layers"],
+        Framework::Tf => &["import tensorflow as tf"],
+        Framework::Jax => &[
+            "import jax",
+            "import jax.numpy as jnp",
+            "from jax import lax",
+        ],
+        Framework::Onnx => &["import onnxruntime as ort"],
     };
+    for l in lines {
+        py.import(l);
+    }
 }
 
 /// The script for `written` (the port of `model` planned as `plan`).
 pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<String, PortError> {
     let source = plan.source;
     let target = plan.target;
-    let Origin::Code { code, build, defined } = &model.origin;
+    let Origin::Code {
+        code,
+        build,
+        defined,
+    } = &model.origin;
     let input = model.input.clone().ok_or(PortError::NoInput)?;
     let mut py = Py::new();
     py.comment(format!(
@@ -257,16 +339,21 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     for f in &frameworks {
         imports(&mut py, *f);
     }
-    py.line("import numpy as np");
-    py.blank();
-    py.comment(format!("---- The source model, from the paste ({}) ----", source.title()));
+    py.import("import numpy as np");
+    py.comment(format!(
+        "---- The source model, from the paste ({}) ----",
+        source.title()
+    ));
     py.line(format!("PASTE = {}", string_literal(code)));
     py.line("namespace = {\"__name__\": \"padlab_source\"}");
     if !defined.is_empty() {
         py.comment("Names the paste uses but does not define: from the input shape.");
         py.line("exec(\"import numpy as np\", namespace)");
         for (name, line) in defined {
-            py.line(format!("exec({:?}, namespace)", line.split("  #").next().unwrap_or(line)));
+            py.line(format!(
+                "exec({:?}, namespace)",
+                line.split("  #").next().unwrap_or(line)
+            ));
             if let Some((_, c)) = line.split_once("  # ") {
                 py.comment(format!("{name}: {c}"));
             }
@@ -276,9 +363,6 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     py.line(format!("source = eval({build:?}, namespace)"));
     py.blank();
     py.comment(format!("---- The {} port (padlab) ----", target.title()));
-    for line in written.py.import_lines() {
-        py.line(line);
-    }
     py.append(&written.py);
     py.line("port = model");
     py.blank();
@@ -297,7 +381,8 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     py.blank();
     py.line("rng = np.random.default_rng(0)");
     let integer = model.graph.consumers().first().is_some_and(|c| {
-        c.iter().any(|n| matches!(model.graph.node(*n).op, Op::Embedding { .. }))
+        c.iter()
+            .any(|n| matches!(model.graph.node(*n).op, Op::Embedding { .. }))
     });
     if integer {
         let vocab = model
@@ -309,7 +394,10 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
                 _ => None,
             })
             .unwrap_or(2);
-        py.line(format!("x = rng.integers(0, {vocab}, (2, {}))  # token indices", crate::codegen::writer::join(&input)));
+        py.line(format!(
+            "x = rng.integers(0, {vocab}, (2, {}))  # token indices",
+            crate::codegen::writer::join(&input)
+        ));
     } else {
         py.line(format!(
             "x = rng.standard_normal((2, {})).astype(np.float32)  # {} layout",
@@ -345,14 +433,20 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             .find(|(s, _)| *s == load.step)
             .map(|(_, a)| a.clone())
             .unwrap_or_default();
-        let line = node.source.call_line.unwrap_or(node.source.line);
-        body.comment(format!("line {line}: {}", crate::model::code::eval::short(&node.source.text)));
+        let line = node.source.line;
+        body.comment(format!(
+            "line {line}: {}",
+            crate::model::code::eval::short(&node.source.text)
+        ));
         let src = source_layer(source, &node.name);
         read_source(&mut body, source, load, &src);
         match target {
             Framework::Torch => write_torch(&mut body, load, &access),
             other => {
-                return Err(PortError::at(line, format!("weights into {} are not written yet", other.title())));
+                return Err(PortError::at(
+                    line,
+                    format!("weights into {} are not written yet", other.title()),
+                ));
             }
         }
     }
@@ -374,11 +468,18 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         }),
         _ => py.line("want = outputs_of(source(x, training=False))"),
     };
-    let in_perm = &plan.inputs.first().map(|p| p.tensor.perm.clone()).unwrap_or_default();
+    let in_perm = &plan
+        .inputs
+        .first()
+        .map(|p| p.tensor.perm.clone())
+        .unwrap_or_default();
     let xp = if in_perm.iter().enumerate().all(|(i, &p)| i == p) {
         "x".to_string()
     } else {
-        format!("np.ascontiguousarray(np.transpose(x, {}))", tuple(&in_perm.iter().map(|&v| v as i64).collect::<Vec<_>>()))
+        format!(
+            "np.ascontiguousarray(np.transpose(x, {}))",
+            tuple(&in_perm.iter().map(|&v| v as i64).collect::<Vec<_>>())
+        )
     };
     match target {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
@@ -392,16 +493,26 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     py.line("errors = []");
     for (k, out) in plan.outputs.iter().enumerate() {
         if plan.random.get(k).copied().unwrap_or(false) {
-            py.comment(format!("Output {k} ({}) depends on random values: its shape is compared, not its numbers.", out.name));
+            py.comment(format!(
+                "Output {k} ({}) depends on random values: its shape is compared, not its numbers.",
+                out.name
+            ));
             let perm: Vec<i64> = out.tensor.perm.iter().map(|&v| v as i64).collect();
-            py.line(format!("assert got[{k}].shape == np.transpose(want[{k}], {}).shape", tuple(&perm)));
+            py.line(format!(
+                "assert got[{k}].shape == np.transpose(want[{k}], {}).shape",
+                tuple(&perm)
+            ));
             continue;
         }
         let perm: Vec<i64> = out.tensor.perm.iter().map(|&v| v as i64).collect();
-        py.line(format!("errors.append(compare({:?}, got[{k}], np.transpose(want[{k}], {})))", out.name, tuple(&perm)));
+        py.line(format!(
+            "errors.append(compare({:?}, got[{k}], np.transpose(want[{k}], {})))",
+            out.name,
+            tuple(&perm)
+        ));
     }
     py.line(format!(
-        "print(f\"padlab self-check passed: {} {}, {} outputs agree to {{max(errors, default=0):.2g}} of their scale\")",
+        "print(f\"padlab self-check passed: {} {}, {} agree to {{max(errors, default=0):.2g}} of their scale\")",
         source.title(),
         match target {
             Framework::Torch => "-> PyTorch",
@@ -409,7 +520,10 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             Framework::Tf => "-> TensorFlow",
             _ => "-> JAX",
         },
-        plan.outputs.len()
+        match plan.outputs.len() {
+            1 => "the output".to_string(),
+            n => format!("{n} outputs"),
+        }
     ));
     let _ = kernel_to_last;
     Ok(py.finish())

@@ -37,14 +37,21 @@ pub enum PortError {
     /// No input shape: the code states none and none was given.
     NoInput,
     /// An operation is refused at its input size (the table shows why).
-    Refused { line: usize, name: String, reason: String },
+    Refused {
+        line: usize,
+        name: String,
+        reason: String,
+    },
     /// padlab has no translation for this operation into the target.
     Untranslated { line: usize, what: String },
 }
 
 impl PortError {
     pub fn at(line: usize, what: impl Into<String>) -> PortError {
-        PortError::Untranslated { line, what: what.into() }
+        PortError::Untranslated {
+            line,
+            what: what.into(),
+        }
     }
 }
 
@@ -88,7 +95,9 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
         Framework::Torch => {
             let plan = plan::lower_graph::<crate::codegen::torch::TorchPad>(g)?;
             let written = torch::write(g, &plan)?;
-            let script = options.check.then(|| check::script(model, &plan.view(), &written));
+            let script = options
+                .check
+                .then(|| check::script(model, &plan.view(), &written));
             (written.py, script)
         }
         other => {
@@ -108,7 +117,11 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
 /// A float as a Python literal (`1e-05`, `0.1`, `1.0`, `float("inf")`).
 pub(crate) fn float(v: f64) -> String {
     if v.is_infinite() {
-        return if v > 0.0 { "float(\"inf\")".into() } else { "float(\"-inf\")".into() };
+        return if v > 0.0 {
+            "float(\"inf\")".into()
+        } else {
+            "float(\"-inf\")".into()
+        };
     }
     crate::model::code::value::python_float(v)
 }

@@ -20,7 +20,9 @@ use std::collections::HashMap;
 use crate::codegen::plan::{LowerOptions, Plan, Spelling, lower};
 use crate::core::{Dims, Framework, LayerSpec};
 use crate::model::graph::{Edge, Graph, NodeId};
-use crate::model::op::{Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce};
+use crate::model::op::{
+    Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce,
+};
 use crate::model::shape::{axis, channels_last};
 
 use super::PortError;
@@ -291,10 +293,16 @@ pub fn native_perm(source: Framework, target: Framework, r: usize) -> Vec<usize>
     }
     if channels_last(source) {
         // NHWC -> NCHW: [0, r-1, 1, ..., r-2].
-        std::iter::once(0).chain(std::iter::once(r - 1)).chain(1..r - 1).collect()
+        std::iter::once(0)
+            .chain(std::iter::once(r - 1))
+            .chain(1..r - 1)
+            .collect()
     } else {
         // NCHW -> NHWC: [0, 2, ..., r-1, 1].
-        std::iter::once(0).chain(2..r).chain(std::iter::once(1)).collect()
+        std::iter::once(0)
+            .chain(2..r)
+            .chain(std::iter::once(1))
+            .collect()
     }
 }
 
@@ -302,12 +310,37 @@ pub fn native_perm(source: Framework, target: Framework, r: usize) -> Vec<usize>
 pub fn identifier(name: &str) -> String {
     let mut s: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert_str(0, "layer_");
     }
-    if matches!(s.as_str(), "x" | "model" | "input" | "forward" | "self" | "params" | "lambda" | "def" | "class" | "in" | "is" | "if" | "or" | "and" | "not" | "pass" | "for" | "return") {
+    if matches!(
+        s.as_str(),
+        "x" | "model"
+            | "input"
+            | "forward"
+            | "self"
+            | "params"
+            | "lambda"
+            | "def"
+            | "class"
+            | "in"
+            | "is"
+            | "if"
+            | "or"
+            | "and"
+            | "not"
+            | "pass"
+            | "for"
+            | "return"
+    ) {
         s.push('_');
     }
     s
@@ -337,12 +370,23 @@ impl<P: Spelling> Lowering<'_, P> {
     fn name(&mut self, source: &str) -> String {
         let base = identifier(source);
         let n = self.used_names.entry(base.clone()).or_insert(0);
-        let name = if *n == 0 { base.clone() } else { format!("{base}_{n}") };
+        let name = if *n == 0 {
+            base.clone()
+        } else {
+            format!("{base}_{n}")
+        };
         *n += 1;
         name
     }
 
-    fn push(&mut self, node: Option<NodeId>, name: String, inputs: Vec<Var>, op: PortOp<P>, out: Vec<PortTensor>) -> Vec<Var> {
+    fn push(
+        &mut self,
+        node: Option<NodeId>,
+        name: String,
+        inputs: Vec<Var>,
+        op: PortOp<P>,
+        out: Vec<PortTensor>,
+    ) -> Vec<Var> {
         let random = inputs.iter().any(|v| self.random[v.0]) || matches!(op, PortOp::Random { .. });
         let outputs: Vec<Var> = out.into_iter().map(|t| self.var(t, random)).collect();
         self.plan.steps.push(PortStep {
@@ -367,7 +411,17 @@ impl<P: Spelling> Lowering<'_, P> {
             .collect();
         let shape = q.iter().map(|&i| t.shape[i]).collect();
         let name = self.name(&format!("{name}_transpose"));
-        self.push(None, name, vec![v], PortOp::Transpose(q), vec![PortTensor { shape, perm: want.to_vec(), flat: None }])[0]
+        self.push(
+            None,
+            name,
+            vec![v],
+            PortOp::Transpose(q),
+            vec![PortTensor {
+                shape,
+                perm: want.to_vec(),
+                flat: None,
+            }],
+        )[0]
     }
 
     /// The port axis holding source axis `a` (negative counts from the end).
@@ -384,7 +438,10 @@ impl<P: Spelling> Lowering<'_, P> {
     /// A tensor of source shape `shape` in port order `perm`.
     fn port_tensor(shape: &[i64], perm: &[usize]) -> PortTensor {
         PortTensor {
-            shape: perm.iter().map(|&a| shape.get(a).copied().unwrap_or(1)).collect(),
+            shape: perm
+                .iter()
+                .map(|&a| shape.get(a).copied().unwrap_or(1))
+                .collect(),
             perm: perm.to_vec(),
             flat: None,
         }
@@ -421,7 +478,13 @@ pub fn lower_graph<P: Spelling>(g: &Graph) -> Result<PortPlan<P>, PortError> {
             });
         }
         let line = node.source.call_line.unwrap_or(node.source.line);
-        let Some(shapes) = node.inferred.outputs.iter().cloned().collect::<Option<Vec<_>>>() else {
+        let Some(shapes) = node
+            .inferred
+            .outputs
+            .iter()
+            .cloned()
+            .collect::<Option<Vec<_>>>()
+        else {
             return Err(PortError::NoInput);
         };
         if let Op::Input = node.op {
@@ -430,7 +493,11 @@ pub fn lower_graph<P: Spelling>(g: &Graph) -> Result<PortPlan<P>, PortError> {
             let t = Lowering::<P>::port_tensor(shape, &perm);
             let name = lw.name(&node.name);
             let v = lw.var(t.clone(), false);
-            lw.plan.inputs.push(Port { var: v, name, tensor: t });
+            lw.plan.inputs.push(Port {
+                var: v,
+                name,
+                tensor: t,
+            });
             lw.vars.insert(Edge::of(id), v);
             continue;
         }
@@ -450,12 +517,21 @@ pub fn lower_graph<P: Spelling>(g: &Graph) -> Result<PortPlan<P>, PortError> {
         let name = identifier(&g.node(e.node).name);
         let tensor = lw.tensor(v).clone();
         lw.plan.random.push(lw.random[v.0]);
-        lw.plan.outputs.push(Port { var: v, name, tensor });
+        lw.plan.outputs.push(Port {
+            var: v,
+            name,
+            tensor,
+        });
     }
     Ok(lw.plan)
 }
 
-fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>], line: usize) -> Result<(), PortError> {
+fn lower_node<P: Spelling>(
+    lw: &mut Lowering<P>,
+    id: NodeId,
+    shapes: &[Vec<i64>],
+    line: usize,
+) -> Result<(), PortError> {
     let g = lw.g;
     let node = g.node(id);
     let name = lw.name(&node.name);
@@ -480,18 +556,26 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
         })
     };
     // Most ops: one step, its output in the order `perm`.
-    let single = |lw: &mut Lowering<P>, inputs: Vec<Var>, op: PortOp<P>, perm: Vec<usize>| -> Vec<Var> {
-        let t = Lowering::<P>::port_tensor(out_shape, &perm);
-        lw.push(Some(id), name.clone(), inputs, op, vec![t])
-    };
+    let single =
+        |lw: &mut Lowering<P>, inputs: Vec<Var>, op: PortOp<P>, perm: Vec<usize>| -> Vec<Var> {
+            let t = Lowering::<P>::port_tensor(out_shape, &perm);
+            lw.push(Some(id), name.clone(), inputs, op, vec![t])
+        };
     let outs: Vec<Var> = match &node.op {
         Op::Input => unreachable!("inputs are lowered apart"),
         Op::Conv(conv) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
-            let spec = node.inferred.spec.clone().ok_or_else(|| PortError::at(line, "the convolution has no input size"))?;
+            let spec = node
+                .inferred
+                .spec
+                .clone()
+                .ok_or_else(|| PortError::at(line, "the convolution has no input size"))?;
             let plan = lowered(&spec)?;
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
-            let in_channels = in_shape.get(crate::model::shape::channel_axis(source, in_shape.len())).copied().unwrap_or(0);
+            let in_channels = in_shape
+                .get(crate::model::shape::channel_axis(source, in_shape.len()))
+                .copied()
+                .unwrap_or(0);
             let rank = spec.input.len();
             let (groups, depthwise) = match conv.groups {
                 Groups::Count(g) => (g, None),
@@ -517,11 +601,25 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
                 },
             });
             let perm = lw.native(r);
-            single(lw, vec![x], PortOp::Conv { plan, spec, conv: conv.clone(), in_channels }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::Conv {
+                    plan,
+                    spec,
+                    conv: conv.clone(),
+                    in_channels,
+                },
+                perm,
+            )
         }
         Op::Pool(_) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
-            let spec = node.inferred.spec.clone().ok_or_else(|| PortError::at(line, "the pool has no input size"))?;
+            let spec = node
+                .inferred
+                .spec
+                .clone()
+                .ok_or_else(|| PortError::at(line, "the pool has no input size"))?;
             let plan = lowered(&spec)?;
             let perm = lw.native(r);
             single(lw, vec![x], PortOp::Pool { plan, spec }, perm)
@@ -531,16 +629,45 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let (_, input) = crate::model::shape::split_map(source, &in_shape).unwrap_or_default();
             let (_, output) = crate::model::shape::split_map(source, out_shape).unwrap_or_default();
-            let uniform = input.iter().zip(&output).all(|(&i, &o)| o > 0 && i % o == 0);
+            let uniform = input
+                .iter()
+                .zip(&output)
+                .all(|(&i, &o)| o > 0 && i % o == 0);
             let perm = lw.native(r);
-            single(lw, vec![x], PortOp::AdaptivePool { max: *max, input, output, uniform }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::AdaptivePool {
+                    max: *max,
+                    input,
+                    output,
+                    uniform,
+                },
+                perm,
+            )
         }
         Op::GlobalPool { max, keepdims } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
             let perm = if *keepdims { lw.native(r) } else { identity(r) };
-            single(lw, vec![x], PortOp::GlobalPool { max: *max, keepdims: *keepdims, rank: x_rank.saturating_sub(2) }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::GlobalPool {
+                    max: *max,
+                    keepdims: *keepdims,
+                    rank: x_rank.saturating_sub(2),
+                },
+                perm,
+            )
         }
-        Op::Norm(Norm::Batch { axis: a, eps, momentum, center, scale, .. }) => {
+        Op::Norm(Norm::Batch {
+            axis: a,
+            eps,
+            momentum,
+            center,
+            scale,
+            ..
+        }) => {
             let x = x.ok_or(PortError::NoInput)?;
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let src_axis = axis(*a, in_shape.len()).map_err(|m| PortError::at(line, m))?;
@@ -548,7 +675,11 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             // Over the channels, the target's own layer in its layout; else, over that axis.
             let channel = crate::model::shape::channel_axis(source, in_shape.len());
             let (x, native) = if src_axis == channel || in_shape.len() == 2 {
-                let want = if in_shape.len() > 2 { lw.native(x_rank) } else { identity(x_rank) };
+                let want = if in_shape.len() > 2 {
+                    lw.native(x_rank)
+                } else {
+                    identity(x_rank)
+                };
                 (lw.order(x, &want, &name), true)
             } else {
                 (x, false)
@@ -558,51 +689,143 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             lw.plan.loads.push(Load {
                 node: node.shares.unwrap_or(id),
                 step,
-                kind: LoadKind::BatchNorm { features, center: *center, scale: *scale },
+                kind: LoadKind::BatchNorm {
+                    features,
+                    center: *center,
+                    scale: *scale,
+                },
             });
             let perm = same_perm(lw, x);
-            single(lw, vec![x], PortOp::BatchNorm { features, axis: port_axis, native, eps: *eps, momentum: *momentum, center: *center, scale: *scale }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::BatchNorm {
+                    features,
+                    axis: port_axis,
+                    native,
+                    eps: *eps,
+                    momentum: *momentum,
+                    center: *center,
+                    scale: *scale,
+                },
+                perm,
+            )
         }
-        Op::Norm(Norm::Layer { axes, eps, center, scale, .. }) => {
+        Op::Norm(Norm::Layer {
+            axes,
+            eps,
+            center,
+            scale,
+            ..
+        }) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
-            let mut idx: Vec<usize> = axes.iter().map(|&a| axis(a, in_shape.len())).collect::<Result<_, _>>().map_err(|m| PortError::at(line, m))?;
+            let mut idx: Vec<usize> = axes
+                .iter()
+                .map(|&a| axis(a, in_shape.len()))
+                .collect::<Result<_, _>>()
+                .map_err(|m| PortError::at(line, m))?;
             idx.sort_unstable();
-            let trailing = idx.iter().enumerate().all(|(k, &i)| i == in_shape.len() - idx.len() + k);
+            let trailing = idx
+                .iter()
+                .enumerate()
+                .all(|(k, &i)| i == in_shape.len() - idx.len() + k);
             if !trailing {
-                return Err(PortError::at(line, "a layer normalisation over axes that are not the last ones is not ported by padlab"));
+                return Err(PortError::at(
+                    line,
+                    "a layer normalisation over axes that are not the last ones is not ported by padlab",
+                ));
             }
             let shape: Vec<i64> = idx.iter().map(|&i| in_shape[i]).collect();
             let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::LayerNorm { center: *center, scale: *scale } });
-            single(lw, vec![x], PortOp::LayerNorm { shape, eps: *eps, center: *center, scale: *scale }, identity(r))
+            lw.plan.loads.push(Load {
+                node: node.shares.unwrap_or(id),
+                step,
+                kind: LoadKind::LayerNorm {
+                    center: *center,
+                    scale: *scale,
+                },
+            });
+            single(
+                lw,
+                vec![x],
+                PortOp::LayerNorm {
+                    shape,
+                    eps: *eps,
+                    center: *center,
+                    scale: *scale,
+                },
+                identity(r),
+            )
         }
-        Op::Norm(Norm::Group { groups, eps, affine, .. }) => {
+        Op::Norm(Norm::Group {
+            groups,
+            eps,
+            affine,
+            ..
+        }) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
-            let channels = in_shape.get(crate::model::shape::channel_axis(source, in_shape.len())).copied().unwrap_or(0);
+            let channels = in_shape
+                .get(crate::model::shape::channel_axis(source, in_shape.len()))
+                .copied()
+                .unwrap_or(0);
             if *affine {
                 let step = lw.plan.steps.len();
-                lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::GroupNorm });
+                lw.plan.loads.push(Load {
+                    node: node.shares.unwrap_or(id),
+                    step,
+                    kind: LoadKind::GroupNorm,
+                });
             }
             let perm = lw.native(r);
-            single(lw, vec![x], PortOp::GroupNorm { groups: *groups, channels, eps: *eps, affine: *affine }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::GroupNorm {
+                    groups: *groups,
+                    channels,
+                    eps: *eps,
+                    affine: *affine,
+                },
+                perm,
+            )
         }
         Op::Norm(Norm::Instance { eps, affine, .. }) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
-            let features = in_shape.get(crate::model::shape::channel_axis(source, in_shape.len())).copied().unwrap_or(0);
+            let features = in_shape
+                .get(crate::model::shape::channel_axis(source, in_shape.len()))
+                .copied()
+                .unwrap_or(0);
             if *affine {
                 let step = lw.plan.steps.len();
-                lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::GroupNorm });
+                lw.plan.loads.push(Load {
+                    node: node.shares.unwrap_or(id),
+                    step,
+                    kind: LoadKind::GroupNorm,
+                });
             }
             let perm = lw.native(r);
-            single(lw, vec![x], PortOp::InstanceNorm { features, eps: *eps, affine: *affine }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::InstanceNorm {
+                    features,
+                    eps: *eps,
+                    affine: *affine,
+                },
+                perm,
+            )
         }
         Op::Activation(a) => {
             let x = x.ok_or(PortError::NoInput)?;
             // A fused softmax is over the source's last axis.
-            let x = if *a == Activation::Softmax { lw.order(x, &identity(x_rank), &name) } else { x };
+            let x = if *a == Activation::Softmax {
+                lw.order(x, &identity(x_rank), &name)
+            } else {
+                x
+            };
             let perm = same_perm(lw, x);
             single(lw, vec![x], PortOp::Activation(*a), perm)
         }
@@ -610,7 +833,15 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             let x = x.ok_or(PortError::NoInput)?;
             let port_axis = lw.port_axis(x, *a, line)?;
             let perm = same_perm(lw, x);
-            single(lw, vec![x], PortOp::Softmax { axis: port_axis, log: *log }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::Softmax {
+                    axis: port_axis,
+                    log: *log,
+                },
+                perm,
+            )
         }
         Op::Dropout { rate, .. } => {
             let x = x.ok_or(PortError::NoInput)?;
@@ -625,7 +856,15 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
         Op::Affine { scale, offset } => {
             let x = x.ok_or(PortError::NoInput)?;
             let perm = same_perm(lw, x);
-            single(lw, vec![x], PortOp::Affine { scale: *scale, offset: *offset }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::Affine {
+                    scale: *scale,
+                    offset: *offset,
+                },
+                perm,
+            )
         }
         Op::Random { normal } => {
             let x = x.ok_or(PortError::NoInput)?;
@@ -639,13 +878,27 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             // A full flatten to [N, features] read only by dense layers keeps the target's order.
             let full = r == 2 && out_shape.first() == in_shape.first() && in_shape.len() > 2;
             let dense_only = !lw.consumers[id.0].is_empty()
-                && lw.consumers[id.0].iter().all(|c| matches!(g.node(*c).op, Op::Dense { .. }))
+                && lw.consumers[id.0]
+                    .iter()
+                    .all(|c| matches!(g.node(*c).op, Op::Dense { .. }))
                 && !g.outputs.iter().any(|e| e.node == id);
             if full && dense_only && t.perm != identity(x_rank) && t.perm == lw.native(x_rank) {
-                let (channels, spatial) = crate::model::shape::split_map(source, &in_shape).unwrap_or_default();
-                let flat = Some(FlatOrder { channels, spatial, source_last: channels_last(source) });
-                let op = PortOp::Flatten { start: 1, end: x_rank - 1 };
-                let out = PortTensor { shape: out_shape.clone(), perm: identity(2), flat };
+                let (channels, spatial) =
+                    crate::model::shape::split_map(source, &in_shape).unwrap_or_default();
+                let flat = Some(FlatOrder {
+                    channels,
+                    spatial,
+                    source_last: channels_last(source),
+                });
+                let op = PortOp::Flatten {
+                    start: 1,
+                    end: x_rank - 1,
+                };
+                let out = PortTensor {
+                    shape: out_shape.clone(),
+                    perm: identity(2),
+                    flat,
+                };
                 lw.push(Some(id), name.clone(), vec![x], op, vec![out])
             } else {
                 let x = lw.order(x, &identity(x_rank), &name);
@@ -672,9 +925,20 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             let t = lw.tensor(x).clone();
             // Source output axis j is source input axis p[j]; port axis i holds source input
             // axis t.perm[i], which is source output axis position of t.perm[i] in p.
-            let perm: Vec<usize> = t.perm.iter().map(|a| p.iter().position(|b| b == a).unwrap_or(*a)).collect();
+            let perm: Vec<usize> = t
+                .perm
+                .iter()
+                .map(|a| p.iter().position(|b| b == a).unwrap_or(*a))
+                .collect();
             lw.vars.insert(Edge::of(id), x);
-            let retagged = lw.var(PortTensor { shape: t.shape.clone(), perm, flat: None }, lw.random[x.0]);
+            let retagged = lw.var(
+                PortTensor {
+                    shape: t.shape.clone(),
+                    perm,
+                    flat: None,
+                },
+                lw.random[x.0],
+            );
             // A retag is a free step: it names the source permute for the reader.
             lw.push(Some(id), name.clone(), vec![x], PortOp::Alias, vec![]);
             if let Some(last) = lw.plan.steps.last_mut() {
@@ -687,20 +951,41 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let src: Vec<usize> = match axes {
                 None => (0..in_shape.len()).filter(|&i| in_shape[i] == 1).collect(),
-                Some(a) => a.iter().map(|&k| axis(k, in_shape.len())).collect::<Result<Vec<_>, _>>().map_err(|m| PortError::at(line, m))?.into_iter().filter(|&i| in_shape[i] == 1).collect(),
+                Some(a) => a
+                    .iter()
+                    .map(|&k| axis(k, in_shape.len()))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|m| PortError::at(line, m))?
+                    .into_iter()
+                    .filter(|&i| in_shape[i] == 1)
+                    .collect(),
             };
             let t = lw.tensor(x).clone();
-            let port: Vec<usize> = src.iter().map(|a| t.perm.iter().position(|p| p == a).unwrap_or(*a)).collect();
+            let port: Vec<usize> = src
+                .iter()
+                .map(|a| t.perm.iter().position(|p| p == a).unwrap_or(*a))
+                .collect();
             // The remaining axes keep their relative order.
-            let kept: Vec<usize> = t.perm.iter().copied().filter(|a| !src.contains(a)).collect();
+            let kept: Vec<usize> = t
+                .perm
+                .iter()
+                .copied()
+                .filter(|a| !src.contains(a))
+                .collect();
             let perm = renumber(&kept);
             single(lw, vec![x], PortOp::Squeeze(port), perm)
         }
         Op::Unsqueeze(_) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
-            let Op::Unsqueeze(axes) = &node.op else { unreachable!("matched") };
-            let idx: Vec<usize> = axes.iter().map(|&a| axis(a, in_shape.len() + axes.len())).collect::<Result<_, _>>().map_err(|m| PortError::at(line, m))?;
+            let Op::Unsqueeze(axes) = &node.op else {
+                unreachable!("matched")
+            };
+            let idx: Vec<usize> = axes
+                .iter()
+                .map(|&a| axis(a, in_shape.len() + axes.len()))
+                .collect::<Result<_, _>>()
+                .map_err(|m| PortError::at(line, m))?;
             single(lw, vec![x], PortOp::Unsqueeze(idx), identity(r))
         }
         Op::Slice(axes) => {
@@ -726,9 +1011,20 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
                 if s.index {
                     dropped.push(a);
                 }
-                port.push((t.perm.iter().position(|&p| p == a).unwrap_or(a), start, end, s.step.max(1), s.index));
+                port.push((
+                    t.perm.iter().position(|&p| p == a).unwrap_or(a),
+                    start,
+                    end,
+                    s.step.max(1),
+                    s.index,
+                ));
             }
-            let kept: Vec<usize> = t.perm.iter().copied().filter(|a| !dropped.contains(a)).collect();
+            let kept: Vec<usize> = t
+                .perm
+                .iter()
+                .copied()
+                .filter(|a| !dropped.contains(a))
+                .collect();
             let perm = renumber(&kept);
             single(lw, vec![x], PortOp::Slice(port), perm)
         }
@@ -736,8 +1032,20 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             let x = x.ok_or(PortError::NoInput)?;
             let port_axis = lw.port_axis(x, *a, line)?;
             let perm = same_perm(lw, x);
-            let out: Vec<PortTensor> = shapes.iter().map(|s| Lowering::<P>::port_tensor(s, &perm)).collect();
-            lw.push(Some(id), name.clone(), vec![x], PortOp::Split { axis: port_axis, sizes: sizes.clone() }, out)
+            let out: Vec<PortTensor> = shapes
+                .iter()
+                .map(|s| Lowering::<P>::port_tensor(s, &perm))
+                .collect();
+            lw.push(
+                Some(id),
+                name.clone(),
+                vec![x],
+                PortOp::Split {
+                    axis: port_axis,
+                    sizes: sizes.clone(),
+                },
+                out,
+            )
         }
         Op::Concat { axis: a } => {
             let first = x.ok_or(PortError::NoInput)?;
@@ -746,10 +1054,16 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             let port_axis = lw.port_axis(xs[0], *a, line)?;
             single(lw, xs, PortOp::Concat { axis: port_axis }, want)
         }
-        Op::Elementwise { op, constant, constant_first } => {
+        Op::Elementwise {
+            op,
+            constant,
+            constant_first,
+        } => {
             let first = x.ok_or(PortError::NoInput)?;
             let ranks: Vec<usize> = inputs.iter().map(|v| lw.tensor(*v).perm.len()).collect();
-            let perms_equal = inputs.iter().all(|v| lw.tensor(*v).perm == lw.tensor(first).perm);
+            let perms_equal = inputs
+                .iter()
+                .all(|v| lw.tensor(*v).perm == lw.tensor(first).perm);
             let want = if ranks.iter().all(|&k| k == ranks[0]) && perms_equal {
                 lw.tensor(first).perm.clone()
             } else if ranks.iter().all(|&k| k == ranks[0]) {
@@ -761,47 +1075,132 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
                 .iter()
                 .map(|&v| {
                     let k = lw.tensor(v).perm.len();
-                    if want.len() == k { lw.order(v, &want, &name) } else { lw.order(v, &identity(k), &name) }
+                    if want.len() == k {
+                        lw.order(v, &want, &name)
+                    } else {
+                        lw.order(v, &identity(k), &name)
+                    }
                 })
                 .collect();
             let perm = if want.len() == r { want } else { identity(r) };
-            single(lw, xs, PortOp::Elementwise { op: *op, constant: *constant, constant_first: *constant_first }, perm)
+            single(
+                lw,
+                xs,
+                PortOp::Elementwise {
+                    op: *op,
+                    constant: *constant,
+                    constant_first: *constant_first,
+                },
+                perm,
+            )
         }
-        Op::Dense { in_features, units, bias, activation } => {
+        Op::Dense {
+            in_features,
+            units,
+            bias,
+            activation,
+        } => {
             let x = x.ok_or(PortError::NoInput)?;
             let t = lw.tensor(x).clone();
-            let x = if t.perm.len() > 2 { lw.order(x, &identity(x_rank), &name) } else { x };
+            let x = if t.perm.len() > 2 {
+                lw.order(x, &identity(x_rank), &name)
+            } else {
+                x
+            };
             let flat = lw.tensor(x).flat.clone();
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let n = in_features.or(in_shape.last().copied()).unwrap_or(0);
             let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::Dense { bias: *bias, flatten: flat } });
-            single(lw, vec![x], PortOp::Dense { in_features: n, units: *units, bias: *bias, activation: *activation }, identity(r))
+            lw.plan.loads.push(Load {
+                node: node.shares.unwrap_or(id),
+                step,
+                kind: LoadKind::Dense {
+                    bias: *bias,
+                    flatten: flat,
+                },
+            });
+            single(
+                lw,
+                vec![x],
+                PortOp::Dense {
+                    in_features: n,
+                    units: *units,
+                    bias: *bias,
+                    activation: *activation,
+                },
+                identity(r),
+            )
         }
         Op::MatMul => {
-            let xs: Vec<Var> = inputs.iter().map(|&v| { let k = lw.tensor(v).perm.len(); lw.order(v, &identity(k), &name) }).collect();
+            let xs: Vec<Var> = inputs
+                .iter()
+                .map(|&v| {
+                    let k = lw.tensor(v).perm.len();
+                    lw.order(v, &identity(k), &name)
+                })
+                .collect();
             single(lw, xs, PortOp::MatMul, identity(r))
         }
         Op::Embedding { vocab, dim } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
             let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load { node: node.shares.unwrap_or(id), step, kind: LoadKind::Embedding });
-            single(lw, vec![x], PortOp::Embedding { vocab: *vocab, dim: *dim }, identity(r))
+            lw.plan.loads.push(Load {
+                node: node.shares.unwrap_or(id),
+                step,
+                kind: LoadKind::Embedding,
+            });
+            single(
+                lw,
+                vec![x],
+                PortOp::Embedding {
+                    vocab: *vocab,
+                    dim: *dim,
+                },
+                identity(r),
+            )
         }
         Op::Pad { pairs, fill } => {
             let x = x.ok_or(PortError::NoInput)?;
             let t = lw.tensor(x).clone();
-            let port: Vec<(i64, i64)> = t.perm.iter().map(|&a| pairs.get(a).copied().unwrap_or((0, 0))).collect();
+            let port: Vec<(i64, i64)> = t
+                .perm
+                .iter()
+                .map(|&a| pairs.get(a).copied().unwrap_or((0, 0)))
+                .collect();
             let perm = t.perm.clone();
-            single(lw, vec![x], PortOp::Pad { pairs: port, fill: *fill }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::Pad {
+                    pairs: port,
+                    fill: *fill,
+                },
+                perm,
+            )
         }
-        Op::Upsample { scale, mode, align_corners, .. } => {
+        Op::Upsample {
+            scale,
+            mode,
+            align_corners,
+            ..
+        } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let (_, input) = crate::model::shape::split_map(source, &in_shape).unwrap_or_default();
             let (_, output) = crate::model::shape::split_map(source, out_shape).unwrap_or_default();
             let perm = lw.native(r);
-            single(lw, vec![x], PortOp::Upsample { input, output, scale: scale.clone(), mode: *mode, align_corners: *align_corners }, perm)
+            single(
+                lw,
+                vec![x],
+                PortOp::Upsample {
+                    input,
+                    output,
+                    scale: scale.clone(),
+                    mode: *mode,
+                    align_corners: *align_corners,
+                },
+                perm,
+            )
         }
         Op::Reduce { op, axes, keepdims } => {
             let x = x.ok_or(PortError::NoInput)?;
@@ -809,21 +1208,57 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
             let src: Vec<usize> = if axes.is_empty() {
                 (0..x_rank).collect()
             } else {
-                axes.iter().map(|&a| axis(a, x_rank)).collect::<Result<_, _>>().map_err(|m| PortError::at(line, m))?
+                axes.iter()
+                    .map(|&a| axis(a, x_rank))
+                    .collect::<Result<_, _>>()
+                    .map_err(|m| PortError::at(line, m))?
             };
-            let port: Vec<usize> = src.iter().map(|a| t.perm.iter().position(|p| p == a).unwrap_or(*a)).collect();
-            let perm = if *keepdims { t.perm.clone() } else { renumber(&t.perm.iter().copied().filter(|a| !src.contains(a)).collect::<Vec<_>>()) };
-            single(lw, vec![x], PortOp::Reduce { op: *op, axes: port, keepdims: *keepdims }, perm)
+            let port: Vec<usize> = src
+                .iter()
+                .map(|a| t.perm.iter().position(|p| p == a).unwrap_or(*a))
+                .collect();
+            let perm = if *keepdims {
+                t.perm.clone()
+            } else {
+                renumber(
+                    &t.perm
+                        .iter()
+                        .copied()
+                        .filter(|a| !src.contains(a))
+                        .collect::<Vec<_>>(),
+                )
+            };
+            single(
+                lw,
+                vec![x],
+                PortOp::Reduce {
+                    op: *op,
+                    axes: port,
+                    keepdims: *keepdims,
+                },
+                perm,
+            )
         }
         Op::PixelShuffle(f) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
             let perm = lw.native(r);
             single(lw, vec![x], PortOp::PixelShuffle(*f), perm)
         }
-        Op::Opaque { what } => return Err(PortError::at(line, format!("{what} is not ported by padlab"))),
+        Op::Opaque { what } => {
+            return Err(PortError::at(
+                line,
+                format!("{what} is not ported by padlab"),
+            ));
+        }
     };
     for (k, v) in outs.into_iter().enumerate() {
-        lw.vars.insert(Edge { node: id, output: k }, v);
+        lw.vars.insert(
+            Edge {
+                node: id,
+                output: k,
+            },
+            v,
+        );
     }
     Ok(())
 }
@@ -832,7 +1267,9 @@ fn lower_node<P: Spelling>(lw: &mut Lowering<P>, id: NodeId, shapes: &[Vec<i64>]
 fn renumber(kept: &[usize]) -> Vec<usize> {
     let mut sorted = kept.to_vec();
     sorted.sort_unstable();
-    kept.iter().map(|a| sorted.iter().position(|s| s == a).unwrap_or(0)).collect()
+    kept.iter()
+        .map(|a| sorted.iter().position(|s| s == a).unwrap_or(0))
+        .collect()
 }
 
 #[cfg(test)]
@@ -841,12 +1278,30 @@ mod tests {
 
     #[test]
     fn native_orders_move_the_channels() {
-        assert_eq!(native_perm(Framework::Torch, Framework::Keras, 4), vec![0, 2, 3, 1]);
-        assert_eq!(native_perm(Framework::Keras, Framework::Torch, 4), vec![0, 3, 1, 2]);
-        assert_eq!(native_perm(Framework::Keras, Framework::Tf, 4), vec![0, 1, 2, 3]);
-        assert_eq!(native_perm(Framework::Torch, Framework::Jax, 3), vec![0, 1, 2]);
-        assert_eq!(native_perm(Framework::Keras, Framework::Jax, 3), vec![0, 2, 1]);
-        assert_eq!(native_perm(Framework::Torch, Framework::Keras, 2), vec![0, 1]);
+        assert_eq!(
+            native_perm(Framework::Torch, Framework::Keras, 4),
+            vec![0, 2, 3, 1]
+        );
+        assert_eq!(
+            native_perm(Framework::Keras, Framework::Torch, 4),
+            vec![0, 3, 1, 2]
+        );
+        assert_eq!(
+            native_perm(Framework::Keras, Framework::Tf, 4),
+            vec![0, 1, 2, 3]
+        );
+        assert_eq!(
+            native_perm(Framework::Torch, Framework::Jax, 3),
+            vec![0, 1, 2]
+        );
+        assert_eq!(
+            native_perm(Framework::Keras, Framework::Jax, 3),
+            vec![0, 2, 1]
+        );
+        assert_eq!(
+            native_perm(Framework::Torch, Framework::Keras, 2),
+            vec![0, 1]
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! convolution, a crop as negative pads, the bias added after a crop); a pool no stock module
 //! computes is the single-layer generator's own class.
 
+use super::{float, py_bool};
 use crate::codegen::layer_definition;
 use crate::codegen::plan::{Fill, Step, Window};
 use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module};
@@ -11,7 +12,6 @@ use crate::codegen::writer::{Py, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
-use super::{float, py_bool};
 
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
@@ -205,7 +205,10 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
     for step in &plan.steps {
         parts.push(step_parts(&mut w, g, plan, step)?);
     }
-    let chain = plan.is_chain() && parts.iter().all(|p| p.lines.iter().all(|l| matches!(l, Line::Module(_))));
+    let chain = plan.is_chain()
+        && parts
+            .iter()
+            .all(|p| p.lines.iter().all(|l| matches!(l, Line::Module(_))));
     let mut py = Py::new();
     py.import("import torch");
     py.import("import torch.nn as nn");
@@ -219,8 +222,26 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
         py.blank();
         py.blank();
     }
-    if plan.steps.iter().any(|s| matches!(s.op, PortOp::Activation(Activation::Exp | Activation::Log | Activation::Sqrt | Activation::Abs | Activation::Neg))) && chain {
-        for (name, body) in [("Exp", "torch.exp(x)"), ("Log", "torch.log(x)"), ("Sqrt", "torch.sqrt(x)"), ("Abs", "torch.abs(x)"), ("Neg", "-x")] {
+    if plan.steps.iter().any(|s| {
+        matches!(
+            s.op,
+            PortOp::Activation(
+                Activation::Exp
+                    | Activation::Log
+                    | Activation::Sqrt
+                    | Activation::Abs
+                    | Activation::Neg
+            )
+        )
+    }) && chain
+    {
+        for (name, body) in [
+            ("Exp", "torch.exp(x)"),
+            ("Log", "torch.log(x)"),
+            ("Sqrt", "torch.sqrt(x)"),
+            ("Abs", "torch.abs(x)"),
+            ("Neg", "-x"),
+        ] {
             py.line(format!("class {name}(nn.Module):"));
             py.line(format!("    def forward(self, x):\n        return {body}"));
             py.blank();
@@ -257,7 +278,9 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
     for (i, (step, p)) in plan.steps.iter().zip(&parts).enumerate() {
         for (mname, ctor) in &p.modules {
             any_module = true;
-            let comment = note(g, step).map(|c| format!("  # {c}")).unwrap_or_default();
+            let comment = note(g, step)
+                .map(|c| format!("  # {c}"))
+                .unwrap_or_default();
             py.line(format!("        self.{mname} = {ctor}{comment}"));
             record_access(&mut access, i, mname, &step.name, &format!("model.{mname}"));
         }
@@ -267,7 +290,11 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
     }
     py.blank();
     let names = variable_names(plan);
-    let inputs: Vec<&str> = plan.inputs.iter().map(|p| names[p.var.0].as_str()).collect();
+    let inputs: Vec<&str> = plan
+        .inputs
+        .iter()
+        .map(|p| names[p.var.0].as_str())
+        .collect();
     py.line(format!("    def forward(self, {}):", inputs.join(", ")));
     for (step, p) in plan.steps.iter().zip(&parts) {
         let xs: Vec<&str> = step.inputs.iter().map(|v| names[v.0].as_str()).collect();
@@ -283,7 +310,11 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
         }
         for (j, line) in p.lines.iter().enumerate() {
             // The first line reads the step's inputs; each next line the previous result.
-            let input = if j == 0 { xs.first().copied().unwrap_or("x").to_string() } else { target.clone() };
+            let input = if j == 0 {
+                xs.first().copied().unwrap_or("x").to_string()
+            } else {
+                target.clone()
+            };
             let text = match line {
                 Line::Module(m) => format!("self.{m}({input})"),
                 Line::Expr(t) => {
@@ -294,11 +325,22 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
                     text
                 }
             };
-            let c = if j == 0 { comment.clone().map(|c| format!("  # {c}")).unwrap_or_default() } else { String::new() };
+            let c = if j == 0 {
+                comment
+                    .clone()
+                    .map(|c| format!("  # {c}"))
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            };
             py.line(format!("        {target} = {text}{c}"));
         }
     }
-    let outs: Vec<&str> = plan.outputs.iter().map(|p| names[p.var.0].as_str()).collect();
+    let outs: Vec<&str> = plan
+        .outputs
+        .iter()
+        .map(|p| names[p.var.0].as_str())
+        .collect();
     py.line(format!("        return {}", outs.join(", ")));
     py.blank();
     py.blank();
@@ -306,12 +348,21 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
     Ok(Written { py, access })
 }
 
-fn record_access(access: &mut Vec<(usize, Access)>, step: usize, module: &str, step_name: &str, expr: &str) {
+fn record_access(
+    access: &mut Vec<(usize, Access)>,
+    step: usize,
+    module: &str,
+    step_name: &str,
+    expr: &str,
+) {
     let entry = match access.iter_mut().find(|(s, _)| *s == step) {
         Some((_, a)) => a,
         None => {
             access.push((step, Access::default()));
-            &mut access.last_mut().unwrap_or_else(|| unreachable!("pushed")).1
+            &mut access
+                .last_mut()
+                .unwrap_or_else(|| unreachable!("pushed"))
+                .1
         }
     };
     if module == step_name {
@@ -326,9 +377,13 @@ fn record_access(access: &mut Vec<(usize, Access)>, step: usize, module: &str, s
 /// The source line and text of a step's operation, as a comment.
 fn note(g: &Graph, step: &PortStep<TorchPad>) -> Option<String> {
     let node = g.node(step.node?);
-    let line = node.source.call_line.unwrap_or(node.source.line);
+    let line = node.source.line;
     let text = crate::model::code::eval::short(&node.source.text);
-    let mut c = if line > 0 { format!("line {line}: {text}") } else { text };
+    let mut c = if line > 0 {
+        format!("line {line}: {text}")
+    } else {
+        text
+    };
     if let Some(a) = &node.inferred.answer
         && a.pads_depend_on_input
     {
@@ -353,7 +408,11 @@ fn variable_names(plan: &PortPlan<TorchPad>) -> Vec<String> {
     let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
     let mut x_holder: Option<Var> = None;
     for p in &plan.inputs {
-        names[p.var.0] = if plan.inputs.len() == 1 { "x".into() } else { p.name.clone() };
+        names[p.var.0] = if plan.inputs.len() == 1 {
+            "x".into()
+        } else {
+            p.name.clone()
+        };
         if plan.inputs.len() == 1 {
             x_holder = Some(p.var);
         }
@@ -361,10 +420,14 @@ fn variable_names(plan: &PortPlan<TorchPad>) -> Vec<String> {
     for (i, s) in plan.steps.iter().enumerate() {
         for (k, v) in s.outputs.iter().enumerate() {
             let next_only = readers[v.0] == 1
-                && plan.steps.get(i + 1).is_some_and(|nx| nx.inputs.contains(v))
+                && plan
+                    .steps
+                    .get(i + 1)
+                    .is_some_and(|nx| nx.inputs.contains(v))
                 && !outputs.contains(v)
                 && s.outputs.len() == 1;
-            let x_free = x_holder.is_none_or(|h| last_use[h.0] <= i || s.inputs.contains(&h) && last_use[h.0] == i);
+            let x_free = x_holder
+                .is_none_or(|h| last_use[h.0] <= i || s.inputs.contains(&h) && last_use[h.0] == i);
             names[v.0] = if next_only && x_free {
                 x_holder = Some(*v);
                 "x".into()
@@ -378,7 +441,12 @@ fn variable_names(plan: &PortPlan<TorchPad>) -> Vec<String> {
     names
 }
 
-fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortStep<TorchPad>) -> Result<Parts, PortError> {
+fn step_parts(
+    w: &mut Writer,
+    g: &Graph,
+    plan: &PortPlan<TorchPad>,
+    step: &PortStep<TorchPad>,
+) -> Result<Parts, PortError> {
     let name = &step.name;
     let mut p = Parts::default();
     let module = |p: &mut Parts, mname: String, ctor: String| {
@@ -399,9 +467,18 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
         PortOp::Transpose(q) => {
             w.helper(PERMUTE);
             let order: Vec<String> = q.iter().map(usize::to_string).collect();
-            module(&mut p, name.clone(), format!("Permute({})", order.join(", ")));
+            module(
+                &mut p,
+                name.clone(),
+                format!("Permute({})", order.join(", ")),
+            );
         }
-        PortOp::Conv { plan: cp, spec, conv, in_channels } => {
+        PortOp::Conv {
+            plan: cp,
+            spec,
+            conv,
+            in_channels,
+        } => {
             let n = spec.input.len();
             let shape = &cp.semantics.shape;
             let depthwise = matches!(conv.groups, Groups::Depthwise { .. });
@@ -412,46 +489,72 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
             let layer_bias = conv.bias && !cp.adds_bias() && !(conv.separable);
             let mut k = 0;
             let mut next = |p: &mut Parts, ctor: String, own: bool| {
-                let mname = if own { name.clone() } else { k += 1; format!("{name}_{k}") };
+                let mname = if own {
+                    name.clone()
+                } else {
+                    k += 1;
+                    format!("{name}_{k}")
+                };
                 module(p, mname, ctor);
             };
             for s in &cp.steps {
                 match s {
                     Step::Pad { pairs, fill } => next(&mut p, pad_module(pairs, *fill), false),
                     Step::Crop { pairs } => {
-                        let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
+                        let negative: Vec<(i64, i64)> =
+                            pairs.iter().map(|&(b, a)| (-b, -a)).collect();
                         next(&mut p, pad_module(&negative, Fill::Zero), false);
                     }
-                    Step::Conv { padding, kernel, dilation, padding_mode, .. } => {
+                    Step::Conv {
+                        padding,
+                        kernel,
+                        dilation,
+                        padding_mode,
+                        ..
+                    } => {
                         let mode = match padding_mode {
                             PaddingMode::Zeros => String::new(),
                             m => format!(", padding_mode=\"{}\"", m.name()),
                         };
-                        next(&mut p, format!(
-                            "nn.Conv{n}d({in_channels}, {out}, {}{}{mode})",
-                            dims(kernel),
-                            args(&[
-                                ("stride", dims(&shape.stride), "1"),
-                                ("padding", pad_arg(padding), "0"),
-                                ("dilation", dims(dilation), "1"),
-                                ("groups", groups.to_string(), "1"),
-                                ("bias", py_bool(layer_bias).into(), "True"),
-                            ])
-                        ), true);
+                        next(
+                            &mut p,
+                            format!(
+                                "nn.Conv{n}d({in_channels}, {out}, {}{}{mode})",
+                                dims(kernel),
+                                args(&[
+                                    ("stride", dims(&shape.stride), "1"),
+                                    ("padding", pad_arg(padding), "0"),
+                                    ("dilation", dims(dilation), "1"),
+                                    ("groups", groups.to_string(), "1"),
+                                    ("bias", py_bool(layer_bias).into(), "True"),
+                                ])
+                            ),
+                            true,
+                        );
                     }
-                    Step::ConvTranspose { padding, kernel, dilation, size_padding, .. } => {
-                        next(&mut p, format!(
-                            "nn.ConvTranspose{n}d({in_channels}, {out}, {}{})",
-                            dims(kernel),
-                            args(&[
-                                ("stride", dims(&shape.stride), "1"),
-                                ("padding", pad_arg(padding), "0"),
-                                ("output_padding", dims(size_padding), "0"),
-                                ("groups", groups.to_string(), "1"),
-                                ("bias", py_bool(layer_bias).into(), "True"),
-                                ("dilation", dims(dilation), "1"),
-                            ])
-                        ), true);
+                    Step::ConvTranspose {
+                        padding,
+                        kernel,
+                        dilation,
+                        size_padding,
+                        ..
+                    } => {
+                        next(
+                            &mut p,
+                            format!(
+                                "nn.ConvTranspose{n}d({in_channels}, {out}, {}{})",
+                                dims(kernel),
+                                args(&[
+                                    ("stride", dims(&shape.stride), "1"),
+                                    ("padding", pad_arg(padding), "0"),
+                                    ("output_padding", dims(size_padding), "0"),
+                                    ("groups", groups.to_string(), "1"),
+                                    ("bias", py_bool(layer_bias).into(), "True"),
+                                    ("dilation", dims(dilation), "1"),
+                                ])
+                            ),
+                            true,
+                        );
                     }
                     Step::AddBias => {
                         if conv.bias && !conv.separable {
@@ -461,7 +564,11 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
                     }
                     Step::EmptyWindows { to_neg_inf } => {
                         w.helper(EMPTY_WINDOWS);
-                        next(&mut p, format!("EmptyWindows({})", py_bool(*to_neg_inf)), false);
+                        next(
+                            &mut p,
+                            format!("EmptyWindows({})", py_bool(*to_neg_inf)),
+                            false,
+                        );
                     }
                     Step::Pool { .. } | Step::AverageRatio { .. } => {
                         return Err(PortError::at(line, "a pooling step in a convolution"));
@@ -469,7 +576,15 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
                 }
             }
             if conv.separable {
-                module(&mut p, format!("{name}_pointwise"), format!("nn.Conv{n}d({out}, {}, 1{})", conv.filters, args(&[("bias", py_bool(conv.bias).into(), "True")])));
+                module(
+                    &mut p,
+                    format!("{name}_pointwise"),
+                    format!(
+                        "nn.Conv{n}d({out}, {}, 1{})",
+                        conv.filters,
+                        args(&[("bias", py_bool(conv.bias).into(), "True")])
+                    ),
+                );
             }
             let _ = depthwise;
             if let Some(a) = conv.activation {
@@ -479,9 +594,21 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
         }
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
-            let stock = pp.steps.iter().all(|s| matches!(s, Step::Pad { .. } | Step::Crop { .. } | Step::EmptyWindows { .. } | Step::Pool { window: Window::Pool, .. }));
+            let stock = pp.steps.iter().all(|s| {
+                matches!(
+                    s,
+                    Step::Pad { .. }
+                        | Step::Crop { .. }
+                        | Step::EmptyWindows { .. }
+                        | Step::Pool {
+                            window: Window::Pool,
+                            ..
+                        }
+                )
+            });
             if !stock {
-                w.classes.append(&layer_definition::<Torch>(spec, pp, name, false));
+                w.classes
+                    .append(&layer_definition::<Torch>(spec, pp, name, false));
                 w.classes.blank();
                 w.classes.blank();
                 module(&mut p, name.clone(), format!("{}()", class_name(name)));
@@ -491,51 +618,102 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
                     let ctor = match s {
                         Step::Pad { pairs, fill } => pad_module(pairs, *fill),
                         Step::Crop { pairs } => {
-                            let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
+                            let negative: Vec<(i64, i64)> =
+                                pairs.iter().map(|&(b, a)| (-b, -a)).collect();
                             pad_module(&negative, Fill::Zero)
                         }
                         Step::EmptyWindows { to_neg_inf } => {
                             w.helper(EMPTY_WINDOWS);
                             format!("EmptyWindows({})", py_bool(*to_neg_inf))
                         }
-                        Step::Pool { max, padding, kernel, stride, dilation, ceil_mode, count_include_pad, .. } => {
+                        Step::Pool {
+                            max,
+                            padding,
+                            kernel,
+                            stride,
+                            dilation,
+                            ceil_mode,
+                            count_include_pad,
+                            ..
+                        } => {
                             if *max {
-                                format!("nn.MaxPool{n}d({}{})", dims(kernel), args(&[
-                                    ("stride", dims(stride), &dims(kernel)),
-                                    ("padding", pad_arg(padding), "0"),
-                                    ("dilation", dims(dilation), "1"),
-                                    ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                                ]))
+                                format!(
+                                    "nn.MaxPool{n}d({}{})",
+                                    dims(kernel),
+                                    args(&[
+                                        ("stride", dims(stride), &dims(kernel)),
+                                        ("padding", pad_arg(padding), "0"),
+                                        ("dilation", dims(dilation), "1"),
+                                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
+                                    ])
+                                )
                             } else {
-                                format!("nn.AvgPool{n}d({}{})", dims(kernel), args(&[
-                                    ("stride", dims(stride), &dims(kernel)),
-                                    ("padding", pad_arg(padding), "0"),
-                                    ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                                    ("count_include_pad", py_bool(count_include_pad.unwrap_or(true)).into(), "True"),
-                                ]))
+                                format!(
+                                    "nn.AvgPool{n}d({}{})",
+                                    dims(kernel),
+                                    args(&[
+                                        ("stride", dims(stride), &dims(kernel)),
+                                        ("padding", pad_arg(padding), "0"),
+                                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
+                                        (
+                                            "count_include_pad",
+                                            py_bool(count_include_pad.unwrap_or(true)).into(),
+                                            "True"
+                                        ),
+                                    ])
+                                )
                             }
                         }
                         _ => continue,
                     };
-                    let mname = if matches!(s, Step::Pool { .. }) { name.clone() } else { k += 1; format!("{name}_{k}") };
+                    let mname = if matches!(s, Step::Pool { .. }) {
+                        name.clone()
+                    } else {
+                        k += 1;
+                        format!("{name}_{k}")
+                    };
                     module(&mut p, mname, ctor);
                 }
             }
         }
         PortOp::AdaptivePool { max, output, .. } => {
             let kind = if *max { "Max" } else { "Avg" };
-            module(&mut p, name.clone(), format!("nn.Adaptive{kind}Pool{}d({})", output.len(), dims(output)));
+            module(
+                &mut p,
+                name.clone(),
+                format!("nn.Adaptive{kind}Pool{}d({})", output.len(), dims(output)),
+            );
         }
-        PortOp::GlobalPool { max, keepdims, rank } => {
+        PortOp::GlobalPool {
+            max,
+            keepdims,
+            rank,
+        } => {
             let kind = if *max { "Max" } else { "Avg" };
             if *keepdims {
-                module(&mut p, name.clone(), format!("nn.Adaptive{kind}Pool{rank}d(1)"));
+                module(
+                    &mut p,
+                    name.clone(),
+                    format!("nn.Adaptive{kind}Pool{rank}d(1)"),
+                );
             } else {
-                module(&mut p, name.clone(), format!("nn.Adaptive{kind}Pool{rank}d(1)"));
+                module(
+                    &mut p,
+                    name.clone(),
+                    format!("nn.Adaptive{kind}Pool{rank}d(1)"),
+                );
                 module(&mut p, format!("{name}_flatten"), "nn.Flatten()".into());
             }
         }
-        PortOp::BatchNorm { features, axis, native, eps, momentum, center, scale } => {
+        PortOp::BatchNorm {
+            features,
+            axis,
+            native,
+            eps,
+            momentum,
+            center,
+            scale,
+        } => {
             let x = step.inputs.first().copied().unwrap_or(Var(0));
             let rank = rank_of(x);
             if *native {
@@ -543,38 +721,115 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
                     2 | 3 => 1,
                     r => r - 2,
                 };
-                let affine = if *center && *scale { String::new() } else if !*center && !*scale { ", affine=False".into() } else {
-                    return Err(PortError::at(line, "a batch normalisation with only one of center and scale is not ported to PyTorch"));
+                let affine = if *center && *scale {
+                    String::new()
+                } else if !*center && !*scale {
+                    ", affine=False".into()
+                } else {
+                    return Err(PortError::at(
+                        line,
+                        "a batch normalisation with only one of center and scale is not ported to PyTorch",
+                    ));
                 };
-                module(&mut p, name.clone(), format!("nn.BatchNorm{d}d({features}{}{affine})", args(&[("eps", float(*eps), "1e-05"), ("momentum", float(*momentum), "0.1")])));
+                module(
+                    &mut p,
+                    name.clone(),
+                    format!(
+                        "nn.BatchNorm{d}d({features}{}{affine})",
+                        args(&[
+                            ("eps", float(*eps), "1e-05"),
+                            ("momentum", float(*momentum), "0.1")
+                        ])
+                    ),
+                );
             } else {
                 if !(*center && *scale) {
-                    return Err(PortError::at(line, "a batch normalisation over a spatial axis without center or scale is not ported to PyTorch"));
+                    return Err(PortError::at(
+                        line,
+                        "a batch normalisation over a spatial axis without center or scale is not ported to PyTorch",
+                    ));
                 }
                 w.helper(NORM_ON_AXIS);
-                module(&mut p, name.clone(), format!("BatchNormOnAxis({features}, dim={axis}, eps={}, momentum={})", float(*eps), float(*momentum)));
+                module(
+                    &mut p,
+                    name.clone(),
+                    format!(
+                        "BatchNormOnAxis({features}, dim={axis}, eps={}, momentum={})",
+                        float(*eps),
+                        float(*momentum)
+                    ),
+                );
             }
         }
-        PortOp::LayerNorm { shape, eps, center, scale } => {
+        PortOp::LayerNorm {
+            shape,
+            eps,
+            center,
+            scale,
+        } => {
             if center != scale && !(*scale) {
-                return Err(PortError::at(line, "a layer normalisation with a shift but no scale is not ported to PyTorch"));
+                return Err(PortError::at(
+                    line,
+                    "a layer normalisation with a shift but no scale is not ported to PyTorch",
+                ));
             }
-            module(&mut p, name.clone(), format!("nn.LayerNorm({}{})", dims_list(shape), args(&[
-                ("eps", float(*eps), "1e-05"),
-                ("elementwise_affine", py_bool(*scale).into(), "True"),
-                ("bias", py_bool(*center).into(), "True"),
-            ])));
+            module(
+                &mut p,
+                name.clone(),
+                format!(
+                    "nn.LayerNorm({}{})",
+                    dims_list(shape),
+                    args(&[
+                        ("eps", float(*eps), "1e-05"),
+                        ("elementwise_affine", py_bool(*scale).into(), "True"),
+                        ("bias", py_bool(*center).into(), "True"),
+                    ])
+                ),
+            );
         }
-        PortOp::GroupNorm { groups, channels, eps, affine } => {
-            module(&mut p, name.clone(), format!("nn.GroupNorm({groups}, {channels}{})", args(&[("eps", float(*eps), "1e-05"), ("affine", py_bool(*affine).into(), "True")])));
+        PortOp::GroupNorm {
+            groups,
+            channels,
+            eps,
+            affine,
+        } => {
+            module(
+                &mut p,
+                name.clone(),
+                format!(
+                    "nn.GroupNorm({groups}, {channels}{})",
+                    args(&[
+                        ("eps", float(*eps), "1e-05"),
+                        ("affine", py_bool(*affine).into(), "True")
+                    ])
+                ),
+            );
         }
-        PortOp::InstanceNorm { features, eps, affine } => {
+        PortOp::InstanceNorm {
+            features,
+            eps,
+            affine,
+        } => {
             let x = step.inputs.first().copied().unwrap_or(Var(0));
             let d = rank_of(x).saturating_sub(2).max(1);
-            module(&mut p, name.clone(), format!("nn.InstanceNorm{d}d({features}{})", args(&[("eps", float(*eps), "1e-05"), ("affine", py_bool(*affine).into(), "False")])));
+            module(
+                &mut p,
+                name.clone(),
+                format!(
+                    "nn.InstanceNorm{d}d({features}{})",
+                    args(&[
+                        ("eps", float(*eps), "1e-05"),
+                        ("affine", py_bool(*affine).into(), "False")
+                    ])
+                ),
+            );
         }
         PortOp::Activation(a) => match a {
-            Activation::Exp | Activation::Log | Activation::Sqrt | Activation::Abs | Activation::Neg => {
+            Activation::Exp
+            | Activation::Log
+            | Activation::Sqrt
+            | Activation::Abs
+            | Activation::Neg => {
                 w.functional = true;
                 p.lines.push(Line::Expr(activation_call(*a, "{x}")));
             }
@@ -584,22 +839,53 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
             let kind = if *log { "LogSoftmax" } else { "Softmax" };
             module(&mut p, name.clone(), format!("nn.{kind}(dim={axis})"));
         }
-        PortOp::Dropout { rate } => module(&mut p, name.clone(), format!("nn.Dropout({})", float(*rate))),
+        PortOp::Dropout { rate } => module(
+            &mut p,
+            name.clone(),
+            format!("nn.Dropout({})", float(*rate)),
+        ),
         PortOp::Identity => module(&mut p, name.clone(), "nn.Identity()".into()),
         PortOp::Flatten { start, end } => {
             let x = step.inputs.first().copied().unwrap_or(Var(0));
             let last = rank_of(x) - 1;
-            let e = if *end == last { "-1".to_string() } else { end.to_string() };
-            module(&mut p, name.clone(), format!("nn.Flatten({}{})", start, if e == "-1" { String::new() } else { format!(", {e}") }).replace("nn.Flatten(1)", "nn.Flatten()"));
+            let e = if *end == last {
+                "-1".to_string()
+            } else {
+                end.to_string()
+            };
+            module(
+                &mut p,
+                name.clone(),
+                format!(
+                    "nn.Flatten({}{})",
+                    start,
+                    if e == "-1" {
+                        String::new()
+                    } else {
+                        format!(", {e}")
+                    }
+                )
+                .replace("nn.Flatten(1)", "nn.Flatten()"),
+            );
         }
         PortOp::Reshape { shape } => {
             w.helper(RESHAPE);
             let rest: Vec<String> = shape[1..].iter().map(i64::to_string).collect();
-            module(&mut p, name.clone(), format!("Reshape({})", rest.join(", ")));
+            module(
+                &mut p,
+                name.clone(),
+                format!("Reshape({})", rest.join(", ")),
+            );
         }
         PortOp::Squeeze(axes) => {
             let a: Vec<String> = axes.iter().map(usize::to_string).collect();
-            p.lines.push(Line::Expr(format!("{{x}}.squeeze({})", match a.as_slice() { [one] => one.clone(), many => format!("({},)", many.join(", ")) })));
+            p.lines.push(Line::Expr(format!(
+                "{{x}}.squeeze({})",
+                match a.as_slice() {
+                    [one] => one.clone(),
+                    many => format!("({},)", many.join(", ")),
+                }
+            )));
         }
         PortOp::Unsqueeze(axes) => {
             let mut text = "{x}".to_string();
@@ -616,27 +902,53 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
                 parts[a] = if index {
                     start.to_string()
                 } else {
-                    let s = if stepv == 1 { String::new() } else { format!(":{stepv}") };
+                    let s = if stepv == 1 {
+                        String::new()
+                    } else {
+                        format!(":{stepv}")
+                    };
                     format!("{start}:{end}{s}")
                 };
             }
             while parts.last().is_some_and(|s| s == ":") {
                 parts.pop();
             }
-            p.lines.push(Line::Expr(format!("{{x}}[{}]", parts.join(", "))));
+            p.lines
+                .push(Line::Expr(format!("{{x}}[{}]", parts.join(", "))));
         }
         PortOp::Split { axis, sizes } => {
-            p.lines.push(Line::Expr(format!("torch.split({{x}}, {}, dim={axis})", crate::codegen::writer::list(sizes))));
+            p.lines.push(Line::Expr(format!(
+                "torch.split({{x}}, {}, dim={axis})",
+                crate::codegen::writer::list(sizes)
+            )));
         }
-        PortOp::Concat { axis } => p.lines.push(Line::Expr(format!("torch.cat([{{xs}}], dim={axis})")),
-        PortOp::Dense { in_features, units, bias, activation: a } => {
-            module(&mut p, name.clone(), format!("nn.Linear({in_features}, {units}{})", args(&[("bias", py_bool(*bias).into(), "True")]))));
+        PortOp::Concat { axis } => p
+            .lines
+            .push(Line::Expr(format!("torch.cat([{{xs}}], dim={axis})"))),
+        PortOp::Dense {
+            in_features,
+            units,
+            bias,
+            activation: a,
+        } => {
+            module(
+                &mut p,
+                name.clone(),
+                format!(
+                    "nn.Linear({in_features}, {units}{})",
+                    args(&[("bias", py_bool(*bias).into(), "True")])
+                ),
+            );
             if let Some(a) = a {
                 module(&mut p, format!("{name}_act"), activation(*a));
             }
         }
         PortOp::MatMul => p.lines.push(Line::Expr("{x0} @ {x1}".into())),
-        PortOp::Embedding { vocab, dim } => module(&mut p, name.clone(), format!("nn.Embedding({vocab}, {dim})")),
+        PortOp::Embedding { vocab, dim } => module(
+            &mut p,
+            name.clone(),
+            format!("nn.Embedding({vocab}, {dim})"),
+        ),
         PortOp::Pad { pairs, fill } => {
             w.functional = true;
             // F.pad lists the last axis first; trailing unpadded axes can be left out.
@@ -648,11 +960,25 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
             let mode = match fill {
                 PadFill::Constant(v) if *v == 0.0 => String::new(),
                 PadFill::Constant(v) => format!(", value={}", float(*v)),
-                _ => format!(", mode=\"{}\"", match fill_of(*fill) { Fill::Reflect => "reflect", Fill::Replicate => "replicate", _ => "circular" }),
+                _ => format!(
+                    ", mode=\"{}\"",
+                    match fill_of(*fill) {
+                        Fill::Reflect => "reflect",
+                        Fill::Replicate => "replicate",
+                        _ => "circular",
+                    }
+                ),
             };
-            p.lines.push(Line::Expr(format!("F.pad({{x}}, {flat}{mode})")));
+            p.lines
+                .push(Line::Expr(format!("F.pad({{x}}, {flat}{mode})")));
         }
-        PortOp::Upsample { output, scale, mode, align_corners, .. } => {
+        PortOp::Upsample {
+            output,
+            scale,
+            mode,
+            align_corners,
+            ..
+        } => {
             let n = output.len();
             let m = match (mode, n) {
                 (Interpolation::Nearest, _) => "nearest",
@@ -661,14 +987,36 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
                 (Interpolation::Linear, _) => "trilinear",
                 (Interpolation::Bicubic, _) => "bicubic",
             };
-            let align = if *mode == Interpolation::Nearest { String::new() } else { format!(", align_corners={}", py_bool(*align_corners)) };
+            let align = if *mode == Interpolation::Nearest {
+                String::new()
+            } else {
+                format!(", align_corners={}", py_bool(*align_corners))
+            };
             let how = match scale {
-                Some(s) if s.iter().all(|f| f.fract() == 0.0) => format!("scale_factor={}", if s.len() == 1 || s.iter().all(|&f| f == s[0]) { float(s[0]) } else { format!("({})", s.iter().map(|&f| float(f)).collect::<Vec<_>>().join(", ")) }),
+                Some(s) if s.iter().all(|f| f.fract() == 0.0) => format!(
+                    "scale_factor={}",
+                    if s.len() == 1 || s.iter().all(|&f| f == s[0]) {
+                        float(s[0])
+                    } else {
+                        format!(
+                            "({})",
+                            s.iter().map(|&f| float(f)).collect::<Vec<_>>().join(", ")
+                        )
+                    }
+                ),
                 _ => format!("size={}", dims(output)),
             };
-            module(&mut p, name.clone(), format!("nn.Upsample({how}, mode=\"{m}\"{align})"));
+            module(
+                &mut p,
+                name.clone(),
+                format!("nn.Upsample({how}, mode=\"{m}\"{align})"),
+            );
         }
-        PortOp::Elementwise { op, constant, constant_first } => {
+        PortOp::Elementwise {
+            op,
+            constant,
+            constant_first,
+        } => {
             let sym = |o: Binary| match o {
                 Binary::Add => Some("+"),
                 Binary::Sub => Some("-"),
@@ -680,13 +1028,27 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
             let text = match (constant, sym(*op)) {
                 (Some(c), Some(s)) if *constant_first => format!("{} {s} {{x}}", float(*c)),
                 (Some(c), Some(s)) => format!("{{x}} {s} {}", float(*c)),
-                (Some(c), None) => format!("torch.{}({{x}}, torch.tensor({}))", if *op == Binary::Max { "maximum" } else { "minimum" }, float(*c)),
+                (Some(c), None) => format!(
+                    "torch.{}({{x}}, torch.tensor({}))",
+                    if *op == Binary::Max {
+                        "maximum"
+                    } else {
+                        "minimum"
+                    },
+                    float(*c)
+                ),
                 (None, Some(s)) => {
-                    let xs: Vec<String> = (0..step.inputs.len()).map(|k| format!("{{x{k}}}")).collect();
+                    let xs: Vec<String> = (0..step.inputs.len())
+                        .map(|k| format!("{{x{k}}}"))
+                        .collect();
                     xs.join(&format!(" {s} "))
                 }
                 (None, None) => {
-                    let f = if *op == Binary::Max { "torch.maximum" } else { "torch.minimum" };
+                    let f = if *op == Binary::Max {
+                        "torch.maximum"
+                    } else {
+                        "torch.minimum"
+                    };
                     let mut acc = "{x0}".to_string();
                     for k in 1..step.inputs.len() {
                         acc = format!("{f}({acc}, {{x{k}}})");
@@ -710,10 +1072,15 @@ fn step_parts(w: &mut Writer, g: &Graph, plan: &PortPlan<TorchPad>, step: &PortS
             };
             let a: Vec<String> = axes.iter().map(usize::to_string).collect();
             let k = if *keepdims { ", keepdim=True" } else { "" };
-            p.lines.push(Line::Expr(format!("{{x}}.{f}(dim=({},){k})", a.join(", "))));
+            p.lines
+                .push(Line::Expr(format!("{{x}}.{f}(dim=({},){k})", a.join(", "))));
         }
         PortOp::PixelShuffle(r) => module(&mut p, name.clone(), format!("nn.PixelShuffle({r})")),
-        PortOp::Random { normal } => p.lines.push(Line::Expr(if *normal { "torch.randn_like({x})".into() } else { "torch.rand_like({x})".into() })),
+        PortOp::Random { normal } => p.lines.push(Line::Expr(if *normal {
+            "torch.randn_like({x})".into()
+        } else {
+            "torch.rand_like({x})".into()
+        })),
     }
     Ok(p)
 }
