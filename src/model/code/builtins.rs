@@ -710,6 +710,8 @@ pub fn call_api(
             }
             Value::Slice(Box::new(parts))
         }
+        // `@wraps(f)` copies a name and a docstring: the decorated function is unchanged.
+        "functools.wraps" | "functools.lru_cache" | "functools.cache" => Value::api("functools.identity_decorator"),
         "functools.partial" => {
             let func = need(0)?;
             Value::Partial(Rc::new(Partial {

@@ -101,6 +101,8 @@ pub struct TopLevel {
     pub failed: Option<Failure>,
     /// It trains, saves, loads, downloads or plots: left out of the check script.
     pub effect: bool,
+    /// For an import: the names it binds and the module it imports.
+    pub import: Option<(Vec<String>, String)>,
 }
 
 /// The settings of one reading.
@@ -148,6 +150,8 @@ pub struct Interp {
     pub keras_tracing: usize,
     /// Names the paste uses without importing them, with the import that gives each.
     pub imported: Vec<(String, String)>,
+    /// Global names the evaluation read (an import nothing read is left out of the check).
+    pub used: std::collections::HashSet<String>,
 }
 
 /// What the recorder knows about a node beyond the graph.
@@ -235,6 +239,7 @@ impl Interp {
             declared: Vec::new(),
             keras_tracing: 0,
             imported: Vec::new(),
+            used: std::collections::HashSet::new(),
         }
     }
 
@@ -322,12 +327,23 @@ impl Interp {
                     }
                 }
             }
+            let import = match &s.kind {
+                StmtKind::Import(items) => items.first().map(|(path, _)| path.join(".")),
+                StmtKind::ImportFrom { module, .. } => Some(module.join(".")),
+                _ => None,
+            }
+            .map(|module| {
+                let mut names = Vec::new();
+                bound_names(s, &mut names);
+                (names, module)
+            });
             self.top.push(TopLevel {
                 line: s.line,
                 start: s.start,
                 end: stmt_end(s),
                 failed,
                 effect: self.effect,
+                import,
             });
         }
     }
@@ -716,6 +732,9 @@ impl Interp {
             at = s.borrow().parent.clone();
         }
         if let Some(v) = self.globals.get(name) {
+            if !self.used.contains(name) {
+                self.used.insert(name.to_string());
+            }
             return Ok(v.clone());
         }
         if let Some(v) = super::builtins::builtin(name, self.framework, &self.src) {
@@ -1371,7 +1390,7 @@ impl Interp {
         if c.framework.as_ref().is_some_and(FrameworkBase::is_keras) {
             let name = kw
                 .iter()
-                .find(|(k, _)| k.as_ref() == "name")
+                .find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None))
                 .map(|(_, v)| Rc::from(v.to_string().as_str()))
                 .unwrap_or_else(|| Rc::from(super::keras::auto_name(self, &c.name).as_str()));
             *inst.name.borrow_mut() = Some(name);

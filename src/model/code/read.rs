@@ -150,6 +150,16 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         .top
         .iter()
         .filter(|t| t.failed.is_none() && !t.effect)
+        // An import of a library the model does not use (matplotlib, a data loader) is left out:
+        // the check should not need it installed.
+        .filter(|t| match &t.import {
+            Some((names, module)) => {
+                let root = module.split('.').next().unwrap_or("");
+                matches!(root, "torch" | "keras" | "tensorflow" | "tf_keras" | "numpy" | "math" | "functools" | "collections" | "typing" | "__future__" | "copy" | "itertools" | "operator" | "argparse")
+                    || names.iter().any(|n| it.used.contains(n.as_str()))
+            }
+            None => true,
+        })
         .map(|t| (t.start, t.end))
         .collect();
     let defined = define_holes(&it, input.as_deref());
