@@ -45,8 +45,13 @@ fn main() {
                         export_safe: bits & 2 != 0,
                         functional: bits & 4 != 0,
                     };
-                    writeln!(dump, "=== {} -> {} {options:?}", case["spec"], target.name())
-                        .unwrap();
+                    writeln!(
+                        dump,
+                        "=== {} -> {} {options:?}",
+                        case["spec"],
+                        target.name()
+                    )
+                    .unwrap();
                     match generate(&spec, target, &options) {
                         Ok(s) => {
                             snippets += 1;
@@ -82,7 +87,12 @@ fn main() {
             .map(|t| padlab::forms::compact::parse_shape(t.trim()).unwrap());
         let name = path.file_name().unwrap().to_string_lossy();
         let model = read::read_model(&text, None).unwrap();
-        for target in [Framework::Torch, Framework::Keras, Framework::Tf, Framework::Jax] {
+        for target in [
+            Framework::Torch,
+            Framework::Keras,
+            Framework::Tf,
+            Framework::Jax,
+        ] {
             for check in [false, true] {
                 writeln!(dump, "=== port {name} -> {} check {check}", target.name()).unwrap();
                 match port::port(

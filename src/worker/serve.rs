@@ -259,6 +259,37 @@ fn paste_layer(text: &str, current: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// A paste with any characters comes back from its link byte for byte, through the
+        /// worker's messages both ways (the input is one line, as its field allows).
+        #[test]
+        fn any_paste_round_trips_through_its_link(
+            source in prop_oneof![any::<String>(), "[\\x00-\\x1f\u{1e}\u{1f}\u{7f}a\n]{0,16}"],
+            input in "[^\n]{0,8}",
+        ) {
+            let request = Request::Model {
+                id: 1,
+                check: false,
+                selected: Framework::Torch,
+                input: input.clone(),
+                source: source.clone(),
+            };
+            let Some(Request::Model { input, source: sent, .. }) = Request::decode(&request.encode()) else {
+                panic!("the request comes back");
+            };
+            let fragment = pack(&input, &sent);
+            let Some(Reply::Unpack { result, .. }) = Reply::decode(&answer(
+                &Request::Unpack { id: 2, fragment: format!("#view=model&{fragment}") }.encode(),
+            )) else {
+                panic!("an unpack reply");
+            };
+            prop_assert_eq!(result, Ok((input.trim().to_string(), source)));
+        }
+    }
 
     fn layer_panels_for(query: &str, options: Options, selected: Framework) -> Panels {
         let text = answer(
