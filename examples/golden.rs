@@ -64,7 +64,9 @@ fn main() {
                 match answer(&spec, target) {
                     Ok(a) => {
                         answers += 1;
-                        writeln!(dump, "{a:?}").unwrap();
+                        let note = a.note.unwrap_or_default();
+                        let lines = a.lines.join("\n");
+                        writeln!(dump, "native {} note {note}\n{lines}", a.native).unwrap();
                     }
                     Err(e) => writeln!(dump, "error {e:?}").unwrap(),
                 }
