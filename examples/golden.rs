@@ -64,8 +64,8 @@ fn main() {
                 match answer(&spec, target) {
                     Ok(a) => {
                         answers += 1;
-                        let note = a.note.unwrap_or_default();
-                        let lines = a.lines.join("\n");
+                        let note = a.note.clone().unwrap_or_default();
+                        let lines = a.text();
                         writeln!(dump, "native {} note {note}\n{lines}", a.native).unwrap();
                     }
                     Err(e) => writeln!(dump, "error {e:?}").unwrap(),

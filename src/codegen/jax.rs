@@ -2,30 +2,42 @@
 
 use crate::core::Framework;
 
-use super::answer::{crop_slices, dilated_suffix, spelled_out};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
-use super::writer::{Py, join, nchw_pad_width, pair_list, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+use super::writer::{
+    Line, Py, average_prologue, crop_slices, dilated_suffix, join, nchw_pad_width, pair_list,
+    spelled_out, tuple,
+};
 
 /// The JAX renderer.
-pub(crate) struct Jax;
+pub struct Jax;
 
 impl Target for Jax {
     type Pad = JaxPad;
+    const CAN: &'static Abilities = &Abilities {
+        framework: Framework::Jax,
+        same_lower: true,
+        export_safe: false,
+        refuses_strided_dilation: false,
+        window: |_| Window::Pool,
+        pads_an_average: true,
+        sizes_transposed_output: false,
+        backends: &[],
+    };
     fn layer(r: &Render<JaxPad>) -> Py {
         layer(r)
     }
     fn runner(r: &Render<JaxPad>) -> Py {
         runner(r)
     }
-    fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
+    fn answer(plan: &Plan<JaxPad>) -> Vec<Line> {
         answer(plan)
     }
 }
 
 /// The porter's lines (`codegen::answer`), NCHW like the full code.
-fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
+fn answer(plan: &Plan<JaxPad>) -> Vec<Line> {
     let shape = &plan.semantics.shape;
     let n = shape.ndim();
     let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
@@ -38,7 +50,8 @@ fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
     };
     plan.steps
         .iter()
-        .map(|step| match step {
+        .map(|step| {
+            let text = match step {
             Step::Pad { pairs, fill } => {
                 let pw = nchw_pad_width(pairs);
                 match fill {
@@ -126,7 +139,9 @@ fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
                     )
                 }
             }
-            other => spelled_out(other),
+            other => return spelled_out(other),
+            };
+            Line::written(step, text)
         })
         .collect()
 }
@@ -142,7 +157,7 @@ pub enum JaxPad {
 }
 
 impl Spelling for JaxPad {
-    const TARGET: Framework = Framework::Jax;
+    type Target = Jax;
     fn spell(form: &Native, shape: &Shape) -> Option<JaxPad> {
         Some(match form {
             Native::Valid => JaxPad::Valid,
@@ -284,7 +299,7 @@ fn layer(r: &Render<JaxPad>) -> Py {
                 }
                 Step::AverageRatio { kernel, stride, dilation, .. } => {
                     let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                    super::average_prologue(
+                    average_prologue(
                         py,
                         "x",
                         "jnp.ones_like(x[:1, :1])",

@@ -1,32 +1,51 @@
 //! Keras 3: a `keras.Sequential` of layers, channels last (NHWC).
 
-use crate::core::{Framework, Op};
+use crate::core::{Backend, Framework, Op};
 
-use super::answer::{args, dilated_suffix, helper_note, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
-use super::writer::{Py, pad_list, pair_list, pair_tuples, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+use super::writer::{
+    Line, Py, args, average_prologue, dilated_suffix, helper_note, pad_list, pair_list,
+    pair_tuples, short, spelled_out, tuple,
+};
 
 /// The Keras renderer.
-pub(crate) struct Keras;
+pub struct Keras;
 
 impl Target for Keras {
     type Pad = KerasPad;
+    const CAN: &'static Abilities = &Abilities {
+        framework: Framework::Keras,
+        same_lower: false,
+        export_safe: false,
+        refuses_strided_dilation: true,
+        // Keras has no dilated pooling layer.
+        window: |need| {
+            if need.dilated {
+                Window::Taps
+            } else {
+                Window::Pool
+            }
+        },
+        pads_an_average: true,
+        sizes_transposed_output: false,
+        backends: &[Backend::Tensorflow, Backend::Torch, Backend::Jax],
+    };
     fn layer(r: &Render<KerasPad>) -> Py {
         layer(r)
     }
     fn runner(r: &Render<KerasPad>) -> Py {
         runner(r)
     }
-    fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
+    fn answer(plan: &Plan<KerasPad>) -> Vec<Line> {
         answer(plan)
     }
 }
 
 /// The porter's lines (`codegen::answer`).
-fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
+fn answer(plan: &Plan<KerasPad>) -> Vec<Line> {
     let shape = &plan.semantics.shape;
     let n = shape.ndim();
     let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
@@ -36,76 +55,79 @@ fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
     };
     plan.steps
         .iter()
-        .map(|step| match step {
-            Step::Pad {
-                pairs,
-                fill: Fill::Zero,
-            } => {
-                format!("layers.ZeroPadding{n}D({})", pair_tuples(pairs))
-            }
-            Step::Pad { pairs, fill } => {
-                format!(
-                    "layers.Lambda(lambda t: {}){}",
-                    ops_pad(pairs, *fill).replace('"', "'"),
-                    helper_note(*fill)
-                )
-            }
-            Step::Crop { pairs } => format!("layers.Cropping{n}D({})", pair_tuples(pairs)),
-            Step::Conv {
-                padding,
-                kernel,
-                dilation,
-                dilated_kernel,
-                ..
-            } => format!(
-                "layers.Conv{n}D(C_out, {}{}){}",
-                short(kernel),
-                args(&[
-                    ("strides", short(&shape.stride), "1"),
-                    pad(padding),
-                    ("dilation_rate", short(dilation), "1"),
-                ]),
-                dilated_suffix(*dilated_kernel)
-            ),
-            // Keras sizes a transposed output itself: `output_size` is for other targets.
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                output_padding,
-                dilated_kernel,
-                ..
-            } => format!(
-                "layers.Conv{n}DTranspose(C_out, {}{}){}",
-                short(kernel),
-                args(&[
-                    ("strides", short(&shape.stride), "1"),
-                    pad(padding),
-                    (
-                        "output_padding",
-                        output_padding.as_deref().map_or("None".into(), short),
-                        "None"
-                    ),
-                    ("dilation_rate", short(dilation), "1"),
-                ]),
-                dilated_suffix(*dilated_kernel)
-            ),
-            Step::Pool {
-                max,
-                padding,
-                kernel,
-                stride,
-                window: Window::Pool,
-                ..
-            } => {
-                let k = short(kernel);
-                format!(
-                    "layers.{}Pooling{n}D({k}{})",
-                    if *max { "Max" } else { "Average" },
-                    args(&[("strides", short(stride), &k), pad(padding)])
-                )
-            }
-            other => spelled_out(other),
+        .map(|step| {
+            let text = match step {
+                Step::Pad {
+                    pairs,
+                    fill: Fill::Zero,
+                } => {
+                    format!("layers.ZeroPadding{n}D({})", pair_tuples(pairs))
+                }
+                Step::Pad { pairs, fill } => {
+                    format!(
+                        "layers.Lambda(lambda t: {}){}",
+                        ops_pad(pairs, *fill).replace('"', "'"),
+                        helper_note(*fill)
+                    )
+                }
+                Step::Crop { pairs } => format!("layers.Cropping{n}D({})", pair_tuples(pairs)),
+                Step::Conv {
+                    padding,
+                    kernel,
+                    dilation,
+                    dilated_kernel,
+                    ..
+                } => format!(
+                    "layers.Conv{n}D(C_out, {}{}){}",
+                    short(kernel),
+                    args(&[
+                        ("strides", short(&shape.stride), "1"),
+                        pad(padding),
+                        ("dilation_rate", short(dilation), "1"),
+                    ]),
+                    dilated_suffix(*dilated_kernel)
+                ),
+                // Keras sizes a transposed output itself: `output_size` is for other targets.
+                Step::ConvTranspose {
+                    padding,
+                    kernel,
+                    dilation,
+                    output_padding,
+                    dilated_kernel,
+                    ..
+                } => format!(
+                    "layers.Conv{n}DTranspose(C_out, {}{}){}",
+                    short(kernel),
+                    args(&[
+                        ("strides", short(&shape.stride), "1"),
+                        pad(padding),
+                        (
+                            "output_padding",
+                            output_padding.as_deref().map_or("None".into(), short),
+                            "None"
+                        ),
+                        ("dilation_rate", short(dilation), "1"),
+                    ]),
+                    dilated_suffix(*dilated_kernel)
+                ),
+                Step::Pool {
+                    max,
+                    padding,
+                    kernel,
+                    stride,
+                    window: Window::Pool,
+                    ..
+                } => {
+                    let k = short(kernel);
+                    format!(
+                        "layers.{}Pooling{n}D({k}{})",
+                        if *max { "Max" } else { "Average" },
+                        args(&[("strides", short(stride), &k), pad(padding)])
+                    )
+                }
+                other => return spelled_out(other),
+            };
+            Line::written(step, text)
         })
         .collect()
 }
@@ -119,7 +141,7 @@ pub enum KerasPad {
 }
 
 impl Spelling for KerasPad {
-    const TARGET: Framework = Framework::Keras;
+    type Target = Keras;
     fn spell(form: &Native, _: &Shape) -> Option<KerasPad> {
         match form {
             Native::Valid => Some(KerasPad::Valid),
@@ -291,7 +313,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
                     py.blank();
                 }
                 py.block(format!("def {helper}average_{i}(t)"), |py| {
-                    super::average_prologue(
+                    average_prologue(
                         py,
                         "t",
                         "keras.ops.ones_like(t[:1, ..., :1])",

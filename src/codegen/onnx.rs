@@ -2,30 +2,49 @@
 
 use crate::core::{Framework, Op};
 
-use super::answer::{dilated_suffix, spelled_out};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window, average_comment};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
-use super::writer::{Py, join, list, nchw_pad_width, onnx_pads, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+use super::writer::{
+    Line, Py, average_comment, dilated_suffix, join, list, nchw_pad_width, onnx_pads, spelled_out,
+    tuple,
+};
 
 /// The ONNX renderer.
-pub(crate) struct Onnx;
+pub struct Onnx;
 
 impl Target for Onnx {
     type Pad = OnnxPad;
+    const CAN: &'static Abilities = &Abilities {
+        framework: Framework::Onnx,
+        same_lower: true,
+        export_safe: false,
+        refuses_strided_dilation: false,
+        // ONNX Runtime fuses a Pad into a following AveragePool and then refuses pads >= kernel.
+        window: |need| {
+            if need.max {
+                Window::Pool
+            } else {
+                Window::OnesConv
+            }
+        },
+        pads_an_average: false,
+        sizes_transposed_output: false,
+        backends: &[],
+    };
     fn layer(r: &Render<OnnxPad>) -> Py {
         layer(r)
     }
     fn runner(r: &Render<OnnxPad>) -> Py {
         runner(r)
     }
-    fn answer(plan: &Plan<OnnxPad>) -> Vec<String> {
+    fn answer(plan: &Plan<OnnxPad>) -> Vec<Line> {
         answer(plan)
     }
 }
 
 /// The porter's lines (`codegen::answer`).
-fn answer(plan: &Plan<OnnxPad>) -> Vec<String> {
+fn answer(plan: &Plan<OnnxPad>) -> Vec<Line> {
     let shape = &plan.semantics.shape;
     let n = shape.ndim();
     let ones = vec![1; n];
@@ -48,84 +67,87 @@ fn answer(plan: &Plan<OnnxPad>) -> Vec<String> {
     };
     plan.steps
         .iter()
-        .map(|step| match step {
-            Step::Pad { pairs, fill } => format!(
-                "Pad(x, pads={}{})",
-                list(&onnx_pads(pairs, 2)),
-                match fill {
-                    Fill::Zero => "",
-                    Fill::NegInf => ", constant_value=-inf",
-                    Fill::Reflect => ", mode='reflect'",
-                    Fill::Replicate => ", mode='edge'",
-                    Fill::Circular => ", mode='wrap'",
-                }
-            ),
-            Step::Crop { pairs } => format!(
-                "Slice(y, starts={}, ends={}, axes={})",
-                list(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
-                list(
-                    &pairs
-                        .iter()
-                        .map(|p| if p.1 == 0 { i64::MAX } else { -p.1 })
-                        .collect::<Vec<_>>()
+        .map(|step| {
+            let text = match step {
+                Step::Pad { pairs, fill } => format!(
+                    "Pad(x, pads={}{})",
+                    list(&onnx_pads(pairs, 2)),
+                    match fill {
+                        Fill::Zero => "",
+                        Fill::NegInf => ", constant_value=-inf",
+                        Fill::Reflect => ", mode='reflect'",
+                        Fill::Replicate => ", mode='edge'",
+                        Fill::Circular => ", mode='wrap'",
+                    }
                 ),
-                list(&(2..2 + n as i64).collect::<Vec<_>>())
-            ),
-            Step::Conv {
-                padding,
-                kernel,
-                dilation,
-                dilated_kernel,
-                ..
-            } => format!(
-                "Conv({}{}){}",
-                geometry(kernel, &shape.stride, dilation),
-                attr(padding),
-                dilated_suffix(*dilated_kernel)
-            ),
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                output_padding,
-                output_size,
-                dilated_kernel,
-                ..
-            } => format!(
-                "ConvTranspose({}{}{}{}){}",
-                geometry(kernel, &shape.stride, dilation),
-                attr(padding),
-                output_padding
-                    .as_deref()
-                    .filter(|o| o.iter().any(|&v| v != 0))
-                    .map_or(String::new(), |o| format!(", output_padding={}", list(o))),
-                output_size
-                    .as_deref()
-                    .map_or(String::new(), |o| format!(", output_shape={}", list(o))),
-                dilated_suffix(*dilated_kernel)
-            ),
-            Step::Pool {
-                max,
-                padding,
-                kernel,
-                stride,
-                dilation,
-                ceil_mode,
-                count_include_pad,
-                window: Window::Pool,
-            } => format!(
-                "{}({}{}{}{})",
-                if *max { "MaxPool" } else { "AveragePool" },
-                geometry(kernel, stride, dilation),
-                attr(padding),
-                if *ceil_mode { ", ceil_mode=1" } else { "" },
-                if !*max && *count_include_pad == Some(true) {
-                    ", count_include_pad=1"
-                } else {
-                    ""
-                }
-            ),
-            other => spelled_out(other),
+                Step::Crop { pairs } => format!(
+                    "Slice(y, starts={}, ends={}, axes={})",
+                    list(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
+                    list(
+                        &pairs
+                            .iter()
+                            .map(|p| if p.1 == 0 { i64::MAX } else { -p.1 })
+                            .collect::<Vec<_>>()
+                    ),
+                    list(&(2..2 + n as i64).collect::<Vec<_>>())
+                ),
+                Step::Conv {
+                    padding,
+                    kernel,
+                    dilation,
+                    dilated_kernel,
+                    ..
+                } => format!(
+                    "Conv({}{}){}",
+                    geometry(kernel, &shape.stride, dilation),
+                    attr(padding),
+                    dilated_suffix(*dilated_kernel)
+                ),
+                Step::ConvTranspose {
+                    padding,
+                    kernel,
+                    dilation,
+                    output_padding,
+                    output_size,
+                    dilated_kernel,
+                    ..
+                } => format!(
+                    "ConvTranspose({}{}{}{}){}",
+                    geometry(kernel, &shape.stride, dilation),
+                    attr(padding),
+                    output_padding
+                        .as_deref()
+                        .filter(|o| o.iter().any(|&v| v != 0))
+                        .map_or(String::new(), |o| format!(", output_padding={}", list(o))),
+                    output_size
+                        .as_deref()
+                        .map_or(String::new(), |o| format!(", output_shape={}", list(o))),
+                    dilated_suffix(*dilated_kernel)
+                ),
+                Step::Pool {
+                    max,
+                    padding,
+                    kernel,
+                    stride,
+                    dilation,
+                    ceil_mode,
+                    count_include_pad,
+                    window: Window::Pool,
+                } => format!(
+                    "{}({}{}{}{})",
+                    if *max { "MaxPool" } else { "AveragePool" },
+                    geometry(kernel, stride, dilation),
+                    attr(padding),
+                    if *ceil_mode { ", ceil_mode=1" } else { "" },
+                    if !*max && *count_include_pad == Some(true) {
+                        ", count_include_pad=1"
+                    } else {
+                        ""
+                    }
+                ),
+                other => return spelled_out(other),
+            };
+            Line::written(step, text)
         })
         .collect()
 }
@@ -140,7 +162,7 @@ pub enum OnnxPad {
 }
 
 impl Spelling for OnnxPad {
-    const TARGET: Framework = Framework::Onnx;
+    type Target = Onnx;
     fn spell(form: &Native, _: &Shape) -> Option<OnnxPad> {
         match form {
             Native::Valid => Some(OnnxPad::Valid),

@@ -2,37 +2,57 @@
 
 use crate::core::Framework;
 
-use super::answer::{args, crop_slices, dilated_suffix, helper_note, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
-use super::writer::{Py, join, list, pad_list, pair_list, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+use super::writer::{
+    Line, Py, args, average_prologue, crop_slices, dilated_suffix, helper_note, join, list,
+    pad_list, pair_list, short, spelled_out, tuple,
+};
 
 /// The `tf.nn` renderer.
-pub(crate) struct Tf;
+pub struct Tf;
 
 impl Target for Tf {
     type Pad = TfPad;
+    const CAN: &'static Abilities = &Abilities {
+        framework: Framework::Tf,
+        same_lower: false,
+        export_safe: false,
+        refuses_strided_dilation: false,
+        // tf.nn.pool takes a dilation only at stride 1.
+        window: |need| {
+            if need.dilated && need.strided {
+                Window::DenseThenStride
+            } else {
+                Window::Pool
+            }
+        },
+        pads_an_average: true,
+        sizes_transposed_output: false,
+        backends: &[],
+    };
     fn layer(r: &Render<TfPad>) -> Py {
         layer(r)
     }
     fn runner(r: &Render<TfPad>) -> Py {
         runner(r)
     }
-    fn answer(plan: &Plan<TfPad>) -> Vec<String> {
+    fn answer(plan: &Plan<TfPad>) -> Vec<Line> {
         answer(plan)
     }
 }
 
 /// The porter's lines (`codegen::answer`).
-fn answer(plan: &Plan<TfPad>) -> Vec<String> {
+fn answer(plan: &Plan<TfPad>) -> Vec<Line> {
     let shape = &plan.semantics.shape;
     let n = shape.ndim();
     let arg = |p: &TfPad| padding_arg(p).replace('"', "'");
     plan.steps
         .iter()
-        .map(|step| match step {
+        .map(|step| {
+            let text = match step {
             Step::Pad { pairs, fill } => {
                 format!(
                     "{}{}",
@@ -102,7 +122,9 @@ fn answer(plan: &Plan<TfPad>) -> Vec<String> {
                     arg(padding)
                 )
             }
-            other => spelled_out(other),
+            other => return spelled_out(other),
+            };
+            Line::written(step, text)
         })
         .collect()
 }
@@ -116,7 +138,7 @@ pub enum TfPad {
 }
 
 impl Spelling for TfPad {
-    const TARGET: Framework = Framework::Tf;
+    type Target = Tf;
     fn spell(form: &Native, _: &Shape) -> Option<TfPad> {
         match form {
             Native::Valid => Some(TfPad::Valid),
@@ -287,7 +309,7 @@ fn layer(r: &Render<TfPad>) -> Py {
                     py.line(format!("x = {}", window(*how, "x", kind, (kernel, stride, dilation), padding)));
                 }
                 Step::AverageRatio { kernel, stride, dilation, window: how, .. } => {
-                    super::average_prologue(
+                    average_prologue(
                         py,
                         "x",
                         "tf.ones_like(x[:1, ..., :1])",

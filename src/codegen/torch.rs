@@ -2,30 +2,57 @@
 
 use crate::core::{Framework, Op, PaddingMode};
 
-use super::answer::{args, crop_slices, dilated_suffix, short, spelled_out};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowNeed};
 use super::semantics::Shape;
-use super::writer::{Py, join, torch_pad_tuple, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+use super::writer::{
+    Line, Py, args, average_prologue, crop_slices, dilated_suffix, join, short, spelled_out,
+    torch_pad_tuple, tuple,
+};
 
 /// The PyTorch renderer.
-pub(crate) struct Torch;
+pub struct Torch;
 
 impl Target for Torch {
     type Pad = TorchPad;
+    const CAN: &'static Abilities = &Abilities {
+        framework: Framework::Torch,
+        same_lower: false,
+        export_safe: true,
+        refuses_strided_dilation: false,
+        window: |need| match need {
+            // torch has no dilated average; export keeps strided slices exact, not a conv whose
+            // ones kernel is made at run time.
+            WindowNeed {
+                max: false,
+                dilated: true,
+                export_safe: true,
+                ..
+            } => Window::Taps,
+            WindowNeed {
+                max: false,
+                dilated: true,
+                ..
+            } => Window::OnesConv,
+            _ => Window::Pool,
+        },
+        pads_an_average: true,
+        sizes_transposed_output: true,
+        backends: &[],
+    };
     fn layer(r: &Render<TorchPad>) -> Py {
         layer(r)
     }
     fn runner(r: &Render<TorchPad>) -> Py {
         runner(r)
     }
-    fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
+    fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
         answer(plan)
     }
 }
 
 /// The porter's lines (`codegen::answer`).
-fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
+fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
     let shape = &plan.semantics.shape;
     let n = shape.ndim();
     let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
@@ -41,97 +68,100 @@ fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
     };
     plan.steps
         .iter()
-        .map(|step| match step {
-            Step::Pad { pairs, fill } => {
-                format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
-            }
-            Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
-            Step::Conv {
-                padding,
-                kernel,
-                dilation,
-                padding_mode,
-                dilated_kernel,
-            } => format!(
-                "nn.Conv{n}d(C_in, C_out, {}{}){}",
-                short(kernel),
-                args(&[
-                    ("stride", short(&shape.stride), "1"),
-                    pad(padding),
-                    ("dilation", short(dilation), "1"),
-                    (
-                        "padding_mode",
-                        format!("'{}'", mode_name(*padding_mode)),
-                        "'zeros'"
-                    ),
-                ]),
-                dilated_suffix(*dilated_kernel)
-            ),
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                output_padding,
-                output_size,
-                dilated_kernel,
-                ..
-            } => {
-                let layer = format!(
-                    "nn.ConvTranspose{n}d(C_in, C_out, {}{}){}",
+        .map(|step| {
+            let text = match step {
+                Step::Pad { pairs, fill } => {
+                    format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
+                }
+                Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
+                Step::Conv {
+                    padding,
+                    kernel,
+                    dilation,
+                    padding_mode,
+                    dilated_kernel,
+                } => format!(
+                    "nn.Conv{n}d(C_in, C_out, {}{}){}",
                     short(kernel),
                     args(&[
                         ("stride", short(&shape.stride), "1"),
                         pad(padding),
-                        (
-                            "output_padding",
-                            short(output_padding.as_deref().unwrap_or(&[0])),
-                            "0"
-                        ),
                         ("dilation", short(dilation), "1"),
+                        (
+                            "padding_mode",
+                            format!("'{}'", mode_name(*padding_mode)),
+                            "'zeros'"
+                        ),
                     ]),
                     dilated_suffix(*dilated_kernel)
-                );
-                match output_size {
-                    Some(o) => format!(
-                        "{layer}  # called as conv(x, output_size={})",
-                        super::writer::list(o)
-                    ),
-                    None => layer,
+                ),
+                Step::ConvTranspose {
+                    padding,
+                    kernel,
+                    dilation,
+                    output_padding,
+                    output_size,
+                    dilated_kernel,
+                    ..
+                } => {
+                    let layer = format!(
+                        "nn.ConvTranspose{n}d(C_in, C_out, {}{}){}",
+                        short(kernel),
+                        args(&[
+                            ("stride", short(&shape.stride), "1"),
+                            pad(padding),
+                            (
+                                "output_padding",
+                                short(output_padding.as_deref().unwrap_or(&[0])),
+                                "0"
+                            ),
+                            ("dilation", short(dilation), "1"),
+                        ]),
+                        dilated_suffix(*dilated_kernel)
+                    );
+                    match output_size {
+                        Some(o) => format!(
+                            "{layer}  # called as conv(x, output_size={})",
+                            super::writer::list(o)
+                        ),
+                        None => layer,
+                    }
                 }
-            }
-            Step::Pool {
-                max,
-                padding,
-                kernel,
-                stride,
-                dilation,
-                ceil_mode,
-                count_include_pad,
-                window: Window::Pool,
-            } => {
-                let k = short(kernel);
-                let (name, value, default) = pad(padding);
-                format!(
-                    "nn.{}Pool{n}d({k}{})",
-                    if *max { "Max" } else { "Avg" },
-                    args(&[
-                        ("stride", short(stride), &k),
-                        (name, value, default),
-                        (
-                            "dilation",
-                            if *max { short(dilation) } else { "1".into() },
-                            "1"
-                        ),
-                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                        (
-                            "count_include_pad",
-                            py_bool(count_include_pad.unwrap_or(true)).into(),
-                            "True"
-                        ),
-                    ])
-                )
-            }
-            other => spelled_out(other),
+                Step::Pool {
+                    max,
+                    padding,
+                    kernel,
+                    stride,
+                    dilation,
+                    ceil_mode,
+                    count_include_pad,
+                    window: Window::Pool,
+                } => {
+                    let k = short(kernel);
+                    let (name, value, default) = pad(padding);
+                    format!(
+                        "nn.{}Pool{n}d({k}{})",
+                        if *max { "Max" } else { "Avg" },
+                        args(&[
+                            ("stride", short(stride), &k),
+                            (name, value, default),
+                            (
+                                "dilation",
+                                if *max { short(dilation) } else { "1".into() },
+                                "1"
+                            ),
+                            ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
+                            (
+                                "count_include_pad",
+                                py_bool(count_include_pad.unwrap_or(true)).into(),
+                                "True"
+                            ),
+                        ])
+                    )
+                }
+                other => return spelled_out(other),
+            };
+            Line::written(step, text)
         })
         .collect()
 }
@@ -145,7 +175,7 @@ pub enum TorchPad {
 }
 
 impl Spelling for TorchPad {
-    const TARGET: Framework = Framework::Torch;
+    type Target = Torch;
     fn spell(form: &Native, _: &Shape) -> Option<TorchPad> {
         match form {
             Native::Valid => Some(TorchPad::Zero),
@@ -253,7 +283,7 @@ fn forward_lines(
                 window,
                 ..
             } => {
-                super::average_prologue(
+                average_prologue(
                     py,
                     "x",
                     "torch.ones_like(x[:1, :1])",

@@ -327,7 +327,7 @@ pub fn answers(list: &[(Framework, Result<crate::codegen::answer::Answer, String
                 span.target { (target.title()) }
                 @match answer {
                     Ok(a) => {
-                        code.lines { (a.lines.join("\n")) }
+                        code.lines { (a.text()) }
                         button.copy type="button" data-copy-answer=(name) aria-label={ "Copy the " (target.title()) " line" } { "Copy" }
                         @if let Some(note) = &a.note { small.note { (note) } }
                     }
