@@ -66,7 +66,7 @@ fn answer(plan: &Plan<KerasPad>) -> Vec<Line> {
                 Step::Pad { pairs, fill } => {
                     format!(
                         "layers.Lambda(lambda t: {}){}",
-                        ops_pad(pairs, *fill).replace('"', "'"),
+                        ops_pad("", pairs, *fill).replace('"', "'"),
                         helper_note(*fill)
                     )
                 }
@@ -160,15 +160,16 @@ fn keyword(padding: &KerasPad) -> &'static str {
     }
 }
 
-fn ops_pad(pairs: &[(i64, i64)], fill: Fill) -> String {
+/// `keras.ops.pad`, or the named layer's edge or wrap helper (`helper` is its prefix).
+fn ops_pad(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     let pw = pad_list(pairs, 1, 1);
     match fill {
         Fill::Zero => format!("keras.ops.pad(t, {pw})"),
         Fill::NegInf => format!("keras.ops.pad(t, {pw}, constant_values=float(\"-inf\"))"),
         Fill::Reflect => format!("keras.ops.pad(t, {pw}, mode=\"reflect\")"),
         // keras.ops.pad on TensorFlow has no "edge" or "wrap": helpers below.
-        Fill::Replicate => format!("pad_edge(t, {})", pair_list(pairs)),
-        Fill::Circular => format!("pad_wrap(t, {})", pair_list(pairs)),
+        Fill::Replicate => format!("{helper}pad_edge(t, {})", pair_list(pairs)),
+        Fill::Circular => format!("{helper}pad_wrap(t, {})", pair_list(pairs)),
     }
 }
 
@@ -230,14 +231,11 @@ fn layer(r: &Render<KerasPad>) -> Py {
     let op = r.op();
     // Helper functions carry the layer's name where several layers share a file (a ported
     // model, a check script's source layer): their definitions differ from layer to layer.
-    let helper = if r.name == "padlab_layer" {
-        String::new()
-    } else {
-        format!("{}_", r.name)
-    };
+    let helper = r.helper_prefix();
+    let add_bias = r.helper_class("AddBias");
     let adds_bias = r.plan.adds_bias();
     if adds_bias {
-        py.block("class AddBias(keras.layers.Layer)", |py| {
+        py.block(format!("class {add_bias}(keras.layers.Layer)"), |py| {
             py.line("\"\"\"Adds a per-channel bias (after a zero-extension the source also biases).\"\"\"");
             py.blank();
             py.block("def build(self, input_shape)", |py| {
@@ -252,7 +250,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
     }
     let fills: Vec<Fill> = r.plan.fills().collect();
     if fills.contains(&Fill::Replicate) {
-        py.block("def pad_edge(t, pairs)", |py| {
+        py.block(format!("def {helper}pad_edge(t, pairs)"), |py| {
             py.line("\"\"\"Pads by repeating the edge element (torch 'replicate').\"\"\"");
             py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
                 py.line("first = keras.ops.take(t, [0], axis=axis)");
@@ -265,7 +263,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
         py.blank();
     }
     if fills.contains(&Fill::Circular) {
-        py.block("def pad_wrap(t, pairs)", |py| {
+        py.block(format!("def {helper}pad_wrap(t, pairs)"), |py| {
             py.line("\"\"\"Pads by wrapping around (torch 'circular').\"\"\"");
             py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
                 py.line("size = t.shape[axis]");
@@ -346,7 +344,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
             let layer = match step {
                 Step::Crop { pairs } => format!("keras.layers.Cropping{n}D({})", pair_tuples(pairs)),
                 Step::Pad { pairs, fill: Fill::Zero } => format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs)),
-                Step::Pad { pairs, fill } => format!("keras.layers.Lambda(lambda t: {})", ops_pad(pairs, *fill)),
+                Step::Pad { pairs, fill } => format!("keras.layers.Lambda(lambda t: {})", ops_pad(&helper, pairs, *fill)),
                 Step::Conv { padding, kernel, dilation, .. } => format!(
                     "keras.layers.Conv{n}D(filters, {}, strides={}, padding=\"{}\", dilation_rate={}, name=\"conv\")",
                     tuple(kernel),
@@ -363,7 +361,7 @@ fn layer(r: &Render<KerasPad>) -> Py {
                     tuple(dilation),
                     if adds_bias { "False" } else { "True" }
                 ),
-                Step::AddBias => "AddBias(name=\"bias\")".into(),
+                Step::AddBias => format!("{add_bias}(name=\"bias\")"),
                 Step::Pool { max, window: Window::Taps, .. } => {
                     format!("keras.layers.Lambda({helper}window_{}_{i})", if *max { "max" } else { "sum" })
                 }

@@ -6,7 +6,7 @@ use crate::core::{LayerSpec, Op};
 use super::describe::describe_layer;
 use super::plan::{Abilities, Plan, Spelling};
 use super::semantics::Shape;
-use super::writer::{Line, Py, dims_text, tuple};
+use super::writer::{Line, Py, class_name, dims_text, tuple};
 
 /// One target framework: what it can write and how it prints a plan. Everything target-specific
 /// is here, in the target's own module: its padding forms (`Pad`), what else the lowering may
@@ -47,6 +47,26 @@ pub struct Render<'a, P> {
 impl<P> Render<'_, P> {
     pub fn shape(&self) -> &Shape {
         &self.plan.semantics.shape
+    }
+
+    /// What the top-level helpers this layer's code defines begin with: nothing for the lone
+    /// `padlab_layer`, else the layer's name, so that a file holding several layers (a ported
+    /// model, a check script's source layer) never defines a name twice.
+    pub fn helper_prefix(&self) -> String {
+        if self.name == "padlab_layer" {
+            String::new()
+        } else {
+            format!("{}_", self.name)
+        }
+    }
+
+    /// A helper class's name, prefixed as [`Render::helper_prefix`] says (in CamelCase).
+    pub fn helper_class(&self, base: &str) -> String {
+        if self.name == "padlab_layer" {
+            base.to_string()
+        } else {
+            format!("{}{base}", class_name(self.name))
+        }
     }
 
     /// The layer kind.

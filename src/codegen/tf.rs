@@ -56,7 +56,7 @@ fn answer(plan: &Plan<TfPad>) -> Vec<Line> {
             Step::Pad { pairs, fill } => {
                 format!(
                     "{}{}",
-                    pad_line(pairs, *fill).replace('"', "'"),
+                    pad_line("", pairs, *fill).replace('"', "'"),
                     helper_note(*fill)
                 )
             }
@@ -166,14 +166,15 @@ fn full_list(values: &[i64]) -> String {
     list(&v)
 }
 
-fn pad_line(pairs: &[(i64, i64)], fill: Fill) -> String {
+/// `tf.pad`, or the named layer's edge or wrap helper (`helper` is its prefix).
+fn pad_line(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     let pw = pad_list(pairs, 1, 1);
     match fill {
         Fill::Zero => format!("x = tf.pad(x, {pw})"),
         Fill::NegInf => format!("x = tf.pad(x, {pw}, constant_values=float(\"-inf\"))"),
         Fill::Reflect => format!("x = tf.pad(x, {pw}, mode=\"REFLECT\")"),
-        Fill::Replicate => format!("x = pad_edge(x, {})", pair_list(pairs)),
-        Fill::Circular => format!("x = pad_wrap(x, {})", pair_list(pairs)),
+        Fill::Replicate => format!("x = {helper}pad_edge(x, {})", pair_list(pairs)),
+        Fill::Circular => format!("x = {helper}pad_wrap(x, {})", pair_list(pairs)),
     }
 }
 
@@ -224,9 +225,10 @@ fn layer(r: &Render<TfPad>) -> Py {
     let shape = r.shape();
     let n = shape.ndim();
     let op = r.op();
+    let helper = r.helper_prefix();
     let fills: Vec<Fill> = r.plan.fills().collect();
     if fills.contains(&Fill::Replicate) {
-        py.block("def pad_edge(x, pairs)", |py| {
+        py.block(format!("def {helper}pad_edge(x, pairs)"), |py| {
             py.line("\"\"\"Pads by repeating the edge element (torch 'replicate', numpy 'edge').\"\"\"");
             py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
                 py.line("first = tf.gather(x, [0], axis=axis)");
@@ -238,7 +240,7 @@ fn layer(r: &Render<TfPad>) -> Py {
         py.blank();
     }
     if fills.contains(&Fill::Circular) {
-        py.block("def pad_wrap(x, pairs)", |py| {
+        py.block(format!("def {helper}pad_wrap(x, pairs)"), |py| {
             py.line("\"\"\"Pads by wrapping around (torch 'circular', numpy 'wrap').\"\"\"");
             py.block(
                 "for axis, (before, after) in enumerate(pairs, start=1)",
@@ -272,7 +274,7 @@ fn layer(r: &Render<TfPad>) -> Py {
                     py.line(format!("x = x[:, {}, :]", parts.join(", ")));
                 }
                 Step::Pad { pairs, fill } => {
-                    py.line(pad_line(pairs, *fill));
+                    py.line(pad_line(&helper, pairs, *fill));
                 }
                 Step::Conv { padding, dilation, .. } => {
                     let strides = full_list(&shape.stride);

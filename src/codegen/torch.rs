@@ -5,6 +5,7 @@ use crate::core::{Framework, Op, PaddingMode};
 use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowNeed};
 use super::semantics::Shape;
 use super::target::{Render, Target};
+pub(crate) use super::writer::class_name;
 use super::writer::{
     Line, Py, args, average_prologue, crop_slices, dilated_suffix, join, short, spelled_out,
     torch_pad_tuple, tuple,
@@ -228,18 +229,6 @@ fn mode_name(mode: PaddingMode) -> &'static str {
         PaddingMode::Replicate => "replicate",
         PaddingMode::Circular => "circular",
     }
-}
-
-/// The class name for a function name: `padlab_layer` -> `PadlabLayer`.
-pub(crate) fn class_name(name: &str) -> String {
-    name.split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
 }
 
 /// Lines that turn `x` into the output; `layer` is how the main layer is called.

@@ -372,6 +372,18 @@ pub(crate) fn dims_text(values: &[i64]) -> String {
     crate::core::join(values, "x")
 }
 
+/// The class name for a function name: `padlab_layer` -> `PadlabLayer`.
+pub fn class_name(name: &str) -> String {
+    name.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
 /// The comment every renderer puts above an exact average.
 pub fn average_comment(include_pad: bool) -> &'static str {
     if include_pad {
