@@ -13,7 +13,6 @@ use crate::forms::compact::{CompactSpec, LayerError, join};
 use crate::forms::permalink::format_query;
 use crate::view::compare::{Row as CompareRow, Versus, odd_side};
 use crate::view::explain::{Line, dimension_names};
-use crate::worker::protocol::{Plot, Snippets};
 
 /// `6x6` as the page writes it: `6 × 6`.
 pub(crate) fn times(values: &[i64]) -> String {
@@ -130,13 +129,31 @@ pub(crate) fn highlighted(code: &str) -> Markup {
     }
 }
 
+/// One target's code, or why there is none: a tab of the code panels (the single layer's and
+/// the Whole model view's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetCode {
+    pub target: Framework,
+    pub code: Result<String, String>,
+}
+
+/// The input-size plot as the worker draws it: a sentence and the SVG.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlotImage {
+    pub summary: String,
+    pub svg: String,
+}
+
+/// The plot, or why there is none.
+pub type Plot = Result<PlotImage, String>;
+
 /// The code panel's tab panels: per target, a copy button (`data-copy` names the target) and
 /// the code (`code-<target>`, highlighted), or the reason there is none. Only the `selected`
 /// tab is shown; switching tabs only changes attributes.
 /// `prefix` keeps two such panels on one page apart (ids and test hooks: `model-code-torch`).
-pub fn code_tabs(snippets: &Snippets, selected: Framework, prefix: &str) -> Markup {
+pub fn code_tabs(snippets: &[TargetCode], selected: Framework, prefix: &str) -> Markup {
     html! {
-        @for (target, code) in snippets {
+        @for TargetCode { target, code } in snippets {
             @let name = target.name();
             div.tabpanel role="tabpanel" id={ "panel-" (prefix) (name) } aria-labelledby={ "tab-" (prefix) (name) } hidden[*target != selected] {
                 @match code {
@@ -464,7 +481,7 @@ pub fn inverse(spec: &LayerSpec, want: &[i64]) -> Markup {
 /// is no plot. `reply` is the worker's plot for the current layer (`None` while there is none).
 pub fn plot(reply: Option<&Plot>, ready: bool, failed: bool) -> Markup {
     match reply {
-        Some(Ok((summary, svg))) => html! {
+        Some(Ok(PlotImage { summary, svg })) => html! {
             p id="plot-summary" data-testid="plot-summary" { (summary) }
             // Drawn by plotters in the worker from numbers alone: no user text in it.
             div.plot-svg role="img" aria-label="Plot: output size, and the padding before and after, for each input size" aria-describedby="plot-summary" data-testid="plot-svg" {
@@ -546,10 +563,11 @@ mod tests {
 
     #[test]
     fn code_tabs_escape_the_code_and_show_only_the_selected_one() {
+        let tab = |target, code| TargetCode { target, code };
         let snippets = vec![
-            (Framework::Torch, Ok("x = a < b  # 'c'".to_string())),
-            (Framework::Keras, Err("no <such> layer".to_string())),
-            (Framework::Tf, Ok("import tensorflow as tf".to_string())),
+            tab(Framework::Torch, Ok("x = a < b  # 'c'".to_string())),
+            tab(Framework::Keras, Err("no <such> layer".to_string())),
+            tab(Framework::Tf, Ok("import tensorflow as tf".to_string())),
         ];
         let html = code_tabs(&snippets, Framework::Torch, "").into_string();
         assert!(html.contains(r#"id="panel-torch" aria-labelledby="tab-torch">"#));
@@ -584,7 +602,10 @@ mod tests {
 
     #[test]
     fn the_plot_panel_says_why_when_there_is_no_plot() {
-        let ok: Plot = Ok(("a < b".into(), "<svg></svg>".into()));
+        let ok: Plot = Ok(PlotImage {
+            summary: "a < b".into(),
+            svg: "<svg></svg>".into(),
+        });
         let html = plot(Some(&ok), true, false).into_string();
         assert!(html.contains(r#"data-testid="plot-summary">a &lt; b</p>"#));
         assert!(html.contains(r#"data-testid="plot-svg"><svg></svg></div>"#));

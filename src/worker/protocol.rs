@@ -48,12 +48,6 @@ pub enum Request {
     Unpack { id: u64, fragment: String },
 }
 
-/// Each target's code, or why there is none.
-pub type Snippets = Vec<(Framework, Result<String, String>)>;
-
-/// The input-size plot: `(summary, svg)`, or why there is none.
-pub type Plot = Result<(String, String), String>;
-
 /// The panels below the picture, as markup (empty: nothing to show).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Panels {

@@ -11,7 +11,8 @@ use crate::model::port::{PortOptions, input_shape, port};
 use crate::model::read::read_model;
 use crate::view::{self, panels, plot};
 
-use super::protocol::{Panels, Plot, Reply, Request, Snippets};
+use super::protocol::{Panels, Reply, Request};
+use crate::view::panels::{Plot, PlotImage, TargetCode};
 
 /// The plot's size in SVG pixels (it scales to the page width).
 pub const PLOT_SIZE: (u32, u32) = (520, 400);
@@ -22,9 +23,12 @@ pub fn answer(text: &str) -> String {
         Some(request) => reply(request),
         None => {
             let why = "The request was not understood.".to_string();
-            let snippets: Snippets = Framework::ALL
+            let snippets: Vec<TargetCode> = Framework::ALL
                 .iter()
-                .map(|&t| (t, Err(why.clone())))
+                .map(|&target| TargetCode {
+                    target,
+                    code: Err(why.clone()),
+                })
                 .collect();
             Reply::Layer {
                 id: 0,
@@ -97,7 +101,7 @@ fn layer_spec(query: &str) -> Result<LayerSpec, String> {
 }
 
 /// The layer's code for every target, or why there is none.
-fn layer_code(spec: &Result<LayerSpec, String>, options: &Options) -> Snippets {
+fn layer_code(spec: &Result<LayerSpec, String>, options: &Options) -> Vec<TargetCode> {
     Framework::ALL
         .iter()
         .map(|&target| {
@@ -106,7 +110,7 @@ fn layer_code(spec: &Result<LayerSpec, String>, options: &Options) -> Snippets {
                     .map(|s| s.code)
                     .map_err(|e| e.to_string())
             });
-            (target, code)
+            TargetCode { target, code }
         })
         .collect()
 }
@@ -122,7 +126,10 @@ fn layer_plot(spec: &Result<LayerSpec, String>, dim: Option<usize>) -> Plot {
         })
         .and_then(|sweep| {
             let svg = plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
-            Ok((plot::summary(&sweep), svg))
+            Ok(PlotImage {
+                summary: plot::summary(&sweep),
+                svg,
+            })
         })
 }
 
@@ -205,7 +212,7 @@ fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::M
         Err(e) => (chain(&model, None), Some(e.to_string())),
     };
     let table = view::model::table(&model, &rows, problem.as_deref(), &pack(input, source));
-    let code: Snippets = view::model::TARGETS
+    let code: Vec<TargetCode> = view::model::TARGETS
         .iter()
         .map(|&target| {
             let text = port(&model, given.as_deref(), target, PortOptions { check })
@@ -217,7 +224,7 @@ fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::M
                     }
                 })
                 .map_err(|e| e.to_string());
-            (target, text)
+            TargetCode { target, code: text }
         })
         .collect();
     view::model::output(Ok(table), &code, selected)
@@ -356,8 +363,14 @@ mod tests {
         let direct = generate(&spec.clone().unwrap(), Framework::Torch, &options)
             .unwrap()
             .code;
-        assert_eq!(snippets[0], (Framework::Torch, Ok(direct)));
-        let (summary, svg) = layer_plot(&spec, None).unwrap();
+        assert_eq!(
+            snippets[0],
+            TargetCode {
+                target: Framework::Torch,
+                code: Ok(direct)
+            }
+        );
+        let PlotImage { summary, svg } = layer_plot(&spec, None).unwrap();
         assert!(
             summary.contains("the pads are the same for every size"),
             "{summary}"
@@ -375,7 +388,7 @@ mod tests {
         assert!(
             layer_code(&spec, &Options::default())
                 .iter()
-                .all(|(_, r)| r.as_ref().is_err_and(|e| e.contains("strided")))
+                .all(|t| t.code.as_ref().is_err_and(|e| e.contains("strided")))
         );
         // Garbage requests still get a well-formed reply: every target and the plot say why.
         for junk in [
