@@ -130,11 +130,7 @@ fn the_main_wasm_names_only_what_the_architecture_allows() {
         .lines()
         .find(|l| l.contains("Main wasm allowed:"))
         .expect("ARCHITECTURE.md states what the main wasm may call");
-    let allowed: Vec<&str> = line
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .collect();
+    let allowed: Vec<&str> = line.split('`').skip(1).step_by(2).collect();
     assert!(allowed.len() >= 5, "{allowed:?}");
     let mut files = Vec::new();
     rust_files(&root.join("src/app"), &mut files);
@@ -165,7 +161,9 @@ fn the_main_wasm_names_only_what_the_architecture_allows() {
 #[test]
 fn crate_paths_expand_braces() {
     assert_eq!(
-        crate_paths("use crate::view::model::{PRESETS, shell as s};\nlet x = crate::core::join(a);"),
+        crate_paths(
+            "use crate::view::model::{PRESETS, shell as s};\nlet x = crate::core::join(a);"
+        ),
         ["view::model::PRESETS", "view::model::shell", "core::join"]
     );
     assert_eq!(
