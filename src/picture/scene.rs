@@ -316,41 +316,54 @@ impl CellKind {
         }
     }
 
+    /// How the cell looks: the one table from a cell kind to its style, read by the SVG (the
+    /// class) and the canvas (the colour's variable, the opacity, an outline). A test checks
+    /// that style/main.css has the rule each row names.
+    pub fn style(self) -> Style {
+        let style = |class, var, dead: bool| Style {
+            class,
+            var,
+            alpha: if dead { 0.35 } else { 1.0 },
+            outline: false,
+        };
+        let pad = |side, dead| CellKind::Pad { side, dead };
+        match self {
+            CellKind::Input { dead: false } => style("cell input", "--c-input", false),
+            CellKind::Input { dead: true } => style("cell input dead", "--c-input", true),
+            CellKind::Inserted { dead: false } => style("cell inserted", "--c-inserted", false),
+            CellKind::Inserted { dead: true } => style("cell inserted dead", "--c-inserted", true),
+            k if k == pad(Side::Before, false) => style("cell pad before", "--c-pad", false),
+            k if k == pad(Side::Before, true) => style("cell pad before dead", "--c-dead", true),
+            k if k == pad(Side::After, false) => style("cell pad after", "--c-pad-after", false),
+            k if k == pad(Side::After, true) => style("cell pad after dead", "--c-dead", true),
+            k if k == pad(Side::Corner, false) => style("cell pad corner", "--c-pad-corner", false),
+            CellKind::Pad { .. } => style("cell pad corner dead", "--c-dead", true),
+            CellKind::Beyond => Style {
+                class: "cell beyond",
+                var: "--line",
+                alpha: 1.0,
+                outline: true,
+            },
+            CellKind::Output { cropped: false } => style("cell out", "--c-out", false),
+            CellKind::Output { cropped: true } => style("cell out cropped", "--c-cropped", false),
+        }
+    }
+
+    /// The style under a padding `fill`: padding that copies the input (a torch
+    /// `padding_mode`) has its own colour, not the zeros'.
+    pub fn style_in(self, fill: super::Fill) -> Style {
+        match self {
+            CellKind::Pad { dead: false, .. } if fill.copies_input() => Style {
+                var: "--c-pad-copy",
+                ..self.style()
+            },
+            _ => self.style(),
+        }
+    }
+
     /// The `class` attribute (the `.cell` rules of style/main.css).
     pub fn class(self) -> &'static str {
-        match self {
-            CellKind::Input { dead: false } => "cell input",
-            CellKind::Input { dead: true } => "cell input dead",
-            CellKind::Inserted { dead: false } => "cell inserted",
-            CellKind::Inserted { dead: true } => "cell inserted dead",
-            CellKind::Pad {
-                side: Side::Before,
-                dead: false,
-            } => "cell pad before",
-            CellKind::Pad {
-                side: Side::Before,
-                dead: true,
-            } => "cell pad before dead",
-            CellKind::Pad {
-                side: Side::After,
-                dead: false,
-            } => "cell pad after",
-            CellKind::Pad {
-                side: Side::After,
-                dead: true,
-            } => "cell pad after dead",
-            CellKind::Pad {
-                side: Side::Corner,
-                dead: false,
-            } => "cell pad corner",
-            CellKind::Pad {
-                side: Side::Corner,
-                dead: true,
-            } => "cell pad corner dead",
-            CellKind::Beyond => "cell beyond",
-            CellKind::Output { cropped: false } => "cell out",
-            CellKind::Output { cropped: true } => "cell out cropped",
-        }
+        self.style().class
     }
 
     /// The `data-testid`: `cell-input`, `cell-pad`, `cell-beyond` or `cell-output`.
@@ -362,6 +375,19 @@ impl CellKind {
             CellKind::Output { .. } => "cell-output",
         }
     }
+}
+
+/// How a cell kind is drawn ([`CellKind::style`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    /// The `class` attribute of an SVG cell.
+    pub class: &'static str,
+    /// The CSS variable holding its colour (the canvas reads it from the computed style).
+    pub var: &'static str,
+    /// Its opacity (dead cells are faded).
+    pub alpha: f64,
+    /// Only outlined, not filled (past the padding).
+    pub outline: bool,
 }
 
 /// One cell of a [`Block`], in the block's own unit coordinates.

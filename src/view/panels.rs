@@ -11,6 +11,7 @@ use maud::{Markup, PreEscaped, html};
 use crate::core::{Answer, Framework, LayerSpec, Placement, inverse as inverse_of};
 use crate::forms::compact::{CompactSpec, LayerError, join};
 use crate::forms::permalink::format_query;
+use crate::picture::player::Control;
 use crate::view::compare::{Row as CompareRow, Versus, odd_side};
 use crate::view::explain::{Line, dimension_names};
 
@@ -274,7 +275,7 @@ pub fn grid_shell() -> Markup {
         div.picture-tools role="group" aria-label="Picture view" {
             label.field.inline {
                 span { "Show" }
-                select name="view" data-testid="view-mode" {
+                select name=(Control::View.name()) data-testid="view-mode" {
                     option value="auto" selected { "best fit" }
                     option value="edges" { "the edges (middle elided)" }
                     option value="whole" { "the whole layer" }
@@ -283,7 +284,7 @@ pub fn grid_shell() -> Markup {
             button type="button" data-zoom="-1" data-testid="zoom-out" aria-label="Zoom out" { "−" }
             button type="button" data-zoom="1" data-testid="zoom-in" aria-label="Zoom in" { "+" }
             label.check {
-                input type="checkbox" name="values" data-testid="values";
+                input type="checkbox" name=(Control::Values.name()) data-testid="values";
                 span { "values" }
             }
         }
@@ -298,7 +299,7 @@ pub fn grid_shell() -> Markup {
         ul.legend id="legend" aria-label="Legend" {}
         label.field.depth hidden {
             span id="depth-text" {}
-            input type="range" min="0" name="depth" data-testid="depth-slice";
+            input type="range" min="0" name=(Control::Depth.name()) data-testid="depth-slice";
         }
         p.step-text aria-live="polite" data-testid="step-text" {}
         p.values-sum id="values-sum" data-testid="values-sum" {}
@@ -309,11 +310,11 @@ pub fn grid_shell() -> Markup {
             button type="button" data-step="1" data-testid="step-forward" aria-label="Next window" { "▶" }
             label.scrub {
                 span.visually-hidden { "Output row" }
-                input type="range" min="0" value="0" name="scrub" data-testid="scrub";
+                input type="range" min="0" value="0" name=(Control::Scrub.name()) data-testid="scrub";
             }
             label.speed {
                 span { "Speed" }
-                select name="speed" data-testid="speed" {
+                select name=(Control::Speed.name()) data-testid="speed" {
                     option value="800" { "slow" }
                     option value="400" selected { "normal" }
                     option value="120" { "fast" }
