@@ -30,7 +30,7 @@ fn main() {
     for file in &files {
         for line in fs::read_to_string(file).unwrap().lines() {
             n += 1;
-            if n % 4 != 0 {
+            if !n.is_multiple_of(4) {
                 continue;
             }
             let case: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -4,16 +4,16 @@
 //! code options, the tabs and the copy buttons.
 
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
+use super::dom;
 use super::generator::Generator;
 use super::tabs;
 use crate::core::Framework;
 use crate::view::panels::below_shell;
 
 fn slot(name: &str) -> Option<Element> {
-    document().get_element_by_id(&format!("slot-{name}"))
+    dom::by_id(&format!("slot-{name}"))
 }
 
 /// Writes `markup` into a slot unless it holds it already.
@@ -53,9 +53,7 @@ pub(super) fn copy(text: String, status_id: &'static str, done: String) {
             Err(_) => "The browser refused the clipboard: select the text and copy it by hand."
                 .to_string(),
         };
-        if let Some(el) = document().get_element_by_id(status_id) {
-            el.set_text_content(Some(&message));
-        }
+        dom::set_text(dom::by_id(status_id).as_ref(), &message);
     });
 }
 
@@ -110,29 +108,19 @@ pub fn Below(
             }
         });
     });
-    let target = |el: &Element| -> Option<Element> { el.closest("[name], button").ok().flatten() };
     let on_input = move |ev: leptos::ev::Event| {
-        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        let Some(el) = dom::target(&ev) else {
             return;
         };
         if el.get_attribute("name").as_deref() == Some("want") {
-            let value = js_sys::Reflect::get(&el, &JsValue::from_str("value"))
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default();
-            generator.want.set(value);
+            generator.want.set(dom::value(&el));
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
-        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        let Some(el) = dom::target(&ev) else {
             return;
         };
-        let on =
-            js_sys::Reflect::get(&el, &JsValue::from_str("checked")).is_ok_and(|v| v.is_truthy());
-        let value = js_sys::Reflect::get(&el, &JsValue::from_str("value"))
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
+        let (on, value) = (dom::checked(&el), dom::value(&el));
         match el.get_attribute("name").as_deref() {
             Some("sweep") => generator.sweep.set(value.parse().ok()),
             Some("check") => generator.options.update(|o| o.check = on),
@@ -142,11 +130,7 @@ pub fn Below(
         }
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(el) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<Element>().ok())
-            .and_then(|el| target(&el))
-        else {
+        let Some(el) = dom::closest(&ev, "[name], button") else {
             return;
         };
         if let Some(name) = el.get_attribute("data-copy") {
@@ -166,7 +150,7 @@ pub fn Below(
         }
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        let Some(el) = dom::target(&ev) else {
             return;
         };
         if let Some(index) = tabs::key(&el, &ev.key()) {

@@ -138,11 +138,7 @@ pub fn LinkBar(
         }
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(button) = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .and_then(|el| el.closest("button").ok().flatten())
-        else {
+        let Some(button) = super::dom::closest(&ev, "button") else {
             return;
         };
         if button.has_attribute("data-dismiss") {

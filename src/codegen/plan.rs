@@ -300,13 +300,11 @@ fn lower_native(
         s.backend = Some(backend);
         semantics(&s).is_ok_and(|(c, _)| c.kind == sem.kind)
     };
-    if !can.backends.is_empty()
-        && !plan.native
-        && sem.op == Op::AvgPool
-        && !(source.framework == Framework::Keras && source.backend.is_some())
-        && keras_same(Backend::Tensorflow)
-        && !keras_same(Backend::Torch)
-    {
+    let for_every_backend = !can.backends.is_empty()
+        && (source.framework != Framework::Keras || source.backend.is_none());
+    let differs_by_backend =
+        sem.op == Op::AvgPool && keras_same(Backend::Tensorflow) && !keras_same(Backend::Torch);
+    if for_every_backend && !plan.native && differs_by_backend {
         plan.notes.push(
             "Keras's AveragePooling 'same' differs by backend here (torch averages replicated \
              edges in): this composition computes the same on TensorFlow, torch and JAX."

@@ -185,7 +185,7 @@ mod tests {
         ] {
             assert!(shell.contains(hook), "{hook}");
         }
-        let refused = output(Err("line 2: <b>".into()), &vec![], Framework::Torch).into_string();
+        let refused = output(Err("line 2: <b>".into()), &[], Framework::Torch).into_string();
         assert_eq!(
             refused,
             r#"<p class="error" role="alert" data-testid="model-error">line 2: &lt;b&gt;</p>"#

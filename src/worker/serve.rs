@@ -191,7 +191,7 @@ pub fn unpack(fragment: &str) -> Result<(String, String), String> {
 /// The Model view's output for a paste: its code per target (the self-check scripts with
 /// `check`) and its layer table, or why it cannot be read.
 fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::Markup {
-    let refuse = |why: String| view::model::output(Err(why), &vec![], selected);
+    let refuse = |why: String| view::model::output(Err(why), &[], selected);
     if source.trim().is_empty() {
         return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
     }
