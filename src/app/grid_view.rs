@@ -21,7 +21,7 @@ use crate::forms::compact::{FieldError, LayerError};
 use crate::picture::patch::{Edit, diff};
 use crate::picture::player::{self, Control, Key, MAX_HEIGHT, MIN_CELL, Renderer, VALUES_CELL};
 use crate::picture::scene::block_cell;
-use crate::picture::svg::{block_cells_svg, block_transform, overlay_svg, scene_svg};
+use crate::picture::svg::{block_cells_svg, block_transform, labels_svg, overlay_svg, scene_svg};
 use crate::picture::values::{sum_text, values_svg};
 use crate::picture::words::{depth_text, fill_sentence, legend, step_text};
 use crate::picture::{
@@ -522,9 +522,9 @@ fn patch(base: &Element, old: Option<&Scene>, new: Option<&Scene>) {
         match edit {
             Edit::Redraw(Some(scene)) => base.set_inner_html(&scene_svg(scene)),
             Edit::Redraw(None) => base.set_inner_html(""),
-            Edit::Labels(text) => {
-                if let Some(labels) = children.item(0) {
-                    labels.set_inner_html(text);
+            Edit::Labels(labels) => {
+                if let Some(g) = children.item(0) {
+                    g.set_inner_html(&labels_svg(labels));
                 }
             }
             Edit::Move { block: i } => {

@@ -3,8 +3,6 @@
 //! padding or cell size moves a block instead of redrawing it. Every cell has a typed
 //! [`CellKind`]; its CSS class, test id and canvas paint all come from it.
 
-use std::fmt::Write;
-
 use super::axis::{Axis, Cell, Picture};
 use super::strip::{Slot, Strip, input_strip, output_strip};
 
@@ -441,10 +439,30 @@ pub struct Block {
     pub cells: Vec<BlockCell>,
 }
 
-/// The static part of the picture: the two labels and three blocks (padding, input, output).
+/// The words on the picture, as geometry (`svg::labels_svg` writes them): each grid's title
+/// at its top left, and a band with its count over each elided run of rows or columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labels {
+    /// The input's title (its pad counts), at `(x, y)`.
+    pub input: (i64, i64, String),
+    /// The output's title, at `(x, y)`.
+    pub output: (i64, i64, &'static str),
+    pub gaps: Vec<GapLabel>,
+}
+
+/// An elided run of rows or columns: the band `(x, y, width, height)` and its words, centred
+/// at `text_at`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GapLabel {
+    pub band: (i64, i64, i64, i64),
+    pub text_at: (i64, i64),
+    pub text: String,
+}
+
+/// The static part of the picture: the labels and three blocks (padding, input, output).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scene {
-    pub labels: String,
+    pub labels: Labels,
     pub cell: i64,
     pub blocks: Vec<Block>,
 }
@@ -498,30 +516,27 @@ pub fn hit(at: &Layout, x: i64, y: i64) -> Option<Hit> {
 
 /// The labels of a grid's elided rows (a band across the grid) and columns (a band down it,
 /// the count under the grid).
-fn gap_labels(out: &mut String, grid: (i64, i64), rows: &Strip, cols: &Strip, cell: i64) {
+fn gap_labels(out: &mut Vec<GapLabel>, grid: (i64, i64), rows: &Strip, cols: &Strip, cell: i64) {
     let (w, h) = (cols.slots() * cell, rows.slots() * cell);
     for (slot, from, to) in rows.gaps() {
         let y = grid.1 + slot * cell;
-        let _ = write!(
-            out,
-            r#"<rect class="gap" x="{}" y="{y}" width="{w}" height="{cell}"/><text class="gap-label" x="{}" y="{}" text-anchor="middle">⋯ {} rows ⋯</text>"#,
-            grid.0,
-            grid.0 + w / 2,
-            y + cell * 3 / 4,
-            to - from
-        );
+        out.push(GapLabel {
+            band: (grid.0, y, w, cell),
+            text_at: (grid.0 + w / 2, y + cell * 3 / 4),
+            text: format!("⋯ {} rows ⋯", to - from),
+        });
     }
     for (slot, from, to) in cols.gaps() {
         let x = grid.0 + slot * cell;
-        let _ = write!(
-            out,
-            r#"<rect class="gap" x="{x}" y="{}" width="{cell}" height="{h}"/><text class="gap-label" x="{}" y="{}" text-anchor="middle">{} {}</text>"#,
-            grid.1,
-            x + cell / 2,
-            grid.1 + h + GAP_LABEL - 4,
-            to - from,
-            if rows.slots() == 1 { "elided" } else { "cols" }
-        );
+        out.push(GapLabel {
+            band: (x, grid.1, cell, h),
+            text_at: (x + cell / 2, grid.1 + h + GAP_LABEL - 4),
+            text: format!(
+                "{} {}",
+                to - from,
+                if rows.slots() == 1 { "elided" } else { "cols" }
+            ),
+        });
     }
 }
 
@@ -532,21 +547,33 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
         Some(depth) => (depth.cell(slice), depth.is_dead(slice)),
         None => (Cell::Input, false),
     };
-    let mut labels = format!(
-        r#"<text x="{}" y="{}" class="label" data-testid="pad-counts">{}</text><text x="{}" y="{}" class="label">{}</text>"#,
-        at.input.0,
-        at.input.1 - 5,
-        input_label(picture),
-        at.output.0,
-        at.output.1 - 5,
-        if picture.transposed {
-            "full output (crop marked)"
-        } else {
-            "output"
-        }
+    let mut labels = Labels {
+        input: (at.input.0, at.input.1 - 5, input_label(picture)),
+        output: (
+            at.output.0,
+            at.output.1 - 5,
+            if picture.transposed {
+                "full output (crop marked)"
+            } else {
+                "output"
+            },
+        ),
+        gaps: Vec::new(),
+    };
+    gap_labels(
+        &mut labels.gaps,
+        at.input,
+        &at.in_rows,
+        &at.in_cols,
+        at.cell,
     );
-    gap_labels(&mut labels, at.input, &at.in_rows, &at.in_cols, at.cell);
-    gap_labels(&mut labels, at.output, &at.out_rows, &at.out_cols, at.cell);
+    gap_labels(
+        &mut labels.gaps,
+        at.output,
+        &at.out_rows,
+        &at.out_cols,
+        at.cell,
+    );
     let (or, oc) = (
         Layout::origin(&at.in_rows, rows.before),
         Layout::origin(&at.in_cols, cols.before),
