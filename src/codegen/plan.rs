@@ -100,6 +100,24 @@ pub struct Abilities {
     pub backends: &'static [Backend],
 }
 
+impl Abilities {
+    /// A single-backend target that writes 'same' with the odd pixel after, computes every
+    /// window with its pooling op, and has no limits beyond its padding forms: a target states
+    /// only where it differs (`..Abilities::plain(framework)`).
+    pub const fn plain(framework: Framework) -> Abilities {
+        Abilities {
+            framework,
+            same_lower: false,
+            export_safe: false,
+            refuses_strided_dilation: false,
+            window: |_| Window::Pool,
+            pads_an_average: true,
+            sizes_transposed_output: false,
+            backends: &[],
+        }
+    }
+}
+
 /// What a window reduction needs, for [`Abilities::window`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WindowNeed {

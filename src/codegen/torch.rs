@@ -7,7 +7,7 @@ use super::semantics::Shape;
 use super::target::{Render, Target};
 pub(crate) use super::writer::class_name;
 use super::writer::{
-    Line, Py, args, average_prologue, crop_slices, dilated_suffix, join, short, spelled_out,
+    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, join, short,
     torch_pad_tuple, tuple,
 };
 
@@ -17,10 +17,7 @@ pub struct Torch;
 impl Target for Torch {
     type Pad = TorchPad;
     const CAN: &'static Abilities = &Abilities {
-        framework: Framework::Torch,
-        same_lower: false,
         export_safe: true,
-        refuses_strided_dilation: false,
         window: |need| match need {
             // torch has no dilated average; export keeps strided slices exact, not a conv whose
             // ones kernel is made at run time.
@@ -37,40 +34,26 @@ impl Target for Torch {
             } => Window::OnesConv,
             _ => Window::Pool,
         },
-        pads_an_average: true,
         sizes_transposed_output: true,
-        backends: &[],
+        ..Abilities::plain(Framework::Torch)
     };
-    fn layer(r: &Render<TorchPad>) -> Py {
-        layer(r)
-    }
-    fn runner(r: &Render<TorchPad>) -> Py {
-        runner(r)
-    }
+    /// The porter's lines (`codegen::answer`).
     fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
-        answer(plan)
-    }
-}
-
-/// The porter's lines (`codegen::answer`).
-fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
-    let shape = &plan.semantics.shape;
-    let n = shape.ndim();
-    let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
-    let pad = |p: &TorchPad| {
-        let value = match p {
-            TorchPad::Zero => "0".to_string(),
-            TorchPad::Same => "'same'".to_string(),
-            TorchPad::Ints(v) => short(v),
+        let shape = &plan.semantics.shape;
+        let n = shape.ndim();
+        let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
+        let pad = |p: &TorchPad| {
+            let value = match p {
+                TorchPad::Zero => "0".to_string(),
+                TorchPad::Same => "'same'".to_string(),
+                TorchPad::Ints(v) => short(v),
+            };
+            // After an explicit pad, say that the layer itself pads nothing.
+            let default = if padded { "" } else { "0" };
+            ("padding", value, default)
         };
-        // After an explicit pad, say that the layer itself pads nothing.
-        let default = if padded { "" } else { "0" };
-        ("padding", value, default)
-    };
-    plan.steps
-        .iter()
-        .map(|step| {
-            let text = match step {
+        answer_lines(&plan.steps, |step| {
+            Some(match step {
                 Step::Pad { pairs, fill } => {
                     format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
                 }
@@ -160,11 +143,172 @@ fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
                         ])
                     )
                 }
-                other => return spelled_out(other),
-            };
-            Line::written(step, text)
+                _ => return None,
+            })
         })
-        .collect()
+    }
+
+    /// The layer definition.
+    fn layer(r: &Render<TorchPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import torch");
+        py.import("import torch.nn as nn");
+        py.import("import torch.nn.functional as F");
+        let taps = r.plan.steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::AverageRatio {
+                    window: Window::Taps,
+                    ..
+                }
+            )
+        });
+        if taps {
+            py.import("import itertools");
+            for line in WINDOW_SUM_TAPS.lines() {
+                py.line(line);
+            }
+            py.blank();
+        }
+        let shape = r.shape();
+        let n = shape.ndim();
+        let op = r.op();
+        let conv_step = r.plan.steps.iter().find(|s| {
+            matches!(
+                s,
+                Step::Conv { .. } | Step::ConvTranspose { .. } | Step::Pool { .. }
+            )
+        });
+        let adds_bias = r.plan.adds_bias();
+        if r.functional {
+            let args = if op.is_pool() {
+                "x".to_string()
+            } else {
+                "x, weight, bias=None".to_string()
+            };
+            py.block(format!("def {}({args})", r.name), |py| {
+                py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+                forward_lines(r, py, &|step| functional_call(r, step, adds_bias));
+            });
+            return py;
+        }
+        let class = class_name(r.name);
+        py.block(format!("class {class}(nn.Module)"), |py| {
+            py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+            py.blank();
+            let init_args = if op.is_pool() { "self" } else { "self, in_channels, out_channels, bias=True" };
+            py.block(format!("def __init__({init_args})"), |py| {
+                py.line("super().__init__()");
+                match conv_step {
+                    Some(Step::Conv { padding, kernel, dilation, padding_mode, .. }) => {
+                        let mode = if *padding_mode == PaddingMode::Zeros {
+                            String::new()
+                        } else {
+                            format!(", padding_mode=\"{}\"", mode_name(*padding_mode))
+                        };
+                        py.line(format!(
+                            "self.conv = nn.Conv{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, dilation={}, bias=bias{mode})",
+                            tuple(kernel),
+                            tuple(&shape.stride),
+                            native_arg(padding),
+                            tuple(dilation)
+                        ));
+                    }
+                    Some(Step::ConvTranspose { padding, kernel, dilation, output_padding, .. }) => {
+                        let op = output_padding.clone().unwrap_or_else(|| vec![0; n]);
+                        py.line(format!(
+                            "self.conv = nn.ConvTranspose{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, output_padding={}, dilation={}, bias={})",
+                            tuple(kernel),
+                            tuple(&shape.stride),
+                            native_arg(padding),
+                            tuple(&op),
+                            tuple(dilation),
+                            if adds_bias { "False" } else { "bias" }
+                        ));
+                        if adds_bias {
+                            py.comment("The bias is added after the zero-extension, as the source adds it to every output element.");
+                            py.line("self.bias = nn.Parameter(torch.zeros(out_channels)) if bias else None");
+                        }
+                    }
+                    Some(Step::Pool { max: true, padding, kernel, stride, dilation, ceil_mode, .. }) => {
+                        py.line(format!(
+                            "self.pool = nn.MaxPool{n}d(kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={})",
+                            tuple(kernel),
+                            tuple(stride),
+                            native_arg(padding),
+                            tuple(dilation),
+                            py_bool(*ceil_mode)
+                        ));
+                    }
+                    Some(Step::Pool { max: false, padding, kernel, stride, ceil_mode, count_include_pad, .. }) => {
+                        py.line(format!(
+                            "self.pool = nn.AvgPool{n}d(kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={})",
+                            tuple(kernel),
+                            tuple(stride),
+                            native_arg(padding),
+                            py_bool(*ceil_mode),
+                            py_bool(count_include_pad.unwrap_or(true))
+                        ));
+                    }
+                    _ => {}
+                }
+            });
+            py.blank();
+            py.block("def forward(self, x)", |py| {
+                forward_lines(r, py, &|step| match step {
+                    Step::ConvTranspose { output_size: Some(o), .. } => {
+                        format!("self.conv(x, output_size={})", super::writer::list(o))
+                    }
+                    Step::Pool { .. } => "self.pool(x)".into(),
+                    _ => "self.conv(x)".into(),
+                });
+            });
+        });
+        py
+    }
+
+    /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
+    fn runner(r: &Render<TorchPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import numpy as np");
+        py.import("import torch");
+        let op = r.op();
+        let adds_bias = r.plan.adds_bias();
+        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+            py.line("x = torch.from_numpy(x)");
+            if op.is_pool() {
+                let call = if r.functional {
+                    format!("{}(x)", r.name)
+                } else {
+                    format!("{}()(x)", class_name(r.name))
+                };
+                py.line(format!("return {call}.numpy()"));
+                return;
+            }
+            py.line(format!("w = torch.from_numpy({})", r.weight_expr("w")));
+            py.line("b = torch.from_numpy(b)");
+            py.block("with torch.no_grad()", |py| {
+                if r.functional {
+                    py.line(format!("return {}(x, w, b).numpy()", r.name));
+                } else {
+                    let (cin, cout) = if op == Op::ConvTranspose {
+                        ("w.shape[0]", "w.shape[1]")
+                    } else {
+                        ("w.shape[1]", "w.shape[0]")
+                    };
+                    py.line(format!("layer = {}({cin}, {cout})", class_name(r.name)));
+                    py.line("layer.conv.weight.copy_(w)");
+                    py.line(if adds_bias {
+                        "layer.bias.copy_(b)"
+                    } else {
+                        "layer.conv.bias.copy_(b)"
+                    });
+                    py.line("return layer(x).numpy()");
+                }
+            });
+        });
+        py
+    }
 }
 
 /// torch's `padding` argument: `0`, `'same'`, or one symmetric amount per dimension.
@@ -343,125 +487,6 @@ const WINDOW_SUM_TAPS: &str = "def window_sum(t, kernel, stride, dilation):
         total = total + t[(slice(None), slice(None)) + index]
     return total";
 
-/// The layer definition.
-fn layer(r: &Render<TorchPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import torch");
-    py.import("import torch.nn as nn");
-    py.import("import torch.nn.functional as F");
-    let taps = r.plan.steps.iter().any(|s| {
-        matches!(
-            s,
-            Step::AverageRatio {
-                window: Window::Taps,
-                ..
-            }
-        )
-    });
-    if taps {
-        py.import("import itertools");
-        for line in WINDOW_SUM_TAPS.lines() {
-            py.line(line);
-        }
-        py.blank();
-    }
-    let shape = r.shape();
-    let n = shape.ndim();
-    let op = r.op();
-    let conv_step = r.plan.steps.iter().find(|s| {
-        matches!(
-            s,
-            Step::Conv { .. } | Step::ConvTranspose { .. } | Step::Pool { .. }
-        )
-    });
-    let adds_bias = r.plan.adds_bias();
-    if r.functional {
-        let args = if op.is_pool() {
-            "x".to_string()
-        } else {
-            "x, weight, bias=None".to_string()
-        };
-        py.block(format!("def {}({args})", r.name), |py| {
-            py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
-            forward_lines(r, py, &|step| functional_call(r, step, adds_bias));
-        });
-        return py;
-    }
-    let class = class_name(r.name);
-    py.block(format!("class {class}(nn.Module)"), |py| {
-        py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
-        py.blank();
-        let init_args = if op.is_pool() { "self" } else { "self, in_channels, out_channels, bias=True" };
-        py.block(format!("def __init__({init_args})"), |py| {
-            py.line("super().__init__()");
-            match conv_step {
-                Some(Step::Conv { padding, kernel, dilation, padding_mode, .. }) => {
-                    let mode = if *padding_mode == PaddingMode::Zeros {
-                        String::new()
-                    } else {
-                        format!(", padding_mode=\"{}\"", mode_name(*padding_mode))
-                    };
-                    py.line(format!(
-                        "self.conv = nn.Conv{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, dilation={}, bias=bias{mode})",
-                        tuple(kernel),
-                        tuple(&shape.stride),
-                        native_arg(padding),
-                        tuple(dilation)
-                    ));
-                }
-                Some(Step::ConvTranspose { padding, kernel, dilation, output_padding, .. }) => {
-                    let op = output_padding.clone().unwrap_or_else(|| vec![0; n]);
-                    py.line(format!(
-                        "self.conv = nn.ConvTranspose{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, output_padding={}, dilation={}, bias={})",
-                        tuple(kernel),
-                        tuple(&shape.stride),
-                        native_arg(padding),
-                        tuple(&op),
-                        tuple(dilation),
-                        if adds_bias { "False" } else { "bias" }
-                    ));
-                    if adds_bias {
-                        py.comment("The bias is added after the zero-extension, as the source adds it to every output element.");
-                        py.line("self.bias = nn.Parameter(torch.zeros(out_channels)) if bias else None");
-                    }
-                }
-                Some(Step::Pool { max: true, padding, kernel, stride, dilation, ceil_mode, .. }) => {
-                    py.line(format!(
-                        "self.pool = nn.MaxPool{n}d(kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={})",
-                        tuple(kernel),
-                        tuple(stride),
-                        native_arg(padding),
-                        tuple(dilation),
-                        py_bool(*ceil_mode)
-                    ));
-                }
-                Some(Step::Pool { max: false, padding, kernel, stride, ceil_mode, count_include_pad, .. }) => {
-                    py.line(format!(
-                        "self.pool = nn.AvgPool{n}d(kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={})",
-                        tuple(kernel),
-                        tuple(stride),
-                        native_arg(padding),
-                        py_bool(*ceil_mode),
-                        py_bool(count_include_pad.unwrap_or(true))
-                    ));
-                }
-                _ => {}
-            }
-        });
-        py.blank();
-        py.block("def forward(self, x)", |py| {
-            forward_lines(r, py, &|step| match step {
-                Step::ConvTranspose { output_size: Some(o), .. } => {
-                    format!("self.conv(x, output_size={})", super::writer::list(o))
-                }
-                Step::Pool { .. } => "self.pool(x)".into(),
-                _ => "self.conv(x)".into(),
-            });
-        });
-    });
-    py
-}
-
 fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool) -> String {
     let shape = r.shape();
     let n = shape.ndim();
@@ -540,47 +565,4 @@ fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool)
 
 fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
-}
-
-/// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-fn runner(r: &Render<TorchPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import numpy as np");
-    py.import("import torch");
-    let op = r.op();
-    let adds_bias = r.plan.adds_bias();
-    py.block(format!("def run_{}(x, w, b)", r.name), |py| {
-        py.line("x = torch.from_numpy(x)");
-        if op.is_pool() {
-            let call = if r.functional {
-                format!("{}(x)", r.name)
-            } else {
-                format!("{}()(x)", class_name(r.name))
-            };
-            py.line(format!("return {call}.numpy()"));
-            return;
-        }
-        py.line(format!("w = torch.from_numpy({})", r.weight_expr("w")));
-        py.line("b = torch.from_numpy(b)");
-        py.block("with torch.no_grad()", |py| {
-            if r.functional {
-                py.line(format!("return {}(x, w, b).numpy()", r.name));
-            } else {
-                let (cin, cout) = if op == Op::ConvTranspose {
-                    ("w.shape[0]", "w.shape[1]")
-                } else {
-                    ("w.shape[1]", "w.shape[0]")
-                };
-                py.line(format!("layer = {}({cin}, {cout})", class_name(r.name)));
-                py.line("layer.conv.weight.copy_(w)");
-                py.line(if adds_bias {
-                    "layer.bias.copy_(b)"
-                } else {
-                    "layer.conv.bias.copy_(b)"
-                });
-                py.line("return layer(x).numpy()");
-            }
-        });
-    });
-    py
 }

@@ -253,8 +253,23 @@ pub(crate) fn args(parts: &[(&str, String, &str)]) -> String {
         .collect()
 }
 
+/// A target's answer lines: `write` gives a step's one-line form, or `None` for a step with
+/// none (then the line says the full code spells it out).
+pub(crate) fn answer_lines<P>(
+    steps: &[Step<P>],
+    write: impl Fn(&Step<P>) -> Option<String>,
+) -> Vec<Line> {
+    steps
+        .iter()
+        .map(|step| match write(step) {
+            Some(text) => Line::written(step, text),
+            None => spelled_out(step),
+        })
+        .collect()
+}
+
 /// The line for a step with no one-line form.
-pub(crate) fn spelled_out<P>(step: &Step<P>) -> Line {
+fn spelled_out<P>(step: &Step<P>) -> Line {
     let text = match step {
         Step::AverageRatio { .. } => {
             "# the average's exact divisor: window sums of x and of a mask (full code below)"
