@@ -332,7 +332,18 @@ fn header<P>(py: &mut Py, source: &LayerSpec, plan: &Plan<P>) {
         py.comment(note);
     }
     for note in &plan.notes {
-        py.comment(note);
+        py.comment(match note {
+            plan::Note::SameAverageDiffersByBackend => {
+                "Keras's AveragePooling 'same' differs by backend here (torch averages replicated \
+             edges in): this composition computes the same on TensorFlow, torch and JAX."
+                    .to_string()
+            }
+            plan::Note::PadsForThisInputOnly => format!(
+                "The source's 'same' padding depends on the input size: these pads are exact for \
+                 input {} only.",
+                dims_text(&sem.shape.input)
+            ),
+        });
     }
     if plan.dilated_kernel() {
         py.comment("This layer cannot take a dilation with a stride: the kernel is zero-inserted instead (dilate_kernel, below, converts trained weights).");

@@ -204,6 +204,17 @@ pub enum Step<P> {
     },
 }
 
+/// A fact about a plan that its code must state (the header says it in words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Keras's AveragePooling 'same' computes other numbers on the torch backend here: the
+    /// plan composes what every backend computes the same.
+    SameAverageDiffersByBackend,
+    /// The source's 'same' padding depends on the input size: the plan's pads hold for this
+    /// input only.
+    PadsForThisInputOnly,
+}
+
 /// Which side of a 'same' padding gets the odd extra pixel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OddPixel {
@@ -219,8 +230,8 @@ pub struct Plan<P> {
     pub target: Framework,
     pub semantics: Semantics,
     pub steps: Vec<Step<P>>,
-    /// Facts the snippet must state (exactness, input dependence, weight handling).
-    pub notes: Vec<String>,
+    /// Facts the snippet must state.
+    pub notes: Vec<Note>,
     /// The target's own layer computes the source exactly, with no extra steps.
     pub native: bool,
     /// For strided TF-style 'same' rendered with static pads: the rule to compute them at run
@@ -323,11 +334,7 @@ fn lower_native(
     let differs_by_backend =
         sem.op == Op::AvgPool && keras_same(Backend::Tensorflow) && !keras_same(Backend::Torch);
     if for_every_backend && !plan.native && differs_by_backend {
-        plan.notes.push(
-            "Keras's AveragePooling 'same' differs by backend here (torch averages replicated \
-             edges in): this composition computes the same on TensorFlow, torch and JAX."
-                .into(),
-        );
+        plan.notes.push(Note::SameAverageDiffersByBackend);
     }
     // Exported to ONNX, torch's max pool starts at the lowest float like ONNX Runtime's, so
     // export-safe torch states the source's value either way.
@@ -353,11 +360,7 @@ fn lower_native(
             } else {
                 OddPixel::After
             });
-            plan.notes.push(format!(
-                "The source's 'same' padding depends on the input size: these pads are exact for \
-                 input {} only.",
-                crate::core::join(&sem.shape.input, "x")
-            ));
+            plan.notes.push(Note::PadsForThisInputOnly);
         }
     }
     Ok(plan)
