@@ -55,7 +55,7 @@ pub fn answer(source: &LayerSpec, target: Framework) -> Result<Answer, CodegenEr
                 lines: T::answer(&plan),
                 native: plan.native,
                 dynamic: plan.dynamic_same.is_some(),
-                input: plan.semantics.shape.input,
+                input: plan.semantics.shape.input.clone(),
             })
         }
     }
@@ -138,16 +138,16 @@ fn backend_note(source: &LayerSpec, target: Framework, native: bool) -> Option<S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::writer::LineKind;
     use crate::core::{Framework, Op};
     use crate::forms::compact::test_layer;
-    use Line::{Composed, Native};
 
     fn n(text: &str) -> Line {
-        Native(text.into())
+        Line::new(LineKind::Native, text)
     }
 
     fn c(text: &str) -> Line {
-        Composed(text.into())
+        Line::new(LineKind::Composed, text)
     }
 
     fn lines(op: Op, fw: Framework, [i, k, s, p]: [&str; 4], target: Framework) -> Answer {
@@ -234,7 +234,7 @@ mod tests {
             n("nn.ConvTranspose1d(C_in, C_out, 3, stride=2)")
         );
         assert!(
-            matches!(&t.lines[1], Composed(l) if l.starts_with("x = x[:, :, ")),
+            t.lines[1].kind == LineKind::Composed && t.lines[1].text.starts_with("x = x[:, :, "),
             "{:?}",
             t.lines
         );

@@ -79,7 +79,10 @@ pub enum CodegenError {
     TooLarge { value: i64 },
     /// The lowering chose something the target cannot write (a padding form, or no step at
     /// all): no code rather than wrong code. A bug in padlab; the property tests look for it.
-    Unwritable { target: Framework, what: String },
+    Unwritable {
+        target: Framework,
+        what: &'static str,
+    },
 }
 
 impl std::fmt::Display for CodegenError {

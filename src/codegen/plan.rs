@@ -455,15 +455,16 @@ fn spell_plan<P: Spelling>(plan: Plan<Native>) -> Result<Plan<P>, CodegenError> 
         .steps
         .into_iter()
         .map(|s| {
-            let what = format!("a step it cannot write ({s:?})");
-            s.spelled::<P>(&shape)
-                .ok_or(CodegenError::Unwritable { target, what })
+            s.spelled::<P>(&shape).ok_or(CodegenError::Unwritable {
+                target,
+                what: "a padding form it lacks",
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     if steps.is_empty() {
         return Err(CodegenError::Unwritable {
             target,
-            what: "a plan with no steps".into(),
+            what: "a plan with no steps",
         });
     }
     Ok(Plan {
@@ -810,7 +811,7 @@ fn composed_steps(
     if !spellable(&Native::Valid, shape) {
         return Err(CodegenError::Unwritable {
             target: can.framework,
-            what: "'valid' padding, which every composition ends in".into(),
+            what: "'valid' padding, which every composition ends in",
         });
     }
     let valid = Native::Valid;

@@ -197,36 +197,50 @@ pub fn torch_pad_tuple(pairs: &[(i64, i64)]) -> String {
 
 // What renderers share: argument text, answer lines, and the exact average's prologue.
 
+/// What a line of a porter's answer stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// The target's own layer call.
+    Native,
+    /// A step around it with a one-line form (a pad, a crop).
+    Composed,
+    /// A step with no one-line form: a comment that says the full code spells it out.
+    SpelledOut,
+}
+
 /// One line of a porter's answer (`codegen::answer`), typed by what it stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Line {
-    /// The target's own layer call.
-    Native(String),
-    /// A step around it with a one-line form (a pad, a crop).
-    Composed(String),
-    /// A step with no one-line form: a comment that says the full code spells it out.
-    SpelledOut(String),
+pub struct Line {
+    pub kind: LineKind,
+    /// The text to paste.
+    pub text: String,
 }
 
 impl Line {
+    pub fn new(kind: LineKind, text: impl Into<String>) -> Line {
+        Line {
+            kind,
+            text: text.into(),
+        }
+    }
+
     /// The line for a step the renderer wrote as `text`: a pad or crop is composed around the
     /// layer, anything else is the layer's own call.
     pub fn written<P>(step: &Step<P>, text: String) -> Line {
-        match step {
-            Step::Pad { .. } | Step::Crop { .. } => Line::Composed(text),
-            _ => Line::Native(text),
-        }
+        let kind = match step {
+            Step::Pad { .. } | Step::Crop { .. } => LineKind::Composed,
+            _ => LineKind::Native,
+        };
+        Line { kind, text }
     }
 
     /// The text to paste.
     pub fn text(&self) -> &str {
-        match self {
-            Line::Native(t) | Line::Composed(t) | Line::SpelledOut(t) => t,
-        }
+        &self.text
     }
 
     pub fn is_spelled_out(&self) -> bool {
-        matches!(self, Line::SpelledOut(_))
+        self.kind == LineKind::SpelledOut
     }
 }
 
@@ -292,9 +306,8 @@ fn spelled_out<P>(step: &Step<P>) -> Line {
         } => "# the pool at stride 1, then every stride-th output (full code below)",
         Step::Pad { .. } => "# the padding, with the source's fill (full code below)",
         _ => "# a step spelled out in the full code below",
-    }
-    .to_string();
-    Line::SpelledOut(text)
+    };
+    Line::new(LineKind::SpelledOut, text)
 }
 
 /// The comment after a pad line that calls a helper of the full code (TF and Keras have no

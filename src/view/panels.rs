@@ -345,7 +345,7 @@ pub fn answers(list: &[(Framework, Result<crate::codegen::answer::Answer, String
                 span.target { (target.title()) }
                 @match answer {
                     Ok(a) => {
-                        code.lines { (a.text()) }
+                        code.lines { @for (i, line) in a.lines.iter().enumerate() { @if i > 0 { "\n" } (line.text) } }
                         button.copy type="button" data-copy-answer=(name) aria-label={ "Copy the " (target.title()) " line" } { "Copy" }
                         @if let Some(note) = &a.note { small.note { (note) } }
                     }
