@@ -219,9 +219,11 @@ fn draw_static(g: Grid) {
                     if let Ok(canvas) = canvas.clone().dyn_into::<web_sys::HtmlCanvasElement>() {
                         paint_canvas(&canvas, scene, at, fill.unwrap_or(Fill::Zeros));
                     }
+                    // The canvas holds the cells: the SVG keeps only the labels.
                     Some(Scene {
+                        labels: scene.labels.clone(),
+                        cell: scene.cell,
                         blocks: Vec::new(),
-                        ..scene.clone()
                     })
                 }
                 (_, new, _) => new.clone(),

@@ -363,6 +363,24 @@ fn lower_native(
             plan.notes.push(Note::PadsForThisInputOnly);
         }
     }
+    // Every plan has steps, each in a form the target writes.
+    let padding = |s: &Step<Native>| match s {
+        Step::Conv { padding, .. }
+        | Step::ConvTranspose { padding, .. }
+        | Step::Pool { padding, .. } => Some(padding.clone()),
+        _ => None,
+    };
+    if plan.steps.is_empty() {
+        return Err(unwritable(target, "a plan with no steps"));
+    }
+    if plan
+        .steps
+        .iter()
+        .filter_map(padding)
+        .any(|form| !spellable(&form, &sem.shape))
+    {
+        return Err(unwritable(target, "a padding form it lacks"));
+    }
     Ok(plan)
 }
 
@@ -446,27 +464,19 @@ impl Step<Native> {
     }
 }
 
-/// A neutral plan in `P`'s spelling. Lowering kept only forms `P` writes, so every step
-/// spells; were one not to, that is an error rather than a wrong or empty plan.
+/// A neutral plan in `P`'s spelling. Lowering kept only forms `P` writes (`lower_native`
+/// checks every step against the target's `spellable`), so every step spells; were one not to,
+/// that is an error rather than a wrong or empty plan.
 fn spell_plan<P: Spelling>(plan: Plan<Native>) -> Result<Plan<P>, CodegenError> {
-    let shape = plan.semantics.shape.clone();
-    let target = plan.target;
-    let steps = plan
+    let shape = &plan.semantics.shape;
+    let Some(steps) = plan
         .steps
         .into_iter()
-        .map(|s| {
-            s.spelled::<P>(&shape).ok_or(CodegenError::Unwritable {
-                target,
-                what: "a padding form it lacks",
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if steps.is_empty() {
-        return Err(CodegenError::Unwritable {
-            target,
-            what: "a plan with no steps",
-        });
-    }
+        .map(|s| s.spelled::<P>(shape))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Err(unwritable(plan.target, "a padding form it lacks"));
+    };
     Ok(Plan {
         target: plan.target,
         semantics: plan.semantics,
@@ -475,6 +485,12 @@ fn spell_plan<P: Spelling>(plan: Plan<Native>) -> Result<Plan<P>, CodegenError> 
         native: plan.native,
         dynamic_same: plan.dynamic_same,
     })
+}
+
+/// The error for a plan the target cannot write (one body for every target).
+#[cold]
+fn unwritable(target: Framework, what: &'static str) -> CodegenError {
+    CodegenError::Unwritable { target, what }
 }
 
 /// A target spec with `padding` (and extras) that has exactly `sem`'s meaning, as a single
@@ -809,10 +825,10 @@ fn composed_steps(
     let mut steps = vec![];
     // Every composition ends in a 'valid' layer.
     if !spellable(&Native::Valid, shape) {
-        return Err(CodegenError::Unwritable {
-            target: can.framework,
-            what: "'valid' padding, which every composition ends in",
-        });
+        return Err(unwritable(
+            can.framework,
+            "'valid' padding, which every composition ends in",
+        ));
     }
     let valid = Native::Valid;
     // A zero-inserted kernel of size d(k-1)+1 with dilation 1 computes the dilated convolution.

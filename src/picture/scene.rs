@@ -314,37 +314,22 @@ impl CellKind {
         }
     }
 
-    /// How the cell looks: the one table from a cell kind to its style, read by the SVG (the
-    /// class) and the canvas (the colour's variable, the opacity, an outline). A test checks
-    /// that style/main.css has the rule each row names.
+    /// How the cell looks: the one table from a cell kind to its style ([`STYLES`]), read by
+    /// the SVG (the class) and the canvas (the colour's variable, the opacity, an outline). A
+    /// test checks that style/main.css has the rule each row names.
     pub fn style(self) -> Style {
-        let style = |class, var, dead: bool| Style {
-            class,
-            var,
-            alpha: if dead { 0.35 } else { 1.0 },
-            outline: false,
-        };
-        let pad = |side, dead| CellKind::Pad { side, dead };
-        match self {
-            CellKind::Input { dead: false } => style("cell input", "--c-input", false),
-            CellKind::Input { dead: true } => style("cell input dead", "--c-input", true),
-            CellKind::Inserted { dead: false } => style("cell inserted", "--c-inserted", false),
-            CellKind::Inserted { dead: true } => style("cell inserted dead", "--c-inserted", true),
-            k if k == pad(Side::Before, false) => style("cell pad before", "--c-pad", false),
-            k if k == pad(Side::Before, true) => style("cell pad before dead", "--c-dead", true),
-            k if k == pad(Side::After, false) => style("cell pad after", "--c-pad-after", false),
-            k if k == pad(Side::After, true) => style("cell pad after dead", "--c-dead", true),
-            k if k == pad(Side::Corner, false) => style("cell pad corner", "--c-pad-corner", false),
-            CellKind::Pad { .. } => style("cell pad corner dead", "--c-dead", true),
-            CellKind::Beyond => Style {
-                class: "cell beyond",
-                var: "--line",
-                alpha: 1.0,
-                outline: true,
-            },
-            CellKind::Output { cropped: false } => style("cell out", "--c-out", false),
-            CellKind::Output { cropped: true } => style("cell out cropped", "--c-cropped", false),
-        }
+        let pad = |side, dead: bool| match side {
+            Side::Before => 4,
+            Side::After => 6,
+            Side::Corner => 8,
+        } + usize::from(dead);
+        STYLES[match self {
+            CellKind::Input { dead } => usize::from(dead),
+            CellKind::Inserted { dead } => 2 + usize::from(dead),
+            CellKind::Pad { side, dead } => pad(side, dead),
+            CellKind::Beyond => 10,
+            CellKind::Output { cropped } => 11 + usize::from(cropped),
+        }]
     }
 
     /// The style under a padding `fill`: padding that copies the input (a torch
@@ -374,6 +359,39 @@ impl CellKind {
         }
     }
 }
+
+/// Each cell kind's style, in [`CellKind::style`]'s order: input, inserted, padding before,
+/// after and in a corner (each live, then dead), past the padding, output, cropped output.
+pub const STYLES: [Style; 13] = {
+    const fn fill(class: &'static str, var: &'static str, dead: bool) -> Style {
+        Style {
+            class,
+            var,
+            alpha: if dead { 0.35 } else { 1.0 },
+            outline: false,
+        }
+    }
+    [
+        fill("cell input", "--c-input", false),
+        fill("cell input dead", "--c-input", true),
+        fill("cell inserted", "--c-inserted", false),
+        fill("cell inserted dead", "--c-inserted", true),
+        fill("cell pad before", "--c-pad", false),
+        fill("cell pad before dead", "--c-dead", true),
+        fill("cell pad after", "--c-pad-after", false),
+        fill("cell pad after dead", "--c-dead", true),
+        fill("cell pad corner", "--c-pad-corner", false),
+        fill("cell pad corner dead", "--c-dead", true),
+        Style {
+            class: "cell beyond",
+            var: "--line",
+            alpha: 1.0,
+            outline: true,
+        },
+        fill("cell out", "--c-out", false),
+        fill("cell out cropped", "--c-cropped", false),
+    ]
+};
 
 /// How a cell kind is drawn ([`CellKind::style`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
