@@ -21,7 +21,7 @@ for row in csv.DictReader(io.StringIO(out)):
     name, size = row["Name"], int(row["ShallowSize"])
     if name.startswith("custom section") or "subsection" in name or name.startswith("Σ"):
         continue  # names and wasm-bindgen's metadata: stripped from the shipped file
-    if name.startswith("data segment"):
+    if name.startswith("data"):
         key = "data (string literals, tables)"
     elif (m := re.search(r"padlab::(\w+)(?:::(\w+))?", name)):
         top, sub = m.group(1), m.group(2)
@@ -49,7 +49,7 @@ def area(key):
                "console_error_panic_hook"}:
         return "wasm-bindgen glue (js_sys, web_sys, imports, exports)"
     if key.startswith("data"):
-        return key
+        return "data (string literals, tables)"
     return "other (" + key + ")" if key != "(unnamed)" else "(unnamed: drop glue, closures)"
 
 
