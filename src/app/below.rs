@@ -41,6 +41,25 @@ fn fill(name: &str, markup: &str, last: StoredValue<Vec<(String, String)>>) {
     });
 }
 
+/// A code tab's copy button (`data-copy` names the target): copies the tab's `pre`, then says
+/// so in the status line `status_id` ("Copied the PyTorch code.", `what` naming the thing).
+pub(super) fn copy_tab(button: &Element, status_id: &'static str, what: &str) {
+    let text = button
+        .parent_element()
+        .and_then(|panel| panel.query_selector("pre").ok().flatten())
+        .and_then(|pre| pre.text_content());
+    let target = button
+        .get_attribute("data-copy")
+        .and_then(|name| name.parse::<Framework>().ok());
+    if let (Some(text), Some(target)) = (text, target) {
+        copy(
+            text,
+            status_id,
+            format!("Copied the {} {what}.", target.title()),
+        );
+    }
+}
+
 /// Copies `text`, then says so in the code panel's status line.
 pub(super) fn copy(text: String, status_id: &'static str, done: String) {
     let Some(window) = web_sys::window() else {
@@ -133,18 +152,8 @@ pub fn Below(
         let Some(el) = dom::closest(&ev, "[name], button") else {
             return;
         };
-        if let Some(name) = el.get_attribute("data-copy") {
-            let text = el
-                .parent_element()
-                .and_then(|panel| panel.query_selector("pre").ok().flatten())
-                .and_then(|pre| pre.text_content());
-            if let (Some(text), Ok(t)) = (text, name.parse::<Framework>()) {
-                copy(
-                    text,
-                    "copy-status",
-                    format!("Copied the {} code.", t.title()),
-                );
-            }
+        if el.has_attribute("data-copy") {
+            copy_tab(&el, "copy-status", "code");
         } else if let Some(index) = tabs::select(&el) {
             generator.select(Framework::ALL[index.min(Framework::ALL.len() - 1)]);
         }

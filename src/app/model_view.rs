@@ -6,11 +6,10 @@
 
 use leptos::prelude::*;
 
-use super::below::copy;
+use super::below::{copy, copy_tab};
 use super::dom::{self, by_id};
 use super::generator::Generator;
 use super::tabs;
-use crate::core::Framework;
 use crate::view::model::{PRESETS, TARGETS, shell};
 use crate::worker::protocol::Request;
 
@@ -153,18 +152,8 @@ pub fn ModelView(
                 "model-status",
                 "Link copied: it opens this model.".into(),
             );
-        } else if let Some(name) = button.get_attribute("data-copy") {
-            let text = button
-                .parent_element()
-                .and_then(|panel| panel.query_selector("pre").ok().flatten())
-                .and_then(|pre| pre.text_content());
-            if let (Some(text), Ok(target)) = (text, name.parse::<Framework>()) {
-                copy(
-                    text,
-                    "model-status",
-                    format!("Copied the {} model.", target.title()),
-                );
-            }
+        } else if button.has_attribute("data-copy") {
+            copy_tab(&button, "model-status", "model");
         } else if let Some(index) = tabs::select(&button) {
             selected.set_value(index);
         }
