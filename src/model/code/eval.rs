@@ -27,8 +27,7 @@ use super::ast::{
     UnaryOp,
 };
 use super::value::{
-    Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Partial,
-    Tensor, Value,
+    Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Tensor, Value,
 };
 
 /// The most steps (statements and expressions evaluated) one reading may take.
@@ -740,10 +739,15 @@ impl Interp {
         if let Some(v) = super::builtins::builtin(name, self.framework, &self.src) {
             // A framework name the paste uses without importing it: the check script imports it.
             if let Value::Api(path) = &v
-                && (path.contains('.') || matches!(name, "torch" | "tf" | "keras" | "np" | "math" | "functools" | "collections"))
+                && (path.contains('.')
+                    || matches!(
+                        name,
+                        "torch" | "tf" | "keras" | "np" | "math" | "functools" | "collections"
+                    ))
             {
                 if !self.imported.iter().any(|(n, _)| n == name) {
-                    self.imported.push((name.to_string(), import_line(name, &v)));
+                    self.imported
+                        .push((name.to_string(), import_line(name, &v)));
                 }
             }
             return Ok(v);
@@ -1857,11 +1861,19 @@ fn import_line(name: &str, v: &Value) -> String {
     match module.rsplit_once('.') {
         None if module == name => format!("import {module}"),
         None => format!("import {module} as {name}"),
-        Some((parent, last)) if last == name && last.starts_with(|c: char| c.is_ascii_uppercase()) => {
+        Some((parent, last))
+            if last == name && last.starts_with(|c: char| c.is_ascii_uppercase()) =>
+        {
             format!("from {parent} import {last}")
         }
         Some((parent, last)) if last == name => format!("from {parent} import {last}"),
-        Some(_) if module.split('.').all(|p| p.starts_with(|c: char| c.is_ascii_lowercase())) => format!("import {module} as {name}"),
+        Some(_)
+            if module
+                .split('.')
+                .all(|p| p.starts_with(|c: char| c.is_ascii_lowercase())) =>
+        {
+            format!("import {module} as {name}")
+        }
         Some((parent, last)) => format!("from {parent} import {last} as {name}"),
     }
 }

@@ -328,7 +328,10 @@ fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Sit
             }
         },
     };
-    let name: Rc<str> = match kw.iter().find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None)) {
+    let name: Rc<str> = match kw
+        .iter()
+        .find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None))
+    {
         Some((_, v)) => Rc::from(v.to_string().as_str()),
         None => Rc::from(auto_name(it, "InputLayer").as_str()),
     };
@@ -363,7 +366,10 @@ fn sequential(
             return Err((**f).clone());
         }
     }
-    let name: Rc<str> = match kw.iter().find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None)) {
+    let name: Rc<str> = match kw
+        .iter()
+        .find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None))
+    {
         Some((_, v)) => Rc::from(v.to_string().as_str()),
         None => Rc::from(auto_name(it, "Sequential").as_str()),
     };
@@ -1332,17 +1338,30 @@ pub fn construct(
         ("normalization", None) => {
             // `(x - mean) / max(sqrt(variance), epsilon)` with statistics given (no `adapt`).
             let (Some(mean), Some(variance)) = (b.get("mean"), b.get("variance")) else {
-                return Err(b_untranslated(&b, "Normalization without mean and variance (learned by adapt)"));
+                return Err(b_untranslated(
+                    &b,
+                    "Normalization without mean and variance (learned by adapt)",
+                ));
             };
             let (mean, variance) = match (mean, variance) {
-                (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => (as_float(mean, line)?, as_float(variance, line)?),
-                _ => return Err(b_untranslated(&b, "Normalization with per-channel statistics")),
+                (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+                    (as_float(mean, line)?, as_float(variance, line)?)
+                }
+                _ => {
+                    return Err(b_untranslated(
+                        &b,
+                        "Normalization with per-channel statistics",
+                    ));
+                }
             };
             if b.boolean("invert")?.unwrap_or(false) {
                 return Err(b_untranslated(&b, "invert=True"));
             }
             let scale = 1.0 / variance.sqrt().max(1e-7);
-            LayerKind::Op(Op::Affine { scale, offset: -mean * scale })
+            LayerKind::Op(Op::Affine {
+                scale,
+                offset: -mean * scale,
+            })
         }
         ("resizing", None) => {
             if b.boolean("crop_to_aspect_ratio")?.unwrap_or(false)

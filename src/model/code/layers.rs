@@ -1142,7 +1142,9 @@ fn torch_layer(
                 kw,
                 line,
             )?;
-            b.refuse_unless("norm_type", |v| matches!(v, Value::Int(2)) || matches!(v, Value::Float(x) if *x == 2.0))?;
+            b.refuse_unless("norm_type", |v| {
+                matches!(v, Value::Int(2)) || matches!(v, Value::Float(x) if *x == 2.0)
+            })?;
             op(
                 &b,
                 Op::Embedding {

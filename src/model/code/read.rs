@@ -155,8 +155,23 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         .filter(|t| match &t.import {
             Some((names, module)) => {
                 let root = module.split('.').next().unwrap_or("");
-                matches!(root, "torch" | "keras" | "tensorflow" | "tf_keras" | "numpy" | "math" | "functools" | "collections" | "typing" | "__future__" | "copy" | "itertools" | "operator" | "argparse")
-                    || names.iter().any(|n| it.used.contains(n.as_str()))
+                matches!(
+                    root,
+                    "torch"
+                        | "keras"
+                        | "tensorflow"
+                        | "tf_keras"
+                        | "numpy"
+                        | "math"
+                        | "functools"
+                        | "collections"
+                        | "typing"
+                        | "__future__"
+                        | "copy"
+                        | "itertools"
+                        | "operator"
+                        | "argparse"
+                ) || names.iter().any(|n| it.used.contains(n.as_str()))
             }
             None => true,
         })
@@ -172,7 +187,12 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         }
     }
     let params = super::params::count(&model, &graph);
-    let imports = it.imported.iter().map(|(_, line)| line.clone()).filter(|l| !l.is_empty()).collect();
+    let imports = it
+        .imported
+        .iter()
+        .map(|(_, line)| line.clone())
+        .filter(|l| !l.is_empty())
+        .collect();
     Ok(Reading {
         imports,
         params,
@@ -353,7 +373,9 @@ fn definitions(
                     // A class another definition uses by name is a part, not the model.
                     let used = body.iter().any(|s| {
                         !matches!(&s.kind, StmtKind::ClassDef(c) if c.name == class)
-                            && src.get(s.start..super::eval::stmt_end(s)).is_some_and(|t| t.contains(&format!("{class}(")))
+                            && src
+                                .get(s.start..super::eval::stmt_end(s))
+                                .is_some_and(|t| t.contains(&format!("{class}(")))
                     });
                     if !used && let Some(sig) = signature(body, class) {
                         needs.push(sig);
@@ -863,8 +885,19 @@ fn signature(body: &[super::ast::Stmt], class: &str) -> Option<String> {
         .params
         .iter()
         .skip(1)
-        .filter(|p| !matches!(p.kind, super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords))
-        .map(|p| if p.default.is_some() { format!("{}=...", p.name) } else { p.name.clone() })
+        .filter(|p| {
+            !matches!(
+                p.kind,
+                super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords
+            )
+        })
+        .map(|p| {
+            if p.default.is_some() {
+                format!("{}=...", p.name)
+            } else {
+                p.name.clone()
+            }
+        })
         .collect();
     Some(format!("{class}({})", params.join(", ")))
 }

@@ -727,7 +727,11 @@ fn step_parts(
                 };
                 // torch has one `affine` switch: a missing shift or scale is a bias of 0 or a
                 // weight of 1, which the copy sets (and which stay so at inference).
-                let affine = if !*center && !*scale { ", affine=False" } else { "" };
+                let affine = if !*center && !*scale {
+                    ", affine=False"
+                } else {
+                    ""
+                };
                 module(
                     &mut p,
                     name.clone(),
@@ -950,7 +954,9 @@ fn step_parts(
             name.clone(),
             format!(
                 "nn.Embedding({vocab}, {dim}{})",
-                max_norm.map(|m| format!(", max_norm={}", float(m))).unwrap_or_default()
+                max_norm
+                    .map(|m| format!(", max_norm={}", float(m)))
+                    .unwrap_or_default()
             ),
         ),
         PortOp::Pad { pairs, fill } => {
