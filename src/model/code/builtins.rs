@@ -1557,6 +1557,7 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
     const KERAS: &[&str] = &[
         "call",
         "add",
+        "add_weight",
         "summary",
         "compile",
         "fit",
@@ -1802,6 +1803,10 @@ fn framework_method(
             i.children.borrow_mut().push((Rc::from(n.as_str()), v));
             Ok(Value::None)
         }
+        "add_weight" => Ok(Value::opaque(format!(
+            "a weight {} makes itself (add_weight)",
+            i.class.name
+        ))),
         "register_buffer" | "register_parameter" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
             i.attrs.borrow_mut().insert(

@@ -1473,6 +1473,27 @@ impl Interp {
         let method = match &c.framework {
             Some(b) if b.is_keras() => {
                 kw.retain(|(k, _)| !matches!(k.as_ref(), "training" | "mask"));
+                // Keras builds a layer on its first call: `build(input_shape)` first.
+                let built = Key::Str(Rc::from("built"));
+                let is_built = matches!(i.attrs.borrow().get(&built), Some(Value::Bool(true)));
+                if !is_built && let Some((build, _)) = self.find_method(&c, "build") {
+                    let shape = match pos.first() {
+                        Some(Value::Tensor(t)) => super::ops::shape_value(t),
+                        _ => Value::None,
+                    };
+                    i.attrs.borrow_mut().insert(
+                        built.clone(),
+                        Value::str("built"),
+                        Value::Bool(true),
+                    );
+                    self.call_function(
+                        &build,
+                        Some(Value::Instance(i.clone())),
+                        vec![shape],
+                        vec![],
+                        site,
+                    )?;
+                }
                 "call"
             }
             Some(_) => "forward",

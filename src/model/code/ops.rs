@@ -86,6 +86,13 @@ pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site
                 "arithmetic with a size that depends on the input: give the input shape",
             )),
             Value::Poison(f) => Err((**f).clone()),
+            Value::Opaque(w) => Err(unsupported(
+                line,
+                format!(
+                    "`{}` uses {w}: a learned tensor outside a layer padlab knows is not ported",
+                    super::eval::short(&site.text)
+                ),
+            )),
             other => Err(raise(
                 line,
                 "TypeError",
