@@ -3,6 +3,7 @@
 //! a self-check ([`port`]). [`report`] is the table as the CLI's JSON.
 
 pub mod chain;
+pub mod file;
 pub mod graph;
 pub mod layers;
 pub mod op;
