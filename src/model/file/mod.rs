@@ -13,6 +13,7 @@
 //! are never copied: a tensor's data is read only when it is small (a shape, pads, scales).
 //! Every refusal is one [`FileError`] with one clear message.
 
+mod fold;
 pub mod h5;
 pub mod keras;
 pub mod onnx;

@@ -378,7 +378,7 @@ impl Reader {
                     self.take(1)?;
                     g.initializers.push(self.tensor(b)?);
                 }
-                (11 | 12 | 13, Value::Bytes(b)) => {
+                (11..=13, Value::Bytes(b)) => {
                     let list = match field {
                         11 => &mut g.inputs,
                         12 => &mut g.outputs,
@@ -573,10 +573,8 @@ impl Reader {
                 (4, Value::Bytes(b)) if float_data.len() < limits::SMALL_TENSOR => {
                     float_data.push(b)
                 }
-                (4, Value::Fixed32(x)) => {
-                    if float_single.len() < limits::SMALL_TENSOR {
-                        float_single.push(f64::from(f32::from_bits(x)));
-                    }
+                (4, Value::Fixed32(x)) if float_single.len() < limits::SMALL_TENSOR => {
+                    float_single.push(f64::from(f32::from_bits(x)));
                 }
                 (5, Value::Bytes(b)) if int32_data.len() < limits::SMALL_TENSOR => {
                     int32_data.push(b)
@@ -584,10 +582,8 @@ impl Reader {
                 (7, Value::Bytes(b)) if int64_data.len() < limits::SMALL_TENSOR => {
                     int64_data.push(b)
                 }
-                (5 | 7, Value::Varint(x)) => {
-                    if varint_single.len() < limits::SMALL_TENSOR {
-                        varint_single.push((field, x as i64));
-                    }
+                (5 | 7, Value::Varint(x)) if varint_single.len() < limits::SMALL_TENSOR => {
+                    varint_single.push((field, x as i64));
                 }
                 (8, Value::Bytes(_)) => t.name = self.string(v, "TensorProto")?,
                 (9, Value::Bytes(b)) => raw = Some(b),
