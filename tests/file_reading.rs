@@ -336,4 +336,31 @@ fn every_keras_file_lists_keras_layers_and_their_wiring() {
         }
     }
     assert!(checked >= 5, "{checked} inputs checked");
+    // Keras 2's wiring (nested lists), as tf_keras wrote it.
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files/keras/keras2_functional.h5"),
+    )
+    .unwrap_or_default();
+    let Ok(ModelFile::Keras(k)) = read_file(&bytes) else {
+        panic!("keras2_functional.h5")
+    };
+    let add = k
+        .model
+        .layers
+        .iter()
+        .find(|l| l.name == "residual")
+        .map(|l| &l.inbound);
+    let reads: Vec<&str> = add
+        .into_iter()
+        .flatten()
+        .flat_map(|c| c.args.iter().map(|a| a.layer.as_str()))
+        .collect();
+    assert_eq!(reads, ["stem", "bn"]);
+    assert!(
+        k.keras_version
+            .as_deref()
+            .is_some_and(|v| v.starts_with("2.")),
+        "{:?}",
+        k.keras_version
+    );
 }

@@ -8,7 +8,8 @@
   output_shape, a Pad before a conv, a dim_param input), a few graphs of the other operators,
   and files exported by torch.onnx.export from small models (both exporters: the TorchScript
   one, dynamo=False, and the default dynamo one, which needs onnxscript).
-- keras/*.keras and keras/*.h5: Keras models saved by Keras itself.
+- keras/*.keras and keras/*.h5: Keras models saved by Keras itself (Keras 3), and
+  keras/keras2_*.h5 saved by Keras 2 (tf_keras, beside the environment like onnxscript).
 
 A graph whose input has symbolic sizes carries the size the truth is taken at in its
 metadata_props (key `padlab.input`, value `name=1x3x17x22;other=...`), so the truth and the
@@ -415,16 +416,47 @@ def keras_models():
         m.save(KERAS_DIR / f"{m.name}.h5")
 
 
+def keras2_models():
+    """Keras 2 (tf_keras) .h5 files: the legacy layout, inbound_nodes as nested lists."""
+    import tf_keras as k2
+    from tf_keras import layers
+
+    k2.utils.set_random_seed(18)
+    inp = k2.Input((24, 20, 3), name="image")
+    x = layers.Conv2D(8, 3, strides=2, padding="same", name="stem")(inp)
+    y = layers.Conv2D(8, 3, padding="same", name="branch")(x)
+    y = layers.BatchNormalization(name="bn")(y)
+    x = layers.Add(name="residual")([x, y])
+    x = layers.ZeroPadding2D(((1, 0), (0, 1)), name="zpad")(x)
+    x = layers.MaxPooling2D(3, strides=2, name="pool")(x)
+    x = layers.Flatten(name="flatten")(x)
+    out = layers.Dense(4, name="head")(x)
+    func = k2.Model(inp, out, name="keras2_functional")
+    seq = k2.Sequential(
+        [
+            layers.Conv1D(4, 3, strides=2, padding="causal", input_shape=(16, 2), name="causal"),
+            layers.AveragePooling1D(2, padding="same", name="avg"),
+            layers.Flatten(name="flatten"),
+            layers.Dense(3, name="head"),
+        ],
+        name="keras2_sequential",
+    )
+    for m in (func, seq):
+        m.save(KERAS_DIR / f"{m.name}.h5")
+
+
 def main():
     ONNX_DIR.mkdir(parents=True, exist_ok=True)
     KERAS_DIR.mkdir(parents=True, exist_ok=True)
-    what = set(sys.argv[1:]) or {"helper", "torch", "keras"}
+    what = set(sys.argv[1:]) or {"helper", "torch", "keras", "keras2"}
     if "helper" in what:
         helper_graphs()
     if "torch" in what:
         torch_exports()
     if "keras" in what:
         keras_models()
+    if "keras2" in what:
+        keras2_models()
 
 
 if __name__ == "__main__":

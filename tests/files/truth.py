@@ -198,9 +198,14 @@ def probe(model, node, in_shape):
 
 
 def keras_truth(path):
-    import keras
+    if path.name.startswith("keras2_"):
+        import tf_keras as keras
 
-    model = keras.saving.load_model(str(path), compile=False)
+        model = keras.models.load_model(str(path), compile=False)
+    else:
+        import keras
+
+        model = keras.saving.load_model(str(path), compile=False)
     inputs = model.inputs
     layers = [l for l in model.layers if not isinstance(l, keras.layers.InputLayer)]
     sub = keras.Model(inputs, [l.output for l in layers])

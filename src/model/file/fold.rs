@@ -404,8 +404,8 @@ pub fn eval(node: &OnnxNode, inputs: &[Option<&Const>], opset: i64) -> Option<Ve
         "Flatten" => {
             let a = arg(0)?;
             let k = axis(node.int("axis").unwrap_or(1), a.dims.len() + 1)?;
-            let lead: i64 = a.dims.get(..k)?.iter().product();
-            let rest: i64 = a.dims.get(k..)?.iter().product();
+            let lead = checked_product(a.dims.get(..k)?)?;
+            let rest = checked_product(a.dims.get(k..)?)?;
             one(Const {
                 dims: vec![lead, rest],
                 data: a.data.clone(),
@@ -477,10 +477,9 @@ pub fn eval(node: &OnnxNode, inputs: &[Option<&Const>], opset: i64) -> Option<Ve
             let first = parts.first()?;
             let k = axis(node.int("axis")?, first.dims.len())?;
             let mut dims = first.dims.clone();
-            let total: i64 = parts
-                .iter()
-                .map(|p| p.dims.get(k).copied().unwrap_or(0))
-                .sum();
+            let total = parts.iter().try_fold(0i64, |t, p| {
+                t.checked_add(p.dims.get(k).copied().unwrap_or(0))
+            })?;
             *dims.get_mut(k)? = total;
             let mut picks: Vec<(usize, usize)> = Vec::new();
             for ix in indices(&dims)? {
@@ -631,6 +630,11 @@ fn constant(node: &OnnxNode) -> Option<Const> {
         },
         _ => return None,
     })
+}
+
+/// The product of sizes, `None` on overflow.
+pub fn checked_product(dims: &[i64]) -> Option<i64> {
+    dims.iter().try_fold(1i64, |a, &d| a.checked_mul(d))
 }
 
 /// Unsqueeze: a 1 at each axis of the output.

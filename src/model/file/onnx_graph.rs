@@ -617,8 +617,10 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], input: Option<&[i64]>, opset: i
             let sizes = sizes.or_else(|| {
                 let d = *input?.get(fold::axis(a, input?.len())?)?;
                 // Equal parts; the last smaller when they do not divide (opset 18).
-                let each = (d + parts - 1) / parts;
-                Some((0..parts).map(|i| each.min(d - i * each).max(0)).collect())
+                let each = d.checked_add(parts - 1)? / parts;
+                (0..parts)
+                    .map(|i| Some(each.min(d.checked_sub(i.checked_mul(each)?)?).max(0)))
+                    .collect()
             });
             match sizes {
                 Some(sizes) => Op::Split { axis: a, sizes },
@@ -688,7 +690,8 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], input: Option<&[i64]>, opset: i
                 (1, _) => Some(vec![0, -1]),
                 (a, Some(d)) => fold::axis(a, d.len() + 1)
                     .and_then(|k| d.get(..k))
-                    .map(|lead| vec![lead.iter().product(), -1]),
+                    .and_then(fold::checked_product)
+                    .map(|lead| vec![lead, -1]),
                 _ => None,
             };
             match shape {
@@ -956,7 +959,10 @@ fn infer(op: &Op, runtime: &[Option<&Shape>], all: &[Option<Shape>], n: &OnnxNod
         }
         Op::Concat { axis } => {
             if let Some(k) = fold::axis(*axis, x.len()) {
-                let total: Option<i64> = all.iter().flatten().map(|s| s.get(k).copied()).sum();
+                let total = all
+                    .iter()
+                    .flatten()
+                    .try_fold(0i64, |t, s| t.checked_add(*s.get(k)?));
                 let mut s = x.clone();
                 if let (Some(slot), Some(t), true) =
                     (s.get_mut(k), total, all.iter().all(Option::is_some))
