@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use padlab::core::Placement;
 use padlab::model::file::keras::{InputShape, KerasConfig, ModelClass};
+use padlab::model::file::onnx::Dim;
 use padlab::model::file::onnx_graph::{InputSizes, to_graph};
 use padlab::model::file::{Format, ModelFile, read_file};
 use serde_json::Value;
@@ -226,6 +227,21 @@ fn the_shape_arithmetic_is_folded_and_the_pad_before_a_conv_flagged() {
         },
     );
     assert_eq!(g.nodes.last().and_then(|n| n.shape()), Some(&vec![2, 5]));
+    // value_info is a cross-check: a shape the file states wrongly is a note, not the shape.
+    let bytes = std::fs::read(root.join("conv2d_valid.onnx")).unwrap_or_default();
+    let Ok(ModelFile::Onnx(mut m)) = read_file(&bytes) else {
+        panic!("conv2d_valid.onnx")
+    };
+    m.graph.outputs[0].shape = Some([1, 4, 5, 4].map(Dim::Value).to_vec());
+    let g = to_graph(&m, &InputSizes::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.nodes[1].shape(), Some(&vec![1, 4, 4, 4]));
+    assert!(
+        g.notes
+            .iter()
+            .any(|n| n.contains("value_info says [1, 4, 5, 4]")),
+        "{:?}",
+        g.notes
+    );
     // The source text is the node as stored.
     let g = read("conv2d_notset_asym.onnx", InputSizes::default());
     assert_eq!(

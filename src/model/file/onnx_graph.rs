@@ -260,6 +260,17 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
             }
         }
     }
+    let external = g
+        .initializers
+        .iter()
+        .filter(|t| t.external.is_some())
+        .count();
+    if external > 0 {
+        graph.notes.push(format!(
+            "{external} initializer{} stored outside the file (external data): sizes read, values not",
+            if external == 1 { " is" } else { "s are" }
+        ));
+    }
     if folded > 0 {
         graph.notes.push(format!(
             "{folded} shape-arithmetic operation{} folded into constants at this input size",
