@@ -93,8 +93,8 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
     }
 
     let mut folded = 0usize;
-    // The Pad rows that may fold into the layer after them: node id → (pairs, zero fill).
-    let mut pads: HashMap<NodeId, bool> = HashMap::new();
+    // The zero-filled Pad rows, which fold into an unpadded layer after them.
+    let mut zero_pads: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
     for (index, n) in g.nodes.iter().enumerate() {
         let mut args: Vec<Option<&Tensor>> = Vec::with_capacity(n.inputs.len());
         for name in &n.inputs {
@@ -199,12 +199,26 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
         let mut inferred = infer(&op, &runtime, &shapes, n);
         // A zero-filled Pad before a layer with no padding of its own reads as its padding.
         if let Some(Tensor::Edge(e)) = args.first().copied().flatten()
-            && pads.get(&e.node) == Some(&true)
+            && zero_pads.contains(&e.node)
             && unpadded(&op)
         {
             inferred.flags.push(Flag::PadFolded { pad_node: e.node });
         }
-        let text = source_text(n);
+        // A layer on constants only (no runtime input) is not a row: its outputs are
+        // constants of unknown value downstream.
+        if edges.is_empty() {
+            for name in &n.outputs {
+                tensors.insert(
+                    name.as_str(),
+                    Tensor::Const(Const {
+                        dims: Vec::new(),
+                        data: None,
+                    }),
+                );
+            }
+            continue;
+        }
+        let is_zero_pad = matches!(&op, Op::Pad { fill: PadFill::Constant(v), .. } if *v == 0.0);
         let id = graph.push(Node {
             op,
             inputs: edges,
@@ -212,14 +226,14 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
             kind: n.op_type.clone(),
             source: Source {
                 line: 0,
-                text,
+                text: source_text(n),
                 call_line: None,
             },
             shares: None,
             inferred,
         });
-        if let Op::Pad { fill, .. } = &graph.node(id).op {
-            pads.insert(id, *fill == PadFill::Constant(0.0));
+        if is_zero_pad {
+            zero_pads.insert(id);
         }
         for (k, name) in n.outputs.iter().enumerate() {
             if !name.is_empty() {
@@ -228,19 +242,6 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
                     Tensor::Edge(Edge {
                         node: id,
                         output: k,
-                    }),
-                );
-            }
-        }
-        // A row with no runtime input (a layer on constants only) is not a graph node.
-        if graph.node(id).inputs.is_empty() {
-            graph.nodes.pop();
-            for name in &n.outputs {
-                tensors.insert(
-                    name.as_str(),
-                    Tensor::Const(Const {
-                        dims: Vec::new(),
-                        data: None,
                     }),
                 );
             }
