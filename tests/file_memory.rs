@@ -122,3 +122,36 @@ fn a_64_mb_model_is_read_in_under_a_megabyte() {
         bytes.len()
     );
 }
+
+/// A real export, when one is named: `PADLAB_BIG_ONNX=resnet50.onnx cargo test --release
+/// --test file_memory -- --ignored --nocapture` prints the time and the peak.
+#[test]
+#[ignore]
+fn a_named_file_is_read_in_little_memory() {
+    let Ok(path) = std::env::var("PADLAB_BIG_ONNX") else {
+        return;
+    };
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let base = CURRENT.load(Ordering::SeqCst);
+    PEAK.store(base, Ordering::SeqCst);
+    let start = std::time::Instant::now();
+    let model = match read_file(&bytes) {
+        Ok(ModelFile::Onnx(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    let read = start.elapsed();
+    let sizes = InputSizes {
+        first: Some(vec![1, 3, 224, 224]),
+        ..Default::default()
+    };
+    let graph = to_graph(&model, &sizes).unwrap_or_else(|e| panic!("{e}"));
+    let took = start.elapsed();
+    let peak = PEAK.load(Ordering::SeqCst) - base;
+    println!(
+        "{path}: {} bytes, {} nodes, read in {read:?}, graph in {:?}, peak {peak} bytes above the file; last shape {:?}",
+        bytes.len(),
+        graph.nodes.len(),
+        took - read,
+        graph.nodes.last().and_then(|n| n.shape())
+    );
+}
