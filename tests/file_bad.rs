@@ -12,6 +12,13 @@ use proptest::prelude::*;
 
 const SECOND: Duration = Duration::from_secs(1);
 
+/// The tests here hold a time bound: they run one at a time, so that one's bound is not spent
+/// waiting for the others on a two-core machine.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn fixture(rel: &str) -> Vec<u8> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/files")
@@ -163,6 +170,7 @@ fn replace(bytes: &mut [u8], from: &[u8], to: &[u8]) -> usize {
 
 #[test]
 fn zero_bytes_and_not_a_model() {
+    let _serial = serial();
     assert_eq!(read_all(b""), Some(FileError::Empty));
     for text in [
         &b"hello, world\n"[..],
@@ -188,6 +196,7 @@ fn zero_bytes_and_not_a_model() {
 
 #[test]
 fn every_prefix_of_a_file_is_refused_or_read() {
+    let _serial = serial();
     for name in ["onnx/conv2d_same_lower.onnx", "onnx/pad_then_conv.onnx"] {
         let b = fixture(name);
         for n in 0..b.len() {
@@ -211,6 +220,7 @@ fn every_prefix_of_a_file_is_refused_or_read() {
 
 #[test]
 fn a_zip_without_config_json() {
+    let _serial = serial();
     let mut b = fixture("keras/sequential_cnn.keras");
     assert_eq!(replace(&mut b, b"config.json", b"cOnfig.json"), 2);
     assert_eq!(
@@ -245,6 +255,7 @@ fn a_zip_without_config_json() {
 
 #[test]
 fn huge_claimed_lengths() {
+    let _serial = serial();
     // A zip entry claiming 4 GB, and a zip bomb: 100 MB of spaces in 100 KB.
     let mut z = zip(&[("config.json", b"{}")]);
     let cd = z.windows(4).position(|w| w == b"PK\x01\x02").unwrap_or(0);
@@ -264,6 +275,19 @@ fn huge_claimed_lengths() {
     z[cd + 10..cd + 12].copy_from_slice(&8u16.to_le_bytes());
     z[cd + 24..cd + 28].copy_from_slice(&1000u32.to_le_bytes());
     assert!(read_all(&z).is_some());
+    // A zip64 extra field claiming a local header at 2^64 - 1.
+    let mut z = zip(&[("config.json", b"{}")]);
+    let cd = z.windows(4).rposition(|w| w == b"PK\x01\x02").unwrap_or(0);
+    z[cd + 42..cd + 46].copy_from_slice(&u32::MAX.to_le_bytes());
+    let mut extra = vec![1, 0, 8, 0];
+    extra.extend(u64::MAX.to_le_bytes());
+    let name_end = cd + 46 + "config.json".len();
+    z[cd + 30..cd + 32].copy_from_slice(&(extra.len() as u16).to_le_bytes());
+    z.splice(name_end..name_end, extra.iter().copied());
+    let n = z.len();
+    let cd_size = u32::from_le_bytes([z[n - 10], z[n - 9], z[n - 8], z[n - 7]]) + extra.len() as u32;
+    z[n - 10..n - 6].copy_from_slice(&cd_size.to_le_bytes());
+    assert!(matches!(read_all(&z), Some(FileError::Corrupt { .. })), "{:?}", read_file(&z));
     // The central directory's offset past the end.
     let mut z = zip(&[("config.json", b"{}")]);
     let n = z.len();
@@ -368,6 +392,7 @@ proptest! {
         head in any::<bool>(),
         mutations in prop::collection::vec(mutation(), 1..6),
     ) {
+        let _serial = serial();
         let all = fixtures();
         let (_, original) = &all[which.index(all.len())];
         let mut b = original.clone();
@@ -394,6 +419,7 @@ fn field(num: u64, body: &[u8], out: &mut Vec<u8>) {
 
 #[test]
 fn a_graph_of_fifty_thousand_nodes_within_the_second() {
+    let _serial = serial();
     // x [1, 8, 16, 16], then 50,000 Relu and Add nodes in a chain (an unoptimised build takes
     // about 6 µs a node, a release build a tenth of that).
     let mut graph = Vec::new();

@@ -81,8 +81,8 @@ impl<'a> Archive<'a> {
                     "the zip's central directory is missing (the end of the archive is cut off)",
                 )
             })? as u64;
-        let field = |off: u64| u16_at(bytes, eocd + off).map(u64::from);
-        let field32 = |off: u64| u32_at(bytes, eocd + off).map(u64::from);
+        let field = |off: u64| u16_at(bytes, eocd.saturating_add(off)).map(u64::from);
+        let field32 = |off: u64| u32_at(bytes, eocd.saturating_add(off)).map(u64::from);
         let (mut count, mut size, mut offset) = (
             field(10).ok_or_else(|| truncated("zip end record"))?,
             field32(12).ok_or_else(|| truncated("zip end record"))?,
@@ -94,15 +94,19 @@ impl<'a> Archive<'a> {
                 .checked_sub(20)
                 .filter(|&l| at(bytes, l, 4) == Some(b"PK\x06\x07"))
                 .ok_or_else(|| corrupt("a zip64 archive without its zip64 locator"))?;
-            let record = u64_at(bytes, locator + 8).ok_or_else(|| truncated("zip64 locator"))?;
+            let record = u64_at(bytes, locator.saturating_add(8))
+                .ok_or_else(|| truncated("zip64 locator"))?;
             if at(bytes, record, 4) != Some(b"PK\x06\x06") {
                 return Err(corrupt(
                     "the zip64 end record is not where its locator says",
                 ));
             }
-            count = u64_at(bytes, record + 32).ok_or_else(|| truncated("zip64 end record"))?;
-            size = u64_at(bytes, record + 40).ok_or_else(|| truncated("zip64 end record"))?;
-            offset = u64_at(bytes, record + 48).ok_or_else(|| truncated("zip64 end record"))?;
+            count = u64_at(bytes, record.saturating_add(32))
+                .ok_or_else(|| truncated("zip64 end record"))?;
+            size = u64_at(bytes, record.saturating_add(40))
+                .ok_or_else(|| truncated("zip64 end record"))?;
+            offset = u64_at(bytes, record.saturating_add(48))
+                .ok_or_else(|| truncated("zip64 end record"))?;
         }
         if offset.checked_add(size).is_none_or(|end| end > len as u64) {
             return Err(truncated(
@@ -122,8 +126,8 @@ impl<'a> Archive<'a> {
             if at(bytes, pos, 4) != Some(b"PK\x01\x02") {
                 return Err(corrupt("a central directory entry without its signature"));
             }
-            let h = |off: u64| u16_at(bytes, pos + off).map(u64::from);
-            let w = |off: u64| u32_at(bytes, pos + off);
+            let h = |off: u64| u16_at(bytes, pos.saturating_add(off)).map(u64::from);
+            let w = |off: u64| u32_at(bytes, pos.saturating_add(off));
             let bad = || truncated("a central directory entry");
             let method = h(10).ok_or_else(bad)? as u16;
             let crc = w(16).ok_or_else(bad)?;
@@ -133,12 +137,16 @@ impl<'a> Archive<'a> {
             let extra_len = h(30).ok_or_else(bad)?;
             let comment_len = h(32).ok_or_else(bad)?;
             let mut local = u64::from(w(42).ok_or_else(bad)?);
-            let name = at(bytes, pos + 46, name_len as usize).ok_or_else(bad)?;
-            let extra = at(bytes, pos + 46 + name_len, extra_len as usize).ok_or_else(bad)?;
+            let name = at(bytes, pos.saturating_add(46), name_len as usize).ok_or_else(bad)?;
+            let extra =
+                at(bytes, pos.saturating_add(46 + name_len), extra_len as usize).ok_or_else(bad)?;
             // The zip64 extra field holds the sizes and offset that are 0xffffffff above.
             let mut e = 0usize;
-            while let (Some(id), Some(n)) = (u16_at(extra, e as u64), u16_at(extra, e as u64 + 2)) {
-                let body = at(extra, e as u64 + 4, n as usize).unwrap_or_default();
+            while let (Some(id), Some(n)) = (
+                u16_at(extra, e as u64),
+                u16_at(extra, (e as u64).saturating_add(2)),
+            ) {
+                let body = at(extra, (e as u64).saturating_add(4), n as usize).unwrap_or_default();
                 if id == 1 {
                     let mut k = 0u64;
                     for v in [&mut size, &mut compressed, &mut local] {
@@ -185,12 +193,12 @@ impl<'a> Archive<'a> {
                 "{shown}: no local header where the directory says"
             )));
         }
-        let n = u16_at(self.bytes, e.local + 26).map(u64::from);
-        let x = u16_at(self.bytes, e.local + 28).map(u64::from);
+        let n = u16_at(self.bytes, e.local.saturating_add(26)).map(u64::from);
+        let x = u16_at(self.bytes, e.local.saturating_add(28)).map(u64::from);
         let (Some(n), Some(x)) = (n, x) else {
             return Err(truncated(format!("{shown}'s local header")));
         };
-        let start = e.local + 30 + n + x;
+        let start = e.local.saturating_add(30 + n + x);
         let data = usize::try_from(e.compressed)
             .ok()
             .and_then(|c| at(self.bytes, start, c))
