@@ -285,9 +285,14 @@ fn huge_claimed_lengths() {
     z[cd + 30..cd + 32].copy_from_slice(&(extra.len() as u16).to_le_bytes());
     z.splice(name_end..name_end, extra.iter().copied());
     let n = z.len();
-    let cd_size = u32::from_le_bytes([z[n - 10], z[n - 9], z[n - 8], z[n - 7]]) + extra.len() as u32;
+    let cd_size =
+        u32::from_le_bytes([z[n - 10], z[n - 9], z[n - 8], z[n - 7]]) + extra.len() as u32;
     z[n - 10..n - 6].copy_from_slice(&cd_size.to_le_bytes());
-    assert!(matches!(read_all(&z), Some(FileError::Corrupt { .. })), "{:?}", read_file(&z));
+    assert!(
+        matches!(read_all(&z), Some(FileError::Corrupt { .. })),
+        "{:?}",
+        read_file(&z)
+    );
     // The central directory's offset past the end.
     let mut z = zip(&[("config.json", b"{}")]);
     let n = z.len();

@@ -6,8 +6,9 @@
   MaxPool, AveragePool in 1-D, 2-D and 3-D; auto_pad SAME_UPPER / SAME_LOWER / VALID / NOTSET,
   asymmetric pads, ceil_mode, count_include_pad, dilations, group, output_padding,
   output_shape, a Pad before a conv, a dim_param input), a few graphs of the other operators,
-  and files exported by torch.onnx.export from small models (both exporters: the TorchScript
-  one, dynamo=False, and the default dynamo one, which needs onnxscript).
+  files exported by torch.onnx.export from small models (both exporters: the TorchScript
+  one, dynamo=False, and the default dynamo one, which needs onnxscript), and TensorFlow
+  functions converted by tf2onnx (NHWC between Transposes).
 - keras/*.keras and keras/*.h5: Keras models saved by Keras itself (Keras 3), and
   keras/keras2_*.h5 saved by Keras 2 (tf_keras, beside the environment like onnxscript).
 
@@ -445,14 +446,45 @@ def keras2_models():
         m.save(KERAS_DIR / f"{m.name}.h5")
 
 
+def tf2onnx_exports():
+    """TensorFlow functions through tf2onnx: NHWC wrapped in Transposes; 'SAME' becomes explicit
+    (asymmetric) pads at a static size and auto_pad SAME_UPPER at a symbolic one."""
+    import tensorflow as tf
+    import tf2onnx
+
+    w1 = tf.constant(RNG.standard_normal([3, 3, 3, 4]).astype(np.float32))
+    w2 = tf.constant(RNG.standard_normal([2, 2, 4, 2]).astype(np.float32))
+
+    def body(x):
+        y = tf.nn.relu(tf.nn.conv2d(x, w1, strides=2, padding="SAME"))
+        y = tf.nn.max_pool2d(y, 3, 2, "SAME")
+        y = tf.nn.conv2d(y, w2, strides=1, padding="VALID", dilations=1)
+        return tf.nn.avg_pool2d(y, 2, 2, "SAME")
+
+    for name, shape in [("tf2onnx_static", [1, 17, 15, 3]), ("tf2onnx_symbolic", [None, None, None, 3])]:
+        sig = [tf.TensorSpec(shape, tf.float32, name="x")]
+        f = tf.function(body, input_signature=sig)
+        path = ONNX_DIR / f"{name}.onnx"
+        tf2onnx.convert.from_function(f, input_signature=sig, opset=17, output_path=str(path))
+        if None in shape:
+            import onnx
+            from onnx import helper
+
+            m = onnx.load(str(path))
+            helper.set_model_props(m, {"padlab.input": m.graph.input[0].name + "=2x17x15x3"})
+            onnx.save(m, str(path))
+
+
 def main():
     ONNX_DIR.mkdir(parents=True, exist_ok=True)
     KERAS_DIR.mkdir(parents=True, exist_ok=True)
-    what = set(sys.argv[1:]) or {"helper", "torch", "keras", "keras2"}
+    what = set(sys.argv[1:]) or {"helper", "torch", "tf2onnx", "keras", "keras2"}
     if "helper" in what:
         helper_graphs()
     if "torch" in what:
         torch_exports()
+    if "tf2onnx" in what:
+        tf2onnx_exports()
     if "keras" in what:
         keras_models()
     if "keras2" in what:

@@ -9,7 +9,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 venv="${PADLAB_FRAMEWORKS_VENV:-$here/../fixtures/.venv}"
 scratch="${PADLAB_SCRATCH:-$(mktemp -d)}"
-if ! PYTHONPATH="$scratch/extra" "$venv/bin/python" -c "import onnxscript, tf_keras" 2>/dev/null; then
+if ! PYTHONPATH="$scratch/extra" "$venv/bin/python" -c "import onnxscript, tf_keras, tf2onnx" 2>/dev/null; then
   "$venv/bin/pip" install --quiet --no-deps --target "$scratch/extra" -r "$here/requirements.txt"
 fi
 export PYTHONPATH="$scratch/extra" KERAS_HOME="$scratch/keras-home" XDG_CACHE_HOME="$scratch/cache" TF_CPP_MIN_LOG_LEVEL=3

@@ -315,6 +315,13 @@ pub fn eval(node: &OnnxNode, inputs: &[Option<&Const>], opset: i64) -> Option<Ve
         "Cast" => {
             let to = node.int("to")?;
             let a = arg(0)?;
+            if a.data.is_none() {
+                // A large constant (a weight): its dims are what a layer reads.
+                return one(Const {
+                    dims: a.dims.clone(),
+                    data: None,
+                });
+            }
             let v = a.floats()?;
             let d = if is_int_type(to) {
                 let mut out = Vec::with_capacity(v.len());
@@ -534,6 +541,9 @@ pub fn eval(node: &OnnxNode, inputs: &[Option<&Const>], opset: i64) -> Option<Ve
                 .iter()
                 .map(|&p| a.dims.get(p).copied())
                 .collect::<Option<_>>()?;
+            if a.data.is_none() {
+                return one(Const { dims, data: None });
+            }
             let st = strides(&a.dims);
             let mut picks = Vec::new();
             for ix in indices(&dims)? {

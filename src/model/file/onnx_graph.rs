@@ -190,11 +190,7 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
                 _ => None,
             })
             .collect();
-        let first_shape = args.first().and_then(|a| match a {
-            Some(Tensor::Edge(e)) => graph.shape_of(*e).cloned(),
-            _ => None,
-        });
-        let op = map_op(n, &cargs, first_shape.as_deref(), opset);
+        let op = map_op(n, &cargs, &shapes, opset);
         let runtime: Vec<Option<&Shape>> = edges.iter().map(|e| graph.shape_of(*e)).collect();
         let mut inferred = infer(&op, &runtime, &shapes, n);
         // A zero-filled Pad before a layer with no padding of its own reads as its padding.
@@ -365,11 +361,17 @@ pub fn source_text(n: &OnnxNode) -> String {
     let mut parts = Vec::with_capacity(n.attributes.len());
     for a in &n.attributes {
         let v = match &a.value {
-            AttrValue::Float(f) => format!("{f}"),
+            AttrValue::Float(f) => format!("{f:?}"),
             AttrValue::Int(i) => i.to_string(),
             AttrValue::String(s) => format!("{s:?}"),
             AttrValue::Ints(v) => list(v),
-            AttrValue::Floats(v) => list(v),
+            AttrValue::Floats(v) => format!(
+                "[{}]",
+                v.iter()
+                    .map(|f| format!("{f:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             AttrValue::Strings(v) => {
                 format!(
                     "[{}]",
@@ -437,12 +439,12 @@ fn opaque(n: &OnnxNode, why: &str) -> Op {
 fn layer_spec(
     n: &OnnxNode,
     op: LayerOp,
-    weight: Option<&Const>,
+    weight: Option<&[i64]>,
 ) -> Result<LayerSpec, &'static str> {
     let kernel: Vec<i64> = match n.ints("kernel_shape") {
         Some(k) => k.to_vec(),
         None => match weight {
-            Some(w) if w.dims.len() > 2 => w.dims.get(2..).unwrap_or_default().to_vec(),
+            Some(w) if w.len() > 2 => w.get(2..).unwrap_or_default().to_vec(),
             _ => return Err("no kernel_shape and no weight to read it from"),
         },
     };
@@ -501,7 +503,10 @@ fn axes_of(
 }
 
 /// The neutral op of one ONNX node.
-fn map_op(n: &OnnxNode, args: &[Option<&Const>], input: Option<&[i64]>, opset: i64) -> Op {
+fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: i64) -> Op {
+    // The shape of each input, runtime or constant (a weight's dims).
+    let dims_of = |i: usize| dims.get(i).and_then(|d| d.as_deref());
+    let input = dims_of(0);
     let arg = |i: usize| args.get(i).copied().flatten();
     let rank = input.map(<[i64]>::len);
     if !n.is_standard() {
@@ -516,13 +521,13 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], input: Option<&[i64]>, opset: i
             } else {
                 LayerOp::Conv
             };
-            let w = arg(1);
+            let w = dims_of(1);
             let spec = match layer_spec(n, kind, w) {
                 Ok(s) => s,
                 Err(why) => return opaque(n, why),
             };
             let group = n.int("group").unwrap_or(1);
-            let wd = w.map(|w| w.dims.as_slice()).unwrap_or_default();
+            let wd = w.unwrap_or_default();
             let (in_channels, filters) = match (transposed, wd) {
                 (false, [m, c, ..]) => (c.checked_mul(group), *m),
                 (true, [c, m, ..]) => (Some(*c), m.checked_mul(group).unwrap_or(*m)),
