@@ -483,3 +483,234 @@ fn a_graph_of_fifty_thousand_nodes_within_the_second() {
     eprintln!("{n} nodes: {took:?}");
     assert!(took < SECOND, "{n} nodes took {took:?}");
 }
+
+mod graphs {
+    //! Well-formed files with arbitrary contents: random graphs of the operators padlab maps and
+    //! folds, with arbitrary attributes and constants (extreme values included), converted
+    //! without a panic, within the second, into a graph that keeps its invariants.
+
+    use super::*;
+    use padlab::model::file::onnx::{
+        AttrValue, Attribute, Dim, OnnxGraph, OnnxModel, OnnxNode, OpsetImport, Tensor, TensorData,
+        ValueInfo,
+    };
+
+    const OPS: &[&str] = &[
+        "Conv",
+        "ConvTranspose",
+        "MaxPool",
+        "AveragePool",
+        "GlobalAveragePool",
+        "Relu",
+        "Add",
+        "Mul",
+        "Div",
+        "Sub",
+        "Concat",
+        "Split",
+        "Slice",
+        "Transpose",
+        "Reshape",
+        "Flatten",
+        "Squeeze",
+        "Unsqueeze",
+        "Gemm",
+        "MatMul",
+        "Resize",
+        "Upsample",
+        "Pad",
+        "Clip",
+        "Softmax",
+        "ReduceMean",
+        "BatchNormalization",
+        "LayerNormalization",
+        "Shape",
+        "Gather",
+        "Cast",
+        "ConstantOfShape",
+        "Range",
+        "Expand",
+        "Where",
+        "Equal",
+        "Ceil",
+        "Constant",
+        "Identity",
+        "Dropout",
+        "Neg",
+        "Max",
+        "Min",
+    ];
+    const ATTRS: &[&str] = &[
+        "kernel_shape",
+        "strides",
+        "pads",
+        "dilations",
+        "group",
+        "auto_pad",
+        "axis",
+        "axes",
+        "perm",
+        "ceil_mode",
+        "count_include_pad",
+        "output_padding",
+        "output_shape",
+        "transB",
+        "to",
+        "split",
+        "starts",
+        "ends",
+        "mode",
+        "value",
+        "keepdims",
+        "allowzero",
+    ];
+
+    fn int() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            6 => -3i64..8,
+            1 => Just(i64::MAX),
+            1 => Just(i64::MIN),
+            1 => any::<i64>(),
+            1 => Just(1i64 << 40),
+        ]
+    }
+
+    fn attribute() -> impl Strategy<Value = Attribute> {
+        (
+            prop::sample::select(ATTRS),
+            prop_oneof![
+                int().prop_map(AttrValue::Int),
+                prop::collection::vec(int(), 0..7).prop_map(AttrValue::Ints),
+                prop::sample::select(
+                    &[
+                        "SAME_UPPER",
+                        "SAME_LOWER",
+                        "VALID",
+                        "NOTSET",
+                        "reflect",
+                        "edge",
+                        "x"
+                    ][..]
+                )
+                .prop_map(|s| AttrValue::String(s.to_string())),
+                (
+                    prop::collection::vec(0i64..4, 0..3),
+                    prop::collection::vec(int(), 0..5)
+                )
+                    .prop_map(|(dims, v)| {
+                        AttrValue::Tensor(Tensor {
+                            dims,
+                            data_type: 7,
+                            values: Some(TensorData::Int(v)),
+                            ..Default::default()
+                        })
+                    }),
+                any::<f32>().prop_map(AttrValue::Float),
+            ],
+        )
+            .prop_map(|(name, value)| Attribute {
+                name: name.to_string(),
+                value,
+            })
+    }
+
+    fn constant() -> impl Strategy<Value = Tensor> {
+        (
+            prop::collection::vec(0i64..5, 0..4),
+            prop::collection::vec(int(), 0..30),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(dims, v, float, big)| Tensor {
+                dims: if big { vec![64, 8, 3, 3] } else { dims },
+                data_type: if float { 1 } else { 7 },
+                values: if big {
+                    None
+                } else if float {
+                    Some(TensorData::Float(
+                        v.iter().map(|&x| x as f64 / 3.0).collect(),
+                    ))
+                } else {
+                    Some(TensorData::Int(v))
+                },
+                ..Default::default()
+            })
+    }
+
+    fn model() -> impl Strategy<Value = OnnxModel> {
+        (
+            prop::collection::vec(constant(), 0..6),
+            prop::collection::vec(
+                (
+                    prop::sample::select(OPS),
+                    prop::collection::vec(any::<prop::sample::Index>(), 0..4),
+                    prop::collection::vec(attribute(), 0..5),
+                    1usize..3,
+                ),
+                1..12,
+            ),
+            prop::collection::vec(int(), 0..6),
+            prop_oneof![Just(9i64), Just(11), Just(13), Just(17), Just(21)],
+        )
+            .prop_map(|(consts, nodes, input, opset)| {
+                let mut names: Vec<String> = vec!["x".into()];
+                let mut g = OnnxGraph::default();
+                for (i, mut c) in consts.into_iter().enumerate() {
+                    c.name = format!("c{i}");
+                    names.push(c.name.clone());
+                    g.initializers.push(c);
+                }
+                g.inputs.push(ValueInfo {
+                    name: "x".into(),
+                    elem_type: Some(1),
+                    shape: Some(input.iter().map(|&d| Dim::Value(d)).collect()),
+                });
+                for (k, (op, ins, attributes, outs)) in nodes.into_iter().enumerate() {
+                    let inputs: Vec<String> = ins
+                        .iter()
+                        .map(|ix| names[ix.index(names.len())].clone())
+                        .collect();
+                    let outputs: Vec<String> = (0..outs).map(|o| format!("t{k}_{o}")).collect();
+                    names.extend(outputs.iter().cloned());
+                    g.nodes.push(OnnxNode {
+                        name: String::new(),
+                        op_type: op.to_string(),
+                        inputs,
+                        outputs,
+                        attributes,
+                        ..Default::default()
+                    });
+                }
+                if let Some(last) = names.last() {
+                    g.outputs.push(ValueInfo {
+                        name: last.clone(),
+                        ..Default::default()
+                    });
+                }
+                OnnxModel {
+                    opset_imports: vec![OpsetImport {
+                        domain: String::new(),
+                        version: opset,
+                    }],
+                    graph: g,
+                    ..Default::default()
+                }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(cases()) })]
+
+        #[test]
+        fn arbitrary_graphs_never_panic(m in model(), size in prop::collection::vec(int(), 0..6)) {
+            let _serial = serial();
+            let start = Instant::now();
+            for sizes in [InputSizes::default(), InputSizes { first: Some(size), ..Default::default() }] {
+                if let Ok(g) = to_graph(&m, &sizes) {
+                    prop_assert_eq!(g.check(), Ok(()));
+                }
+            }
+            prop_assert!(start.elapsed() < SECOND);
+        }
+    }
+}

@@ -582,7 +582,8 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
                     Some(start) => (start as i64..r as i64).collect(),
                     None => vec![a],
                 },
-                (a, None) if a < 0 => (a..0).collect(),
+                // From a negative axis to the last (at most the rank cap of axes).
+                (a, None) if (-64..0).contains(&a) => (a..0).collect(),
                 (a, None) => vec![a],
             };
             Op::Norm(Norm::Layer {
