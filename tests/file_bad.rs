@@ -31,7 +31,7 @@ fn fixtures() -> &'static Vec<(String, Vec<u8>)> {
     static ALL: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut out = Vec::new();
-        for dir in ["onnx", "keras"] {
+        for dir in ["onnx", "keras", "h5"] {
             let root = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/files")
                 .join(dir);

@@ -380,3 +380,27 @@ fn every_keras_file_lists_keras_layers_and_their_wiring() {
         k.keras_version
     );
 }
+
+#[test]
+fn the_other_ways_hdf5_stores_the_config() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files");
+    let read = |rel: &str| read_file(&std::fs::read(root.join(rel)).unwrap_or_default());
+    let Ok(ModelFile::Keras(reference)) = read("keras/sequential_cnn.h5") else {
+        panic!("sequential_cnn.h5")
+    };
+    for rel in ["h5/latest_format.h5", "h5/fixed_string.h5"] {
+        match read(rel) {
+            Ok(ModelFile::Keras(k)) => {
+                assert_eq!(k.model, reference.model, "{rel}");
+                assert_eq!(k.keras_version.as_deref(), Some("3.15.1"), "{rel}");
+            }
+            other => panic!("{rel}: {other:?}"),
+        }
+    }
+    // Dense attribute storage (a fractal heap): refused by name.
+    let e = read("h5/dense_attributes.h5").err();
+    assert!(
+        matches!(&e, Some(padlab::model::file::FileError::Unsupported { what, .. }) if what.contains("dense")),
+        "{e:?}"
+    );
+}

@@ -11,6 +11,8 @@
   functions converted by tf2onnx (NHWC between Transposes).
 - keras/*.keras and keras/*.h5: Keras models saved by Keras itself (Keras 3), and
   keras/keras2_*.h5 saved by Keras 2 (tf_keras, beside the environment like onnxscript).
+- h5/*.h5: sequential_cnn.h5's model_config stored the other ways h5py can (no truth file:
+  the Rust test compares them with sequential_cnn.h5).
 
 A graph whose input has symbolic sizes carries the size the truth is taken at in its
 metadata_props (key `padlab.input`, value `name=1x3x17x22;other=...`), so the truth and the
@@ -28,6 +30,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 ONNX_DIR = HERE / "onnx"
 KERAS_DIR = HERE / "keras"
+H5_DIR = HERE / "h5"
 
 RNG = np.random.default_rng(18)
 
@@ -475,10 +478,33 @@ def tf2onnx_exports():
             onnx.save(m, str(path))
 
 
+def h5_variants():
+    """The same model_config in the other ways HDF5 files store it (h5/): the newer file format
+    (superblock 3, object header 2), a fixed-length string, and dense attribute storage (more
+    attributes than an object header keeps compact), which padlab refuses by name."""
+    import h5py
+
+    H5_DIR.mkdir(parents=True, exist_ok=True)
+    with h5py.File(KERAS_DIR / "sequential_cnn.h5", "r") as src:
+        attrs = {k: src.attrs[k] for k in src.attrs}
+    config = attrs["model_config"]
+    config = config.encode() if isinstance(config, str) else config
+    with h5py.File(H5_DIR / "latest_format.h5", "w", libver="latest") as f:
+        for k, v in attrs.items():
+            f.attrs[k] = v
+    with h5py.File(H5_DIR / "fixed_string.h5", "w") as f:
+        f.attrs.create("model_config", data=np.bytes_(config))
+        f.attrs.create("keras_version", data=np.bytes_(b"3.15.1"))
+    with h5py.File(H5_DIR / "dense_attributes.h5", "w", libver="latest") as f:
+        for i in range(20):
+            f.attrs[f"extra_{i}"] = i
+        f.attrs["model_config"] = attrs["model_config"]
+
+
 def main():
     ONNX_DIR.mkdir(parents=True, exist_ok=True)
     KERAS_DIR.mkdir(parents=True, exist_ok=True)
-    what = set(sys.argv[1:]) or {"helper", "torch", "tf2onnx", "keras", "keras2"}
+    what = set(sys.argv[1:]) or {"helper", "torch", "tf2onnx", "keras", "keras2", "h5"}
     if "helper" in what:
         helper_graphs()
     if "torch" in what:
@@ -489,6 +515,8 @@ def main():
         keras_models()
     if "keras2" in what:
         keras2_models()
+    if "h5" in what:
+        h5_variants()
 
 
 if __name__ == "__main__":
