@@ -8,6 +8,11 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 venv="${PADLAB_FRAMEWORKS_VENV:-$here/../fixtures/.venv}"
+if ! [ -x "$venv/bin/python" ]; then
+  echo "no frameworks environment at $venv: run tests/fixtures/regenerate.sh first (it installs" >&2
+  echo "one), or point PADLAB_FRAMEWORKS_VENV at one" >&2
+  exit 1
+fi
 scratch="${PADLAB_SCRATCH:-$(mktemp -d)}"
 if ! PYTHONPATH="$scratch/extra" "$venv/bin/python" -c "import onnxscript, tf_keras, tf2onnx" 2>/dev/null; then
   "$venv/bin/pip" install --quiet --no-deps --target "$scratch/extra" -r "$here/requirements.txt"
