@@ -191,8 +191,7 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
             })
             .collect();
         let op = map_op(n, &cargs, &shapes, opset);
-        let runtime: Vec<Option<&Shape>> = edges.iter().map(|e| graph.shape_of(*e)).collect();
-        let mut inferred = infer(&op, &runtime, &shapes, n);
+        let mut inferred = node_shapes(&op, n, &args, &shapes, |e| graph.shape_of(e));
         // A zero-filled Pad before a layer with no padding of its own reads as its padding.
         if let Some(Tensor::Edge(e)) = args.first().copied().flatten()
             && zero_pads.contains(&e.node)
@@ -911,18 +910,92 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
     }
 }
 
-/// Shapes for one node. A placeholder for the shared per-op rules
-/// (`crate::model::shape::infer`, issue 17) until they land on main; convolutions and pools go
-/// through `core::evaluate` here as there.
-fn infer(op: &Op, runtime: &[Option<&Shape>], all: &[Option<Shape>], n: &OnnxNode) -> Inferred {
-    let outputs = n.outputs.len().max(1);
+/// The ONNX operators whose output has their first input's shape but that padlab does not map
+/// to a neutral op (their rows are `Op::Opaque`).
+const SAME_SHAPE: &[&str] = &[
+    "Cast",
+    "Erf",
+    "Floor",
+    "Ceil",
+    "Round",
+    "Reciprocal",
+    "Sign",
+    "Sin",
+    "Cos",
+    "Not",
+    "Clip",
+    "PRelu",
+    "ThresholdedRelu",
+    "Celu",
+    "Shrink",
+    "LpNormalization",
+    "LRN",
+];
+
+/// One node's shapes: the per-op rule on its operands, then what only ONNX knows (an output
+/// per stored output: MaxPool's indices and Dropout's mask have the first output's shape; the
+/// shape-preserving operators padlab does not map).
+///
+/// The rule sees the runtime inputs in order, and for the ops whose rule combines every
+/// operand (element-wise broadcasting, Concat, MatMul) the constants' dims too, in ONNX order.
+fn node_shapes<'g>(
+    op: &Op,
+    n: &OnnxNode,
+    args: &[Option<&Tensor>],
+    shapes: &[Option<Shape>],
+    shape_of: impl Fn(Edge) -> Option<&'g Shape>,
+) -> Inferred {
+    let every_operand = matches!(op, Op::Elementwise { .. } | Op::Concat { .. } | Op::MatMul);
+    let operands: Vec<Option<&Shape>> = args
+        .iter()
+        .zip(shapes)
+        .filter_map(|(a, s)| match a {
+            Some(Tensor::Edge(e)) => Some(shape_of(*e)),
+            Some(Tensor::Const(_)) if every_operand => Some(s.as_ref()),
+            _ => None,
+        })
+        .collect();
+    let mut inf = shape_rules(op, Framework::Onnx, &operands);
+    let first = args.iter().find_map(|a| match a {
+        Some(Tensor::Edge(e)) => shape_of(*e).cloned(),
+        _ => None,
+    });
+    if matches!(op, Op::Opaque { .. })
+        && SAME_SHAPE.contains(&n.op_type.as_str())
+        && let (Some(x), Some(slot)) = (first, inf.outputs.first_mut())
+    {
+        *slot = Some(x);
+    }
+    let wanted = n.outputs.len().max(1);
+    let copy = matches!(n.op_type.as_str(), "MaxPool" | "Dropout");
+    while inf.outputs.len() < wanted {
+        let extra = if copy {
+            inf.outputs.first().cloned().flatten()
+        } else {
+            None
+        };
+        inf.outputs.push(extra);
+    }
+    inf.outputs.truncate(wanted);
+    inf
+}
+
+/// Shapes by each op's rule. A placeholder with the signature of the shared per-op rules
+/// (`crate::model::shape::infer`, issue 17), to be replaced by them when they land on main;
+/// convolutions and pools go through `core::evaluate` here as there.
+fn shape_rules(op: &Op, _framework: Framework, inputs: &[Option<&Shape>]) -> Inferred {
+    let outputs = match op {
+        Op::Split { sizes, .. } => sizes.len().max(1),
+        _ => 1,
+    };
     let mut inf = Inferred {
         outputs: vec![None; outputs],
         ..Inferred::default()
     };
-    let Some(x) = runtime.first().copied().flatten() else {
+    let Some(x) = inputs.first().copied().flatten() else {
         return inf;
     };
+    let all: Vec<Option<&Shape>> = inputs.to_vec();
     let same = |inf: &mut Inferred, s: Shape| {
         for o in inf.outputs.iter_mut() {
             *o = Some(s.clone());
@@ -1102,30 +1175,6 @@ fn infer(op: &Op, runtime: &[Option<&Shape>], all: &[Option<Shape>], n: &OnnxNod
                     .collect();
                 same(&mut inf, s);
             }
-        }
-        Op::Opaque { .. }
-            if matches!(
-                n.op_type.as_str(),
-                "Cast"
-                    | "Erf"
-                    | "Floor"
-                    | "Ceil"
-                    | "Round"
-                    | "Reciprocal"
-                    | "Sign"
-                    | "Sin"
-                    | "Cos"
-                    | "Not"
-                    | "Clip"
-                    | "PRelu"
-                    | "ThresholdedRelu"
-                    | "Celu"
-                    | "Shrink"
-                    | "LpNormalization"
-                    | "LRN"
-            ) =>
-        {
-            same(&mut inf, x.clone())
         }
         _ => {}
     }
