@@ -461,9 +461,7 @@ pub fn tensor_method(
                 (Some(l), Some(h)) if l == 0.0 && h == 6.0 => {
                     apply(it, t, Op::Activation(Activation::Relu6), name, site)?
                 }
-                (Some(l), None) if l == 0.0 => {
-                    apply(it, t, Op::Activation(Activation::Relu), name, site)?
-                }
+                (Some(0.0), None) => apply(it, t, Op::Activation(Activation::Relu), name, site)?,
                 _ => {
                     return Err(unsupported(
                         line,

@@ -494,11 +494,11 @@ fn evaluate_build(it: &mut Interp, build: &str) -> Result<Value, ReadError> {
     Ok(v)
 }
 
+/// An input to trace with: its full shape (when known) and its name.
+type TraceInput = (Option<Vec<i64>>, String);
+
 /// The input shapes to trace `model` with (full shapes, batch first; `None` when unknown).
-fn input_shapes(
-    it: &mut Interp,
-    model: &Value,
-) -> Result<(Framework, Vec<(Option<Vec<i64>>, String)>), ReadError> {
+fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<TraceInput>), ReadError> {
     let line = 0;
     let full = |s: Option<Vec<i64>>| s.map(|s| std::iter::once(BATCH).chain(s).collect::<Vec<_>>());
     match model {

@@ -987,4 +987,3 @@ fn node_shapes<'g>(
     inf.outputs.truncate(wanted);
     inf
 }
-

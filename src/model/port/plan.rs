@@ -52,6 +52,8 @@ pub struct PortTensor {
 }
 
 /// What a step computes, axes in the port's order.
+// One per port step, made once: the convolution's plan inline is clearer than a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum PortOp<P> {
     /// `out = in.permute(order)`.
