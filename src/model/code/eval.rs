@@ -154,13 +154,15 @@ pub struct Interp {
     pub imported: Vec<(String, String)>,
     /// Global names the evaluation read (an import nothing read is left out of the check).
     pub used: std::collections::HashSet<String>,
+    /// The last call stack recorded under (nodes share it).
+    scope_cache: Option<Rc<[usize]>>,
 }
 
 /// What the recorder knows about a node beyond the graph.
 #[derive(Clone, Default)]
 pub struct NodeTrace {
     /// Module/layer ids of the calls enclosing it, outermost first.
-    pub scope: Vec<usize>,
+    pub scope: Rc<[usize]>,
     /// The layer it applied (a torch module or Keras layer).
     pub layer: Option<Rc<Layer>>,
     /// A functional op's name (`cat`, `add`, `relu`).
@@ -239,6 +241,7 @@ impl Interp {
             keras_tracing: 0,
             imported: Vec::new(),
             used: std::collections::HashSet::new(),
+            scope_cache: None,
         }
     }
 
@@ -1799,15 +1802,20 @@ impl Interp {
         {
             l.first_node.set(Some(id));
         }
-        let scope: Vec<usize> = self
-            .call_stack
-            .iter()
-            .filter_map(|v| match v {
-                Value::Instance(i) => Some(i.id),
-                Value::Layer(l) => Some(l.id),
-                _ => None,
-            })
-            .collect();
+        // The call stack's ids, shared between the nodes recorded under the same stack.
+        let ids = self.call_stack.iter().filter_map(|v| match v {
+            Value::Instance(i) => Some(i.id),
+            Value::Layer(l) => Some(l.id),
+            _ => None,
+        });
+        let scope = match &self.scope_cache {
+            Some(cached) if cached.iter().copied().eq(ids.clone()) => cached.clone(),
+            _ => {
+                let fresh: Rc<[usize]> = ids.collect();
+                self.scope_cache = Some(fresh.clone());
+                fresh
+            }
+        };
         let keras_path = if framework == Framework::Keras {
             Some(super::keras::node_path(self, layer, function))
         } else {

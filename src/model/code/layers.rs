@@ -572,11 +572,6 @@ fn args_of(b: &Bound) -> Vec<(Rc<str>, Value)> {
         .collect()
 }
 
-/// torch's default: an int for every axis, or the tuple.
-fn torch_dims(b: &Bound, name: &str, n: usize, default: i64) -> Ev<Dims> {
-    Ok(b.dims(name, n)?.unwrap_or(Dims::All(default)))
-}
-
 fn torch_layer(
     it: &mut Interp,
     class: &str,
@@ -699,11 +694,11 @@ fn torch_layer(
                 b.dims("kernel_size", n)?
                     .ok_or_else(|| b.bad("kernel_size", "is required"))?,
             );
-            spec.stride = Some(torch_dims(&b, "stride", n, 1)?);
-            spec.dilation = Some(torch_dims(&b, "dilation", n, 1)?);
-            spec.padding = Some(torch_padding(&b, n)?);
+            spec.stride = b.dims("stride", n)?;
+            spec.dilation = b.dims("dilation", n)?;
+            spec.padding = torch_padding(&b, n)?;
             if transposed {
-                spec.output_padding = Some(torch_dims(&b, "output_padding", n, 0)?);
+                spec.output_padding = b.dims("output_padding", n)?;
             }
             if let Some(mode) = b.string("padding_mode")? {
                 spec.padding_mode = Some(match mode.as_str() {
@@ -809,13 +804,13 @@ fn torch_layer(
                     .ok_or_else(|| b.bad("kernel_size", "is required"))?,
             );
             spec.stride = b.dims("stride", n)?;
-            spec.padding = Some(Padding::from_dims(torch_dims(&b, "padding", n, 0)?));
+            spec.padding = b.dims("padding", n)?.map(Padding::from_dims);
             if max {
-                spec.dilation = Some(torch_dims(&b, "dilation", n, 1)?);
+                spec.dilation = b.dims("dilation", n)?;
             }
-            spec.ceil_mode = Some(b.boolean("ceil_mode")?.unwrap_or(false));
+            spec.ceil_mode = b.boolean("ceil_mode")?;
             if !max {
-                spec.count_include_pad = Some(b.boolean("count_include_pad")?.unwrap_or(true));
+                spec.count_include_pad = b.boolean("count_include_pad")?;
             }
             op(&b, Op::Pool(spec))
         }
@@ -1284,21 +1279,19 @@ fn torch_layer(
 }
 
 /// torch `padding=`: an int, a tuple per axis, `'same'` or `'valid'`.
-fn torch_padding(b: &Bound, n: usize) -> Ev<Padding> {
+fn torch_padding(b: &Bound, n: usize) -> Ev<Option<Padding>> {
     match b.get("padding") {
-        None => Ok(Padding::All(0)),
+        None => Ok(None),
         Some(Value::Str(s)) => match s.as_ref() {
-            "same" => Ok(Padding::Same),
-            "valid" => Ok(Padding::Valid),
+            "same" => Ok(Some(Padding::Same)),
+            "valid" => Ok(Some(Padding::Valid)),
             other => Err(raise(
                 b.line,
                 "ValueError",
                 format!("Invalid padding string '{other}', should be one of {{'valid', 'same'}}"),
             )),
         },
-        Some(_) => Ok(Padding::from_dims(
-            b.dims("padding", n)?.unwrap_or(Dims::All(0)),
-        )),
+        Some(_) => Ok(b.dims("padding", n)?.map(Padding::from_dims)),
     }
 }
 

@@ -20,16 +20,16 @@ pub enum Kind {
 
 /// One token: its kind, its text, and where it starts (1-based line, byte offset in the source).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Token {
+pub struct Token<'a> {
     pub kind: Kind,
-    pub text: String,
+    pub text: &'a str,
     pub line: usize,
     /// Byte offsets of the token in the source.
     pub start: usize,
     pub end: usize,
 }
 
-impl Token {
+impl Token<'_> {
     /// Whether this is the operator (or name) `text`.
     pub fn is(&self, text: &str) -> bool {
         matches!(self.kind, Kind::Op | Kind::Name) && self.text == text
@@ -38,12 +38,12 @@ impl Token {
 
 /// A logical line: one statement's tokens, however many physical lines it spans.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LogicalLine {
+pub struct LogicalLine<'a> {
     /// The indentation of its first physical line (a tab advances to the next multiple of 8).
     pub indent: usize,
     /// 1-based number of its first physical line.
     pub line: usize,
-    pub tokens: Vec<Token>,
+    pub tokens: Vec<Token<'a>>,
 }
 
 /// Python would not read the paste: where and why.
@@ -77,7 +77,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// The logical lines of `src`.
-pub fn lex(src: &str) -> Result<Vec<LogicalLine>, SyntaxError> {
+pub fn lex(src: &str) -> Result<Vec<LogicalLine<'_>>, SyntaxError> {
     let mut lines = Vec::new();
     let mut current: Option<LogicalLine> = None;
     // Open brackets: (char, line) — newlines inside them do not end the logical line.
@@ -250,10 +250,10 @@ pub fn lex(src: &str) -> Result<Vec<LogicalLine>, SyntaxError> {
     Ok(lines)
 }
 
-fn push(
-    current: &mut Option<LogicalLine>,
+fn push<'a>(
+    current: &mut Option<LogicalLine<'a>>,
     kind: Kind,
-    src: &str,
+    src: &'a str,
     start: usize,
     end: usize,
     line: usize,
@@ -265,7 +265,7 @@ fn push(
     });
     logical.tokens.push(Token {
         kind,
-        text: src[start..end].to_string(),
+        text: &src[start..end],
         line,
         start,
         end,
@@ -394,8 +394,8 @@ fn string_end(src: &str, i: usize, formatted: bool) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
 
-    fn texts(line: &LogicalLine) -> Vec<&str> {
-        line.tokens.iter().map(|t| t.text.as_str()).collect()
+    fn texts<'a>(line: &LogicalLine<'a>) -> Vec<&'a str> {
+        line.tokens.iter().map(|t| t.text).collect()
     }
 
     #[test]

@@ -114,13 +114,13 @@ pub fn parse_expression(src: &str) -> R<Expr> {
 }
 
 /// The statements' logical lines and where the parser stands in them.
-struct Lines<'a> {
-    lines: &'a [LogicalLine],
+struct Lines<'a, 's> {
+    lines: &'a [LogicalLine<'s>],
     at: usize,
     blocks: usize,
 }
 
-impl<'a> Lines<'a> {
+impl<'a, 's> Lines<'a, 's> {
     /// The statements at `indent`, until a line indented less.
     fn block(&mut self, indent: usize) -> R<Vec<Stmt>> {
         let mut out = Vec::new();
@@ -137,7 +137,7 @@ impl<'a> Lines<'a> {
     }
 
     /// The body after a compound statement's header, whose `:` is at token `colon`.
-    fn body(&mut self, line: &'a LogicalLine, colon: usize, what: &str) -> R<Vec<Stmt>> {
+    fn body(&mut self, line: &'a LogicalLine<'s>, colon: usize, what: &str) -> R<Vec<Stmt>> {
         let rest = &line.tokens[colon + 1..];
         if !rest.is_empty() {
             return simple_statements(rest, line, 0);
@@ -171,7 +171,7 @@ impl<'a> Lines<'a> {
 
     /// The next line, when it continues the compound statement at `indent` with `word`
     /// (`elif`, `else`, `except`, `finally`).
-    fn continues(&self, indent: usize, word: &str) -> Option<&'a LogicalLine> {
+    fn continues(&self, indent: usize, word: &str) -> Option<&'a LogicalLine<'s>> {
         self.lines
             .get(self.at)
             .filter(|l| l.indent == indent && l.tokens.first().is_some_and(|t| t.is(word)))
@@ -190,7 +190,7 @@ impl<'a> Lines<'a> {
             end: toks.last().map_or(first.end, |t| t.end),
         };
         let word = if first.kind == Kind::Name || first.kind == Kind::Op {
-            first.text.as_str()
+            first.text
         } else {
             ""
         };
@@ -373,7 +373,7 @@ impl<'a> Lines<'a> {
     }
 
     /// `elif` and `else` after an `if` body: the `orelse` block.
-    fn elifs(&mut self, line: &'a LogicalLine) -> R<Vec<Stmt>> {
+    fn elifs(&mut self, line: &'a LogicalLine<'s>) -> R<Vec<Stmt>> {
         if let Some(e) = self.continues(line.indent, "elif") {
             self.at += 1;
             let (test, colon) = header(&e.tokens, e.line, 1)?;
@@ -389,7 +389,7 @@ impl<'a> Lines<'a> {
         self.else_block(line)
     }
 
-    fn else_block(&mut self, line: &'a LogicalLine) -> R<Vec<Stmt>> {
+    fn else_block(&mut self, line: &'a LogicalLine<'s>) -> R<Vec<Stmt>> {
         match self.continues(line.indent, "else") {
             Some(e) => {
                 self.at += 1;
@@ -407,10 +407,7 @@ fn is_match_statement(toks: &[Token]) -> bool {
     toks.len() > 2
         && toks.last().is_some_and(|t| t.is(":"))
         && !(toks[1].kind == Kind::Op
-            && matches!(
-                toks[1].text.as_str(),
-                "=" | "." | "," | ")" | "]" | ":" | ";"
-            )
+            && matches!(toks[1].text, "=" | "." | "," | ")" | "]" | ":" | ";")
             || augmented(&toks[1].text).is_some())
 }
 
@@ -427,7 +424,7 @@ fn last_colon(toks: &[Token], line: usize) -> R<usize> {
     let mut depth = 0i64;
     let mut found = None;
     for (i, t) in toks.iter().enumerate() {
-        match t.text.as_str() {
+        match t.text {
             "(" | "[" | "{" if t.kind == Kind::Op => depth += 1,
             ")" | "]" | "}" if t.kind == Kind::Op => depth -= 1,
             ":" if t.kind == Kind::Op && depth == 0 => found = Some(i),
@@ -466,7 +463,7 @@ fn simple_statements(toks: &[Token], line: &LogicalLine, depth: usize) -> R<Vec<
         if t.kind != Kind::Op {
             continue;
         }
-        match t.text.as_str() {
+        match t.text {
             "(" | "[" | "{" => brackets += 1,
             ")" | "]" | "}" => brackets -= 1,
             ";" if brackets == 0 => {
@@ -489,7 +486,7 @@ fn simple(toks: &[Token], line: usize, depth: usize) -> R<Stmt> {
     let first = &toks[0];
     let mut p = Tokens::new(toks, first.line.max(line), depth);
     let word = if first.kind == Kind::Name {
-        first.text.as_str()
+        first.text
     } else {
         ""
     };
@@ -703,14 +700,14 @@ fn check_target(e: &Expr, single: bool) -> R<()> {
 
 /// A parser over one logical line's tokens.
 struct Tokens<'a> {
-    toks: &'a [Token],
+    toks: &'a [Token<'a>],
     i: usize,
     line: usize,
     depth: usize,
 }
 
 impl<'a> Tokens<'a> {
-    fn new(toks: &'a [Token], line: usize, depth: usize) -> Self {
+    fn new(toks: &'a [Token<'a>], line: usize, depth: usize) -> Self {
         Tokens {
             toks,
             i: 0,
@@ -719,11 +716,11 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    fn peek(&self) -> Option<&'a Token> {
+    fn peek(&self) -> Option<&'a Token<'a>> {
         self.toks.get(self.i)
     }
 
-    fn peek_at(&self, k: usize) -> Option<&'a Token> {
+    fn peek_at(&self, k: usize) -> Option<&'a Token<'a>> {
         self.toks.get(self.i + k)
     }
 
@@ -774,9 +771,9 @@ impl<'a> Tokens<'a> {
 
     fn name(&mut self) -> R<String> {
         match self.peek() {
-            Some(t) if t.kind == Kind::Name && !KEYWORDS.contains(&t.text.as_str()) => {
+            Some(t) if t.kind == Kind::Name && !KEYWORDS.contains(&t.text) => {
                 self.i += 1;
-                Ok(t.text.clone())
+                Ok(t.text.to_string())
             }
             Some(t) => Err(self.error(format!("expected a name, found '{}'", t.text))),
             None => Err(self.error("expected a name")),
@@ -821,7 +818,7 @@ impl<'a> Tokens<'a> {
         match self.peek() {
             None => true,
             Some(t) if t.kind == Kind::Op => matches!(
-                t.text.as_str(),
+                t.text,
                 ")" | "]"
                     | "}"
                     | "="
@@ -942,7 +939,7 @@ impl<'a> Tokens<'a> {
         let mut depth = 0i64;
         for t in &self.toks[self.i + 1..] {
             if t.kind == Kind::Op {
-                match t.text.as_str() {
+                match t.text {
                     "(" | "[" | "{" => depth += 1,
                     ")" | "]" | "}" if depth == 0 => return true,
                     ")" | "]" | "}" => depth -= 1,
@@ -979,7 +976,7 @@ impl<'a> Tokens<'a> {
     /// The operator at the cursor, when it binds at `min` or tighter.
     fn infix(&self, min: Prec) -> Option<(Infix, Prec, usize)> {
         let t = self.peek()?;
-        let (op, prec, width) = match (t.kind, t.text.as_str()) {
+        let (op, prec, width) = match (t.kind, t.text) {
             (Kind::Name, "or") => (Infix::Or, Prec::Or, 1),
             (Kind::Name, "and") => (Infix::And, Prec::And, 1),
             (Kind::Name, "in") => (Infix::Cmp(CmpOp::In), Prec::Compare, 1),
@@ -1320,7 +1317,7 @@ impl<'a> Tokens<'a> {
             let mut depth = 0i64;
             let mut close = None;
             for (k, t) in self.toks[self.i..].iter().enumerate() {
-                match t.text.as_str() {
+                match t.text {
                     "(" | "[" | "{" if t.kind == Kind::Op => depth += 1,
                     ")" | "]" | "}" if t.kind == Kind::Op => {
                         depth -= 1;
@@ -1459,11 +1456,11 @@ impl<'a> Tokens<'a> {
                 let kind = self.strings(&parts)?;
                 Ok(self.node(kind, first))
             }
-            Kind::Name => match t.text.as_str() {
+            Kind::Name => match t.text {
                 "True" | "False" | "None" => {
                     self.i += 1;
                     Ok(self.node(
-                        match t.text.as_str() {
+                        match t.text {
                             "True" => ExprKind::Bool(true),
                             "False" => ExprKind::Bool(false),
                             _ => ExprKind::None,
@@ -1474,10 +1471,10 @@ impl<'a> Tokens<'a> {
                 w if KEYWORDS.contains(&w) => Err(self.error("invalid syntax")),
                 _ => {
                     self.i += 1;
-                    Ok(self.node(ExprKind::Name(t.text.clone()), first))
+                    Ok(self.node(ExprKind::Name(t.text.to_string()), first))
                 }
             },
-            Kind::Op => match t.text.as_str() {
+            Kind::Op => match t.text {
                 "..." => {
                     self.i += 1;
                     Ok(self.node(ExprKind::Ellipsis, first))
@@ -1607,7 +1604,7 @@ impl<'a> Tokens<'a> {
                     }
                     continue;
                 }
-                match t.text.as_str() {
+                match t.text {
                     "(" | "[" | "{" => depth += 1,
                     ")" | "]" | "}" if depth == 0 => break,
                     ")" | "]" | "}" => depth -= 1,

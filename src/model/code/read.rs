@@ -16,7 +16,7 @@ use super::keras::{Declared, fill_declared, output_edges, sequential_input};
 use super::value::{FrameworkBase, Hole, LayerKind, Tensor, Value};
 
 /// The largest paste read (bytes).
-pub const MAX_PASTE: usize = 2_000_000;
+pub const MAX_PASTE: usize = 4_000_000;
 
 /// What to read.
 #[derive(Clone, Debug, Default)]
@@ -584,6 +584,23 @@ fn trace(
     build: &str,
 ) -> Result<(Graph, Option<Vec<i64>>), ReadError> {
     let (framework, shapes) = input_shapes(it, model)?;
+    let name = build.trim_end_matches("()").to_string();
+    // A functional model's construction is its graph (Keras runs what lies between its inputs
+    // and outputs): no replay needed when its inputs' shapes are those it was built with.
+    if let Value::Layer(l) = model
+        && let LayerKind::Functional { inputs, outputs } = &l.kind
+        && inputs.iter().zip(&shapes).all(|(t, (s, _))| &t.shape == s)
+    {
+        let mut outs = Vec::new();
+        output_edges(outputs, &mut outs);
+        let indices = between(it, inputs, &outs);
+        let graph = extract(it, &indices, &outs, framework, &name, model)?;
+        let sample = shapes
+            .first()
+            .and_then(|(s, _)| s.as_ref())
+            .map(|s| s[1..].to_vec());
+        return Ok((graph, sample));
+    }
     let start = it.graph.nodes.len();
     let site = Site {
         line: 0,
@@ -617,8 +634,8 @@ fn trace(
             ),
         ));
     }
-    let name = build.trim_end_matches("()").to_string();
-    let graph = extract(it, start, &outs, framework, &name, model)?;
+    let indices: Vec<usize> = (start..it.graph.nodes.len()).collect();
+    let graph = extract(it, &indices, &outs, framework, &name, model)?;
     let sample = shapes
         .first()
         .and_then(|(s, _)| s.as_ref())
@@ -626,10 +643,11 @@ fn trace(
     Ok((graph, sample))
 }
 
-/// The nodes from `start` on, renumbered from zero, named as the source names them.
+/// The nodes `indices` (in order), renumbered from zero, named as the source names them; the
+/// recorder's nodes are moved out (the reading is done with them).
 fn extract(
-    it: &Interp,
-    start: usize,
+    it: &mut Interp,
+    indices: &[usize],
     outs: &[Rc<Tensor>],
     framework: Framework,
     name: &str,
@@ -641,32 +659,42 @@ fn extract(
     } else {
         HashMap::new()
     };
-    let _ = id_of;
     let root_name: Option<String> = match model {
         Value::Layer(l) => l.name.as_deref().map(str::to_string),
         Value::Instance(i) => i.name.borrow().as_deref().map(str::to_string),
         _ => None,
     };
+    let new_id: HashMap<usize, NodeId> = indices
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| (i, NodeId(k)))
+        .collect();
     let mut used_names: HashMap<String, usize> = HashMap::new();
     let mut first_use: HashMap<usize, NodeId> = HashMap::new();
-    for (k, node) in it.graph.nodes[start..].iter().enumerate() {
-        let mut node = node.clone();
-        for e in &mut node.inputs {
-            if e.node.0 < start {
-                let made = &it.graph.nodes[e.node.0];
-                return Err(error(
-                    made.source.line,
-                    format!(
-                        "the model reads a tensor made outside it ({}): padlab traces what the model computes from its input",
-                        super::eval::short(&made.source.text)
-                    ),
-                ));
-            }
-            e.node = NodeId(e.node.0 - start);
+    let mut nodes = std::mem::take(&mut it.graph.nodes);
+    for (k, &i) in indices.iter().enumerate() {
+        let outside = nodes[i]
+            .inputs
+            .iter()
+            .find(|e| !new_id.contains_key(&e.node.0))
+            .map(|e| e.node.0);
+        if let Some(o) = outside {
+            let made = &nodes[o];
+            return Err(error(
+                made.source.line,
+                format!(
+                    "the model reads a tensor made outside it ({}): padlab traces what the model computes from its input",
+                    super::eval::short(&made.source.text)
+                ),
+            ));
         }
-        let tr = &it.trace[start + k];
-        // A layer used twice in the trace shares the weights of its first use there (a use
-        // while the model was being built is not part of the graph).
+        let mut node = std::mem::replace(&mut nodes[i], placeholder());
+        for e in &mut node.inputs {
+            e.node = new_id[&e.node.0];
+        }
+        let tr = &it.trace[i];
+        // A layer used twice shares the weights of its first use here (a use while the model
+        // was being built is not part of the graph).
         node.shares = None;
         if let Some(l) = &tr.layer {
             match first_use.get(&l.id) {
@@ -701,14 +729,45 @@ fn extract(
     }
     g.outputs = outs
         .iter()
-        .filter(|t| t.edge.node.0 >= start)
-        .map(|t| Edge {
-            node: NodeId(t.edge.node.0 - start),
-            output: t.edge.output,
+        .filter_map(|t| {
+            new_id.get(&t.edge.node.0).map(|&n| Edge {
+                node: n,
+                output: t.edge.output,
+            })
         })
         .collect();
     g.check().map_err(|m| error(0, m.to_string()))?;
     Ok(g)
+}
+
+/// What is left in the recorder where a node was moved out.
+fn placeholder() -> crate::model::graph::Node {
+    crate::model::graph::Node {
+        op: Op::Identity,
+        inputs: Vec::new(),
+        name: String::new(),
+        kind: String::new(),
+        source: Default::default(),
+        shares: None,
+        inferred: Default::default(),
+    }
+}
+
+/// The nodes a functional model runs: those between its inputs and its outputs, in the order
+/// they were made (its inputs included).
+fn between(it: &Interp, inputs: &[Rc<Tensor>], outs: &[Rc<Tensor>]) -> Vec<usize> {
+    let stop: std::collections::HashSet<usize> = inputs.iter().map(|t| t.edge.node.0).collect();
+    let mut seen: std::collections::BTreeSet<usize> = stop.iter().copied().collect();
+    let mut stack: Vec<usize> = outs.iter().map(|t| t.edge.node.0).collect();
+    while let Some(n) = stack.pop() {
+        if !seen.insert(n) || stop.contains(&n) {
+            continue;
+        }
+        if let Some(node) = it.graph.nodes.get(n) {
+            stack.extend(node.inputs.iter().map(|e| e.node.0));
+        }
+    }
+    seen.into_iter().collect()
 }
 
 /// A torch node's name: its module's path, or the innermost module's path and the function.
