@@ -1529,6 +1529,8 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
         "forward",
         "add_module",
         "register_module",
+        "__setattr__",
+        "__getattr__",
         "register_buffer",
         "register_parameter",
         "modules",
@@ -1800,6 +1802,30 @@ fn framework_method(
             let n = i.children.borrow().len().to_string();
             i.children.borrow_mut().push((Rc::from(n.as_str()), v));
             Ok(Value::None)
+        }
+        // `self.__setattr__("level_1", m)` / `self.__getattr__("level_1")`.
+        "__setattr__" => {
+            let n = pos.first().map(Value::to_string).unwrap_or_default();
+            let v = pos.get(1).cloned().unwrap_or(Value::None);
+            i.attrs
+                .borrow_mut()
+                .insert(Key::Str(Rc::from(n.as_str())), Value::str(&n), v);
+            Ok(Value::None)
+        }
+        "__getattr__" => {
+            let n = pos.first().map(Value::to_string).unwrap_or_default();
+            let found = i
+                .attrs
+                .borrow()
+                .get(&Key::Str(Rc::from(n.as_str())))
+                .cloned();
+            found.ok_or_else(|| {
+                raise(
+                    line,
+                    "AttributeError",
+                    format!("'{}' object has no attribute '{n}'", i.class.name),
+                )
+            })
         }
         "add_weight" => Ok(Value::opaque(format!(
             "a weight {} makes itself (add_weight)",

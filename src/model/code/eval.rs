@@ -156,6 +156,8 @@ pub struct Interp {
     pub used: std::collections::HashSet<String>,
     /// The last call stack recorded under (nodes share it).
     scope_cache: Option<Rc<[usize]>>,
+    /// Models called outside any model on a tensor the paste made (`net(torch.randn(...))`).
+    pub called: Vec<Value>,
 }
 
 /// What the recorder knows about a node beyond the graph.
@@ -242,6 +244,7 @@ impl Interp {
             imported: Vec::new(),
             used: std::collections::HashSet::new(),
             scope_cache: None,
+            called: Vec::new(),
         }
     }
 
@@ -1285,7 +1288,7 @@ impl Interp {
                 super::builtins::call_method(self, &obj, &name, pos, kw, site)
             }
             Value::Layer(l) => {
-                self.note_top_call(l.id, &pos);
+                self.note_top_call(Value::Layer(l.clone()), &pos);
                 super::layers::call_layer(self, &l, pos, kw, site)
             }
             Value::Opaque(what) => {
@@ -1443,10 +1446,15 @@ impl Interp {
 
     /// A model called at the top level on a tensor the paste made (`net(torch.randn(1, 3,
     /// 32, 32))`): that tensor's sample shape is the model's input.
-    pub fn note_top_call(&mut self, id: usize, pos: &[Value]) {
+    pub fn note_top_call(&mut self, model: Value, pos: &[Value]) {
         if !self.call_stack.is_empty() {
             return;
         }
+        let id = match &model {
+            Value::Instance(i) => i.id,
+            Value::Layer(l) => l.id,
+            _ => return,
+        };
         if let Some(Value::Tensor(t)) = pos.first()
             && let Some(node) = self.graph.nodes.get(t.edge.node.0)
             && matches!(node.op, Op::Input)
@@ -1455,6 +1463,7 @@ impl Interp {
         {
             let sample: Vec<Option<i64>> = shape[1..].iter().map(|&d| Some(d)).collect();
             self.declared.push((id, sample));
+            self.called.push(model);
         }
     }
 
@@ -1466,7 +1475,7 @@ impl Interp {
         mut kw: Vec<(Rc<str>, Value)>,
         site: &Site,
     ) -> Ev<Value> {
-        self.note_top_call(i.id, &pos);
+        self.note_top_call(Value::Instance(i.clone()), &pos);
         let c = i.class.clone();
         if let Some((f, _)) = self.find_method(&c, "__call__") {
             return self.call_function(&f, Some(Value::Instance(i.clone())), pos, kw, site);

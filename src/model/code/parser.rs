@@ -408,7 +408,7 @@ fn is_match_statement(toks: &[Token]) -> bool {
         && toks.last().is_some_and(|t| t.is(":"))
         && !(toks[1].kind == Kind::Op
             && matches!(toks[1].text, "=" | "." | "," | ")" | "]" | ":" | ";")
-            || augmented(&toks[1].text).is_some())
+            || augmented(toks[1].text).is_some())
 }
 
 /// The colon expected at token `i`.
@@ -637,7 +637,7 @@ fn expression_statement(p: &mut Tokens) -> R<StmtKind> {
         }
         return Ok(StmtKind::Assign { targets, value });
     }
-    if let Some(op) = p.peek().and_then(|t| augmented(&t.text)) {
+    if let Some(op) = p.peek().and_then(|t| augmented(t.text)) {
         p.i += 1;
         check_target(&first, true)?;
         let value = p.testlist_star_or_yield()?;
@@ -1445,7 +1445,7 @@ impl<'a> Tokens<'a> {
         match t.kind {
             Kind::Number => {
                 self.i += 1;
-                Ok(self.node(number(&t.text), first))
+                Ok(self.node(number(t.text), first))
             }
             Kind::Str => {
                 let mut parts: Vec<&Token> = Vec::new();
@@ -1674,7 +1674,7 @@ impl<'a> Tokens<'a> {
         let mut formatted = false;
         let mut bytes = false;
         for t in parts {
-            let lit = literal(&t.text).ok_or_else(|| err(t.line, "invalid string literal"))?;
+            let lit = literal(t.text).ok_or_else(|| err(t.line, "invalid string literal"))?;
             bytes |= lit.bytes;
             if lit.formatted {
                 formatted = true;

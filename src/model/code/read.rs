@@ -91,6 +91,8 @@ struct Candidate {
     /// How the check script builds it (a name, `Class()`, `function()`).
     build: String,
     value: Value,
+    /// The sample shape the paste runs it on, when it does.
+    input: Option<Vec<i64>>,
 }
 
 /// Reads pasted code into the graph of its model.
@@ -114,6 +116,27 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         Some(want) => vec![chosen(&mut it, &body, want)?],
         None => {
             let found = variables(&it, &body);
+            // A `test()` (or `main()`) that builds the model and runs it on an input says
+            // how it is built and what it reads.
+            let found = if found.is_empty() {
+                from_functions(src, &body, &settings)
+            } else {
+                found
+            };
+            if let Some((_, Some(sample))) = found.last().map(|c| (c, c.input.clone()))
+                && options.input.is_none()
+            {
+                let options = Options {
+                    input: Some(sample),
+                    model: Some(found.last().map(|c| c.build.clone()).unwrap_or_default()),
+                };
+                let mut r = read(src, &options)?;
+                r.others = found[..found.len() - 1]
+                    .iter()
+                    .map(|c| c.build.clone())
+                    .collect();
+                return Ok(r);
+            }
             if found.is_empty() {
                 let (found, needs) = definitions(src, &body, &settings)?;
                 if found.is_empty() && !needs.is_empty() {
@@ -245,6 +268,15 @@ fn id_of(v: &Value) -> Option<usize> {
     }
 }
 
+/// A module's class name (a layer's kind), to tell two builds of one model.
+fn class_name(v: &Value) -> String {
+    match v {
+        Value::Instance(i) => i.class.name.to_string(),
+        Value::Layer(l) => format!("{:?}", std::mem::discriminant(&l.kind)),
+        _ => String::new(),
+    }
+}
+
 /// Every module or layer object a model holds (their ids).
 fn contents(v: &Value, out: &mut std::collections::HashSet<usize>, depth: usize) {
     if depth > 200 {
@@ -283,6 +315,7 @@ fn variables(it: &Interp, body: &[super::ast::Stmt]) -> Vec<Candidate> {
                 found.push(Candidate {
                     build: n.clone(),
                     value: v.clone(),
+                    input: None,
                 });
             }
         }
@@ -335,6 +368,8 @@ fn definitions(
     let mut builds: Vec<String> = Vec::new();
     // Model classes that need arguments, as `Name(a, b, c=...)`, for the error that asks.
     let mut needs: Vec<String> = Vec::new();
+    // The first build that fails for another reason (the reason no model is found).
+    let mut failed: Option<ReadError> = None;
     for s in body {
         match &s.kind {
             StmtKind::ClassDef(c) => builds.push(format!("{}()", c.name)),
@@ -380,6 +415,11 @@ fn definitions(
                     if !used && let Some(sig) = signature(body, class) {
                         needs.push(sig);
                     }
+                } else if failed.is_none() {
+                    failed = Some(ReadError {
+                        message: format!("building `{b}` fails: {}", e.message),
+                        ..e
+                    });
                 }
                 continue;
             }
@@ -396,6 +436,7 @@ fn definitions(
             Candidate {
                 build: b,
                 value: Value::None,
+                input: None,
             },
             parts,
         ));
@@ -422,6 +463,12 @@ fn definitions(
         .flat_map(|(_, parts)| parts.iter().cloned())
         .collect();
     out.retain(|c| !functions_build.contains(&class_of(&c.build)) || body.iter().any(|s| matches!(&s.kind, StmtKind::FunctionDef(f) if format!("{}()", f.name) == c.build)));
+    if out.is_empty()
+        && needs.is_empty()
+        && let Some(e) = failed
+    {
+        return Err(e);
+    }
     Ok((out, needs))
 }
 
@@ -447,12 +494,14 @@ fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Cand
                 return Ok(Candidate {
                     build: format!("{want}()"),
                     value: Value::None,
+                    input: None,
                 });
             }
             v if is_model(v) => {
                 return Ok(Candidate {
                     build: want.to_string(),
                     value: v.clone(),
+                    input: None,
                 });
             }
             Value::Hole(_) => {}
@@ -468,6 +517,7 @@ fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Cand
     Ok(Candidate {
         build: want.to_string(),
         value: Value::None,
+        input: None,
     })
 }
 
@@ -968,4 +1018,85 @@ fn signature(body: &[super::ast::Stmt], class: &str) -> Option<String> {
         })
         .collect();
     Some(format!("{class}({})", params.join(", ")))
+}
+
+/// Models the paste's zero-argument functions (`test()`, `main()`, a demo) build and run on a
+/// tensor they make: each with how it is built (its constructor as written, when that is
+/// evaluable by itself) and the sample shape it is run on.
+fn from_functions(src: &str, body: &[super::ast::Stmt], settings: &Settings) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for s in body.iter().take(200) {
+        let StmtKind::FunctionDef(f) = &s.kind else {
+            continue;
+        };
+        if f.params.iter().any(|p| {
+            p.default.is_none()
+                && matches!(
+                    p.kind,
+                    super::ast::ParamKind::Normal | super::ast::ParamKind::PositionalOnly
+                )
+        }) {
+            continue;
+        }
+        let mut it = Interp::new(src, settings.clone());
+        it.run_module(body);
+        let call = format!("{}()", f.name);
+        let Ok(mut e) = super::parser::parse_expression(&call) else {
+            continue;
+        };
+        let paste = it.src.clone();
+        super::ast::shift(&mut e, paste.len() + 1);
+        it.src = Rc::from(format!("{paste}\n{call}").as_str());
+        let _ = it.eval(&e, None);
+        for m in it.called.clone() {
+            if !is_model(&m) {
+                continue;
+            }
+            let text = match &m {
+                Value::Instance(i) => i.text.borrow().to_string(),
+                Value::Layer(l) => l.text.to_string(),
+                _ => continue,
+            };
+            let sample = it
+                .declared
+                .iter()
+                .find(|(id, _)| Some(*id) == id_of(&m))
+                .and_then(|(_, d)| d.iter().copied().collect::<Option<Vec<i64>>>());
+            // The constructor as written must build the model from the module alone (not
+            // from the function's local names); a factory's inner constructor does not, so
+            // the function's own `net = Factory(...)` lines are tried next.
+            let class = class_name(&m);
+            let tries = std::iter::once(text).chain(f.body.iter().filter_map(|s| match &s.kind {
+                StmtKind::Assign { value, .. }
+                    if matches!(value.kind, super::ast::ExprKind::Call { .. }) =>
+                {
+                    Some(super::value::text_of(src, value).to_string())
+                }
+                _ => None,
+            }));
+            let mut text = None;
+            for t in tries {
+                if t.is_empty() {
+                    continue;
+                }
+                let mut check = Interp::new(src, settings.clone());
+                check.run_module(body);
+                if let Ok(v) = evaluate_build(&mut check, &t)
+                    && class_name(&v) == class
+                {
+                    text = Some(t);
+                    break;
+                }
+            }
+            let Some(text) = text else { continue };
+            if !out.iter().any(|c| c.build == text) {
+                out.push(Candidate {
+                    build: text,
+                    value: Value::None,
+                    input: sample,
+                });
+            }
+        }
+    }
+    out
 }
