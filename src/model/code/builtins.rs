@@ -173,12 +173,26 @@ const EXCEPTIONS: &[&str] = &[
     "DeprecationWarning",
 ];
 
-/// Which framework the paste is written for, from its text, when its imports did not say.
+/// Which framework the paste is written for, from its code (comments left out), when its
+/// imports did not say: names only one framework has (`Conv2D`, `Dense`; `Conv2d`, `Linear`,
+/// `nn.`, `torch`) vote.
 pub fn guess_framework(src: &str) -> Option<Framework> {
-    let torch = src.matches("torch").count() + src.matches("nn.").count();
-    let keras = src.matches("keras").count()
-        + src.matches("tensorflow").count()
-        + src.matches("layers.").count();
+    let (mut torch, mut keras) = (0usize, 0usize);
+    for line in src.lines() {
+        let code = line.split('#').next().unwrap_or("");
+        let words = code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        for w in words.filter(|w| !w.is_empty()) {
+            let last = w.rsplit('.').next().unwrap_or(w);
+            let keras_only = super::layers::KERAS_LAYERS.contains(&last) && !super::layers::TORCH_LAYERS.contains(&last);
+            let torch_only = super::layers::TORCH_LAYERS.contains(&last) && !super::layers::KERAS_LAYERS.contains(&last);
+            if torch_only || w.starts_with("torch") || w.starts_with("nn.") || w.starts_with("F.") {
+                torch += 1;
+            }
+            if keras_only || w.starts_with("keras") || w.starts_with("tf.") || w.starts_with("layers.") {
+                keras += 1;
+            }
+        }
+    }
     match torch.cmp(&keras) {
         std::cmp::Ordering::Greater => Some(Framework::Torch),
         std::cmp::Ordering::Less => Some(Framework::Keras),
@@ -646,6 +660,7 @@ pub fn call_api(
         }
         "type" => match need(0)? {
             Value::Instance(i) => Value::Class(i.class.clone()),
+            Value::Partial(_) => Value::api("functools.partial"),
             Value::Layer(l) => Value::Api(Rc::from(super::layers::api_path(&l).as_str())),
             other => Value::api(&other.type_name()),
         },
@@ -1429,6 +1444,18 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
         Value::Super(..) => Ok(Value::Method(Rc::new(o.clone()), Rc::from(name))),
         Value::Unknown => Err(unsupported(line, "an attribute of an unknown size")),
         Value::Function(f) if name == "__name__" => Ok(Value::Str(f.name.clone())),
+        Value::Partial(p) => match name {
+            "func" => Ok(p.func.clone()),
+            "args" => Ok(Value::tuple(p.args.clone())),
+            "keywords" => {
+                let mut d = Dict::default();
+                for (k, v) in &p.kwargs {
+                    d.insert(Key::Str(k.clone()), Value::Str(k.clone()), v.clone());
+                }
+                Ok(Value::Dict(Rc::new(RefCell::new(d))))
+            }
+            _ => Err(raise(line, "AttributeError", format!("'functools.partial' object has no attribute '{name}'"))),
+        },
         Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Set(_) => {
             Ok(Value::Method(Rc::new(o.clone()), Rc::from(name)))
         }

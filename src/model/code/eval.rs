@@ -146,6 +146,8 @@ pub struct Interp {
     pub declared: Vec<(usize, super::keras::Declared)>,
     /// Above zero while a Keras model is traced eagerly (its `call` on real tensors).
     pub keras_tracing: usize,
+    /// Names the paste uses without importing them, with the import that gives each.
+    pub imported: Vec<(String, String)>,
 }
 
 /// What the recorder knows about a node beyond the graph.
@@ -232,6 +234,7 @@ impl Interp {
             keras_inputs: Vec::new(),
             declared: Vec::new(),
             keras_tracing: 0,
+            imported: Vec::new(),
         }
     }
 
@@ -716,6 +719,14 @@ impl Interp {
             return Ok(v.clone());
         }
         if let Some(v) = super::builtins::builtin(name, self.framework, &self.src) {
+            // A framework name the paste uses without importing it: the check script imports it.
+            if let Value::Api(path) = &v
+                && (path.contains('.') || matches!(name, "torch" | "tf" | "keras" | "np" | "math" | "functools" | "collections"))
+            {
+                if !self.imported.iter().any(|(n, _)| n == name) {
+                    self.imported.push((name.to_string(), import_line(name, &v)));
+                }
+            }
             return Ok(v);
         }
         let _ = line;
@@ -1814,8 +1825,30 @@ impl Interp {
     }
 }
 
+/// The import statement that binds `name` to the namespace `v` names.
+fn import_line(name: &str, v: &Value) -> String {
+    let Value::Api(path) = v else {
+        return String::new();
+    };
+    let module = match path.as_ref() {
+        "tf" => "tensorflow".to_string(),
+        p if p.starts_with("tf.") => format!("tensorflow.{}", &p[3..]),
+        p => p.to_string(),
+    };
+    match module.rsplit_once('.') {
+        None if module == name => format!("import {module}"),
+        None => format!("import {module} as {name}"),
+        Some((parent, last)) if last == name && last.starts_with(|c: char| c.is_ascii_uppercase()) => {
+            format!("from {parent} import {last}")
+        }
+        Some((parent, last)) if last == name => format!("from {parent} import {last}"),
+        Some(_) if module.split('.').all(|p| p.starts_with(|c: char| c.is_ascii_lowercase())) => format!("import {module} as {name}"),
+        Some((parent, last)) => format!("from {parent} import {last} as {name}"),
+    }
+}
+
 /// The end of a statement's source text (its last line's end for a compound statement).
-fn stmt_end(s: &Stmt) -> usize {
+pub fn stmt_end(s: &Stmt) -> usize {
     let last = |b: &[Stmt]| b.last().map(stmt_end);
     let inner = match &s.kind {
         StmtKind::If { body, orelse, .. }

@@ -1318,6 +1318,7 @@ pub fn construct(
         ("embedding", None) => LayerKind::Op(Op::Embedding {
             vocab: b.required_int("input_dim")?,
             dim: b.required_int("output_dim")?,
+            max_norm: None,
         }),
         ("inputlayer", None) => LayerKind::Identity,
         ("rescaling", None) => LayerKind::Op(Op::Affine {
@@ -1684,6 +1685,7 @@ impl Value {
             line: 0,
             name: Some(Rc::from(name)),
             first_node: std::cell::Cell::new(None),
+            weight_norm: std::cell::Cell::new(None),
             args: vec![],
         }))
     }

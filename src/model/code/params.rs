@@ -56,7 +56,7 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
             let n = in_features.or_else(last)?;
             n.checked_mul(*units)? + if *bias { *units } else { 0 }
         }
-        Op::Embedding { vocab, dim } => vocab.checked_mul(*dim)?,
+        Op::Embedding { vocab, dim, .. } => vocab.checked_mul(*dim)?,
         Op::Norm(Norm::Batch {
             features,
             center,
@@ -134,8 +134,18 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
                 && let LayerKind::Op(op) = &l.kind
             {
                 let rank = split_rank(&l.class).1.unwrap_or(2);
-                *total =
-                    total.and_then(|t| t.checked_add(op_params(op, Framework::Torch, None, rank)?));
+                // weight_norm keeps a magnitude per slice along its `dim` beside the direction.
+                let extra = match l.weight_norm.get() {
+                    Some(dim) => super::layers::param_shape(&l, "weight").and_then(|s| {
+                        let i = crate::model::shape::axis(dim, s.len()).ok()?;
+                        Some(s[i])
+                    }),
+                    None => Some(0),
+                };
+                *total = total.and_then(|t| {
+                    t.checked_add(op_params(op, Framework::Torch, None, rank)?)?
+                        .checked_add(extra?)
+                });
             }
             for (_, c) in module_children(v) {
                 walk(&c, seen, total, depth + 1);

@@ -46,6 +46,8 @@ pub struct Reading {
     pub defined: Vec<(String, String)>,
     /// The model's parameter count as its framework counts it.
     pub params: Option<i64>,
+    /// Imports of the framework names the paste uses without importing them.
+    pub imports: Vec<String>,
 }
 
 /// Why the paste gives no model: where and what.
@@ -113,7 +115,18 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         None => {
             let found = variables(&it, &body);
             if found.is_empty() {
-                definitions(src, &body, &settings)?
+                let (found, needs) = definitions(src, &body, &settings)?;
+                if found.is_empty() && !needs.is_empty() {
+                    return Err(error(
+                        0,
+                        format!(
+                            "no model is built without arguments: the paste defines {}; say which and how with --model (for example --model \"{}\")",
+                            needs.join(" and "),
+                            needs[0]
+                        ),
+                    ));
+                }
+                found
             } else {
                 found
             }
@@ -149,7 +162,9 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         }
     }
     let params = super::params::count(&model, &graph);
+    let imports = it.imported.iter().map(|(_, line)| line.clone()).filter(|l| !l.is_empty()).collect();
     Ok(Reading {
+        imports,
         params,
         graph,
         build: pick.build,
@@ -286,8 +301,10 @@ fn definitions(
     src: &str,
     body: &[super::ast::Stmt],
     settings: &Settings,
-) -> Result<Vec<Candidate>, ReadError> {
+) -> Result<(Vec<Candidate>, Vec<String>), ReadError> {
     let mut builds: Vec<String> = Vec::new();
+    // Model classes that need arguments, as `Name(a, b, c=...)`, for the error that asks.
+    let mut needs: Vec<String> = Vec::new();
     for s in body {
         match &s.kind {
             StmtKind::ClassDef(c) => builds.push(format!("{}()", c.name)),
@@ -318,8 +335,22 @@ fn definitions(
     for b in builds {
         let mut it = Interp::new(src, settings.clone());
         it.run_module(body);
-        let Ok(v) = evaluate_build(&mut it, &b) else {
-            continue;
+        let v = match evaluate_build(&mut it, &b) {
+            Ok(v) => v,
+            Err(e) => {
+                if e.message.contains("missing") && e.message.contains("required") {
+                    let class = b.trim_end_matches("()");
+                    // A class another definition uses by name is a part, not the model.
+                    let used = body.iter().any(|s| {
+                        !matches!(&s.kind, StmtKind::ClassDef(c) if c.name == class)
+                            && src.get(s.start..super::eval::stmt_end(s)).is_some_and(|t| t.contains(&format!("{class}(")))
+                    });
+                    if !used && let Some(sig) = signature(body, class) {
+                        needs.push(sig);
+                    }
+                }
+                continue;
+            }
         };
         if !is_model(&v) {
             continue;
@@ -359,7 +390,7 @@ fn definitions(
         .flat_map(|(_, parts)| parts.iter().cloned())
         .collect();
     out.retain(|c| !functions_build.contains(&class_of(&c.build)) || body.iter().any(|s| matches!(&s.kind, StmtKind::FunctionDef(f) if format!("{}()", f.name) == c.build)));
-    Ok(out)
+    Ok((out, needs))
 }
 
 fn collect_classes(v: &Value, out: &mut std::collections::HashSet<String>, depth: usize) {
@@ -806,4 +837,24 @@ pub fn read_layer(text: &str) -> Result<crate::core::LayerSpec, ReadError> {
             ),
         )),
     }
+}
+
+/// A class's constructor as `Name(a, b, c=...)`: its `__init__` parameters after `self`.
+fn signature(body: &[super::ast::Stmt], class: &str) -> Option<String> {
+    let c = body.iter().find_map(|s| match &s.kind {
+        StmtKind::ClassDef(c) if c.name == class => Some(c.clone()),
+        _ => None,
+    })?;
+    let init = c.body.iter().find_map(|s| match &s.kind {
+        StmtKind::FunctionDef(f) if f.name == "__init__" => Some(f.clone()),
+        _ => None,
+    })?;
+    let params: Vec<String> = init
+        .params
+        .iter()
+        .skip(1)
+        .filter(|p| !matches!(p.kind, super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords))
+        .map(|p| if p.default.is_some() { format!("{}=...", p.name) } else { p.name.clone() })
+        .collect();
+    Some(format!("{class}({})", params.join(", ")))
 }

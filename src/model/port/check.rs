@@ -98,11 +98,11 @@ fn source_layer(source: Framework, name: &str) -> String {
 /// Lines that read one load's weights from the source into canonical torch-layout arrays:
 /// `w`, `b` (convolutions, dense), `gamma`, `beta`, `mean`, `var` (normalisations), `pw`
 /// (a separable convolution's pointwise kernel).
-fn read_source(py: &mut Py, source: Framework, load: &Load, src: &str) {
+fn read_source(py: &mut Py, source: Framework, target: Framework, load: &Load, src: &str) {
     match (&load.kind, source) {
         (LoadKind::Conv { .. }, Framework::Torch)
         | (LoadKind::Dense { .. }, Framework::Torch)
-        | (LoadKind::Embedding, Framework::Torch) => {
+        | (LoadKind::Embedding { .. }, Framework::Torch) => {
             py.line(format!(
                 "w, b = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"
             ));
@@ -159,7 +159,7 @@ fn read_source(py: &mut Py, source: Framework, load: &Load, src: &str) {
                 "b = as_numpy({src}.bias) if {src}.use_bias else None"
             ));
         }
-        (LoadKind::Embedding, _) => {
+        (LoadKind::Embedding { .. }, _) => {
             py.line(format!("w, b = as_numpy({src}.embeddings), None"));
         }
         (LoadKind::BatchNorm { features, .. }, Framework::Torch) => {
@@ -265,7 +265,7 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
                 set(py, "bias", "b");
             }
         }
-        LoadKind::Embedding => set(py, "weight", "w"),
+        LoadKind::Embedding { .. } => set(py, "weight", "w"),
         LoadKind::BatchNorm { .. } => {
             py.line(format!(
                 "bn = {dst}.bn if hasattr({dst}, \"bn\") else {dst}"
@@ -514,7 +514,7 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             crate::model::code::eval::short(&node.source.text)
         ));
         let src = source_layer(source, &node.name);
-        read_source(&mut body, source, load, &src);
+        read_source(&mut body, source, target, load, &src);
         match target {
             Framework::Torch => write_torch(&mut body, load, &access),
             Framework::Keras => write_keras(&mut body, load, &access),
@@ -588,7 +588,7 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         ));
     }
     py.line(format!(
-        "print(f\"padlab self-check passed: {} {}, {} agree to {{max(errors, default=0):.2g}} of their scale\")",
+        "print(f\"padlab self-check passed: {} {}, {} to {{max(errors, default=0):.2g}} of the output scale\")",
         source.title(),
         match target {
             Framework::Torch => "-> PyTorch",
@@ -597,8 +597,8 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             _ => "-> JAX",
         },
         match plan.outputs.len() {
-            1 => "the output".to_string(),
-            n => format!("{n} outputs"),
+            1 => "the output agrees".to_string(),
+            n => format!("{n} outputs agree"),
         }
     ));
     Ok(py.finish())

@@ -150,6 +150,7 @@ pub enum PortOp<P> {
     Embedding {
         vocab: i64,
         dim: i64,
+        max_norm: Option<f64>,
     },
     /// `(before, after)` for every port axis.
     Pad {
@@ -198,7 +199,7 @@ pub struct PortStep<P> {
 }
 
 /// How one source layer's weights reach the port.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum LoadKind {
     /// A convolution: `rank` spatial axes; depthwise and separable as Keras has them.
     Conv {
@@ -228,11 +229,12 @@ pub enum LoadKind {
         scale: bool,
     },
     GroupNorm,
-    Embedding,
+    /// With torch's `max_norm`: targets without it get the rows rescaled when copied.
+    Embedding { max_norm: Option<f64> },
 }
 
 /// A weight copy: the source node (its name finds the source layer) and the port step.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Load {
     pub node: NodeId,
     pub step: usize,
@@ -1141,13 +1143,13 @@ fn lower_node<P: Spelling>(
                 .collect();
             single(lw, xs, PortOp::MatMul, identity(r))
         }
-        Op::Embedding { vocab, dim } => {
+        Op::Embedding { vocab, dim, max_norm } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
             let step = lw.plan.steps.len();
             lw.plan.loads.push(Load {
                 node: node.shares.unwrap_or(id),
                 step,
-                kind: LoadKind::Embedding,
+                kind: LoadKind::Embedding { max_norm: *max_norm },
             });
             single(
                 lw,
@@ -1155,6 +1157,7 @@ fn lower_node<P: Spelling>(
                 PortOp::Embedding {
                     vocab: *vocab,
                     dim: *dim,
+                    max_norm: *max_norm,
                 },
                 identity(r),
             )

@@ -406,6 +406,10 @@ fn variable_names(plan: &PortPlan<TorchPad>) -> Vec<String> {
         }
     }
     let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
+    // A returned value lives to the end.
+    for v in &outputs {
+        last_use[v.0] = usize::MAX;
+    }
     let mut x_holder: Option<Var> = None;
     for p in &plan.inputs {
         names[p.var.0] = if plan.inputs.len() == 1 {
@@ -944,10 +948,17 @@ fn step_parts(
             }
         }
         PortOp::MatMul => p.lines.push(Line::Expr("{x0} @ {x1}".into())),
-        PortOp::Embedding { vocab, dim } => module(
+        PortOp::Embedding {
+            vocab,
+            dim,
+            max_norm,
+        } => module(
             &mut p,
             name.clone(),
-            format!("nn.Embedding({vocab}, {dim})"),
+            format!(
+                "nn.Embedding({vocab}, {dim}{})",
+                max_norm.map(|m| format!(", max_norm={}", float(m))).unwrap_or_default()
+            ),
         ),
         PortOp::Pad { pairs, fill } => {
             w.functional = true;
