@@ -296,6 +296,10 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
 /// `[k..., out, in]` transposed, depthwise `[k..., in, multiplier]`; a dense kernel `w.T`.
 fn write_keras(py: &mut Py, load: &Load, access: &Access) {
     let dst = &access.layer;
+    if dst.is_empty() {
+        py.comment("Not in the port: the layer reaches no output.");
+        return;
+    }
     match &load.kind {
         LoadKind::Conv {
             transposed,
@@ -338,7 +342,15 @@ fn write_keras(py: &mut Py, load: &Load, access: &Access) {
             let b = if *bias { ", b" } else { "" };
             py.line(format!("{dst}.set_weights([w.T{b}])"));
         }
-        LoadKind::Embedding => {
+        LoadKind::Embedding { max_norm } => {
+            if let Some(m) = max_norm {
+                // torch renormalises each row it looks up to at most max_norm; Keras does not.
+                py.line("norms = np.linalg.norm(w, axis=1, keepdims=True)");
+                let m = super::float(*m);
+                py.line(format!(
+                    "w = (w * np.where(norms > {m}, {m} / (norms + 1e-7), 1.0)).astype(np.float32)"
+                ));
+            }
             py.line(format!("{dst}.set_weights([w])"));
         }
         LoadKind::BatchNorm { center, scale, .. } => {

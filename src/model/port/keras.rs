@@ -434,12 +434,32 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
         names: Names { used },
         numpy: false,
     };
+    // Each step's layer name: its own, unless an earlier step has it (Keras refuses a name
+    // used twice in a model).
+    let mut taken = HashSet::new();
+    let names: Vec<String> = plan
+        .steps
+        .iter()
+        .map(|s| {
+            let name = if taken.contains(&s.name) {
+                w.names.fresh(&s.name)
+            } else {
+                s.name.clone()
+            };
+            taken.insert(name.clone());
+            name
+        })
+        .collect();
+    let live = live_steps(plan);
     let mut parts: Vec<Vec<Line>> = Vec::with_capacity(plan.steps.len());
-    for step in &plan.steps {
-        parts.push(step_lines(&mut w, g, plan, step)?);
+    for (step, name) in plan.steps.iter().zip(&names) {
+        parts.push(step_lines(&mut w, g, plan, step, name)?);
     }
     let mut access = Vec::new();
-    for (i, (step, lines)) in plan.steps.iter().zip(&parts).enumerate() {
+    for (i, (lines, name)) in parts.iter().zip(&names).enumerate() {
+        if !live[i] {
+            continue;
+        }
         let mut a = Access::default();
         for l in lines {
             let layers: Vec<&Layer> = match l {
@@ -449,7 +469,7 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
             };
             for x in layers {
                 let expr = format!("model.get_layer(\"{}\")", x.name);
-                if x.name == step.name {
+                if &x.name == name {
                     a.layer = expr;
                 } else if x.class == "AddBias" {
                     a.bias = Some(expr);
@@ -512,11 +532,20 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
         return Ok(Written { py, access });
     }
     // The functional API: one line per layer, values named where they are read again.
-    let names = variable_names(plan);
+    let vars = variable_names(plan, &names);
+    let names = vars;
     for (k, p) in plan.inputs.iter().enumerate() {
         py.line(format!("{} = {}", names[p.var.0], input_ctor(k)));
     }
-    for (step, lines) in plan.steps.iter().zip(&parts) {
+    for (i, (step, lines)) in plan.steps.iter().zip(&parts).enumerate() {
+        if !live[i] {
+            if let Some(c) = note(g, step) {
+                py.comment(format!(
+                    "{c}: reaches no output (a Keras model leaves it out)"
+                ));
+            }
+            continue;
+        }
         let xs: Vec<&str> = step.inputs.iter().map(|v| names[v.0].as_str()).collect();
         let outs: Vec<&str> = step.outputs.iter().map(|v| names[v.0].as_str()).collect();
         let Some(&first_out) = outs.first() else {
@@ -576,6 +605,19 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
     Ok(Written { py, access })
 }
 
+/// Which steps reach a model output (a functional Keras model leaves the others out).
+fn live_steps(plan: &PortPlan<KerasPad>) -> Vec<bool> {
+    let mut needed: HashSet<Var> = plan.outputs.iter().map(|p| p.var).collect();
+    let mut live = vec![false; plan.steps.len()];
+    for (i, s) in plan.steps.iter().enumerate().rev() {
+        if s.outputs.iter().any(|v| needed.contains(v)) {
+            live[i] = true;
+            needed.extend(s.inputs.iter().copied());
+        }
+    }
+    live
+}
+
 /// The inputs read by an embedding (directly or through renamings): integer token indices.
 fn integer_inputs(plan: &PortPlan<KerasPad>) -> Vec<Var> {
     let mut out = Vec::new();
@@ -627,7 +669,7 @@ fn variable(name: &str) -> String {
 
 /// Python names of the port's tensors: `x` along a path, a step's own name where a value is
 /// read again later; the inputs keep their names (`inputs` for a lone one).
-fn variable_names(plan: &PortPlan<KerasPad>) -> Vec<String> {
+fn variable_names(plan: &PortPlan<KerasPad>, step_names: &[String]) -> Vec<String> {
     let n = plan.tensors.len();
     let mut names = vec![String::new(); n];
     let mut last_use = vec![0usize; n];
@@ -639,6 +681,10 @@ fn variable_names(plan: &PortPlan<KerasPad>) -> Vec<String> {
         }
     }
     let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
+    // A returned value lives to the end.
+    for v in &outputs {
+        last_use[v.0] = usize::MAX;
+    }
     for p in &plan.inputs {
         names[p.var.0] = if plan.inputs.len() == 1 {
             "inputs".into()
@@ -647,7 +693,7 @@ fn variable_names(plan: &PortPlan<KerasPad>) -> Vec<String> {
         };
     }
     let mut x_holder: Option<Var> = None;
-    for (i, s) in plan.steps.iter().enumerate() {
+    for (i, (s, name)) in plan.steps.iter().zip(step_names).enumerate() {
         for (k, v) in s.outputs.iter().enumerate() {
             let next_only = readers[v.0] == 1
                 && plan
@@ -662,9 +708,9 @@ fn variable_names(plan: &PortPlan<KerasPad>) -> Vec<String> {
                 x_holder = Some(*v);
                 "x".into()
             } else if s.outputs.len() > 1 {
-                variable(&format!("{}_{k}", s.name))
+                variable(&format!("{name}_{k}"))
             } else {
-                variable(&s.name)
+                variable(name)
             };
         }
     }
@@ -676,8 +722,9 @@ fn step_lines(
     g: &Graph,
     plan: &PortPlan<KerasPad>,
     step: &PortStep<KerasPad>,
+    name: &str,
 ) -> Result<Vec<Line>, PortError> {
-    let name = step.name.clone();
+    let name = name.to_string();
     let line = step.node.map_or(0, |n| {
         let node = g.node(n);
         node.source.call_line.unwrap_or(node.source.line)
@@ -1014,7 +1061,7 @@ fn step_lines(
             "layers.Lambda",
             vec!["lambda ts: keras.ops.matmul(ts[0], ts[1])".into()],
         ))),
-        PortOp::Embedding { vocab, dim } => {
+        PortOp::Embedding { vocab, dim, .. } => {
             lines.push(main(
                 "layers.Embedding",
                 vec![vocab.to_string(), dim.to_string()],
