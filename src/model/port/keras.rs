@@ -309,8 +309,8 @@ fn activation_name(a: Activation) -> Option<&'static str> {
     Some(match a {
         Activation::Relu => "relu",
         Activation::Relu6 => "relu6",
-        Activation::Elu(alpha) if alpha == 1.0 => "elu",
-        Activation::LeakyRelu(s) if s == 0.2 => "leaky_relu",
+        Activation::Elu(1.0) => "elu",
+        Activation::LeakyRelu(0.2) => "leaky_relu",
         Activation::Selu => "selu",
         Activation::Tanh => "tanh",
         Activation::Sigmoid => "sigmoid",
