@@ -230,9 +230,7 @@ pub enum LoadKind {
     },
     GroupNorm,
     /// With torch's `max_norm`: targets without it get the rows rescaled when copied.
-    Embedding {
-        max_norm: Option<f64>,
-    },
+    Embedding { max_norm: Option<f64> },
 }
 
 /// A weight copy: the source node (its name finds the source layer) and the port step.
@@ -1145,19 +1143,13 @@ fn lower_node<P: Spelling>(
                 .collect();
             single(lw, xs, PortOp::MatMul, identity(r))
         }
-        Op::Embedding {
-            vocab,
-            dim,
-            max_norm,
-        } => {
+        Op::Embedding { vocab, dim, max_norm } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
             let step = lw.plan.steps.len();
             lw.plan.loads.push(Load {
                 node: node.shares.unwrap_or(id),
                 step,
-                kind: LoadKind::Embedding {
-                    max_norm: *max_norm,
-                },
+                kind: LoadKind::Embedding { max_norm: *max_norm },
             });
             single(
                 lw,

@@ -957,9 +957,7 @@ fn step_parts(
             name.clone(),
             format!(
                 "nn.Embedding({vocab}, {dim}{})",
-                max_norm
-                    .map(|m| format!(", max_norm={}", float(m)))
-                    .unwrap_or_default()
+                max_norm.map(|m| format!(", max_norm={}", float(m))).unwrap_or_default()
             ),
         ),
         PortOp::Pad { pairs, fill } => {
