@@ -4,6 +4,7 @@
 //! `core::evaluate`). [`report`] is the table as the CLI's JSON.
 
 pub mod code;
+pub mod file;
 pub mod graph;
 pub mod op;
 pub mod port;

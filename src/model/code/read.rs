@@ -150,6 +150,31 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         .top
         .iter()
         .filter(|t| t.failed.is_none() && !t.effect)
+        // An import of a library the model does not use (matplotlib, a data loader) is left out:
+        // the check should not need it installed.
+        .filter(|t| match &t.import {
+            Some((names, module)) => {
+                let root = module.split('.').next().unwrap_or("");
+                matches!(
+                    root,
+                    "torch"
+                        | "keras"
+                        | "tensorflow"
+                        | "tf_keras"
+                        | "numpy"
+                        | "math"
+                        | "functools"
+                        | "collections"
+                        | "typing"
+                        | "__future__"
+                        | "copy"
+                        | "itertools"
+                        | "operator"
+                        | "argparse"
+                ) || names.iter().any(|n| it.used.contains(n.as_str()))
+            }
+            None => true,
+        })
         .map(|t| (t.start, t.end))
         .collect();
     let defined = define_holes(&it, input.as_deref());
@@ -162,7 +187,12 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         }
     }
     let params = super::params::count(&model, &graph);
-    let imports = it.imported.iter().map(|(_, line)| line.clone()).filter(|l| !l.is_empty()).collect();
+    let imports = it
+        .imported
+        .iter()
+        .map(|(_, line)| line.clone())
+        .filter(|l| !l.is_empty())
+        .collect();
     Ok(Reading {
         imports,
         params,
@@ -343,7 +373,9 @@ fn definitions(
                     // A class another definition uses by name is a part, not the model.
                     let used = body.iter().any(|s| {
                         !matches!(&s.kind, StmtKind::ClassDef(c) if c.name == class)
-                            && src.get(s.start..super::eval::stmt_end(s)).is_some_and(|t| t.contains(&format!("{class}(")))
+                            && src
+                                .get(s.start..super::eval::stmt_end(s))
+                                .is_some_and(|t| t.contains(&format!("{class}(")))
                     });
                     if !used && let Some(sig) = signature(body, class) {
                         needs.push(sig);
@@ -462,11 +494,11 @@ fn evaluate_build(it: &mut Interp, build: &str) -> Result<Value, ReadError> {
     Ok(v)
 }
 
+/// An input to trace with: its full shape (when known) and its name.
+type TraceInput = (Option<Vec<i64>>, String);
+
 /// The input shapes to trace `model` with (full shapes, batch first; `None` when unknown).
-fn input_shapes(
-    it: &mut Interp,
-    model: &Value,
-) -> Result<(Framework, Vec<(Option<Vec<i64>>, String)>), ReadError> {
+fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<TraceInput>), ReadError> {
     let line = 0;
     let full = |s: Option<Vec<i64>>| s.map(|s| std::iter::once(BATCH).chain(s).collect::<Vec<_>>());
     match model {
@@ -616,6 +648,7 @@ fn extract(
         _ => None,
     };
     let mut used_names: HashMap<String, usize> = HashMap::new();
+    let mut first_use: HashMap<usize, NodeId> = HashMap::new();
     for (k, node) in it.graph.nodes[start..].iter().enumerate() {
         let mut node = node.clone();
         for e in &mut node.inputs {
@@ -631,10 +664,18 @@ fn extract(
             }
             e.node = NodeId(e.node.0 - start);
         }
-        if let Some(s) = node.shares {
-            node.shares = (s.0 >= start).then(|| NodeId(s.0 - start));
-        }
         let tr = &it.trace[start + k];
+        // A layer used twice in the trace shares the weights of its first use there (a use
+        // while the model was being built is not part of the graph).
+        node.shares = None;
+        if let Some(l) = &tr.layer {
+            match first_use.get(&l.id) {
+                Some(&first) => node.shares = Some(first),
+                None => {
+                    first_use.insert(l.id, NodeId(k));
+                }
+            }
+        }
         let base = if framework == Framework::Keras {
             let path = tr.keras_path.clone().unwrap_or_else(|| node.kind.clone());
             match &root_name {
@@ -853,8 +894,19 @@ fn signature(body: &[super::ast::Stmt], class: &str) -> Option<String> {
         .params
         .iter()
         .skip(1)
-        .filter(|p| !matches!(p.kind, super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords))
-        .map(|p| if p.default.is_some() { format!("{}=...", p.name) } else { p.name.clone() })
+        .filter(|p| {
+            !matches!(
+                p.kind,
+                super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords
+            )
+        })
+        .map(|p| {
+            if p.default.is_some() {
+                format!("{}=...", p.name)
+            } else {
+                p.name.clone()
+            }
+        })
         .collect();
     Some(format!("{class}({})", params.join(", ")))
 }
