@@ -353,15 +353,8 @@ fn write_keras(py: &mut Py, load: &Load, access: &Access) {
             let b = if *bias { ", b" } else { "" };
             py.line(format!("{dst}.set_weights([w.T{b}])"));
         }
-        LoadKind::Embedding { max_norm } => {
-            if let Some(m) = max_norm {
-                // torch renormalises each row it looks up to at most max_norm; Keras does not.
-                py.line("norms = np.linalg.norm(w, axis=1, keepdims=True)");
-                let m = super::float(*m);
-                py.line(format!(
-                    "w = (w * np.where(norms > {m}, {m} / (norms + 1e-7), 1.0)).astype(np.float32)"
-                ));
-            }
+        // (torch's max_norm is applied to the rows by `read_source`.)
+        LoadKind::Embedding { .. } => {
             py.line(format!("{dst}.set_weights([w])"));
         }
         LoadKind::BatchNorm { center, scale, .. } => {
