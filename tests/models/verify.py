@@ -57,8 +57,9 @@ def serve():
 
 
 class Worker:
-    def __init__(self):
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND="tensorflow", JAX_PLATFORMS="cpu")
+    def __init__(self, keras_backend="tensorflow"):
+        self.keras_backend = keras_backend
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND=keras_backend, JAX_PLATFORMS="cpu")
         self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
 
@@ -68,7 +69,7 @@ class Worker:
         line = self.proc.stdout.readline()
         if not line:
             self.proc.wait()
-            self.__init__()
+            self.__init__(self.keras_backend)
             return {"ok": False, "error": "the worker crashed (a framework abort)"}
         return json.loads(line)
 
@@ -164,15 +165,18 @@ def main():
     parser.add_argument("--only", help="substrings of the model file names to run, comma-separated")
     parser.add_argument("--no-checks", action="store_true", help="compare tables only")
     parser.add_argument("--targets", default=",".join(TARGETS))
+    parser.add_argument("--keras-backend", default="tensorflow", choices=["tensorflow", "torch", "jax"],
+                        help="the backend the self-check scripts run Keras on (the referee stays on TensorFlow)")
+    parser.add_argument("--dir", default=HERE, help="the models' folder (ops/ holds one small model per ported operation)")
     args = parser.parse_args()
     if args.worker:
         serve()
         return
-    files = sorted(glob.glob(os.path.join(HERE, "*.py")) + glob.glob(os.path.join(HERE, "printed_*.txt")) + glob.glob(os.path.join(HERE, "summary_*.txt")))
+    files = sorted(glob.glob(os.path.join(args.dir, "*.py")) + glob.glob(os.path.join(args.dir, "printed_*.txt")) + glob.glob(os.path.join(args.dir, "summary_*.txt")))
     only = [o for o in (args.only or "").split(",") if o]
     files = [f for f in files if os.path.basename(f) not in NOT_MODELS and (not only or any(o in os.path.basename(f) for o in only))]
     targets = [t for t in args.targets.split(",") if t]
-    worker = Worker()
+    worker = Worker(args.keras_backend)
     tmp = tempfile.mkdtemp(prefix="padlab-models-")
     counts = {"models": 0, "checks": 0, "passed": 0, "shape_models": 0, "shape_ops": 0}
     by_pair = {}

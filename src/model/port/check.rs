@@ -302,6 +302,86 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
     }
 }
 
+/// Lines that set one load's canonical arrays into a Keras port (`access.layer` is the layer
+/// the writer named): kernels to Keras's layouts, `[k..., in, out]` (grouped: `in / groups`),
+/// `[k..., out, in]` transposed, depthwise `[k..., in, multiplier]`; a dense kernel `w.T`.
+fn write_keras(py: &mut Py, load: &Load, access: &Access) {
+    let dst = &access.layer;
+    if dst.is_empty() {
+        py.comment("Not in the port: the layer reaches no output.");
+        return;
+    }
+    match &load.kind {
+        LoadKind::Conv {
+            transposed,
+            rank,
+            depthwise,
+            separable,
+            bias,
+            bias_apart,
+            ..
+        } => {
+            let n = *rank;
+            let spatial: Vec<i64> = (1..=n as i64).collect();
+            let kernel = match (depthwise, transposed) {
+                // [in * mult, 1, k...] -> [k..., in, mult] (the output channel c * mult + m).
+                (Some(mult), _) if n <= 2 => format!(
+                    "np.transpose(w[:, 0], {}).reshape(w.shape[2:] + (-1, {mult}))",
+                    tuple(&spatial.iter().copied().chain([0]).collect::<Vec<_>>())
+                ),
+                // [in, out, k...] -> [k..., out, in].
+                (_, true) => format!(
+                    "np.transpose(w, {})",
+                    tuple(&(2..n as i64 + 2).chain([1, 0]).collect::<Vec<_>>())
+                ),
+                _ => format!("np.transpose(w, {})", tuple(&kernel_to_last(n))),
+            };
+            let mut weights = vec![kernel];
+            if *separable {
+                weights.push(format!("np.transpose(pw, {})", tuple(&kernel_to_last(n))));
+            }
+            if *bias && !*bias_apart {
+                weights.push("b".into());
+            }
+            py.line(format!("{dst}.set_weights([{}])", weights.join(", ")));
+            if *bias && *bias_apart {
+                let target = access.bias.as_deref().unwrap_or(dst);
+                py.line(format!("{target}.set_weights([b])"));
+            }
+        }
+        LoadKind::Dense { bias, .. } => {
+            let b = if *bias { ", b" } else { "" };
+            py.line(format!("{dst}.set_weights([w.T{b}])"));
+        }
+        // (torch's max_norm is applied to the rows by `read_source`.)
+        LoadKind::Embedding { .. } => {
+            py.line(format!("{dst}.set_weights([w])"));
+        }
+        LoadKind::BatchNorm { center, scale, .. } => {
+            if *scale {
+                py.line(format!("{dst}.gamma.assign(gamma)"));
+            }
+            if *center {
+                py.line(format!("{dst}.beta.assign(beta)"));
+            }
+            py.line(format!("{dst}.moving_mean.assign(mean)"));
+            py.line(format!("{dst}.moving_variance.assign(var)"));
+        }
+        LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
+            py.block("if gamma is not None", |py| {
+                py.line(format!(
+                    "{dst}.gamma.assign(gamma.reshape(tuple({dst}.gamma.shape)))"
+                ));
+            });
+            py.block("if beta is not None", |py| {
+                py.line(format!(
+                    "{dst}.beta.assign(beta.reshape(tuple({dst}.beta.shape)))"
+                ));
+            });
+        }
+    }
+}
+
 fn imports(py: &mut Py, f: Framework) {
     let lines: &[&str] = match f {
         Framework::Torch => &[
@@ -476,6 +556,7 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         read_source(&mut body, source, target, load, &src);
         match target {
             Framework::Torch => write_torch(&mut body, load, &access),
+            Framework::Keras => write_keras(&mut body, load, &access),
             other => {
                 return Err(PortError::at(
                     line,
@@ -580,6 +661,5 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             n => format!("{n} outputs agree"),
         }
     ));
-    let _ = kernel_to_last;
     Ok(py.finish())
 }

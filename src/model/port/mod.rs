@@ -4,6 +4,7 @@
 //! in a comment; [`check`] writes the self-check script around the source and the port.
 
 pub mod check;
+pub mod keras;
 pub mod plan;
 pub mod torch;
 
@@ -95,6 +96,14 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
         Framework::Torch => {
             let plan = plan::lower_graph::<crate::codegen::torch::TorchPad>(g)?;
             let written = torch::write(g, &plan)?;
+            let script = options
+                .check
+                .then(|| check::script(model, &plan.view(), &written));
+            (written.py, script)
+        }
+        Framework::Keras => {
+            let plan = plan::lower_graph::<crate::codegen::keras::KerasPad>(g)?;
+            let written = keras::write(g, &plan)?;
             let script = options
                 .check
                 .then(|| check::script(model, &plan.view(), &written));

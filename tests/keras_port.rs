@@ -1,0 +1,152 @@
+//! Whole models ported to Keras, pinned: four small corpus models (review changes with
+//! `cargo insta review`), the facts that must never regress, and every corpus model through
+//! the Keras writer (no panic; every layer name once, as Keras requires).
+
+use padlab::core::Framework;
+use padlab::model::port::{PortOptions, Ported, port};
+
+/// The reader evaluates pastes recursively: debug builds need a deep stack.
+fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+fn models_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models")
+}
+
+/// A corpus model ported to Keras, its `# padlab-input:` header as the input.
+fn keras_port(file: &str, check: bool) -> Result<Ported, String> {
+    let text = std::fs::read_to_string(models_dir().join(file)).unwrap();
+    on_big_stack(move || {
+        let header = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("# padlab-{key}:")))
+                .map(|v| v.trim().to_string())
+        };
+        let options = padlab::model::Options {
+            input: header("input").map(|s| padlab::forms::compact::parse_shape(&s).unwrap()),
+            model: header("model"),
+        };
+        let model = padlab::model::read(&text, &options).map_err(|e| e.to_string())?;
+        port(&model, Framework::Keras, PortOptions { check }).map_err(|e| e.to_string())
+    })
+}
+
+fn code(file: &str) -> String {
+    keras_port(file, false).unwrap().code
+}
+
+fn script(file: &str) -> String {
+    keras_port(file, true).unwrap().script.unwrap()
+}
+
+#[test]
+fn torch_resnet_stem_is_a_sequential_with_its_pads_as_layers() {
+    let keras = code("torch_resnet_stem.py");
+    assert!(keras.contains("model = keras.Sequential(["), "{keras}");
+    // A max pool's padding is -inf, not zeros; torch's average counts its zero padding.
+    assert!(keras.contains("constant_values=float(\"-inf\")"), "{keras}");
+    assert!(
+        keras.contains("layers.ZeroPadding2D(((1, 1), (1, 1)), name=\"layer_4_pad\")"),
+        "{keras}"
+    );
+    assert!(keras.contains("momentum=0.9, epsilon=1e-05"), "{keras}");
+    insta::assert_snapshot!(keras);
+}
+
+#[test]
+fn torch_transposed_crops_the_full_output() {
+    let keras = code("torch_transposed.py");
+    assert!(
+        keras.contains("layers.Cropping2D(((4, 2), (4, 2))"),
+        "{keras}"
+    );
+    insta::assert_snapshot!(keras);
+    // Transposed kernels are [k..., out, in] in Keras, [in, out, k...] in torch.
+    let check = script("torch_transposed.py");
+    assert!(
+        check.contains(
+            "model.get_layer(\"layer_0\").set_weights([np.transpose(w, (2, 3, 1, 0)), b])"
+        ),
+        "{check}"
+    );
+}
+
+#[test]
+fn torch_reflect_pads_by_mode() {
+    let keras = code("torch_reflect.py");
+    assert!(keras.contains("mode=\"reflect\""), "{keras}");
+    assert!(keras.contains("\"replicate\""), "{keras}");
+    assert!(keras.contains("\"circular\""), "{keras}");
+    insta::assert_snapshot!(keras);
+}
+
+#[test]
+fn keras_toy_resnet_is_functional_with_the_sources_names() {
+    let keras = code("keras_toy_resnet.py");
+    assert!(
+        keras.contains("inputs = keras.Input(shape=(32, 32, 3)"),
+        "{keras}"
+    );
+    assert!(
+        keras.contains("layers.Add(name=\"add\")([x, max_pooling2d])"),
+        "{keras}"
+    );
+    assert!(keras.contains("model = keras.Model(inputs, "), "{keras}");
+    insta::assert_snapshot!(keras);
+}
+
+/// Every `name="..."` a Keras port gives its layers (and its inputs), comments left out.
+fn layer_names(code: &str) -> Vec<String> {
+    code.lines()
+        .map(|l| l.split("  # ").next().unwrap_or(l))
+        .flat_map(|l| l.split("name=\"").skip(1))
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_corpus_model_ports_to_keras_with_unique_layer_names() {
+    let mut files: Vec<String> = std::fs::read_dir(models_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".py"))
+        .filter(|f| {
+            !matches!(
+                f.as_str(),
+                "verify.py"
+                    | "truth_torch.py"
+                    | "truth_keras.py"
+                    | "make_printouts.py"
+                    | "make_summaries.py"
+            )
+        })
+        .collect();
+    files.sort();
+    let mut ported = 0;
+    for file in &files {
+        // A refusal is a typed error naming its line; a port must name each layer once.
+        let Ok(p) = keras_port(file, true) else {
+            continue;
+        };
+        ported += 1;
+        let names = layer_names(&p.code);
+        let mut seen = std::collections::HashSet::new();
+        for n in &names {
+            assert!(seen.insert(n), "{file}: layer name {n} used twice");
+        }
+        let script = p.script.unwrap();
+        for def in script.lines().filter(|l| l.starts_with("def ")) {
+            let count = script.lines().filter(|l| *l == def).count();
+            assert_eq!(count, 1, "{file}: `{def}` defined {count} times");
+        }
+    }
+    assert!(ported > 80, "only {ported} corpus models port to Keras");
+}
