@@ -4,7 +4,10 @@
 //! in a comment; [`check`] writes the self-check script around the source and the port.
 
 pub mod check;
+mod function;
+pub mod jax;
 pub mod plan;
+pub mod tf;
 pub mod torch;
 
 use std::fmt;
@@ -95,6 +98,22 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
         Framework::Torch => {
             let plan = plan::lower_graph::<crate::codegen::torch::TorchPad>(g)?;
             let written = torch::write(g, &plan)?;
+            let script = options
+                .check
+                .then(|| check::script(model, &plan.view(), &written));
+            (written.py, script)
+        }
+        Framework::Tf => {
+            let plan = plan::lower_graph::<crate::codegen::tf::TfPad>(g)?;
+            let written = tf::write(g, &plan)?;
+            let script = options
+                .check
+                .then(|| check::script(model, &plan.view(), &written));
+            (written.py, script)
+        }
+        Framework::Jax => {
+            let plan = plan::lower_graph::<crate::codegen::jax::JaxPad>(g)?;
+            let written = jax::write(g, &plan)?;
             let script = options
                 .check
                 .then(|| check::script(model, &plan.view(), &written));
