@@ -4,6 +4,7 @@
 //! `core::evaluate`). [`report`] is the table as the CLI's JSON.
 
 pub mod code;
+pub mod file;
 pub mod graph;
 pub mod op;
 pub mod port;
@@ -50,10 +51,12 @@ pub use code::ReadError;
 /// Reads pasted text: Python model code (or, by their readers, a printed model).
 pub fn read(text: &str, options: &Options) -> Result<Model, ReadError> {
     let r = code::read(text, options)?;
+    // The statements that ran, after the imports of the names the paste uses unimported.
     let code = r
-        .kept
+        .imports
         .iter()
-        .filter_map(|&(a, b)| text.get(a..b))
+        .map(String::as_str)
+        .chain(r.kept.iter().filter_map(|&(a, b)| text.get(a..b)))
         .collect::<Vec<_>>()
         .join("\n");
     Ok(Model {

@@ -236,6 +236,8 @@ pub enum Op {
     Embedding {
         vocab: i64,
         dim: i64,
+        /// torch's `max_norm`: rows looked up are rescaled to this norm at most (in place).
+        max_norm: Option<f64>,
     },
     /// Explicit padding, `(before, after)` for every axis of the input (batch included);
     /// negative amounts crop (Keras `Cropping*D`).

@@ -161,7 +161,7 @@ def compare_keras(table, record):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--worker", action="store_true")
-    parser.add_argument("--only", help="a substring of the model file names to run")
+    parser.add_argument("--only", help="substrings of the model file names to run, comma-separated")
     parser.add_argument("--no-checks", action="store_true", help="compare tables only")
     parser.add_argument("--targets", default=",".join(TARGETS))
     args = parser.parse_args()
@@ -169,7 +169,8 @@ def main():
         serve()
         return
     files = sorted(glob.glob(os.path.join(HERE, "*.py")) + glob.glob(os.path.join(HERE, "printed_*.txt")) + glob.glob(os.path.join(HERE, "summary_*.txt")))
-    files = [f for f in files if os.path.basename(f) not in NOT_MODELS and (not args.only or args.only in f)]
+    only = [o for o in (args.only or "").split(",") if o]
+    files = [f for f in files if os.path.basename(f) not in NOT_MODELS and (not only or any(o in os.path.basename(f) for o in only))]
     targets = [t for t in args.targets.split(",") if t]
     worker = Worker()
     tmp = tempfile.mkdtemp(prefix="padlab-models-")

@@ -173,12 +173,32 @@ const EXCEPTIONS: &[&str] = &[
     "DeprecationWarning",
 ];
 
-/// Which framework the paste is written for, from its text, when its imports did not say.
+/// Which framework the paste is written for, from its code (comments left out), when its
+/// imports did not say: names only one framework has (`Conv2D`, `Dense`; `Conv2d`, `Linear`,
+/// `nn.`, `torch`) vote.
 pub fn guess_framework(src: &str) -> Option<Framework> {
-    let torch = src.matches("torch").count() + src.matches("nn.").count();
-    let keras = src.matches("keras").count()
-        + src.matches("tensorflow").count()
-        + src.matches("layers.").count();
+    let (mut torch, mut keras) = (0usize, 0usize);
+    for line in src.lines() {
+        let code = line.split('#').next().unwrap_or("");
+        let words = code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        for w in words.filter(|w| !w.is_empty()) {
+            let last = w.rsplit('.').next().unwrap_or(w);
+            let keras_only = super::layers::KERAS_LAYERS.contains(&last)
+                && !super::layers::TORCH_LAYERS.contains(&last);
+            let torch_only = super::layers::TORCH_LAYERS.contains(&last)
+                && !super::layers::KERAS_LAYERS.contains(&last);
+            if torch_only || w.starts_with("torch") || w.starts_with("nn.") || w.starts_with("F.") {
+                torch += 1;
+            }
+            if keras_only
+                || w.starts_with("keras")
+                || w.starts_with("tf.")
+                || w.starts_with("layers.")
+            {
+                keras += 1;
+            }
+        }
+    }
     match torch.cmp(&keras) {
         std::cmp::Ordering::Greater => Some(Framework::Torch),
         std::cmp::Ordering::Less => Some(Framework::Keras),
@@ -646,6 +666,7 @@ pub fn call_api(
         }
         "type" => match need(0)? {
             Value::Instance(i) => Value::Class(i.class.clone()),
+            Value::Partial(_) => Value::api("functools.partial"),
             Value::Layer(l) => Value::Api(Rc::from(super::layers::api_path(&l).as_str())),
             other => Value::api(&other.type_name()),
         },
@@ -694,6 +715,10 @@ pub fn call_api(
                 }
             }
             Value::Slice(Box::new(parts))
+        }
+        // `@wraps(f)` copies a name and a docstring: the decorated function is unchanged.
+        "functools.wraps" | "functools.lru_cache" | "functools.cache" => {
+            Value::api("functools.identity_decorator")
         }
         "functools.partial" => {
             let func = need(0)?;
@@ -1415,10 +1440,8 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
         }
         Value::Tensor(t) => super::ops::tensor_attr(it, t, name, line),
         Value::Layer(l) => super::layers::layer_attr(it, l, name, line),
-        Value::Opaque(what) => Ok(match name {
-            // `torch.cuda.is_available()`-style questions about the machine: no GPU.
-            _ => Value::Opaque(what.clone()),
-        }),
+        // An attribute of something padlab does not model is as opaque.
+        Value::Opaque(what) => Ok(Value::Opaque(what.clone())),
         Value::Param(l, n) => Ok(match name {
             "data" => o.clone(),
             "shape" => super::layers::param_shape(l, n).map_or(Value::opaque("a shape"), |s| {
@@ -1429,6 +1452,22 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
         Value::Super(..) => Ok(Value::Method(Rc::new(o.clone()), Rc::from(name))),
         Value::Unknown => Err(unsupported(line, "an attribute of an unknown size")),
         Value::Function(f) if name == "__name__" => Ok(Value::Str(f.name.clone())),
+        Value::Partial(p) => match name {
+            "func" => Ok(p.func.clone()),
+            "args" => Ok(Value::tuple(p.args.clone())),
+            "keywords" => {
+                let mut d = Dict::default();
+                for (k, v) in &p.kwargs {
+                    d.insert(Key::Str(k.clone()), Value::Str(k.clone()), v.clone());
+                }
+                Ok(Value::Dict(Rc::new(RefCell::new(d))))
+            }
+            _ => Err(raise(
+                line,
+                "AttributeError",
+                format!("'functools.partial' object has no attribute '{name}'"),
+            )),
+        },
         Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Set(_) => {
             Ok(Value::Method(Rc::new(o.clone()), Rc::from(name)))
         }
@@ -1456,12 +1495,12 @@ fn api_attr(path: &str) -> Value {
 /// An attribute a user instance gets from its framework base (torch `nn.Module`, Keras
 /// `Layer`/`Model`): methods, `training`, and a concrete layer base's own attributes.
 pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize) -> Ev<Value> {
-    if let Some(base) = i.base_layer.borrow().clone() {
-        if let Ok(v) = super::layers::layer_attr(it, &base, name, line)
-            && !matches!(v, Value::Method(..))
-        {
-            return Ok(v);
-        }
+    let base = i.base_layer.borrow().clone();
+    if let Some(base) = base
+        && let Ok(v) = super::layers::layer_attr(it, &base, name, line)
+        && !matches!(v, Value::Method(..))
+    {
+        return Ok(v);
     }
     let Some(fb) = i.class.framework.clone() else {
         if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
@@ -1516,6 +1555,7 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
     const KERAS: &[&str] = &[
         "call",
         "add",
+        "add_weight",
         "summary",
         "compile",
         "fit",
@@ -1761,6 +1801,10 @@ fn framework_method(
             i.children.borrow_mut().push((Rc::from(n.as_str()), v));
             Ok(Value::None)
         }
+        "add_weight" => Ok(Value::opaque(format!(
+            "a weight {} makes itself (add_weight)",
+            i.class.name
+        ))),
         "register_buffer" | "register_parameter" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
             i.attrs.borrow_mut().insert(

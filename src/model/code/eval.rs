@@ -27,8 +27,7 @@ use super::ast::{
     UnaryOp,
 };
 use super::value::{
-    Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Partial,
-    Tensor, Value,
+    Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Tensor, Value,
 };
 
 /// The most steps (statements and expressions evaluated) one reading may take.
@@ -66,6 +65,9 @@ impl std::fmt::Display for Failure {
 
 pub type Ev<T> = Result<T, Failure>;
 
+/// A call's keyword arguments, in order.
+pub type Keywords = Vec<(Rc<str>, Value)>;
+
 /// A function's local scope and the scopes around it.
 pub struct Scope {
     pub vars: HashMap<Rc<str>, Value>,
@@ -101,6 +103,8 @@ pub struct TopLevel {
     pub failed: Option<Failure>,
     /// It trains, saves, loads, downloads or plots: left out of the check script.
     pub effect: bool,
+    /// For an import: the names it binds and the module it imports.
+    pub import: Option<(Vec<String>, String)>,
 }
 
 /// The settings of one reading.
@@ -146,6 +150,10 @@ pub struct Interp {
     pub declared: Vec<(usize, super::keras::Declared)>,
     /// Above zero while a Keras model is traced eagerly (its `call` on real tensors).
     pub keras_tracing: usize,
+    /// Names the paste uses without importing them, with the import that gives each.
+    pub imported: Vec<(String, String)>,
+    /// Global names the evaluation read (an import nothing read is left out of the check).
+    pub used: std::collections::HashSet<String>,
 }
 
 /// What the recorder knows about a node beyond the graph.
@@ -183,11 +191,8 @@ pub fn raise(line: usize, exception: &str, message: impl Into<String>) -> Failur
 /// top-level statement would have bound, that statement's failure.
 pub fn undefined(h: &Hole, line: usize) -> Failure {
     let mut root = h;
-    loop {
-        match root {
-            Hole::Attr(inner, _) | Hole::Index(inner, _) | Hole::From(inner, _) => root = inner,
-            _ => break,
-        }
+    while let Hole::Attr(inner, _) | Hole::Index(inner, _) | Hole::From(inner, _) = root {
+        root = inner;
     }
     match root {
         Hole::Failed(name, f) => Failure {
@@ -232,6 +237,8 @@ impl Interp {
             keras_inputs: Vec::new(),
             declared: Vec::new(),
             keras_tracing: 0,
+            imported: Vec::new(),
+            used: std::collections::HashSet::new(),
         }
     }
 
@@ -319,12 +326,23 @@ impl Interp {
                     }
                 }
             }
+            let import = match &s.kind {
+                StmtKind::Import(items) => items.first().map(|(path, _)| path.join(".")),
+                StmtKind::ImportFrom { module, .. } => Some(module.join(".")),
+                _ => None,
+            }
+            .map(|module| {
+                let mut names = Vec::new();
+                bound_names(s, &mut names);
+                (names, module)
+            });
             self.top.push(TopLevel {
                 line: s.line,
                 start: s.start,
                 end: stmt_end(s),
                 failed,
                 effect: self.effect,
+                import,
             });
         }
     }
@@ -713,9 +731,27 @@ impl Interp {
             at = s.borrow().parent.clone();
         }
         if let Some(v) = self.globals.get(name) {
+            if !self.used.contains(name) {
+                self.used.insert(name.to_string());
+            }
             return Ok(v.clone());
         }
         if let Some(v) = super::builtins::builtin(name, self.framework, &self.src) {
+            // A framework name the paste uses without importing it: the check script imports it.
+            let framework_name = match &v {
+                Value::Api(path) => {
+                    path.contains('.')
+                        || matches!(
+                            name,
+                            "torch" | "tf" | "keras" | "np" | "math" | "functools" | "collections"
+                        )
+                }
+                _ => false,
+            };
+            if framework_name && !self.imported.iter().any(|(n, _)| n == name) {
+                self.imported
+                    .push((name.to_string(), import_line(name, &v)));
+            }
             return Ok(v);
         }
         let _ = line;
@@ -1055,11 +1091,7 @@ impl Interp {
         Ok(out)
     }
 
-    fn arguments(
-        &mut self,
-        args: &[Arg],
-        scope: Option<&ScopeRef>,
-    ) -> Ev<(Vec<Value>, Vec<(Rc<str>, Value)>)> {
+    fn arguments(&mut self, args: &[Arg], scope: Option<&ScopeRef>) -> Ev<(Vec<Value>, Keywords)> {
         let mut pos = Vec::new();
         let mut kw: Vec<(Rc<str>, Value)> = Vec::new();
         for a in args {
@@ -1360,7 +1392,7 @@ impl Interp {
         if c.framework.as_ref().is_some_and(FrameworkBase::is_keras) {
             let name = kw
                 .iter()
-                .find(|(k, _)| k.as_ref() == "name")
+                .find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None))
                 .map(|(_, v)| Rc::from(v.to_string().as_str()))
                 .unwrap_or_else(|| Rc::from(super::keras::auto_name(self, &c.name).as_str()));
             *inst.name.borrow_mut() = Some(name);
@@ -1439,6 +1471,27 @@ impl Interp {
         let method = match &c.framework {
             Some(b) if b.is_keras() => {
                 kw.retain(|(k, _)| !matches!(k.as_ref(), "training" | "mask"));
+                // Keras builds a layer on its first call: `build(input_shape)` first.
+                let built = Key::Str(Rc::from("built"));
+                let is_built = matches!(i.attrs.borrow().get(&built), Some(Value::Bool(true)));
+                if !is_built && let Some((build, _)) = self.find_method(&c, "build") {
+                    let shape = match pos.first() {
+                        Some(Value::Tensor(t)) => super::ops::shape_value(t),
+                        _ => Value::None,
+                    };
+                    i.attrs.borrow_mut().insert(
+                        built.clone(),
+                        Value::str("built"),
+                        Value::Bool(true),
+                    );
+                    self.call_function(
+                        &build,
+                        Some(Value::Instance(i.clone())),
+                        vec![shape],
+                        vec![],
+                        site,
+                    )?;
+                }
                 "call"
             }
             Some(_) => "forward",
@@ -1814,8 +1867,38 @@ impl Interp {
     }
 }
 
+/// The import statement that binds `name` to the namespace `v` names.
+fn import_line(name: &str, v: &Value) -> String {
+    let Value::Api(path) = v else {
+        return String::new();
+    };
+    let module = match path.as_ref() {
+        "tf" => "tensorflow".to_string(),
+        p if p.starts_with("tf.") => format!("tensorflow.{}", &p[3..]),
+        p => p.to_string(),
+    };
+    match module.rsplit_once('.') {
+        None if module == name => format!("import {module}"),
+        None => format!("import {module} as {name}"),
+        Some((parent, last))
+            if last == name && last.starts_with(|c: char| c.is_ascii_uppercase()) =>
+        {
+            format!("from {parent} import {last}")
+        }
+        Some((parent, last)) if last == name => format!("from {parent} import {last}"),
+        Some(_)
+            if module
+                .split('.')
+                .all(|p| p.starts_with(|c: char| c.is_ascii_lowercase())) =>
+        {
+            format!("import {module} as {name}")
+        }
+        Some((parent, last)) => format!("from {parent} import {last} as {name}"),
+    }
+}
+
 /// The end of a statement's source text (its last line's end for a compound statement).
-fn stmt_end(s: &Stmt) -> usize {
+pub fn stmt_end(s: &Stmt) -> usize {
     let last = |b: &[Stmt]| b.last().map(stmt_end);
     let inner = match &s.kind {
         StmtKind::If { body, orelse, .. }

@@ -178,6 +178,7 @@ pub const KERAS_LAYERS: &[&str] = &[
     "Embedding",
     "InputLayer",
     "Rescaling",
+    "Normalization",
     "Resizing",
     "RandomFlip",
     "RandomRotation",
@@ -453,7 +454,11 @@ pub fn bind(
             continue;
         }
         match (framework, k.as_ref()) {
-            (Framework::Keras, "name") => b.name = Some(Rc::from(v.to_string().as_str())),
+            (Framework::Keras, "name") => {
+                if !matches!(v, Value::None) {
+                    b.name = Some(Rc::from(v.to_string().as_str()));
+                }
+            }
             (
                 Framework::Keras,
                 "input_shape" | "batch_input_shape" | "input_dim" | "batch_shape",
@@ -555,6 +560,7 @@ pub fn new_layer(
         line: site.line,
         name,
         first_node: Cell::new(None),
+        weight_norm: Cell::new(None),
         args,
     }))
 }
@@ -1136,12 +1142,15 @@ fn torch_layer(
                 kw,
                 line,
             )?;
-            b.refuse_unless("max_norm", |v| matches!(v, Value::None))?;
+            b.refuse_unless("norm_type", |v| {
+                matches!(v, Value::Int(2)) || matches!(v, Value::Float(x) if *x == 2.0)
+            })?;
             op(
                 &b,
                 Op::Embedding {
                     vocab: b.required_int("num_embeddings")?,
                     dim: b.required_int("embedding_dim")?,
+                    max_norm: b.float("max_norm")?,
                 },
             )
         }
@@ -1517,6 +1526,7 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
                         line: l.line,
                         name: None,
                         first_node: Cell::new(None),
+                        weight_norm: Cell::new(None),
                         args: vec![],
                     })))
                 }
@@ -1632,7 +1642,7 @@ pub fn param_shape(l: &Layer, name: &str) -> Option<Vec<i64>> {
             Op::Norm(Norm::Batch { features, .. }),
             "weight" | "bias" | "running_mean" | "running_var",
         ) => Some(vec![(*features)?]),
-        (Op::Embedding { vocab, dim }, "weight") => Some(vec![*vocab, *dim]),
+        (Op::Embedding { vocab, dim, .. }, "weight") => Some(vec![*vocab, *dim]),
         _ => None,
     }
 }
@@ -1999,6 +2009,7 @@ pub fn copy_value(it: &mut Interp, v: &Value, line: usize) -> Ev<Value> {
                 line: l.line,
                 name: l.name.clone(),
                 first_node: Cell::new(None),
+                weight_norm: Cell::new(l.weight_norm.get()),
                 args: l.args.clone(),
             }))
         }

@@ -56,7 +56,7 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
             let n = in_features.or_else(last)?;
             n.checked_mul(*units)? + if *bias { *units } else { 0 }
         }
-        Op::Embedding { vocab, dim } => vocab.checked_mul(*dim)?,
+        Op::Embedding { vocab, dim, .. } => vocab.checked_mul(*dim)?,
         Op::Norm(Norm::Batch {
             features,
             center,
@@ -119,7 +119,6 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
 pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
     if graph.framework == Framework::Torch {
         let mut seen = HashSet::new();
-        let mut total = 0i64;
         fn walk(v: &Value, seen: &mut HashSet<usize>, total: &mut Option<i64>, depth: usize) {
             if depth > 200 {
                 return;
@@ -134,8 +133,18 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
                 && let LayerKind::Op(op) = &l.kind
             {
                 let rank = split_rank(&l.class).1.unwrap_or(2);
-                *total =
-                    total.and_then(|t| t.checked_add(op_params(op, Framework::Torch, None, rank)?));
+                // weight_norm keeps a magnitude per slice along its `dim` beside the direction.
+                let extra = match l.weight_norm.get() {
+                    Some(dim) => super::layers::param_shape(&l, "weight").and_then(|s| {
+                        let i = crate::model::shape::axis(dim, s.len()).ok()?;
+                        Some(s[i])
+                    }),
+                    None => Some(0),
+                };
+                *total = total.and_then(|t| {
+                    t.checked_add(op_params(op, Framework::Torch, None, rank)?)?
+                        .checked_add(extra?)
+                });
             }
             for (_, c) in module_children(v) {
                 walk(&c, seen, total, depth + 1);
@@ -143,8 +152,7 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
         }
         let mut t = Some(0);
         walk(model, &mut seen, &mut t, 0);
-        total = t?;
-        return Some(total);
+        return t;
     }
     let mut total = 0i64;
     for n in graph.nodes.iter().filter(|n| n.shares.is_none()) {

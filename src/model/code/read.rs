@@ -46,6 +46,8 @@ pub struct Reading {
     pub defined: Vec<(String, String)>,
     /// The model's parameter count as its framework counts it.
     pub params: Option<i64>,
+    /// Imports of the framework names the paste uses without importing them.
+    pub imports: Vec<String>,
 }
 
 /// Why the paste gives no model: where and what.
@@ -113,7 +115,18 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         None => {
             let found = variables(&it, &body);
             if found.is_empty() {
-                definitions(src, &body, &settings)?
+                let (found, needs) = definitions(src, &body, &settings)?;
+                if found.is_empty() && !needs.is_empty() {
+                    return Err(error(
+                        0,
+                        format!(
+                            "no model is built without arguments: the paste defines {}; say which and how with --model (for example --model \"{}\")",
+                            needs.join(" and "),
+                            needs[0]
+                        ),
+                    ));
+                }
+                found
             } else {
                 found
             }
@@ -137,6 +150,31 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         .top
         .iter()
         .filter(|t| t.failed.is_none() && !t.effect)
+        // An import of a library the model does not use (matplotlib, a data loader) is left out:
+        // the check should not need it installed.
+        .filter(|t| match &t.import {
+            Some((names, module)) => {
+                let root = module.split('.').next().unwrap_or("");
+                matches!(
+                    root,
+                    "torch"
+                        | "keras"
+                        | "tensorflow"
+                        | "tf_keras"
+                        | "numpy"
+                        | "math"
+                        | "functools"
+                        | "collections"
+                        | "typing"
+                        | "__future__"
+                        | "copy"
+                        | "itertools"
+                        | "operator"
+                        | "argparse"
+                ) || names.iter().any(|n| it.used.contains(n.as_str()))
+            }
+            None => true,
+        })
         .map(|t| (t.start, t.end))
         .collect();
     let defined = define_holes(&it, input.as_deref());
@@ -149,7 +187,14 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         }
     }
     let params = super::params::count(&model, &graph);
+    let imports = it
+        .imported
+        .iter()
+        .map(|(_, line)| line.clone())
+        .filter(|l| !l.is_empty())
+        .collect();
     Ok(Reading {
+        imports,
         params,
         graph,
         build: pick.build,
@@ -286,8 +331,10 @@ fn definitions(
     src: &str,
     body: &[super::ast::Stmt],
     settings: &Settings,
-) -> Result<Vec<Candidate>, ReadError> {
+) -> Result<(Vec<Candidate>, Vec<String>), ReadError> {
     let mut builds: Vec<String> = Vec::new();
+    // Model classes that need arguments, as `Name(a, b, c=...)`, for the error that asks.
+    let mut needs: Vec<String> = Vec::new();
     for s in body {
         match &s.kind {
             StmtKind::ClassDef(c) => builds.push(format!("{}()", c.name)),
@@ -318,8 +365,24 @@ fn definitions(
     for b in builds {
         let mut it = Interp::new(src, settings.clone());
         it.run_module(body);
-        let Ok(v) = evaluate_build(&mut it, &b) else {
-            continue;
+        let v = match evaluate_build(&mut it, &b) {
+            Ok(v) => v,
+            Err(e) => {
+                if e.message.contains("missing") && e.message.contains("required") {
+                    let class = b.trim_end_matches("()");
+                    // A class another definition uses by name is a part, not the model.
+                    let used = body.iter().any(|s| {
+                        !matches!(&s.kind, StmtKind::ClassDef(c) if c.name == class)
+                            && src
+                                .get(s.start..super::eval::stmt_end(s))
+                                .is_some_and(|t| t.contains(&format!("{class}(")))
+                    });
+                    if !used && let Some(sig) = signature(body, class) {
+                        needs.push(sig);
+                    }
+                }
+                continue;
+            }
         };
         if !is_model(&v) {
             continue;
@@ -359,7 +422,7 @@ fn definitions(
         .flat_map(|(_, parts)| parts.iter().cloned())
         .collect();
     out.retain(|c| !functions_build.contains(&class_of(&c.build)) || body.iter().any(|s| matches!(&s.kind, StmtKind::FunctionDef(f) if format!("{}()", f.name) == c.build)));
-    Ok(out)
+    Ok((out, needs))
 }
 
 fn collect_classes(v: &Value, out: &mut std::collections::HashSet<String>, depth: usize) {
@@ -431,11 +494,11 @@ fn evaluate_build(it: &mut Interp, build: &str) -> Result<Value, ReadError> {
     Ok(v)
 }
 
+/// An input to trace with: its full shape (when known) and its name.
+type TraceInput = (Option<Vec<i64>>, String);
+
 /// The input shapes to trace `model` with (full shapes, batch first; `None` when unknown).
-fn input_shapes(
-    it: &mut Interp,
-    model: &Value,
-) -> Result<(Framework, Vec<(Option<Vec<i64>>, String)>), ReadError> {
+fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<TraceInput>), ReadError> {
     let line = 0;
     let full = |s: Option<Vec<i64>>| s.map(|s| std::iter::once(BATCH).chain(s).collect::<Vec<_>>());
     match model {
@@ -585,6 +648,7 @@ fn extract(
         _ => None,
     };
     let mut used_names: HashMap<String, usize> = HashMap::new();
+    let mut first_use: HashMap<usize, NodeId> = HashMap::new();
     for (k, node) in it.graph.nodes[start..].iter().enumerate() {
         let mut node = node.clone();
         for e in &mut node.inputs {
@@ -600,10 +664,18 @@ fn extract(
             }
             e.node = NodeId(e.node.0 - start);
         }
-        if let Some(s) = node.shares {
-            node.shares = (s.0 >= start).then(|| NodeId(s.0 - start));
-        }
         let tr = &it.trace[start + k];
+        // A layer used twice in the trace shares the weights of its first use there (a use
+        // while the model was being built is not part of the graph).
+        node.shares = None;
+        if let Some(l) = &tr.layer {
+            match first_use.get(&l.id) {
+                Some(&first) => node.shares = Some(first),
+                None => {
+                    first_use.insert(l.id, NodeId(k));
+                }
+            }
+        }
         let base = if framework == Framework::Keras {
             let path = tr.keras_path.clone().unwrap_or_else(|| node.kind.clone());
             match &root_name {
@@ -806,4 +878,35 @@ pub fn read_layer(text: &str) -> Result<crate::core::LayerSpec, ReadError> {
             ),
         )),
     }
+}
+
+/// A class's constructor as `Name(a, b, c=...)`: its `__init__` parameters after `self`.
+fn signature(body: &[super::ast::Stmt], class: &str) -> Option<String> {
+    let c = body.iter().find_map(|s| match &s.kind {
+        StmtKind::ClassDef(c) if c.name == class => Some(c.clone()),
+        _ => None,
+    })?;
+    let init = c.body.iter().find_map(|s| match &s.kind {
+        StmtKind::FunctionDef(f) if f.name == "__init__" => Some(f.clone()),
+        _ => None,
+    })?;
+    let params: Vec<String> = init
+        .params
+        .iter()
+        .skip(1)
+        .filter(|p| {
+            !matches!(
+                p.kind,
+                super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords
+            )
+        })
+        .map(|p| {
+            if p.default.is_some() {
+                format!("{}=...", p.name)
+            } else {
+                p.name.clone()
+            }
+        })
+        .collect();
+    Some(format!("{class}({})", params.join(", ")))
 }

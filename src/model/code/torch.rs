@@ -47,7 +47,17 @@ pub fn call(
             | "torch.nn.utils.parametrizations.weight_norm"
             | "torch.nn.utils.parametrizations.spectral_norm"
     ) {
-        // The reparametrised layer computes what the layer does with its weight.
+        // The reparametrised layer computes what the layer does with its weight; its weight is
+        // kept as a magnitude and a direction, one more parameter per slice along `dim`.
+        let dim = match super::ops::arg(&pos, &kw, 2, "dim") {
+            Some(v) => as_int(&v, line)?,
+            None => 0,
+        };
+        if let Some(Value::Layer(l)) = pos.first()
+            && path.ends_with("weight_norm")
+        {
+            l.weight_norm.set(Some(dim));
+        }
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
     }
     if path.starts_with("torchvision.models.") || path.starts_with("torch.hub.") {
@@ -576,7 +586,7 @@ fn functional(
                 .iter()
                 .map(|v| as_int(v, line))
                 .collect::<Ev<_>>()?;
-            if flat.len() % 2 != 0 {
+            if !flat.len().is_multiple_of(2) {
                 return Err(raise(
                     line,
                     "RuntimeError",

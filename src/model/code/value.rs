@@ -271,6 +271,9 @@ pub struct Layer {
     pub name: Option<Rc<str>>,
     /// The first node that used its weights (a second call shares them).
     pub first_node: Cell<Option<crate::model::graph::NodeId>>,
+    /// torch `weight_norm(layer, dim=d)`: the weight is stored as a direction and a magnitude
+    /// over axis `d` (one more parameter per slice along it).
+    pub weight_norm: Cell<Option<i64>>,
     /// The constructor's arguments by parameter name, as bound (for attributes code reads:
     /// `conv.out_channels`, `layer.filters`).
     pub args: Vec<(Rc<str>, Value)>,

@@ -98,11 +98,11 @@ fn source_layer(source: Framework, name: &str) -> String {
 /// Lines that read one load's weights from the source into canonical torch-layout arrays:
 /// `w`, `b` (convolutions, dense), `gamma`, `beta`, `mean`, `var` (normalisations), `pw`
 /// (a separable convolution's pointwise kernel).
-fn read_source(py: &mut Py, source: Framework, load: &Load, src: &str) {
+fn read_source(py: &mut Py, source: Framework, target: Framework, load: &Load, src: &str) {
     match (&load.kind, source) {
         (LoadKind::Conv { .. }, Framework::Torch)
         | (LoadKind::Dense { .. }, Framework::Torch)
-        | (LoadKind::Embedding, Framework::Torch) => {
+        | (LoadKind::Embedding { .. }, Framework::Torch) => {
             py.line(format!(
                 "w, b = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"
             ));
@@ -159,7 +159,7 @@ fn read_source(py: &mut Py, source: Framework, load: &Load, src: &str) {
                 "b = as_numpy({src}.bias) if {src}.use_bias else None"
             ));
         }
-        (LoadKind::Embedding, _) => {
+        (LoadKind::Embedding { .. }, _) => {
             py.line(format!("w, b = as_numpy({src}.embeddings), None"));
         }
         (LoadKind::BatchNorm { features, .. }, Framework::Torch) => {
@@ -223,6 +223,17 @@ fn read_source(py: &mut Py, source: Framework, load: &Load, src: &str) {
     {
         py.line(format!("w = dilate_kernel(w, {})", tuple(d)));
     }
+    if let (LoadKind::Embedding { max_norm: Some(m) }, true) =
+        (&load.kind, target != Framework::Torch)
+    {
+        // torch rescales the rows it looks up to `max_norm` at most; the port's table holds
+        // them rescaled already (rows never looked up do not matter).
+        py.line("norms = np.linalg.norm(w, axis=1, keepdims=True)");
+        py.line(format!(
+            "w = np.where(norms > {m}, w * ({m} / (norms + 1e-7)), w).astype(np.float32)",
+            m = super::float(*m)
+        ));
+    }
     if let LoadKind::Dense {
         flatten: Some(f), ..
     } = &load.kind
@@ -265,7 +276,7 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
                 set(py, "bias", "b");
             }
         }
-        LoadKind::Embedding => set(py, "weight", "w"),
+        LoadKind::Embedding { .. } => set(py, "weight", "w"),
         LoadKind::BatchNorm { .. } => {
             py.line(format!(
                 "bn = {dst}.bn if hasattr({dst}, \"bn\") else {dst}"
@@ -473,37 +484,60 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     py.blank();
     py.blank();
     py.line("rng = np.random.default_rng(0)");
-    let integer = model.graph.consumers().first().is_some_and(|c| {
-        c.iter()
-            .any(|n| matches!(model.graph.node(*n).op, Op::Embedding { .. }))
-    });
-    if integer {
-        let vocab = model
-            .graph
-            .nodes
+    // One random batch per model input, in the source's layout (token indices for an
+    // input an embedding reads).
+    let consumers = model.graph.consumers();
+    let inputs: Vec<(usize, Vec<i64>)> = model
+        .graph
+        .inputs()
+        .map(|(id, n)| {
+            (
+                id.0,
+                n.shape()
+                    .map(|s| s[1..].to_vec())
+                    .unwrap_or_else(|| input.clone()),
+            )
+        })
+        .collect();
+    let mut xs = Vec::new();
+    for (k, (id, shape)) in inputs.iter().enumerate() {
+        let vocab = consumers[*id]
             .iter()
-            .find_map(|n| match n.op {
+            .find_map(|c| match model.graph.node(*c).op {
                 Op::Embedding { vocab, .. } => Some(vocab),
                 _ => None,
-            })
-            .unwrap_or(2);
-        py.line(format!(
-            "x = rng.integers(0, {vocab}, (2, {}))  # token indices",
-            crate::codegen::writer::join(&input)
-        ));
-    } else {
-        py.line(format!(
-            "x = rng.standard_normal((2, {})).astype(np.float32)  # {} layout",
-            crate::codegen::writer::join(&input),
-            source.title()
-        ));
+            });
+        let name = if inputs.len() == 1 {
+            "x".to_string()
+        } else {
+            format!("x{k}")
+        };
+        match vocab {
+            Some(v) => py.line(format!(
+                "{name} = rng.integers(0, {v}, (2, {}))  # token indices",
+                crate::codegen::writer::join(shape)
+            )),
+            None => py.line(format!(
+                "{name} = rng.standard_normal((2, {})).astype(np.float32)  # {} layout",
+                crate::codegen::writer::join(shape),
+                source.title()
+            )),
+        };
+        xs.push(name);
     }
+    let keras_args = if xs.len() == 1 {
+        xs[0].clone()
+    } else {
+        format!("[{}]", xs.join(", "))
+    };
     match source {
         Framework::Torch => {
             py.line("source.eval()");
         }
         _ => {
-            py.line("source(x, training=False)  # builds a model that has no input yet");
+            py.line(format!(
+                "source({keras_args}, training=False)  # builds a model that has no input yet"
+            ));
         }
     }
     if let Some(p) = model.params {
@@ -532,7 +566,7 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             crate::model::code::eval::short(&node.source.text)
         ));
         let src = source_layer(source, &node.name);
-        read_source(&mut body, source, load, &src);
+        read_source(&mut body, source, target, load, &src);
         match target {
             Framework::Torch => write_torch(&mut body, load, &access),
             Framework::Tf => write_tf(&mut body, load, &access),
@@ -559,30 +593,51 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     // Run both.
     match source {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
-            py.line("want = outputs_of(source(torch.from_numpy(x)))");
+            let args: Vec<String> = xs
+                .iter()
+                .map(|x| format!("torch.from_numpy({x})"))
+                .collect();
+            py.line(format!("want = outputs_of(source({}))", args.join(", ")));
         }),
-        _ => py.line("want = outputs_of(source(x, training=False))"),
+        _ => py.line(format!(
+            "want = outputs_of(source({keras_args}, training=False))"
+        )),
     };
-    let in_perm = &plan
+    // Each input in the port's layout.
+    let port_xs: Vec<String> = plan
         .inputs
-        .first()
-        .map(|p| p.tensor.perm.clone())
-        .unwrap_or_default();
-    let xp = if in_perm.iter().enumerate().all(|(i, &p)| i == p) {
-        "x".to_string()
-    } else {
-        format!(
-            "np.ascontiguousarray(np.transpose(x, {}))",
-            tuple(&in_perm.iter().map(|&v| v as i64).collect::<Vec<_>>())
-        )
-    };
+        .iter()
+        .zip(&xs)
+        .map(|(p, x)| {
+            if p.tensor.perm.iter().enumerate().all(|(i, &a)| i == a) {
+                x.clone()
+            } else {
+                let perm: Vec<i64> = p.tensor.perm.iter().map(|&v| v as i64).collect();
+                format!("np.ascontiguousarray(np.transpose({x}, {}))", tuple(&perm))
+            }
+        })
+        .collect();
     match target {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
             py.line("port.eval()");
-            py.line(format!("got = outputs_of(port(torch.from_numpy({xp})))"));
+            let args: Vec<String> = port_xs
+                .iter()
+                .map(|x| format!("torch.from_numpy({x})"))
+                .collect();
+            py.line(format!("got = outputs_of(port({}))", args.join(", ")));
         }),
-        Framework::Keras => py.line(format!("got = outputs_of(port({xp}, training=False))")),
-        _ => py.line(format!("got = outputs_of(model({xp}, params))")),
+        Framework::Keras => {
+            let arg = if port_xs.len() == 1 {
+                port_xs[0].clone()
+            } else {
+                format!("[{}]", port_xs.join(", "))
+            };
+            py.line(format!("got = outputs_of(port({arg}, training=False))"))
+        }
+        _ => py.line(format!(
+            "got = outputs_of(model({}, params))",
+            port_xs.join(", ")
+        )),
     };
     py.line(format!("assert len(got) == len(want) == {}, f\"the port gives {{len(got)}} outputs, the source {{len(want)}}\"", plan.outputs.len()));
     py.line("errors = []");
@@ -607,7 +662,7 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         ));
     }
     py.line(format!(
-        "print(f\"padlab self-check passed: {} {}, {} agree to {{max(errors, default=0):.2g}} of their scale\")",
+        "print(f\"padlab self-check passed: {} {}, {} to {{max(errors, default=0):.2g}} of the output scale\")",
         source.title(),
         match target {
             Framework::Torch => "-> PyTorch",
@@ -616,8 +671,8 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             _ => "-> JAX",
         },
         match plan.outputs.len() {
-            1 => "the output".to_string(),
-            n => format!("{n} outputs"),
+            1 => "the output agrees".to_string(),
+            n => format!("{n} outputs agree"),
         }
     ));
     let _ = kernel_to_last;

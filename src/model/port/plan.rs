@@ -52,6 +52,8 @@ pub struct PortTensor {
 }
 
 /// What a step computes, axes in the port's order.
+// One per port step, made once: the convolution's plan inline is clearer than a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum PortOp<P> {
     /// `out = in.permute(order)`.
@@ -150,6 +152,7 @@ pub enum PortOp<P> {
     Embedding {
         vocab: i64,
         dim: i64,
+        max_norm: Option<f64>,
     },
     /// `(before, after)` for every port axis.
     Pad {
@@ -198,7 +201,7 @@ pub struct PortStep<P> {
 }
 
 /// How one source layer's weights reach the port.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum LoadKind {
     /// A convolution: `rank` spatial axes; depthwise and separable as Keras has them.
     Conv {
@@ -228,11 +231,14 @@ pub enum LoadKind {
         scale: bool,
     },
     GroupNorm,
-    Embedding,
+    /// With torch's `max_norm`: targets without it get the rows rescaled when copied.
+    Embedding {
+        max_norm: Option<f64>,
+    },
 }
 
 /// A weight copy: the source node (its name finds the source layer) and the port step.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Load {
     pub node: NodeId,
     pub step: usize,
@@ -368,15 +374,22 @@ impl<P: Spelling> Lowering<'_, P> {
     }
 
     fn name(&mut self, source: &str) -> String {
+        // A name not given yet: `conv2d`, else `conv2d_1`, `conv2d_2`... past any taken.
         let base = identifier(source);
-        let n = self.used_names.entry(base.clone()).or_insert(0);
-        let name = if *n == 0 {
-            base.clone()
-        } else {
-            format!("{base}_{n}")
-        };
-        *n += 1;
-        name
+        let mut n = self.used_names.get(&base).copied().unwrap_or(0);
+        loop {
+            let name = if n == 0 {
+                base.clone()
+            } else {
+                format!("{base}_{n}")
+            };
+            n += 1;
+            if !self.used_names.contains_key(&name) {
+                self.used_names.insert(base.clone(), n);
+                self.used_names.entry(name.clone()).or_insert(1);
+                return name;
+            }
+        }
     }
 
     fn push(
@@ -450,7 +463,7 @@ impl<P: Spelling> Lowering<'_, P> {
 
 /// Lowers `g` for the target of `P`.
 pub fn lower_graph<P: Spelling>(g: &Graph) -> Result<PortPlan<P>, PortError> {
-    let target = P::TARGET;
+    let target = <P::Target as crate::codegen::Target>::CAN.framework;
     let mut lw = Lowering {
         g,
         plan: PortPlan {
@@ -601,17 +614,39 @@ fn lower_node<P: Spelling>(
                 },
             });
             let perm = lw.native(r);
-            single(
+            // A fused softmax is over the source's last axis (the channels): a step of its
+            // own, its axis in the port's order.
+            let mut conv = conv.clone();
+            let softmax = conv.activation == Some(Activation::Softmax);
+            if softmax {
+                conv.activation = None;
+            }
+            let out = single(
                 lw,
                 vec![x],
                 PortOp::Conv {
                     plan,
                     spec,
-                    conv: conv.clone(),
+                    conv,
                     in_channels,
                 },
-                perm,
-            )
+                perm.clone(),
+            );
+            if softmax {
+                let v = out[0];
+                let axis = lw.port_axis(v, -1, line)?;
+                let t = Lowering::<P>::port_tensor(out_shape, &perm);
+                let sname = lw.name(&format!("{name}_softmax"));
+                lw.push(
+                    Some(id),
+                    sname,
+                    vec![v],
+                    PortOp::Softmax { axis, log: false },
+                    vec![t],
+                )
+            } else {
+                out
+            }
         }
         Op::Pool(_) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
@@ -1141,13 +1176,19 @@ fn lower_node<P: Spelling>(
                 .collect();
             single(lw, xs, PortOp::MatMul, identity(r))
         }
-        Op::Embedding { vocab, dim } => {
+        Op::Embedding {
+            vocab,
+            dim,
+            max_norm,
+        } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
             let step = lw.plan.steps.len();
             lw.plan.loads.push(Load {
                 node: node.shares.unwrap_or(id),
                 step,
-                kind: LoadKind::Embedding,
+                kind: LoadKind::Embedding {
+                    max_norm: *max_norm,
+                },
             });
             single(
                 lw,
@@ -1155,6 +1196,7 @@ fn lower_node<P: Spelling>(
                 PortOp::Embedding {
                     vocab: *vocab,
                     dim: *dim,
+                    max_norm: *max_norm,
                 },
                 identity(r),
             )

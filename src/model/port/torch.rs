@@ -104,7 +104,7 @@ pub fn activation(a: Activation) -> String {
         Activation::Relu => "nn.ReLU()".into(),
         Activation::Relu6 => "nn.ReLU6()".into(),
         Activation::LeakyRelu(s) => format!("nn.LeakyReLU({})", float(s)),
-        Activation::Elu(a) if a == 1.0 => "nn.ELU()".into(),
+        Activation::Elu(1.0) => "nn.ELU()".into(),
         Activation::Elu(a) => format!("nn.ELU({})", float(a)),
         Activation::Selu => "nn.SELU()".into(),
         Activation::Tanh => "nn.Tanh()".into(),
@@ -367,9 +367,9 @@ fn record_access(
     };
     if module == step_name {
         entry.layer = expr.to_string();
-    } else if module == format!("{step_name}_bias") {
+    } else if module == format!("{step_name}__bias") {
         entry.bias = Some(expr.to_string());
-    } else if module == format!("{step_name}_pointwise") {
+    } else if module == format!("{step_name}__pointwise") {
         entry.pointwise = Some(expr.to_string());
     }
 }
@@ -406,6 +406,10 @@ fn variable_names(plan: &PortPlan<TorchPad>) -> Vec<String> {
         }
     }
     let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
+    // A returned value lives to the end.
+    for v in &outputs {
+        last_use[v.0] = usize::MAX;
+    }
     let mut x_holder: Option<Var> = None;
     for p in &plan.inputs {
         names[p.var.0] = if plan.inputs.len() == 1 {
@@ -493,7 +497,7 @@ fn step_parts(
                     name.clone()
                 } else {
                     k += 1;
-                    format!("{name}_{k}")
+                    format!("{name}__{k}")
                 };
                 module(p, mname, ctor);
             };
@@ -559,7 +563,7 @@ fn step_parts(
                     Step::AddBias => {
                         if conv.bias && !conv.separable {
                             w.helper(BIAS);
-                            module(&mut p, format!("{name}_bias"), format!("Bias({out})"));
+                            module(&mut p, format!("{name}__bias"), format!("Bias({out})"));
                         }
                     }
                     Step::EmptyWindows { to_neg_inf } => {
@@ -578,7 +582,7 @@ fn step_parts(
             if conv.separable {
                 module(
                     &mut p,
-                    format!("{name}_pointwise"),
+                    format!("{name}__pointwise"),
                     format!(
                         "nn.Conv{n}d({out}, {}, 1{})",
                         conv.filters,
@@ -589,7 +593,7 @@ fn step_parts(
             let _ = depthwise;
             if let Some(a) = conv.activation {
                 let k2 = p.modules.len();
-                module(&mut p, format!("{name}_act{k2}"), activation(a));
+                module(&mut p, format!("{name}__act{k2}"), activation(a));
             }
         }
         PortOp::Pool { plan: pp, spec } => {
@@ -670,7 +674,7 @@ fn step_parts(
                         name.clone()
                     } else {
                         k += 1;
-                        format!("{name}_{k}")
+                        format!("{name}__{k}")
                     };
                     module(&mut p, mname, ctor);
                 }
@@ -702,7 +706,7 @@ fn step_parts(
                     name.clone(),
                     format!("nn.Adaptive{kind}Pool{rank}d(1)"),
                 );
-                module(&mut p, format!("{name}_flatten"), "nn.Flatten()".into());
+                module(&mut p, format!("{name}__flatten"), "nn.Flatten()".into());
             }
         }
         PortOp::BatchNorm {
@@ -721,15 +725,12 @@ fn step_parts(
                     2 | 3 => 1,
                     r => r - 2,
                 };
-                let affine = if *center && *scale {
-                    String::new()
-                } else if !*center && !*scale {
-                    ", affine=False".into()
+                // torch has one `affine` switch: a missing shift or scale is a bias of 0 or a
+                // weight of 1, which the copy sets (and which stay so at inference).
+                let affine = if !*center && !*scale {
+                    ", affine=False"
                 } else {
-                    return Err(PortError::at(
-                        line,
-                        "a batch normalisation with only one of center and scale is not ported to PyTorch",
-                    ));
+                    ""
                 };
                 module(
                     &mut p,
@@ -940,14 +941,23 @@ fn step_parts(
                 ),
             );
             if let Some(a) = a {
-                module(&mut p, format!("{name}_act"), activation(*a));
+                module(&mut p, format!("{name}__act"), activation(*a));
             }
         }
         PortOp::MatMul => p.lines.push(Line::Expr("{x0} @ {x1}".into())),
-        PortOp::Embedding { vocab, dim } => module(
+        PortOp::Embedding {
+            vocab,
+            dim,
+            max_norm,
+        } => module(
             &mut p,
             name.clone(),
-            format!("nn.Embedding({vocab}, {dim})"),
+            format!(
+                "nn.Embedding({vocab}, {dim}{})",
+                max_norm
+                    .map(|m| format!(", max_norm={}", float(m)))
+                    .unwrap_or_default()
+            ),
         ),
         PortOp::Pad { pairs, fill } => {
             w.functional = true;
@@ -1059,8 +1069,8 @@ fn step_parts(
             p.lines.push(Line::Expr(text));
         }
         PortOp::Affine { scale, offset } => p.lines.push(Line::Expr(match (*scale, *offset) {
-            (s, o) if o == 0.0 => format!("{{x}} * {}", float(s)),
-            (s, o) if s == 0.0 => format!("torch.full_like({{x}}, {})", float(o)),
+            (s, 0.0) => format!("{{x}} * {}", float(s)),
+            (0.0, o) => format!("torch.full_like({{x}}, {})", float(o)),
             (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
         })),
         PortOp::Reduce { op, axes, keepdims } => {

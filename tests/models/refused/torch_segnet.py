@@ -1,3 +1,6 @@
+# padlab-refuses: MaxPool2d: return_indices=True is not translated by padlab
+# Kept out of the corpus: no other framework has a max-unpooling layer to port to, so padlab
+# refuses the pool that feeds one, naming its line (tests/model_reading.rs checks the words).
 # padlab-input: 3x96x128
 # padlab-model: SegNet(in_chn=3, out_chn=12)
 # A SegNet-style encoder-decoder (Badrinarayanan et al.) as compact PyTorch reimplementations
