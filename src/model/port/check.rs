@@ -345,7 +345,7 @@ fn write_tf(py: &mut Py, load: &Load, access: &Access) {
                 py.line(format!("{dst}[\"b\"] = b"));
             }
         }
-        LoadKind::Embedding => {
+        LoadKind::Embedding { .. } => {
             py.line(format!("{dst} = {{\"w\": w}}"));
         }
         LoadKind::BatchNorm { .. } => {
@@ -381,7 +381,7 @@ fn write_jax(py: &mut Py, load: &Load, access: &Access) {
                 py.line(format!("{dst}[\"b\"] = b"));
             }
         }
-        LoadKind::Embedding => {
+        LoadKind::Embedding { .. } => {
             py.line(format!("{dst} = {{\"w\": w}}"));
         }
         LoadKind::BatchNorm { .. } => {

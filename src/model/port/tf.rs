@@ -416,20 +416,8 @@ fn step_code(
                     call
                 });
             }
-            match conv.activation {
-                // The source's softmax is over its last axis (Keras's channels), wherever the
-                // port keeps that axis.
-                Some(Activation::Softmax) => {
-                    let axis = step
-                        .outputs
-                        .first()
-                        .map(|v| &plan.tensors[v.0].perm)
-                        .and_then(|perm| perm.iter().position(|&a| a + 1 == perm.len()))
-                        .unwrap_or(0);
-                    lines.push(format!("tf.nn.softmax({{x}}, axis={axis})"));
-                }
-                Some(a) => lines.push(activation(a, "{x}")),
-                None => {}
+            if let Some(a) = conv.activation {
+                lines.push(activation(a, "{x}"));
             }
             Code {
                 lines,
