@@ -45,6 +45,37 @@ const RESIZE_LINEAR: &str = r#"def resize_linear(x, axis, size, ratio, align_cor
     w = jnp.asarray([s - i for s, i in zip(src, low)], x.dtype).reshape(shape)
     return jnp.take(x, jnp.asarray(low), axis=axis) * (1 - w) + jnp.take(x, jnp.asarray(high), axis=axis) * w"#;
 
+const RESIZE_CUBIC: &str = r#"def resize_cubic(x, axis, size, ratio, align_corners, torch_form):
+    """Cubic convolution along one axis to `size`: output j reads the four source elements around
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5. torch's bicubic: kernel
+    parameter -0.75, taps past the edge read the edge element. Keras's bicubic (TensorFlow's
+    resize_bicubic): -0.5, the fraction rounded to 1/1024 (its coefficient table), taps past the
+    edge dropped and the weights renormalised."""
+    n = x.shape[axis]
+    a = -0.75 if torch_form else -0.5
+
+    def kernel(d):
+        d = abs(d)
+        if d <= 1:
+            return ((a + 2) * d - (a + 3)) * d * d + 1
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
+
+    src = [j * ratio if align_corners else (j + 0.5) * ratio - 0.5 for j in range(size)]
+    base = [int(s // 1) for s in src]
+    fraction = [s - b if torch_form else round((s - b) * 1024) / 1024 for s, b in zip(src, base)]
+    taps = [[b - 1 + k for k in range(4)] for b in base]
+    weights = [[kernel(f + 1 - k) for k in range(4)] for f in fraction]
+    if not torch_form:
+        weights = [[w if 0 <= i < n else 0.0 for w, i in zip(ws, t)] for ws, t in zip(weights, taps)]
+        weights = [[w / sum(ws) for w in ws] for ws in weights]
+    shape = [-1 if d == axis else 1 for d in range(x.ndim)]
+    out = 0.0
+    for k in range(4):
+        index = jnp.asarray([min(max(t[k], 0), n - 1) for t in taps])
+        w = jnp.asarray([ws[k] for ws in weights], x.dtype).reshape(shape)
+        out = out + jnp.take(x, index, axis=axis) * w
+    return out"#;
+
 const NORMALIZE: &str = r#"def normalize(x, axes, eps):
     """(x - mean) / sqrt(variance + eps) over `axes` (the biased variance, as torch and Keras)."""
     mean = jnp.mean(x, axis=axes, keepdims=True)
@@ -57,7 +88,13 @@ const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
     y = x.reshape(shape[0], groups, shape[1] // groups, *shape[2:])
     return normalize(y, tuple(range(2, y.ndim)), eps).reshape(shape)"#;
 
-const HELPER_NAMES: &[&str] = &["adaptive_pool", "resize_linear", "normalize", "group_norm"];
+const HELPER_NAMES: &[&str] = &[
+    "adaptive_pool",
+    "resize_linear",
+    "resize_cubic",
+    "normalize",
+    "group_norm",
+];
 
 struct Writer {
     helpers: Vec<&'static str>,
@@ -692,9 +729,16 @@ fn step_code(
                         ));
                     }
                     Interpolation::Bicubic => {
-                        return Err(PortError::at(
-                            line,
-                            "bicubic upsampling is not ported to JAX by padlab (jax.image.resize's cubic kernel differs from torch's)",
+                        // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
+                        // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
+                        let keras = plan.source == Framework::Keras;
+                        let ratio = linear_ratio(i, o, f, *align_corners && !keras);
+                        w.helper(RESIZE_CUBIC);
+                        lines.push(format!(
+                            "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
+                            float(ratio),
+                            py_bool(*align_corners && !keras),
+                            py_bool(!keras)
                         ));
                     }
                 }
