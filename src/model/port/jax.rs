@@ -493,7 +493,12 @@ fn step_code(
                             )
                         }
                     }
-                    _ => unreachable!("simple steps only"),
+                    _ => {
+                        return Err(PortError::at(
+                            line,
+                            "a pooling step the port writes as a function",
+                        ));
+                    }
                 });
             }
             Code {

@@ -498,7 +498,12 @@ fn step_code(
                         list(stride),
                         padding_arg(padding)
                     ),
-                    _ => unreachable!("simple steps only"),
+                    _ => {
+                        return Err(PortError::at(
+                            line,
+                            "a pooling step the port writes as a function",
+                        ));
+                    }
                 });
             }
             Code {
