@@ -302,6 +302,99 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
     }
 }
 
+/// Lines that set one load's canonical arrays into `params` of a TensorFlow port: kernels
+/// `[k..., in/groups, out]` (a transposed one `[k..., out/groups, in]`; when each group reads
+/// one channel, `[k..., in, multiplier]` for `tf.nn.depthwise_conv2d`), dense `[in, out]`.
+fn write_tf(py: &mut Py, load: &Load, access: &Access) {
+    let dst = &access.layer;
+    match &load.kind {
+        LoadKind::Conv {
+            transposed,
+            rank,
+            groups,
+            separable,
+            bias,
+            ..
+        } => {
+            let n = *rank;
+            py.line(format!(
+                "w = np.transpose(w, {})",
+                tuple(&kernel_to_last(n))
+            ));
+            if !*transposed && *groups > 1 {
+                py.block("if w.shape[-2] == 1", |py| {
+                    py.line(format!(
+                        "w = w.reshape(w.shape[:{n}] + ({groups}, -1))  # depthwise: [k..., in, multiplier]"
+                    ));
+                });
+            }
+            py.line(format!("{dst} = {{\"w\": np.ascontiguousarray(w)}}"));
+            if *separable {
+                py.line(format!(
+                    "{dst}[\"pointwise\"] = np.ascontiguousarray(np.transpose(pw, {}))",
+                    tuple(&kernel_to_last(n))
+                ));
+            }
+            if *bias {
+                py.line(format!("{dst}[\"b\"] = b"));
+            }
+        }
+        LoadKind::Dense { bias, .. } => {
+            py.line(format!("{dst} = {{\"w\": np.ascontiguousarray(w.T)}}"));
+            if *bias {
+                py.line(format!("{dst}[\"b\"] = b"));
+            }
+        }
+        LoadKind::Embedding { .. } => {
+            py.line(format!("{dst} = {{\"w\": w}}"));
+        }
+        LoadKind::BatchNorm { .. } => {
+            py.line(format!(
+                "{dst} = {{\"mean\": mean, \"var\": var, \"gamma\": gamma, \"beta\": beta}}"
+            ));
+        }
+        LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
+            py.line(format!("{dst} = {{\"gamma\": gamma, \"beta\": beta}}"));
+        }
+    }
+}
+
+/// Lines that set one load's canonical arrays into `params` of a JAX port: PyTorch's layouts
+/// as they are (the single-layer JAX code's `OIHW` kernels).
+fn write_jax(py: &mut Py, load: &Load, access: &Access) {
+    let dst = &access.layer;
+    match &load.kind {
+        LoadKind::Conv {
+            separable, bias, ..
+        } => {
+            py.line(format!("{dst} = {{\"w\": w}}"));
+            if *separable {
+                py.line(format!("{dst}[\"pointwise\"] = pw"));
+            }
+            if *bias {
+                py.line(format!("{dst}[\"b\"] = b"));
+            }
+        }
+        LoadKind::Dense { bias, .. } => {
+            py.line(format!("{dst} = {{\"w\": w}}"));
+            if *bias {
+                py.line(format!("{dst}[\"b\"] = b"));
+            }
+        }
+        LoadKind::Embedding { .. } => {
+            py.line(format!("{dst} = {{\"w\": w}}"));
+        }
+        LoadKind::BatchNorm { .. } => {
+            py.line(format!(
+                "{dst} = {{\"mean\": mean, \"var\": var, \"gamma\": gamma, \"beta\": beta}}"
+            ));
+        }
+        LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
+            py.line(format!("{dst} = {{\"gamma\": gamma, \"beta\": beta}}"));
+        }
+    }
+}
+
 /// Lines that set one load's canonical arrays into a Keras port (`access.layer` is the layer
 /// the writer named): kernels to Keras's layouts, `[k..., in, out]` (grouped: `in / groups`),
 /// `[k..., out, in]` transposed, depthwise `[k..., in, multiplier]`; a dense kernel `w.T`.
@@ -557,6 +650,8 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         match target {
             Framework::Torch => write_torch(&mut body, load, &access),
             Framework::Keras => write_keras(&mut body, load, &access),
+            Framework::Tf => write_tf(&mut body, load, &access),
+            Framework::Jax => write_jax(&mut body, load, &access),
             other => {
                 return Err(PortError::at(
                     line,

@@ -4,8 +4,11 @@
 //! in a comment; [`check`] writes the self-check script around the source and the port.
 
 pub mod check;
+mod function;
+pub mod jax;
 pub mod keras;
 pub mod plan;
+pub mod tf;
 pub mod torch;
 
 use std::fmt;
@@ -104,6 +107,22 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
         Framework::Keras => {
             let plan = plan::lower_graph::<crate::codegen::keras::KerasPad>(g)?;
             let written = keras::write(g, &plan)?;
+            let script = options
+                .check
+                .then(|| check::script(model, &plan.view(), &written));
+            (written.py, script)
+        }
+        Framework::Tf => {
+            let plan = plan::lower_graph::<crate::codegen::tf::TfPad>(g)?;
+            let written = tf::write(g, &plan)?;
+            let script = options
+                .check
+                .then(|| check::script(model, &plan.view(), &written));
+            (written.py, script)
+        }
+        Framework::Jax => {
+            let plan = plan::lower_graph::<crate::codegen::jax::JaxPad>(g)?;
+            let written = jax::write(g, &plan)?;
             let script = options
                 .check
                 .then(|| check::script(model, &plan.view(), &written));

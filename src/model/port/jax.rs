@@ -1,0 +1,826 @@
+//! A port as JAX: `def model(x, params)` over NCHW arrays, like the single-layer JAX code (`lax`
+//! with NCHW dimension numbers and PyTorch-layout weights), in `jax.numpy`, `lax` and `jax.nn`,
+//! one line per step with the source line in a comment. Convolutions and pools print their
+//! single-layer plans (explicit pads and crops, the bias added after a crop, zero-inserted
+//! kernels); a pool no single `lax.reduce_window` computes is the single-layer generator's own
+//! function. `params[<step>]` holds a layer's weights in PyTorch's layouts.
+
+use crate::codegen::jax::{Jax, JaxPad};
+use crate::codegen::layer_definition;
+use crate::codegen::plan::{Fill, Step, Window};
+use crate::codegen::writer::{Py, join, list, nchw_pad_width, pair_list, tuple};
+use crate::core::Framework;
+use crate::model::graph::Graph;
+use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
+
+use super::function::{
+    Code, Names, assemble, crop_index, elementwise, linear_ratio, nearest_indices, repeat_factor,
+    shape_text, slice_index,
+};
+use super::plan::{PortOp, PortPlan, PortStep};
+use super::{Access, PortError, Written, float, py_bool};
+
+/// What the docstring says about `params`.
+const DOC: &str = "params[<layer>] holds its weights in PyTorch's layouts: convolution kernels \
+     [out, in/groups, k...] (transposed [in, out/groups, k...]), dense [out, in].";
+
+const ADAPTIVE: &str = r#"def adaptive_pool(x, sizes, reduce):
+    """torch's adaptive pooling over the spatial axes (channels first): output i of an axis of n
+    inputs reduces inputs floor(i * n / size) to ceil((i + 1) * n / size), one axis at a time."""
+    for axis, size in enumerate(sizes, start=2):
+        n = x.shape[axis]
+        windows = [(i * n // size, -(-(i + 1) * n // size)) for i in range(size)]
+        x = jnp.concatenate([reduce(lax.slice_in_dim(x, a, b, axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)
+    return x"#;
+
+const RESIZE_LINEAR: &str = r#"def resize_linear(x, axis, size, ratio, align_corners):
+    """Linear interpolation along one axis to `size`, as torch's interpolate: output j reads source
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5 clamped at 0 (half-pixel
+    centres, which is also Keras's bilinear UpSampling)."""
+    n = x.shape[axis]
+    src = [j * ratio if align_corners else max((j + 0.5) * ratio - 0.5, 0.0) for j in range(size)]
+    low = [min(int(s), n - 1) for s in src]
+    high = [min(i + 1, n - 1) for i in low]
+    shape = [-1 if a == axis else 1 for a in range(x.ndim)]
+    w = jnp.asarray([s - i for s, i in zip(src, low)], x.dtype).reshape(shape)
+    return jnp.take(x, jnp.asarray(low), axis=axis) * (1 - w) + jnp.take(x, jnp.asarray(high), axis=axis) * w"#;
+
+const RESIZE_CUBIC: &str = r#"def resize_cubic(x, axis, size, ratio, align_corners, torch_form):
+    """Cubic convolution along one axis to `size`: output j reads the four source elements around
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5. torch's bicubic: kernel
+    parameter -0.75, taps past the edge read the edge element. Keras's bicubic (TensorFlow's
+    resize_bicubic): -0.5, the fraction rounded to 1/1024 (its coefficient table), taps past the
+    edge dropped and the weights renormalised."""
+    n = x.shape[axis]
+    a = -0.75 if torch_form else -0.5
+
+    def kernel(d):
+        d = abs(d)
+        if d <= 1:
+            return ((a + 2) * d - (a + 3)) * d * d + 1
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
+
+    src = [j * ratio if align_corners else (j + 0.5) * ratio - 0.5 for j in range(size)]
+    base = [int(s // 1) for s in src]
+    fraction = [s - b if torch_form else round((s - b) * 1024) / 1024 for s, b in zip(src, base)]
+    taps = [[b - 1 + k for k in range(4)] for b in base]
+    weights = [[kernel(f + 1 - k) for k in range(4)] for f in fraction]
+    if not torch_form:
+        weights = [[w if 0 <= i < n else 0.0 for w, i in zip(ws, t)] for ws, t in zip(weights, taps)]
+        weights = [[w / sum(ws) for w in ws] for ws in weights]
+    shape = [-1 if d == axis else 1 for d in range(x.ndim)]
+    out = 0.0
+    for k in range(4):
+        index = jnp.asarray([min(max(t[k], 0), n - 1) for t in taps])
+        w = jnp.asarray([ws[k] for ws in weights], x.dtype).reshape(shape)
+        out = out + jnp.take(x, index, axis=axis) * w
+    return out"#;
+
+const NORMALIZE: &str = r#"def normalize(x, axes, eps):
+    """(x - mean) / sqrt(variance + eps) over `axes` (the biased variance, as torch and Keras)."""
+    mean = jnp.mean(x, axis=axes, keepdims=True)
+    variance = jnp.var(x, axis=axes, keepdims=True)
+    return (x - mean) * lax.rsqrt(variance + eps)"#;
+
+const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
+    """Normalises each group of consecutive channels over it and the spatial axes (channels first)."""
+    shape = x.shape
+    y = x.reshape(shape[0], groups, shape[1] // groups, *shape[2:])
+    return normalize(y, tuple(range(2, y.ndim)), eps).reshape(shape)"#;
+
+const HELPER_NAMES: &[&str] = &[
+    "adaptive_pool",
+    "resize_linear",
+    "resize_cubic",
+    "normalize",
+    "group_norm",
+];
+
+struct Writer {
+    helpers: Vec<&'static str>,
+    /// Single-layer functions embedded for pools no single call computes.
+    defs: Py,
+    names: Names,
+    /// Random ops so far (each takes its own key).
+    keys: usize,
+}
+
+impl Writer {
+    fn helper(&mut self, text: &'static str) {
+        if text == GROUP_NORM {
+            self.helper(NORMALIZE);
+        }
+        if !self.helpers.contains(&text) {
+            self.helpers.push(text);
+        }
+    }
+}
+
+/// Writes the plan as JAX.
+pub fn write(g: &Graph, plan: &PortPlan<JaxPad>) -> Result<Written, PortError> {
+    let mut w = Writer {
+        helpers: Vec::new(),
+        defs: Py::new(),
+        names: Names::new(HELPER_NAMES),
+        keys: 0,
+    };
+    let codes = plan
+        .steps
+        .iter()
+        .map(|s| step_code(&mut w, g, plan, s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut head = Py::new();
+    head.import("import jax");
+    head.import("import jax.numpy as jnp");
+    head.import("from jax import lax");
+    for h in &w.helpers {
+        head.line(*h);
+        head.blank();
+        head.blank();
+    }
+    head.append(&w.defs);
+    let inputs: Vec<String> = plan
+        .inputs
+        .iter()
+        .map(|p| shape_text(&p.tensor.shape))
+        .collect();
+    let doc = format!(
+        "The {} model `{}` in JAX, on NCHW arrays (input {}). {DOC}",
+        plan.source.title(),
+        g.name,
+        inputs.join(", ")
+    );
+    let py = assemble(
+        g,
+        plan,
+        &codes,
+        &mut w.names,
+        &head,
+        &doc,
+        "jnp.asarray({})",
+    );
+    let access = plan
+        .loads
+        .iter()
+        .map(|l| {
+            let name = plan.steps.get(l.step).map_or("", |s| s.name.as_str());
+            (
+                l.step,
+                Access {
+                    layer: format!("params[{name:?}]"),
+                    ..Access::default()
+                },
+            )
+        })
+        .collect();
+    Ok(Written { py, access })
+}
+
+fn dimension_numbers(n: usize) -> String {
+    let spatial = &"DHW"[3usize.saturating_sub(n).min(3)..];
+    format!("(\"NC{spatial}\", \"OI{spatial}\", \"NC{spatial}\")")
+}
+
+/// The `padding` of a convolution: a string or per-dimension pairs.
+fn padding_arg(p: &JaxPad) -> String {
+    match p {
+        JaxPad::Pairs(pairs) => pair_list(pairs),
+        JaxPad::Same => "\"SAME\"".into(),
+        JaxPad::SameLower => "\"SAME_LOWER\"".into(),
+        JaxPad::Valid => "\"VALID\"".into(),
+    }
+}
+
+/// The `padding` of `lax.reduce_window`: pairs cover the batch and channel axes too.
+fn window_padding(p: &JaxPad) -> String {
+    match p {
+        JaxPad::Pairs(pairs) => nchw_pad_width(pairs),
+        other => padding_arg(other),
+    }
+}
+
+/// `[:, None, ...]`: a per-channel vector broadcast over `n` spatial axes.
+fn per_channel(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!("[:, {}]", vec!["None"; n].join(", "))
+    }
+}
+
+/// A pad of the spatial axes of an NCHW array.
+fn pad_spatial(pairs: &[(i64, i64)], fill: Fill) -> String {
+    let pw = nchw_pad_width(pairs);
+    match fill {
+        Fill::Zero => format!("jnp.pad({{x}}, {pw})"),
+        Fill::NegInf => format!("jnp.pad({{x}}, {pw}, constant_values=-jnp.inf)"),
+        Fill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
+        Fill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
+        Fill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
+    }
+}
+
+/// A crop of the spatial axes of an NCHW array.
+fn crop_spatial(pairs: &[(i64, i64)]) -> String {
+    let mut all = vec![(0, 0), (0, 0)];
+    all.extend_from_slice(pairs);
+    format!("{{x}}{}", crop_index(&all))
+}
+
+/// An activation of `x`.
+fn activation(a: Activation, x: &str) -> String {
+    match a {
+        Activation::Relu => format!("jax.nn.relu({x})"),
+        Activation::Relu6 => format!("jax.nn.relu6({x})"),
+        Activation::LeakyRelu(s) => format!("jax.nn.leaky_relu({x}, {})", float(s)),
+        Activation::Elu(1.0) => format!("jax.nn.elu({x})"),
+        Activation::Elu(a) => format!("jax.nn.elu({x}, {})", float(a)),
+        Activation::Selu => format!("jax.nn.selu({x})"),
+        Activation::Tanh => format!("jnp.tanh({x})"),
+        Activation::Sigmoid => format!("jax.nn.sigmoid({x})"),
+        Activation::HardSigmoid => format!("jax.nn.hard_sigmoid({x})"),
+        Activation::HardSwish => format!("jax.nn.hard_swish({x})"),
+        Activation::Gelu { tanh } => format!("jax.nn.gelu({x}, approximate={})", py_bool(tanh)),
+        Activation::Silu => format!("jax.nn.silu({x})"),
+        Activation::Mish => format!("jax.nn.mish({x})"),
+        Activation::Softplus => format!("jax.nn.softplus({x})"),
+        Activation::Softsign => format!("jax.nn.soft_sign({x})"),
+        Activation::Softmax => format!("jax.nn.softmax({x}, axis=-1)"),
+        Activation::Exp => format!("jnp.exp({x})"),
+        Activation::Log => format!("jnp.log({x})"),
+        Activation::Sqrt => format!("jnp.sqrt({x})"),
+        Activation::Abs => format!("jnp.abs({x})"),
+        Activation::Neg => format!("-{x}"),
+    }
+}
+
+/// `lax.reduce_window` of `x`: `(kernel, stride, dilation)` and the padding text.
+fn reduce_window(
+    x: &str,
+    init: &str,
+    f: &str,
+    (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
+    padding: &str,
+) -> String {
+    let dl = if dilation.iter().all(|&d| d == 1) {
+        String::new()
+    } else {
+        format!(", window_dilation=(1, 1, {})", join(dilation))
+    };
+    format!(
+        "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}{dl})",
+        join(kernel),
+        join(stride)
+    )
+}
+
+/// One step's lines.
+fn step_code(
+    w: &mut Writer,
+    g: &Graph,
+    plan: &PortPlan<JaxPad>,
+    step: &PortStep<JaxPad>,
+) -> Result<Code, PortError> {
+    let line = step.node.map_or(0, |n| {
+        let node = g.node(n);
+        node.source.call_line.unwrap_or(node.source.line)
+    });
+    let p = format!("params[{:?}]", step.name);
+    let input_shape = |k: usize| -> Vec<i64> {
+        step.inputs
+            .get(k)
+            .map(|v| plan.tensors[v.0].shape.clone())
+            .unwrap_or_default()
+    };
+    let output_shape = || -> Vec<i64> {
+        step.outputs
+            .first()
+            .map(|v| plan.tensors[v.0].shape.clone())
+            .unwrap_or_default()
+    };
+    let rank = input_shape(0).len();
+    let axes_tuple = |axes: &[usize]| {
+        let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
+        tuple(&a)
+    };
+    Ok(match &step.op {
+        PortOp::Alias => Code::alias("the port's array already has this order"),
+        PortOp::Transpose(q) => Code::expr(format!("jnp.transpose({{x}}, {})", axes_tuple(q))),
+        PortOp::Conv {
+            plan: cp,
+            spec,
+            conv,
+            in_channels,
+        } => {
+            let n = spec.input.len();
+            let shape = &cp.semantics.shape;
+            let (out, groups) = match conv.groups {
+                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
+                Groups::Count(k) => (conv.filters, k),
+            };
+            let wt = format!("{p}[\"w\"]");
+            let b = format!("{p}[\"b\"]{}", per_channel(n));
+            let layer_bias = conv.bias && !cp.adds_bias() && !conv.separable;
+            let dn = dimension_numbers(n);
+            let mut lines = Vec::new();
+            for s in &cp.steps {
+                match s {
+                    Step::Pad { pairs, fill } => lines.push(pad_spatial(pairs, *fill)),
+                    Step::Crop { pairs } => lines.push(crop_spatial(pairs)),
+                    Step::Conv {
+                        padding, dilation, ..
+                    } => {
+                        let dl = if dilation.iter().all(|&d| d == 1) {
+                            String::new()
+                        } else {
+                            format!(", rhs_dilation={}", tuple(dilation))
+                        };
+                        let gc = if groups == 1 {
+                            String::new()
+                        } else {
+                            format!(", feature_group_count={groups}")
+                        };
+                        let call = format!(
+                            "lax.conv_general_dilated({{x}}, {wt}, {}, {}{dl}, dimension_numbers={dn}{gc})",
+                            tuple(&shape.stride),
+                            padding_arg(padding)
+                        );
+                        lines.push(if layer_bias {
+                            format!("{call} + {b}")
+                        } else {
+                            call
+                        });
+                    }
+                    Step::ConvTranspose {
+                        padding,
+                        kernel,
+                        dilation,
+                        output_padding,
+                        output_size,
+                        ..
+                    } => {
+                        // As the single-layer code: the full output is lax's padding
+                        // (keff-1, keff-1); lax's own 'VALID' is not it when the kernel is
+                        // shorter than the stride.
+                        let pad = if output_padding.is_some() || output_size.is_some() {
+                            let full: Vec<(i64, i64)> = kernel
+                                .iter()
+                                .zip(dilation)
+                                .map(|(k, d)| (d * (k - 1), d * (k - 1)))
+                                .collect();
+                            pair_list(&full)
+                        } else {
+                            padding_arg(padding)
+                        };
+                        let dl = if dilation.iter().all(|&d| d == 1) {
+                            String::new()
+                        } else {
+                            format!(", rhs_dilation={}", tuple(dilation))
+                        };
+                        let call = |x: &str, wg: &str| {
+                            format!(
+                                "lax.conv_transpose({x}, {wg}, {}, {pad}{dl}, dimension_numbers={dn}, transpose_kernel=True)",
+                                tuple(&shape.stride)
+                            )
+                        };
+                        let text = if groups == 1 {
+                            call("{x}", &wt)
+                        } else {
+                            // lax.conv_transpose takes no groups: one per group.
+                            format!(
+                                "jnp.concatenate([{} for xg, wg in zip(jnp.split({{x}}, {groups}, axis=1), jnp.split({wt}, {groups}, axis=0))], axis=1)",
+                                call("xg", "wg")
+                            )
+                        };
+                        lines.push(if layer_bias {
+                            format!("{text} + {b}")
+                        } else {
+                            text
+                        });
+                    }
+                    Step::AddBias => {
+                        if conv.bias && !conv.separable {
+                            lines.push(format!("{{x}} + {b}"));
+                        }
+                    }
+                    Step::EmptyWindows { .. } | Step::Pool { .. } | Step::AverageRatio { .. } => {
+                        return Err(PortError::at(line, "a pooling step in a convolution"));
+                    }
+                }
+            }
+            let _ = out;
+            if conv.separable {
+                let ones = vec![1; n];
+                let call = format!(
+                    "lax.conv_general_dilated({{x}}, {p}[\"pointwise\"], {}, \"VALID\", dimension_numbers={dn})",
+                    tuple(&ones)
+                );
+                lines.push(if conv.bias {
+                    format!("{call} + {b}")
+                } else {
+                    call
+                });
+            }
+            if let Some(a) = conv.activation {
+                lines.push(activation(a, "{x}"));
+            }
+            Code {
+                lines,
+                ..Code::default()
+            }
+        }
+        PortOp::Pool { plan: pp, spec } => {
+            let simple = pp.steps.iter().all(|s| {
+                matches!(
+                    s,
+                    Step::Pad { .. }
+                        | Step::Crop { .. }
+                        | Step::EmptyWindows { .. }
+                        | Step::Pool {
+                            window: Window::Pool,
+                            ..
+                        }
+                )
+            });
+            if !simple {
+                let f = w.names.take(&format!("{}_pool", step.name));
+                w.defs.append(&layer_definition::<Jax>(spec, pp, &f, false));
+                w.defs.blank();
+                w.defs.blank();
+                return Ok(Code::expr(format!("{f}({{x}})")));
+            }
+            let mut lines = Vec::new();
+            for s in &pp.steps {
+                lines.push(match s {
+                    Step::Pad { pairs, fill } => pad_spatial(pairs, *fill),
+                    Step::Crop { pairs } => crop_spatial(pairs),
+                    Step::EmptyWindows { to_neg_inf: false } => {
+                        "jnp.where({x} == -jnp.inf, jnp.finfo({x}.dtype).min, {x})".into()
+                    }
+                    Step::EmptyWindows { to_neg_inf: true } => {
+                        "jnp.where({x} == jnp.finfo({x}.dtype).min, -jnp.inf, {x})".into()
+                    }
+                    Step::Pool {
+                        max,
+                        padding,
+                        kernel,
+                        stride,
+                        dilation,
+                        count_include_pad,
+                        ..
+                    } => {
+                        let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
+                        let pad = window_padding(padding);
+                        if *max {
+                            reduce_window("{x}", "-jnp.inf", "lax.max", geometry, &pad)
+                        } else if count_include_pad.unwrap_or(true) {
+                            format!(
+                                "{} / {}",
+                                reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
+                                kernel.iter().product::<i64>()
+                            )
+                        } else {
+                            format!(
+                                "{} / {}",
+                                reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
+                                reduce_window(
+                                    "jnp.ones_like({x}[:1, :1])",
+                                    "0.0",
+                                    "lax.add",
+                                    geometry,
+                                    &pad
+                                )
+                            )
+                        }
+                    }
+                    _ => {
+                        return Err(PortError::at(
+                            line,
+                            "a pooling step the port writes as a function",
+                        ));
+                    }
+                });
+            }
+            Code {
+                lines,
+                ..Code::default()
+            }
+        }
+        PortOp::AdaptivePool {
+            max,
+            input,
+            output,
+            uniform,
+        } => {
+            if *uniform {
+                let k: Vec<i64> = input.iter().zip(output).map(|(i, o)| i / o).collect();
+                let ones = vec![1; k.len()];
+                let geometry = (k.as_slice(), k.as_slice(), ones.as_slice());
+                Code::expr(if *max {
+                    reduce_window("{x}", "-jnp.inf", "lax.max", geometry, "\"VALID\"")
+                } else {
+                    format!(
+                        "{} / {}",
+                        reduce_window("{x}", "0.0", "lax.add", geometry, "\"VALID\""),
+                        k.iter().product::<i64>()
+                    )
+                })
+            } else {
+                w.helper(ADAPTIVE);
+                Code::expr(format!(
+                    "adaptive_pool({{x}}, {}, jnp.{})",
+                    list(output),
+                    if *max { "max" } else { "mean" }
+                ))
+            }
+        }
+        PortOp::GlobalPool {
+            max,
+            keepdims,
+            rank: n,
+        } => {
+            let axes: Vec<usize> = (2..n + 2).collect();
+            Code::expr(format!(
+                "jnp.{}({{x}}, axis={}{})",
+                if *max { "max" } else { "mean" },
+                axes_tuple(&axes),
+                if *keepdims { ", keepdims=True" } else { "" }
+            ))
+        }
+        PortOp::BatchNorm {
+            axis,
+            eps,
+            center,
+            scale,
+            ..
+        } => {
+            let at = per_channel(rank.saturating_sub(axis + 1));
+            let mut text = format!(
+                "({{x}} - {p}[\"mean\"]{at}) * lax.rsqrt({p}[\"var\"]{at} + {})",
+                float(*eps)
+            );
+            if *scale {
+                text.push_str(&format!(" * {p}[\"gamma\"]{at}"));
+            }
+            if *center {
+                text.push_str(&format!(" + {p}[\"beta\"]{at}"));
+            }
+            Code::expr(text)
+        }
+        PortOp::LayerNorm {
+            shape,
+            eps,
+            center,
+            scale,
+        } => {
+            w.helper(NORMALIZE);
+            let axes: Vec<i64> = (-(shape.len() as i64)..0).collect();
+            let mut text = format!("normalize({{x}}, {}, {})", tuple(&axes), float(*eps));
+            if *scale {
+                text.push_str(&format!(" * {p}[\"gamma\"]"));
+            }
+            if *center {
+                text.push_str(&format!(" + {p}[\"beta\"]"));
+            }
+            Code::expr(text)
+        }
+        PortOp::GroupNorm {
+            groups,
+            eps,
+            affine,
+            ..
+        } => {
+            w.helper(GROUP_NORM);
+            Code::expr(format!(
+                "group_norm({{x}}, {groups}, {}){}",
+                float(*eps),
+                affine_text(&p, *affine, rank)
+            ))
+        }
+        PortOp::InstanceNorm { eps, affine, .. } => {
+            w.helper(NORMALIZE);
+            let axes: Vec<usize> = (2..rank).collect();
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}",
+                axes_tuple(&axes),
+                float(*eps),
+                affine_text(&p, *affine, rank)
+            ))
+        }
+        PortOp::Activation(a) => Code::expr(activation(*a, "{x}")),
+        PortOp::Softmax { axis, log } => Code::expr(format!(
+            "jax.nn.{}softmax({{x}}, axis={axis})",
+            if *log { "log_" } else { "" }
+        )),
+        PortOp::Dropout { .. } => Code::alias("the identity at inference"),
+        PortOp::Identity => Code::alias("the identity"),
+        PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
+            let mut shape = output_shape();
+            if let Some(b) = shape.first_mut() {
+                *b = -1;
+            }
+            Code::expr(format!("jnp.reshape({{x}}, {})", tuple(&shape)))
+        }
+        PortOp::Squeeze(axes) if axes.is_empty() => Code::alias("no size-1 axis to drop"),
+        PortOp::Squeeze(axes) => {
+            Code::expr(format!("jnp.squeeze({{x}}, axis={})", axes_tuple(axes)))
+        }
+        PortOp::Unsqueeze(axes) => {
+            let mut text = "{x}".to_string();
+            for a in axes {
+                text = format!("jnp.expand_dims({text}, {a})");
+            }
+            Code::expr(text)
+        }
+        PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
+        PortOp::Split { axis, sizes } => {
+            let mut at = Vec::new();
+            let mut acc = 0;
+            for s in sizes.iter().take(sizes.len().saturating_sub(1)) {
+                acc += s;
+                at.push(acc);
+            }
+            Code::expr(format!("jnp.split({{x}}, {}, axis={axis})", list(&at)))
+        }
+        PortOp::Concat { axis } => Code::expr(format!("jnp.concatenate([{{xs}}], axis={axis})")),
+        PortOp::Dense {
+            bias,
+            activation: a,
+            ..
+        } => {
+            let mut text = format!("{{x}} @ {p}[\"w\"].T");
+            if *bias {
+                text.push_str(&format!(" + {p}[\"b\"]"));
+            }
+            let mut lines = vec![text];
+            if let Some(a) = a {
+                lines.push(activation(*a, "{x}"));
+            }
+            Code {
+                lines,
+                ..Code::default()
+            }
+        }
+        PortOp::MatMul => Code::expr("jnp.matmul({x0}, {x1})"),
+        PortOp::Embedding { .. } => Code::expr(format!("jnp.take({p}[\"w\"], {{x}}, axis=0)")),
+        PortOp::Pad { pairs, fill } => {
+            let crop: Vec<(i64, i64)> = pairs
+                .iter()
+                .map(|&(b, a)| ((-b).max(0), (-a).max(0)))
+                .collect();
+            let pad: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (b.max(0), a.max(0))).collect();
+            let any = |v: &[(i64, i64)]| v.iter().any(|&(b, a)| b > 0 || a > 0);
+            let mut lines = Vec::new();
+            if any(&crop) {
+                lines.push(format!("{{x}}{}", crop_index(&crop)));
+            }
+            if any(&pad) {
+                let pw = pair_list(&pad);
+                lines.push(match fill {
+                    PadFill::Constant(v) if *v == 0.0 => format!("jnp.pad({{x}}, {pw})"),
+                    PadFill::Constant(v) => {
+                        format!("jnp.pad({{x}}, {pw}, constant_values={})", float(*v))
+                    }
+                    PadFill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
+                    PadFill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
+                    PadFill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
+                });
+            }
+            if lines.is_empty() {
+                Code::alias("pads nothing")
+            } else {
+                Code {
+                    lines,
+                    ..Code::default()
+                }
+            }
+        }
+        PortOp::Upsample {
+            input,
+            output,
+            scale,
+            mode,
+            align_corners,
+        } => {
+            let mut lines = Vec::new();
+            for (a, (&i, &o)) in input.iter().zip(output).enumerate() {
+                let axis = a + 2;
+                let f = scale
+                    .as_ref()
+                    .and_then(|s| if s.len() == 1 { s.first() } else { s.get(a) })
+                    .copied();
+                match mode {
+                    Interpolation::Nearest => {
+                        let idx = nearest_indices(plan.source == Framework::Keras, i, o, f);
+                        match repeat_factor(&idx, i) {
+                            Some(1) => {}
+                            Some(r) => lines.push(format!("jnp.repeat({{x}}, {r}, axis={axis})")),
+                            None => lines.push(format!(
+                                "jnp.take({{x}}, jnp.asarray({}), axis={axis})",
+                                list(&idx)
+                            )),
+                        }
+                    }
+                    Interpolation::Linear => {
+                        let ratio = linear_ratio(i, o, f, *align_corners);
+                        if i == o && ratio == 1.0 {
+                            continue;
+                        }
+                        w.helper(RESIZE_LINEAR);
+                        lines.push(format!(
+                            "resize_linear({{x}}, {axis}, {o}, {}, {})",
+                            float(ratio),
+                            py_bool(*align_corners)
+                        ));
+                    }
+                    Interpolation::Bicubic => {
+                        // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
+                        // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
+                        let keras = plan.source == Framework::Keras;
+                        let ratio = linear_ratio(i, o, f, *align_corners && !keras);
+                        w.helper(RESIZE_CUBIC);
+                        lines.push(format!(
+                            "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
+                            float(ratio),
+                            py_bool(*align_corners && !keras),
+                            py_bool(!keras)
+                        ));
+                    }
+                }
+            }
+            if lines.is_empty() {
+                Code::alias("the size is unchanged")
+            } else {
+                Code {
+                    lines,
+                    ..Code::default()
+                }
+            }
+        }
+        PortOp::Elementwise {
+            op,
+            constant,
+            constant_first,
+        } => Code::expr(elementwise(
+            *op,
+            *constant,
+            *constant_first,
+            step.inputs.len(),
+            "jnp",
+        )),
+        PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
+            (s, 0.0) => format!("{{x}} * {}", float(s)),
+            (0.0, o) => format!("jnp.full_like({{x}}, {})", float(o)),
+            (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
+        }),
+        PortOp::Reduce { op, axes, keepdims } => {
+            let f = match op {
+                Reduce::Mean => "mean",
+                Reduce::Sum => "sum",
+                Reduce::Max => "max",
+                Reduce::Min => "min",
+            };
+            Code::expr(format!(
+                "jnp.{f}({{x}}, axis={}{})",
+                axes_tuple(axes),
+                if *keepdims { ", keepdims=True" } else { "" }
+            ))
+        }
+        PortOp::PixelShuffle(r) => {
+            // [N, C*r*r, H, W], channel c*r*r + i*r + j -> row offset i, column offset j.
+            let s = input_shape(0);
+            let (c, h, wd) = match s.as_slice() {
+                [_, c, h, wd] => (*c / (r * r).max(1), *h, *wd),
+                _ => {
+                    return Err(PortError::at(
+                        line,
+                        "PixelShuffle of a tensor that is not a 2-D map",
+                    ));
+                }
+            };
+            Code::expr(format!(
+                "jnp.reshape(jnp.transpose(jnp.reshape({{x}}, (-1, {c}, {r}, {r}, {h}, {wd})), (0, 1, 4, 2, 5, 3)), (-1, {c}, {}, {}))",
+                h * r,
+                wd * r
+            ))
+        }
+        PortOp::Random { normal } => {
+            let k = w.keys;
+            w.keys += 1;
+            Code::expr(format!(
+                "jax.random.{}(jax.random.key({k}), {{x}}.shape, {{x}}.dtype)",
+                if *normal { "normal" } else { "uniform" }
+            ))
+        }
+    })
+}
+
+/// ` * gamma + beta` of a normalisation with per-channel affine weights (channels first).
+fn affine_text(p: &str, affine: bool, rank: usize) -> String {
+    if affine {
+        let at = per_channel(rank.saturating_sub(2));
+        format!(" * {p}[\"gamma\"]{at} + {p}[\"beta\"]{at}")
+    } else {
+        String::new()
+    }
+}

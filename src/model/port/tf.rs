@@ -1,0 +1,842 @@
+//! A port as TensorFlow: `def model(x, params)` over NHWC tensors (the layout TensorFlow's CPU
+//! kernels take), in `tf.nn` and `tf` ops, one line per step with the source line in a comment.
+//! Convolutions and pools print their single-layer plans (explicit pads and crops, the bias
+//! added after a crop, zero-inserted kernels); a pool no single `tf.nn` call computes is the
+//! single-layer generator's own function. `params[<step>]` holds a layer's weights in
+//! TensorFlow's layouts (see [`DOC`]); the self-check fills it from the source.
+
+use crate::codegen::layer_definition;
+use crate::codegen::plan::{Fill, Step, Window};
+use crate::codegen::tf::{Tf, TfPad};
+use crate::codegen::writer::{Py, list, pad_list, pair_list};
+use crate::core::Framework;
+use crate::model::graph::Graph;
+use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
+
+use super::function::{
+    Code, Names, assemble, crop_index, elementwise, linear_ratio, nearest_indices, repeat_factor,
+    shape_text, slice_index,
+};
+use super::plan::{PortOp, PortPlan, PortStep};
+use super::{Access, PortError, Written, float, py_bool};
+
+/// What the docstring says about `params`.
+const DOC: &str = "params[<layer>] holds its weights in TensorFlow's layouts: convolution \
+     kernels [k..., in/groups, out] (depthwise [k..., in, multiplier], transposed [k..., \
+     out/groups, in]), dense [in, out].";
+
+const PAD_EDGE: &str = r#"def pad_edge(x, pairs):
+    """Pads each axis by repeating its edge element (torch's 'replicate'); pairs: (before, after) per axis."""
+    for axis, (before, after) in enumerate(pairs):
+        if before or after:
+            n = x.shape[axis]
+            x = tf.gather(x, [min(max(i, 0), n - 1) for i in range(-before, n + after)], axis=axis)
+    return x"#;
+
+const PAD_WRAP: &str = r#"def pad_wrap(x, pairs):
+    """Pads each axis by wrapping around (torch's 'circular'); pairs: (before, after) per axis."""
+    for axis, (before, after) in enumerate(pairs):
+        if before or after:
+            n = x.shape[axis]
+            x = tf.gather(x, [i % n for i in range(-before, n + after)], axis=axis)
+    return x"#;
+
+const ADAPTIVE: &str = r#"def adaptive_pool(x, sizes, reduce):
+    """torch's adaptive pooling over the spatial axes (channels last): output i of an axis of n
+    inputs reduces inputs floor(i * n / size) to ceil((i + 1) * n / size), one axis at a time."""
+    for axis, size in enumerate(sizes, start=1):
+        n = x.shape[axis]
+        windows = [(i * n // size, -(-(i + 1) * n // size)) for i in range(size)]
+        x = tf.concat([reduce(tf.gather(x, list(range(a, b)), axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)
+    return x"#;
+
+const RESIZE_LINEAR: &str = r#"def resize_linear(x, axis, size, ratio, align_corners):
+    """Linear interpolation along one axis to `size`, as torch's interpolate: output j reads source
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5 clamped at 0 (half-pixel
+    centres, which is also Keras's bilinear UpSampling)."""
+    n = x.shape[axis]
+    src = [j * ratio if align_corners else max((j + 0.5) * ratio - 0.5, 0.0) for j in range(size)]
+    low = [min(int(s), n - 1) for s in src]
+    high = [min(i + 1, n - 1) for i in low]
+    shape = [-1 if a == axis else 1 for a in range(len(x.shape))]
+    w = tf.reshape(tf.constant([s - i for s, i in zip(src, low)], x.dtype), shape)
+    return tf.gather(x, low, axis=axis) * (1 - w) + tf.gather(x, high, axis=axis) * w"#;
+
+const RESIZE_CUBIC: &str = r#"def resize_cubic(x, axis, size, ratio, align_corners, torch_form):
+    """Cubic convolution along one axis to `size`: output j reads the four source elements around
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5. torch's bicubic: kernel
+    parameter -0.75, taps past the edge read the edge element. Keras's bicubic (TensorFlow's
+    resize_bicubic): -0.5, the fraction rounded to 1/1024 (its coefficient table), taps past the
+    edge dropped and the weights renormalised."""
+    n = x.shape[axis]
+    a = -0.75 if torch_form else -0.5
+
+    def kernel(d):
+        d = abs(d)
+        if d <= 1:
+            return ((a + 2) * d - (a + 3)) * d * d + 1
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
+
+    src = [j * ratio if align_corners else (j + 0.5) * ratio - 0.5 for j in range(size)]
+    base = [int(s // 1) for s in src]
+    fraction = [s - b if torch_form else round((s - b) * 1024) / 1024 for s, b in zip(src, base)]
+    taps = [[b - 1 + k for k in range(4)] for b in base]
+    weights = [[kernel(f + 1 - k) for k in range(4)] for f in fraction]
+    if not torch_form:
+        weights = [[w if 0 <= i < n else 0.0 for w, i in zip(ws, t)] for ws, t in zip(weights, taps)]
+        weights = [[w / sum(ws) for w in ws] for ws in weights]
+    shape = [-1 if d == axis else 1 for d in range(len(x.shape))]
+    out = 0.0
+    for k in range(4):
+        index = [min(max(t[k], 0), n - 1) for t in taps]
+        w = tf.reshape(tf.constant([ws[k] for ws in weights], x.dtype), shape)
+        out = out + tf.gather(x, index, axis=axis) * w
+    return out"#;
+
+const NORMALIZE: &str = r#"def normalize(x, axes, eps):
+    """(x - mean) / sqrt(variance + eps) over `axes` (the biased variance, as torch and Keras)."""
+    mean, variance = tf.nn.moments(x, axes=axes, keepdims=True)
+    return (x - mean) * tf.math.rsqrt(variance + eps)"#;
+
+const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
+    """Normalises each group of consecutive channels over it and the spatial axes (channels last)."""
+    shape = x.shape
+    y = tf.reshape(x, [-1, *shape[1:-1], groups, shape[-1] // groups])
+    y = normalize(y, list(range(1, len(shape) - 1)) + [len(shape)], eps)
+    return tf.reshape(y, [-1, *shape[1:]])"#;
+
+const HELPER_NAMES: &[&str] = &[
+    "pad_edge",
+    "pad_wrap",
+    "adaptive_pool",
+    "resize_linear",
+    "resize_cubic",
+    "normalize",
+    "group_norm",
+];
+
+struct Writer {
+    helpers: Vec<&'static str>,
+    /// Single-layer functions embedded for pools no single call computes.
+    defs: Py,
+    names: Names,
+}
+
+impl Writer {
+    fn helper(&mut self, text: &'static str) {
+        if text == GROUP_NORM {
+            self.helper(NORMALIZE);
+        }
+        if !self.helpers.contains(&text) {
+            self.helpers.push(text);
+        }
+    }
+}
+
+/// Writes the plan as TensorFlow.
+pub fn write(g: &Graph, plan: &PortPlan<TfPad>) -> Result<Written, PortError> {
+    let mut w = Writer {
+        helpers: Vec::new(),
+        defs: Py::new(),
+        names: Names::new(HELPER_NAMES),
+    };
+    let codes = plan
+        .steps
+        .iter()
+        .map(|s| step_code(&mut w, g, plan, s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut head = Py::new();
+    head.import("import tensorflow as tf");
+    for h in &w.helpers {
+        head.line(*h);
+        head.blank();
+        head.blank();
+    }
+    head.append(&w.defs);
+    let inputs: Vec<String> = plan
+        .inputs
+        .iter()
+        .map(|p| shape_text(&p.tensor.shape))
+        .collect();
+    let doc = format!(
+        "The {} model `{}` in TensorFlow, on NHWC tensors (input {}). {DOC}",
+        plan.source.title(),
+        g.name,
+        inputs.join(", ")
+    );
+    let py = assemble(
+        g,
+        plan,
+        &codes,
+        &mut w.names,
+        &head,
+        &doc,
+        "tf.convert_to_tensor({})",
+    );
+    let access = plan
+        .loads
+        .iter()
+        .map(|l| {
+            let name = plan.steps.get(l.step).map_or("", |s| s.name.as_str());
+            (
+                l.step,
+                Access {
+                    layer: format!("params[{name:?}]"),
+                    ..Access::default()
+                },
+            )
+        })
+        .collect();
+    Ok(Written { py, access })
+}
+
+/// `[1, v..., 1]`: a per-dimension list with unit batch and channel entries.
+fn full_list(values: &[i64]) -> String {
+    let mut v = vec![1];
+    v.extend_from_slice(values);
+    v.push(1);
+    list(&v)
+}
+
+/// `tf.nn`'s `padding` argument.
+fn padding_arg(p: &TfPad) -> String {
+    match p {
+        TfPad::Valid => "\"VALID\"".into(),
+        TfPad::Same => "\"SAME\"".into(),
+        TfPad::Pairs(v) => pad_list(v, 1, 1),
+    }
+}
+
+/// A pad of the spatial axes of an NHWC tensor.
+fn pad_spatial(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String {
+    let pw = pad_list(pairs, 1, 1);
+    let mut all = vec![(0, 0)];
+    all.extend_from_slice(pairs);
+    all.push((0, 0));
+    match fill {
+        Fill::Zero => format!("tf.pad({{x}}, {pw})"),
+        Fill::NegInf => format!("tf.pad({{x}}, {pw}, constant_values=float(\"-inf\"))"),
+        Fill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
+        Fill::Replicate => {
+            w.helper(PAD_EDGE);
+            format!("pad_edge({{x}}, {})", pair_list(&all))
+        }
+        Fill::Circular => {
+            w.helper(PAD_WRAP);
+            format!("pad_wrap({{x}}, {})", pair_list(&all))
+        }
+    }
+}
+
+/// A crop of the spatial axes of an NHWC tensor.
+fn crop_spatial(pairs: &[(i64, i64)]) -> String {
+    let mut all = vec![(0, 0)];
+    all.extend_from_slice(pairs);
+    format!("{{x}}{}", crop_index(&all))
+}
+
+/// An activation of `x`.
+fn activation(a: Activation, x: &str) -> String {
+    match a {
+        Activation::Relu => format!("tf.nn.relu({x})"),
+        Activation::Relu6 => format!("tf.nn.relu6({x})"),
+        Activation::LeakyRelu(s) => format!("tf.nn.leaky_relu({x}, alpha={})", float(s)),
+        Activation::Elu(1.0) => format!("tf.nn.elu({x})"),
+        Activation::Elu(a) => format!("tf.where({x} > 0, {x}, {} * tf.math.expm1({x}))", float(a)),
+        Activation::Selu => format!("tf.nn.selu({x})"),
+        Activation::Tanh => format!("tf.tanh({x})"),
+        Activation::Sigmoid => format!("tf.sigmoid({x})"),
+        Activation::HardSigmoid => format!("tf.nn.relu6({x} + 3.0) / 6.0"),
+        Activation::HardSwish => format!("{x} * tf.nn.relu6({x} + 3.0) / 6.0"),
+        Activation::Gelu { tanh } => format!("tf.nn.gelu({x}, approximate={})", py_bool(tanh)),
+        Activation::Silu => format!("tf.nn.silu({x})"),
+        Activation::Mish => format!("{x} * tf.tanh(tf.nn.softplus({x}))"),
+        Activation::Softplus => format!("tf.nn.softplus({x})"),
+        Activation::Softsign => format!("tf.nn.softsign({x})"),
+        Activation::Softmax => format!("tf.nn.softmax({x}, axis=-1)"),
+        Activation::Exp => format!("tf.exp({x})"),
+        Activation::Log => format!("tf.math.log({x})"),
+        Activation::Sqrt => format!("tf.sqrt({x})"),
+        Activation::Abs => format!("tf.abs({x})"),
+        Activation::Neg => format!("-{x}"),
+    }
+}
+
+/// `tf.nn.conv{n}d` of `x` by `w`.
+fn conv_call(x: &str, w: &str, stride: &[i64], dilation: &[i64], padding: &TfPad) -> String {
+    let n = stride.len();
+    let strides = if n == 1 { "stride" } else { "strides" };
+    let dilations = if dilation.iter().all(|&d| d == 1) {
+        String::new()
+    } else {
+        format!(", dilations={}", full_list(dilation))
+    };
+    format!(
+        "tf.nn.conv{n}d({x}, {w}, {strides}={}, padding={}{dilations})",
+        full_list(stride),
+        padding_arg(padding)
+    )
+}
+
+/// One step's lines.
+fn step_code(
+    w: &mut Writer,
+    g: &Graph,
+    plan: &PortPlan<TfPad>,
+    step: &PortStep<TfPad>,
+) -> Result<Code, PortError> {
+    let line = step.node.map_or(0, |n| {
+        let node = g.node(n);
+        node.source.call_line.unwrap_or(node.source.line)
+    });
+    let p = format!("params[{:?}]", step.name);
+    let input_shape = |k: usize| -> Vec<i64> {
+        step.inputs
+            .get(k)
+            .map(|v| plan.tensors[v.0].shape.clone())
+            .unwrap_or_default()
+    };
+    let output_shape = || -> Vec<i64> {
+        step.outputs
+            .first()
+            .map(|v| plan.tensors[v.0].shape.clone())
+            .unwrap_or_default()
+    };
+    let rank = input_shape(0).len();
+    Ok(match &step.op {
+        PortOp::Alias => Code::alias("the port's tensor already has this order"),
+        PortOp::Transpose(q) => {
+            let q: Vec<i64> = q.iter().map(|&a| a as i64).collect();
+            Code::expr(format!("tf.transpose({{x}}, {})", list(&q)))
+        }
+        PortOp::Conv {
+            plan: cp,
+            spec,
+            conv,
+            in_channels,
+        } => {
+            let n = spec.input.len();
+            let shape = &cp.semantics.shape;
+            let (out, groups) = match conv.groups {
+                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
+                Groups::Count(k) => (conv.filters, k),
+            };
+            // Each group one input channel: the kernel is [k..., in, multiplier].
+            let depthwise = groups > 1 && *in_channels == groups;
+            let wt = format!("{p}[\"w\"]");
+            let b = format!("{p}[\"b\"]");
+            let layer_bias = conv.bias && !cp.adds_bias() && !conv.separable;
+            let strided = shape.stride.iter().any(|&s| s > 1);
+            let mut lines = Vec::new();
+            for s in &cp.steps {
+                match s {
+                    Step::Pad { pairs, fill } => lines.push(pad_spatial(w, pairs, *fill)),
+                    Step::Crop { pairs } => lines.push(crop_spatial(pairs)),
+                    Step::Conv {
+                        padding, dilation, ..
+                    } => {
+                        let dilated = dilation.iter().any(|&d| d > 1);
+                        let call = if groups == 1 {
+                            conv_call("{x}", &wt, &shape.stride, dilation, padding)
+                        } else if depthwise && n <= 2 && !(strided && dilated) {
+                            // tf.nn.depthwise_conv2d (a 1-D map as one row of a 2-D one).
+                            let (x, k, end, st, dl, pad) = if n == 1 {
+                                let pad = match padding {
+                                    TfPad::Pairs(v) => {
+                                        let mut all = vec![(0, 0)];
+                                        all.extend_from_slice(v);
+                                        pad_list(&all, 1, 1)
+                                    }
+                                    other => padding_arg(other),
+                                };
+                                (
+                                    "{x}[:, None]",
+                                    format!("{wt}[None]"),
+                                    "[:, 0]",
+                                    list(&[1, 1, shape.stride[0], 1]),
+                                    list(&[1, dilation[0]]),
+                                    pad,
+                                )
+                            } else {
+                                (
+                                    "{x}",
+                                    wt.clone(),
+                                    "",
+                                    full_list(&shape.stride),
+                                    list(dilation),
+                                    padding_arg(padding),
+                                )
+                            };
+                            let dl = if dilated {
+                                format!(", dilations={dl}")
+                            } else {
+                                String::new()
+                            };
+                            format!(
+                                "tf.nn.depthwise_conv2d({x}, {k}, strides={st}, padding={pad}{dl}){end}"
+                            )
+                        } else {
+                            // One convolution per group.
+                            let axis = if depthwise { -2 } else { -1 };
+                            format!(
+                                "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis={axis}))], axis=-1)",
+                                conv_call("xg", "wg", &shape.stride, dilation, padding)
+                            )
+                        };
+                        lines.push(if layer_bias {
+                            format!("{call} + {b}")
+                        } else {
+                            call
+                        });
+                    }
+                    Step::ConvTranspose {
+                        padding,
+                        dilation,
+                        output_size,
+                        ..
+                    } => {
+                        let o = output_size.clone().unwrap_or_else(|| shape.output.clone());
+                        let dl = if dilation.iter().all(|&d| d == 1) {
+                            String::new()
+                        } else {
+                            format!(", dilations={}", list(dilation))
+                        };
+                        let call = |x: &str, wg: &str, channels: i64| {
+                            format!(
+                                "tf.nn.conv_transpose({x}, {wg}, output_shape=[tf.shape({x})[0], {}, {channels}], strides={}, padding={}{dl})",
+                                crate::codegen::writer::join(&o),
+                                list(&shape.stride),
+                                padding_arg(padding)
+                            )
+                        };
+                        let text = if groups == 1 {
+                            call("{x}", &wt, out)
+                        } else {
+                            format!(
+                                "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis=-1))], axis=-1)",
+                                call("xg", "wg", out / groups)
+                            )
+                        };
+                        lines.push(if layer_bias {
+                            format!("{text} + {b}")
+                        } else {
+                            text
+                        });
+                    }
+                    Step::AddBias => {
+                        if conv.bias && !conv.separable {
+                            lines.push(format!("{{x}} + {b}"));
+                        }
+                    }
+                    Step::EmptyWindows { .. } | Step::Pool { .. } | Step::AverageRatio { .. } => {
+                        return Err(PortError::at(line, "a pooling step in a convolution"));
+                    }
+                }
+            }
+            if conv.separable {
+                let ones = vec![1; n];
+                let call = conv_call(
+                    "{x}",
+                    &format!("{p}[\"pointwise\"]"),
+                    &ones,
+                    &ones,
+                    &TfPad::Valid,
+                );
+                lines.push(if conv.bias {
+                    format!("{call} + {b}")
+                } else {
+                    call
+                });
+            }
+            if let Some(a) = conv.activation {
+                lines.push(activation(a, "{x}"));
+            }
+            Code {
+                lines,
+                ..Code::default()
+            }
+        }
+        PortOp::Pool { plan: pp, spec } => {
+            let n = spec.input.len();
+            let simple = pp.steps.iter().all(|s| match s {
+                Step::Pad { .. } | Step::Crop { .. } | Step::EmptyWindows { .. } => true,
+                Step::Pool {
+                    window: Window::Pool,
+                    dilation,
+                    ..
+                } => dilation.iter().all(|&d| d == 1),
+                _ => false,
+            });
+            if !simple {
+                let f = w.names.take(&format!("{}_pool", step.name));
+                w.defs.append(&layer_definition::<Tf>(spec, pp, &f, false));
+                w.defs.blank();
+                w.defs.blank();
+                return Ok(Code::expr(format!("{f}({{x}})")));
+            }
+            let mut lines = Vec::new();
+            for s in &pp.steps {
+                lines.push(match s {
+                    Step::Pad { pairs, fill } => pad_spatial(w, pairs, *fill),
+                    Step::Crop { pairs } => crop_spatial(pairs),
+                    Step::EmptyWindows { to_neg_inf: true } => {
+                        "tf.where({x} == {x}.dtype.min, float(\"-inf\"), {x})".into()
+                    }
+                    Step::EmptyWindows { to_neg_inf: false } => {
+                        "tf.where({x} == float(\"-inf\"), {x}.dtype.min, {x})".into()
+                    }
+                    Step::Pool {
+                        max,
+                        padding,
+                        kernel,
+                        stride,
+                        ..
+                    } => format!(
+                        "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding={})",
+                        if *max { "max" } else { "avg" },
+                        list(kernel),
+                        list(stride),
+                        padding_arg(padding)
+                    ),
+                    _ => {
+                        return Err(PortError::at(
+                            line,
+                            "a pooling step the port writes as a function",
+                        ));
+                    }
+                });
+            }
+            Code {
+                lines,
+                ..Code::default()
+            }
+        }
+        PortOp::AdaptivePool {
+            max,
+            input,
+            output,
+            uniform,
+        } => {
+            let n = output.len();
+            if *uniform {
+                let k: Vec<i64> = input.iter().zip(output).map(|(i, o)| i / o).collect();
+                Code::expr(format!(
+                    "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding=\"VALID\")",
+                    if *max { "max" } else { "avg" },
+                    list(&k),
+                    list(&k)
+                ))
+            } else {
+                w.helper(ADAPTIVE);
+                Code::expr(format!(
+                    "adaptive_pool({{x}}, {}, tf.reduce_{})",
+                    list(output),
+                    if *max { "max" } else { "mean" }
+                ))
+            }
+        }
+        PortOp::GlobalPool {
+            max,
+            keepdims,
+            rank: n,
+        } => {
+            let axes: Vec<i64> = (1..=*n as i64).collect();
+            Code::expr(format!(
+                "tf.reduce_{}({{x}}, axis={}{})",
+                if *max { "max" } else { "mean" },
+                list(&axes),
+                if *keepdims { ", keepdims=True" } else { "" }
+            ))
+        }
+        PortOp::BatchNorm {
+            axis,
+            eps,
+            center,
+            scale,
+            ..
+        } => {
+            let stat = |k: &str| {
+                let v = format!("{p}[\"{k}\"]");
+                if *axis + 1 == rank {
+                    v
+                } else {
+                    let shape: Vec<i64> =
+                        (0..rank).map(|a| if a == *axis { -1 } else { 1 }).collect();
+                    format!("tf.reshape({v}, {})", list(&shape))
+                }
+            };
+            Code::expr(format!(
+                "tf.nn.batch_normalization({{x}}, {}, {}, {}, {}, {})",
+                stat("mean"),
+                stat("var"),
+                if *center { stat("beta") } else { "None".into() },
+                if *scale { stat("gamma") } else { "None".into() },
+                float(*eps)
+            ))
+        }
+        PortOp::LayerNorm {
+            shape,
+            eps,
+            center,
+            scale,
+        } => {
+            w.helper(NORMALIZE);
+            let axes: Vec<i64> = (-(shape.len() as i64)..0).collect();
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}{}",
+                list(&axes),
+                float(*eps),
+                if *scale {
+                    format!(" * {p}[\"gamma\"]")
+                } else {
+                    String::new()
+                },
+                if *center {
+                    format!(" + {p}[\"beta\"]")
+                } else {
+                    String::new()
+                }
+            ))
+        }
+        PortOp::GroupNorm {
+            groups,
+            eps,
+            affine,
+            ..
+        } => {
+            w.helper(GROUP_NORM);
+            Code::expr(format!(
+                "group_norm({{x}}, {groups}, {}){}",
+                float(*eps),
+                affine_text(&p, *affine)
+            ))
+        }
+        PortOp::InstanceNorm { eps, affine, .. } => {
+            w.helper(NORMALIZE);
+            let axes: Vec<i64> = (1..rank.saturating_sub(1) as i64).collect();
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}",
+                list(&axes),
+                float(*eps),
+                affine_text(&p, *affine)
+            ))
+        }
+        PortOp::Activation(a) => Code::expr(activation(*a, "{x}")),
+        PortOp::Softmax { axis, log } => Code::expr(format!(
+            "tf.nn.{}softmax({{x}}, axis={axis})",
+            if *log { "log_" } else { "" }
+        )),
+        PortOp::Dropout { .. } => Code::alias("the identity at inference"),
+        PortOp::Identity => Code::alias("the identity"),
+        PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
+            let mut shape = output_shape();
+            if let Some(b) = shape.first_mut() {
+                *b = -1;
+            }
+            Code::expr(format!("tf.reshape({{x}}, {})", list(&shape)))
+        }
+        PortOp::Squeeze(axes) if axes.is_empty() => Code::alias("no size-1 axis to drop"),
+        PortOp::Squeeze(axes) => {
+            let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
+            Code::expr(format!("tf.squeeze({{x}}, axis={})", list(&a)))
+        }
+        PortOp::Unsqueeze(axes) => {
+            let mut text = "{x}".to_string();
+            for a in axes {
+                text = format!("tf.expand_dims({text}, {a})");
+            }
+            Code::expr(text)
+        }
+        PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
+        PortOp::Split { axis, sizes } => {
+            Code::expr(format!("tf.split({{x}}, {}, axis={axis})", list(sizes)))
+        }
+        PortOp::Concat { axis } => Code::expr(format!("tf.concat([{{xs}}], axis={axis})")),
+        PortOp::Dense {
+            bias,
+            activation: a,
+            ..
+        } => {
+            let wt = format!("{p}[\"w\"]");
+            let mut text = if rank == 2 {
+                format!("tf.matmul({{x}}, {wt})")
+            } else {
+                format!("tf.tensordot({{x}}, {wt}, 1)")
+            };
+            if *bias {
+                text.push_str(&format!(" + {p}[\"b\"]"));
+            }
+            let mut lines = vec![text];
+            if let Some(a) = a {
+                lines.push(activation(*a, "{x}"));
+            }
+            Code {
+                lines,
+                ..Code::default()
+            }
+        }
+        PortOp::MatMul => Code::expr("tf.matmul({x0}, {x1})"),
+        PortOp::Embedding { .. } => Code::expr(format!("tf.gather({p}[\"w\"], {{x}})")),
+        PortOp::Pad { pairs, fill } => {
+            let crop: Vec<(i64, i64)> = pairs
+                .iter()
+                .map(|&(b, a)| ((-b).max(0), (-a).max(0)))
+                .collect();
+            let pad: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (b.max(0), a.max(0))).collect();
+            let any = |v: &[(i64, i64)]| v.iter().any(|&(b, a)| b > 0 || a > 0);
+            let mut lines = Vec::new();
+            if any(&crop) {
+                lines.push(format!("{{x}}{}", crop_index(&crop)));
+            }
+            if any(&pad) {
+                let pw = pad_list(&pad, 0, 0);
+                lines.push(match fill {
+                    PadFill::Constant(v) if *v == 0.0 => format!("tf.pad({{x}}, {pw})"),
+                    PadFill::Constant(v) => {
+                        format!("tf.pad({{x}}, {pw}, constant_values={})", float(*v))
+                    }
+                    PadFill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
+                    PadFill::Replicate => {
+                        w.helper(PAD_EDGE);
+                        format!("pad_edge({{x}}, {})", pair_list(&pad))
+                    }
+                    PadFill::Circular => {
+                        w.helper(PAD_WRAP);
+                        format!("pad_wrap({{x}}, {})", pair_list(&pad))
+                    }
+                });
+            }
+            if lines.is_empty() {
+                Code::alias("pads nothing")
+            } else {
+                Code {
+                    lines,
+                    ..Code::default()
+                }
+            }
+        }
+        PortOp::Upsample {
+            input,
+            output,
+            scale,
+            mode,
+            align_corners,
+        } => {
+            let mut lines = Vec::new();
+            for (a, (&i, &o)) in input.iter().zip(output).enumerate() {
+                let axis = a + 1;
+                let f = scale
+                    .as_ref()
+                    .and_then(|s| if s.len() == 1 { s.first() } else { s.get(a) })
+                    .copied();
+                match mode {
+                    Interpolation::Nearest => {
+                        let idx = nearest_indices(plan.source == Framework::Keras, i, o, f);
+                        match repeat_factor(&idx, i) {
+                            Some(1) => {}
+                            Some(r) => lines.push(format!("tf.repeat({{x}}, {r}, axis={axis})")),
+                            None => {
+                                lines.push(format!("tf.gather({{x}}, {}, axis={axis})", list(&idx)))
+                            }
+                        }
+                    }
+                    Interpolation::Linear => {
+                        let ratio = linear_ratio(i, o, f, *align_corners);
+                        if i == o && ratio == 1.0 {
+                            continue;
+                        }
+                        w.helper(RESIZE_LINEAR);
+                        lines.push(format!(
+                            "resize_linear({{x}}, {axis}, {o}, {}, {})",
+                            float(ratio),
+                            py_bool(*align_corners)
+                        ));
+                    }
+                    Interpolation::Bicubic => {
+                        // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
+                        // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
+                        let keras = plan.source == Framework::Keras;
+                        let ratio = linear_ratio(i, o, f, *align_corners && !keras);
+                        w.helper(RESIZE_CUBIC);
+                        lines.push(format!(
+                            "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
+                            float(ratio),
+                            py_bool(*align_corners && !keras),
+                            py_bool(!keras)
+                        ));
+                    }
+                }
+            }
+            if lines.is_empty() {
+                Code::alias("the size is unchanged")
+            } else {
+                Code {
+                    lines,
+                    ..Code::default()
+                }
+            }
+        }
+        PortOp::Elementwise {
+            op,
+            constant,
+            constant_first,
+        } => Code::expr(elementwise(
+            *op,
+            *constant,
+            *constant_first,
+            step.inputs.len(),
+            "tf",
+        )),
+        PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
+            (s, 0.0) => format!("{{x}} * {}", float(s)),
+            (0.0, o) => format!("tf.fill(tf.shape({{x}}), {})", float(o)),
+            (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
+        }),
+        PortOp::Reduce { op, axes, keepdims } => {
+            let f = match op {
+                Reduce::Mean => "mean",
+                Reduce::Sum => "sum",
+                Reduce::Max => "max",
+                Reduce::Min => "min",
+            };
+            let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
+            Code::expr(format!(
+                "tf.reduce_{f}({{x}}, axis={}{})",
+                list(&a),
+                if *keepdims { ", keepdims=True" } else { "" }
+            ))
+        }
+        PortOp::PixelShuffle(r) => {
+            // [N, H, W, C*r*r], channel c*r*r + i*r + j -> row offset i, column offset j.
+            let s = input_shape(0);
+            let (h, wd, c) = match s.as_slice() {
+                [_, h, wd, c] => (*h, *wd, *c / (r * r).max(1)),
+                _ => {
+                    return Err(PortError::at(
+                        line,
+                        "PixelShuffle of a tensor that is not a 2-D map",
+                    ));
+                }
+            };
+            Code::expr(format!(
+                "tf.reshape(tf.transpose(tf.reshape({{x}}, [-1, {h}, {wd}, {c}, {r}, {r}]), [0, 1, 4, 2, 5, 3]), [-1, {}, {}, {c}])",
+                h * r,
+                wd * r
+            ))
+        }
+        PortOp::Random { normal } => Code::expr(if *normal {
+            "tf.random.normal(tf.shape({x}))"
+        } else {
+            "tf.random.uniform(tf.shape({x}))"
+        }),
+    })
+}
+
+/// ` * gamma + beta` of a normalisation with affine weights over the last axis.
+fn affine_text(p: &str, affine: bool) -> String {
+    if affine {
+        format!(" * {p}[\"gamma\"] + {p}[\"beta\"]")
+    } else {
+        String::new()
+    }
+}
