@@ -24,6 +24,9 @@ pub enum Origin {
         /// the input shape (and a comment saying so).
         defined: Vec<(String, String)>,
     },
+    /// The source cannot be rebuilt: what it lacks, at its line (a summary that does not say
+    /// a layer's activation or pool size). Ports refuse with it.
+    Missing { line: usize, what: String },
 }
 
 /// A model read from what the user gave.
@@ -49,7 +52,10 @@ pub use code::ReadError;
 
 /// Reads pasted text: Python model code (or, by their readers, a printed model).
 pub fn read(text: &str, options: &Options) -> Result<Model, ReadError> {
-    let r = code::read(text, options)?;
+    Ok(from_code(text, code::read(text, options)?))
+}
+
+fn from_code(text: &str, r: code::Reading) -> Model {
     // The statements that ran, after the imports of the names the paste uses unimported.
     let code = r
         .imports
@@ -58,7 +64,7 @@ pub fn read(text: &str, options: &Options) -> Result<Model, ReadError> {
         .chain(r.kept.iter().filter_map(|&(a, b)| text.get(a..b)))
         .collect::<Vec<_>>()
         .join("\n");
-    Ok(Model {
+    Model {
         graph: r.graph,
         input: r.input,
         origin: Origin::Code {
@@ -68,5 +74,5 @@ pub fn read(text: &str, options: &Options) -> Result<Model, ReadError> {
         },
         others: r.others,
         params: r.params,
-    })
+    }
 }
