@@ -1,12 +1,14 @@
 //! Whole models: every front end reads what the user has into one [`graph::Graph`] — pasted
-//! code through an evaluator ([`code`]), and (by their own modules) printed models and model
-//! files — whose shapes come from one rule per op ([`shape`], convolutions and pools through
-//! `core::evaluate`). [`report`] is the table as the CLI's JSON.
+//! code through an evaluator ([`code`]), printed models ([`printed`]: `print(model)` of a torch
+//! module, Keras `model.summary()`) and (by their own module) model files — whose shapes come
+//! from one rule per op ([`shape`], convolutions and pools through `core::evaluate`).
+//! [`report`] is the table as the CLI's JSON.
 
 pub mod code;
 pub mod graph;
 pub mod op;
 pub mod port;
+pub mod printed;
 pub mod report;
 pub mod shape;
 
