@@ -52,9 +52,29 @@ pub use code::Options;
 /// Why nothing could be read: where (1-based line, 0 for the whole input) and why.
 pub use code::ReadError;
 
-/// Reads pasted text: Python model code (or, by their readers, a printed model).
+/// Reads pasted text: Python model code, else a printed model (a torch printout or a Keras
+/// summary). Code comes first; a paste that holds code and then what it printed (a forum post)
+/// is read as its code when the code reads; the printed model is read otherwise.
 pub fn read(text: &str, options: &Options) -> Result<Model, ReadError> {
-    Ok(from_code(text, code::read(text, options)?))
+    let code_error = match code::read(text, options) {
+        Ok(r) => return Ok(from_code(text, r)),
+        Err(e) => e,
+    };
+    let Some(found) = printed::find(text) else {
+        return Err(code_error);
+    };
+    let head = text.get(..found.offset).unwrap_or("");
+    if !head.trim().is_empty()
+        && let Ok(r) = code::read(head, options)
+    {
+        let mut m = from_code(head, r);
+        m.graph.notes.push(format!(
+            "line {}: what follows is a printed model; padlab read the code above it",
+            found.line
+        ));
+        return Ok(m);
+    }
+    printed::read(text, found, options)
 }
 
 fn from_code(text: &str, r: code::Reading) -> Model {
