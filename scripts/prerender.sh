@@ -2,4 +2,4 @@
 # Rewrites the default layer's pre-rendered picture in index.html (checked by tests/prerender.rs).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-PADLAB_BLESS=1 cargo test --quiet --test prerender
+cargo run --quiet --example prerender

@@ -69,3 +69,105 @@ fn the_pure_modules_know_nothing_about_the_browser() {
         }
     }
 }
+
+/// The paths the main wasm's own code (`src/app/`, `src/bin/web.rs`) names, braces expanded:
+/// `use crate::view::model::{PRESETS, shell}` names `view::model::PRESETS` and
+/// `view::model::shell`.
+fn crate_paths(text: &str) -> Vec<String> {
+    fn expand(prefix: &str, rest: &str, out: &mut Vec<String>) -> usize {
+        // `rest` starts after `{`: items until the matching `}`.
+        let mut i = 0;
+        let bytes = rest.as_bytes();
+        let mut item = String::new();
+        while i < bytes.len() {
+            match bytes[i] {
+                b'{' => {
+                    let inner = format!("{prefix}{}", item.trim());
+                    i += 1 + expand(&inner, &rest[i + 1..], out);
+                    item.clear();
+                    continue;
+                }
+                b',' | b'}' => {
+                    let name = item.trim();
+                    if !name.is_empty() {
+                        let name = name.split(" as ").next().unwrap_or(name).trim();
+                        out.push(format!("{prefix}{name}").trim_end_matches("::self").into());
+                    }
+                    item.clear();
+                    if bytes[i] == b'}' {
+                        return i + 1;
+                    }
+                }
+                c => item.push(c as char),
+            }
+            i += 1;
+        }
+        i
+    }
+    let mut out = Vec::new();
+    for (start, _) in text.match_indices("crate::") {
+        let rest = &text[start + "crate::".len()..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(rest.len());
+        let path = &rest[..end];
+        if rest[end..].starts_with('{') {
+            expand(path, &rest[end + 1..], &mut out);
+        } else {
+            out.push(path.trim_end_matches(':').to_string());
+        }
+    }
+    out
+}
+
+/// Architecture invariant: the main wasm calls only what ARCHITECTURE.md allows it (the line
+/// `Main wasm allowed:`), so the generator, the model reader and plotters stay in the worker.
+#[test]
+fn the_main_wasm_names_only_what_the_architecture_allows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let line = doc
+        .lines()
+        .find(|l| l.contains("Main wasm allowed:"))
+        .expect("ARCHITECTURE.md states what the main wasm may call");
+    let allowed: Vec<&str> = line.split('`').skip(1).step_by(2).collect();
+    assert!(allowed.len() >= 5, "{allowed:?}");
+    let mut files = Vec::new();
+    rust_files(&root.join("src/app"), &mut files);
+    files.push(root.join("src/bin/web.rs"));
+    let mut named = 0;
+    let mut offenders = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for path in crate_paths(&text) {
+            named += 1;
+            let ok = path.starts_with("app")
+                || allowed
+                    .iter()
+                    .any(|a| path == *a || path.starts_with(&format!("{a}::")));
+            if !ok {
+                offenders.push(format!("{}: crate::{path}", file.display()));
+            }
+        }
+    }
+    assert!(named > 20, "only {named} paths found: is the scan broken?");
+    assert!(
+        offenders.is_empty(),
+        "the main wasm names what ARCHITECTURE.md does not allow it:\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn crate_paths_expand_braces() {
+    assert_eq!(
+        crate_paths(
+            "use crate::view::model::{PRESETS, shell as s};\nlet x = crate::core::join(a);"
+        ),
+        ["view::model::PRESETS", "view::model::shell", "core::join"]
+    );
+    assert_eq!(
+        crate_paths("use crate::{core::{Op, spec::Framework}, picture};"),
+        ["core::Op", "core::spec::Framework", "picture"]
+    );
+}

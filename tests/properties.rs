@@ -221,6 +221,16 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
+    #[test]
+    fn every_accepted_layer_has_a_plan_with_steps_for_every_target(spec in layer()) {
+        prop_assume!(evaluate(&spec).is_ok());
+        plan_has_steps::<padlab::codegen::TorchPad>(&spec)?;
+        plan_has_steps::<padlab::codegen::KerasPad>(&spec)?;
+        plan_has_steps::<padlab::codegen::TfPad>(&spec)?;
+        plan_has_steps::<padlab::codegen::OnnxPad>(&spec)?;
+        plan_has_steps::<padlab::codegen::JaxPad>(&spec)?;
+    }
+
     /// Whatever layer the core accepts, every pure module that shows it computes without a
     /// panic (these tests build with overflow checks, so an overflow fails here): the picture,
     /// its layout and scene (when small enough to draw), the arithmetic, the framework table,
@@ -364,4 +374,32 @@ fn a_huge_stride_draws_without_overflow() {
     let answer = evaluate(&spec).expect("accepted");
     let p = padlab::picture::picture(&spec, &answer).expect("a picture");
     picture_is_bounded(&p).expect("bounded");
+}
+
+/// Every plan for an accepted layer has steps, each in a form the target writes (a failed
+/// spelling is an error, never an empty plan), and exactly one of them is the layer itself.
+fn plan_has_steps<P: padlab::codegen::plan::Spelling>(
+    spec: &LayerSpec,
+) -> Result<(), TestCaseError> {
+    use padlab::codegen::plan::{LowerOptions, Step, lower};
+    for export_safe in [false, true] {
+        let plan = lower::<P>(spec, LowerOptions { export_safe });
+        prop_assert!(plan.is_ok(), "{:?}: {:?}", spec, plan);
+        let plan = plan.unwrap();
+        let layers = plan
+            .steps
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s,
+                    Step::Conv { .. }
+                        | Step::ConvTranspose { .. }
+                        | Step::Pool { .. }
+                        | Step::AverageRatio { .. }
+                )
+            })
+            .count();
+        prop_assert_eq!(layers, 1, "{:?} -> {:?}", spec, plan.steps);
+    }
+    Ok(())
 }

@@ -82,3 +82,28 @@ test('a pasted layer call fills the form', async ({ padlab }) => {
   await expect(page.locator('#paste-layer-error')).not.toBeEmpty();
   await expect(padlab.field('padding')).toHaveValue('same');
 });
+
+test('a paste with any characters comes back from its link byte for byte', async ({ padlab }) => {
+  const page = padlab.page;
+  // The worker's old field and record separators, other control characters, a line separator
+  // and a character beyond the BMP, in a comment and in a string. (A carriage return is not
+  // among them: a textarea's value turns it into a newline by the HTML standard.)
+  const odd = '\u0001\u001e\u001f\u0007\t\u000b\u000c\u007f\u0085\u00a0\u2028\u{1f600}';
+  const paste = `${seed002}# ${odd} trailing\u001e\nname = "${odd}"\n\u001f`;
+  await padlab.open();
+  await page.getByTestId('view-model').click();
+  // The input first: the only link that holds the whole paste then holds the input too.
+  await page.getByTestId('model-input').fill('32x32x3');
+  await page.getByTestId('model-source').fill(paste);
+  await expect(page.getByTestId('model-row').or(page.getByTestId('model-error')).first()).toBeVisible();
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#view=model&model=.{300}/);
+  const link = page.url();
+  await page.reload();
+  await expect(page.getByTestId('model-view')).toBeVisible();
+  await expect(page.getByTestId('model-source')).toHaveValue(paste);
+  await expect(page.getByTestId('model-input')).toHaveValue('32x32x3');
+  // The same link opened fresh restores the same text.
+  await page.goto(link);
+  await expect(page.getByTestId('model-source')).toHaveValue(paste);
+  expect(await page.getByTestId('model-source').inputValue()).toBe(paste);
+});

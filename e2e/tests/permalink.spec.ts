@@ -11,10 +11,15 @@ test('a permalink restores the layer, and edits update the URL', async ({ padlab
 });
 
 test('back and forward walk through the layers', async ({ padlab }) => {
+  // The page's clock, so that "a pause between two edits" is a jump in time, not a sleep
+  // racing the app's constant (app/link.rs NEW_ENTRY_AFTER: an edit that long after the last
+  // history entry opens a new one; a quicker one is merged into it).
+  await padlab.page.clock.install();
   await padlab.open();
   await padlab.preset('seed-000');
   await expect(padlab.outputSize).toHaveAttribute('data-value', '100x20');
-  await padlab.page.waitForTimeout(1100); // a new history entry, not a merged edit
+  await expect(padlab.page).toHaveURL(/k=4x1/);
+  await padlab.page.clock.fastForward('01:00'); // a new history entry, not a merged edit
   await padlab.preset('resnet-stem');
   await expect(padlab.outputSize).toHaveAttribute('data-value', '112x112');
   await padlab.page.goBack();

@@ -2,7 +2,6 @@
 //! each target (`codegen::answer`, computed here so they do not wait for the worker), with copy.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::below::copy;
 use crate::codegen::answer::answer;
@@ -33,11 +32,7 @@ pub fn Answers(
         })
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(button) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-copy-answer]").ok().flatten())
-        else {
+        let Some(button) = super::dom::closest(&ev, "[data-copy-answer]") else {
             return;
         };
         let text = button

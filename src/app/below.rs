@@ -4,16 +4,16 @@
 //! code options, the tabs and the copy buttons.
 
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
+use super::dom;
 use super::generator::Generator;
 use super::tabs;
 use crate::core::Framework;
 use crate::view::panels::below_shell;
 
 fn slot(name: &str) -> Option<Element> {
-    document().get_element_by_id(&format!("slot-{name}"))
+    dom::by_id(&format!("slot-{name}"))
 }
 
 /// Writes `markup` into a slot unless it holds it already.
@@ -41,6 +41,25 @@ fn fill(name: &str, markup: &str, last: StoredValue<Vec<(String, String)>>) {
     });
 }
 
+/// A code tab's copy button (`data-copy` names the target): copies the tab's `pre`, then says
+/// so in the status line `status_id` ("Copied the PyTorch code.", `what` naming the thing).
+pub(super) fn copy_tab(button: &Element, status_id: &'static str, what: &str) {
+    let text = button
+        .parent_element()
+        .and_then(|panel| panel.query_selector("pre").ok().flatten())
+        .and_then(|pre| pre.text_content());
+    let target = button
+        .get_attribute("data-copy")
+        .and_then(|name| name.parse::<Framework>().ok());
+    if let (Some(text), Some(target)) = (text, target) {
+        copy(
+            text,
+            status_id,
+            format!("Copied the {} {what}.", target.title()),
+        );
+    }
+}
+
 /// Copies `text`, then says so in the code panel's status line.
 pub(super) fn copy(text: String, status_id: &'static str, done: String) {
     let Some(window) = web_sys::window() else {
@@ -53,9 +72,7 @@ pub(super) fn copy(text: String, status_id: &'static str, done: String) {
             Err(_) => "The browser refused the clipboard: select the text and copy it by hand."
                 .to_string(),
         };
-        if let Some(el) = document().get_element_by_id(status_id) {
-            el.set_text_content(Some(&message));
-        }
+        dom::set_text(dom::by_id(status_id).as_ref(), &message);
     });
 }
 
@@ -110,29 +127,19 @@ pub fn Below(
             }
         });
     });
-    let target = |el: &Element| -> Option<Element> { el.closest("[name], button").ok().flatten() };
     let on_input = move |ev: leptos::ev::Event| {
-        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        let Some(el) = dom::target(&ev) else {
             return;
         };
         if el.get_attribute("name").as_deref() == Some("want") {
-            let value = js_sys::Reflect::get(&el, &JsValue::from_str("value"))
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default();
-            generator.want.set(value);
+            generator.want.set(dom::value(&el));
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
-        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        let Some(el) = dom::target(&ev) else {
             return;
         };
-        let on =
-            js_sys::Reflect::get(&el, &JsValue::from_str("checked")).is_ok_and(|v| v.is_truthy());
-        let value = js_sys::Reflect::get(&el, &JsValue::from_str("value"))
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
+        let (on, value) = (dom::checked(&el), dom::value(&el));
         match el.get_attribute("name").as_deref() {
             Some("sweep") => generator.sweep.set(value.parse().ok()),
             Some("check") => generator.options.update(|o| o.check = on),
@@ -142,31 +149,17 @@ pub fn Below(
         }
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(el) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<Element>().ok())
-            .and_then(|el| target(&el))
-        else {
+        let Some(el) = dom::closest(&ev, "[name], button") else {
             return;
         };
-        if let Some(name) = el.get_attribute("data-copy") {
-            let text = el
-                .parent_element()
-                .and_then(|panel| panel.query_selector("pre").ok().flatten())
-                .and_then(|pre| pre.text_content());
-            if let (Some(text), Ok(t)) = (text, name.parse::<Framework>()) {
-                copy(
-                    text,
-                    "copy-status",
-                    format!("Copied the {} code.", t.title()),
-                );
-            }
+        if el.has_attribute("data-copy") {
+            copy_tab(&el, "copy-status", "code");
         } else if let Some(index) = tabs::select(&el) {
             generator.select(Framework::ALL[index.min(Framework::ALL.len() - 1)]);
         }
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        let Some(el) = dom::target(&ev) else {
             return;
         };
         if let Some(index) = tabs::key(&el, &ev.key()) {

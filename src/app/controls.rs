@@ -4,37 +4,21 @@
 //! changes from elsewhere: a preset, a link, back/forward, a pasted layer.
 
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use web_sys::Element;
 
+use super::dom::{self, checked, set_attr, set_hidden, set_property, set_text};
 use crate::core::LayerSpec;
 use crate::forms::compact::{CompactSpec, FieldError};
 use crate::forms::controls::Control;
 use crate::view::controls::{markup, padding_placeholder};
 
-fn property(el: &Element, name: &str) -> JsValue {
-    js_sys::Reflect::get(el, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn set_property(el: &Element, name: &str, value: &JsValue) {
-    let _ = js_sys::Reflect::set(el, &JsValue::from_str(name), value);
-}
-
 /// What a control shows now (a checkbox: "true" or "false").
 fn shown_value(el: &Element) -> String {
     if el.get_attribute("type").as_deref() == Some("checkbox") {
-        property(el, "checked").is_truthy().to_string()
+        checked(el).to_string()
     } else {
-        property(el, "value").as_string().unwrap_or_default()
-    }
-}
-
-/// Sets an element's text unless it holds it already.
-fn set_text(el: Option<&Element>, text: &str) {
-    if let Some(el) = el
-        && el.text_content().as_deref().unwrap_or("") != text
-    {
-        el.set_text_content(Some(text));
+        dom::value(el)
     }
 }
 
@@ -87,20 +71,15 @@ fn show(parts: &[Part], form: &CompactSpec, error: Option<&FieldError>) {
                 set_property(el, "value", &JsValue::from_str(&value));
             }
         }
-        if let Some(label) = &part.label {
-            let hide = !control.applies(form.framework, form.op);
-            if label.has_attribute("hidden") != hide {
-                let _ = label.toggle_attribute_with_force("hidden", hide);
-            }
-        }
+        set_hidden(
+            part.label.as_ref(),
+            !control.applies(form.framework, form.op),
+        );
         if let Control::Text(field) = control {
             let message = error
                 .filter(|e| e.field == field)
                 .map(|e| e.message.as_str());
-            let invalid = if message.is_some() { "true" } else { "false" };
-            if el.get_attribute("aria-invalid").as_deref() != Some(invalid) {
-                let _ = el.set_attribute("aria-invalid", invalid);
-            }
+            set_attr(el, "aria-invalid", &message.is_some().to_string());
             set_text(part.error.as_ref(), message.unwrap_or(""));
             let note = notes
                 .iter()
@@ -108,10 +87,7 @@ fn show(parts: &[Part], form: &CompactSpec, error: Option<&FieldError>) {
                 .map(|(_, n)| n.as_str());
             set_text(part.note.as_ref(), note.unwrap_or(""));
             if field == crate::forms::compact::Field::Padding {
-                let hint = padding_placeholder(form);
-                if el.get_attribute("placeholder").as_deref() != Some(hint) {
-                    let _ = el.set_attribute("placeholder", hint);
-                }
+                set_attr(el, "placeholder", padding_placeholder(form));
             }
         }
     }
@@ -156,7 +132,7 @@ pub fn Controls(
         pause.set_value(set_timeout_with_handle(move || typing.set(false), TYPING_PAUSE).ok());
     };
     let on_edit = move |ev: leptos::ev::Event| {
-        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        let Some(el) = dom::target(&ev) else {
             return;
         };
         let Some(control) = el.get_attribute("name").and_then(|n| Control::named(&n)) else {

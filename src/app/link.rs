@@ -74,6 +74,10 @@ fn write_url(query: &str, push: bool, last_push: StoredValue<f64>, first: Stored
     first.set_value(false);
 }
 
+/// How long after the last history entry an edit opens a new one (in ms; a quicker edit is
+/// merged into it). `e2e/tests/permalink.spec.ts` jumps the page's clock past it.
+const NEW_ENTRY_AFTER: f64 = 1000.0;
+
 /// How long the address bar waits for a burst of edits to pause: a history write costs about
 /// 2 ms, too much to pay inside every keystroke's update.
 const URL_DELAY: std::time::Duration = std::time::Duration::from_millis(120);
@@ -95,7 +99,8 @@ pub fn sync_url(
             handle.clear();
             pending.set_value(None);
         }
-        let new_entry = !first.get_value() && js_sys::Date::now() - last_push.get_value() >= 1000.0;
+        let new_entry =
+            !first.get_value() && js_sys::Date::now() - last_push.get_value() >= NEW_ENTRY_AFTER;
         if new_entry || first.get_value() {
             write_url(&query, new_entry, last_push, first);
             return;
@@ -133,11 +138,7 @@ pub fn LinkBar(
         }
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(button) = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .and_then(|el| el.closest("button").ok().flatten())
-        else {
+        let Some(button) = super::dom::closest(&ev, "button") else {
             return;
         };
         if button.has_attribute("data-dismiss") {

@@ -5,6 +5,7 @@
 mod answers;
 mod below;
 mod controls;
+mod dom;
 mod generator;
 mod grid_view;
 mod link;
@@ -68,18 +69,13 @@ pub fn App() -> impl IntoView {
     let view_model = Signal::derive(move || view.get() == 1);
     Effect::new(move |_| link::write_fragment(&link::fragment(view_model.get(), &packed.get())));
     let on_view_click = move |ev: leptos::ev::MouseEvent| {
-        let tab = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .and_then(|el| el.closest("[role=tab]").ok().flatten());
+        let tab = dom::closest(&ev, "[role=tab]");
         if let Some(i) = tab.as_ref().and_then(tabs::select) {
             view.set(i);
         }
     };
     let on_view_key = move |ev: leptos::ev::KeyboardEvent| {
-        let tab = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let tab = dom::target(&ev);
         if let Some(i) = tab.and_then(|t| tabs::key(&t, &ev.key())) {
             ev.prevent_default();
             view.set(i);
@@ -161,11 +157,12 @@ fn draw_linked_picture(root: &web_sys::Element) -> bool {
     let width = i64::from(results.client_width()).max(160);
     let fit = crate::picture::Fit {
         width,
-        max_height: grid_view::MAX_HEIGHT,
-        min_cell: grid_view::MIN_CELL,
+        max_height: crate::picture::player::MAX_HEIGHT,
+        min_cell: crate::picture::player::MIN_CELL,
         view: crate::picture::View::Auto,
     };
-    let Some(svg) = crate::picture::svg::prerendered_up_to(&spec, grid_view::SVG_CELLS, &fit)
+    let Some(svg) =
+        crate::picture::svg::prerendered_up_to(&spec, crate::picture::player::SVG_CELLS, &fit)
     else {
         return false;
     };

@@ -5,13 +5,11 @@
 //! (packed by the worker), so it survives a reload and a shared link restores it.
 
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::Element;
 
-use super::below::copy;
+use super::below::{copy, copy_tab};
+use super::dom::{self, by_id};
 use super::generator::Generator;
 use super::tabs;
-use crate::core::Framework;
 use crate::view::model::{PRESETS, TARGETS, shell};
 use crate::worker::protocol::Request;
 
@@ -35,28 +33,19 @@ fn without_header(text: &str) -> String {
 /// How long a model request waits for typing to pause.
 const MODEL_DELAY: std::time::Duration = std::time::Duration::from_millis(250);
 
-fn by_id(id: &str) -> Option<Element> {
-    document().get_element_by_id(id)
-}
-
-/// A form field's `value`.
+/// A form field's `value`, by id.
 fn value(id: &str) -> String {
-    by_id(id)
-        .and_then(|el| js_sys::Reflect::get(&el, &JsValue::from_str("value")).ok())
-        .and_then(|v| v.as_string())
-        .unwrap_or_default()
+    by_id(id).map(|el| dom::value(&el)).unwrap_or_default()
 }
 
 fn set_value(id: &str, text: &str) {
     if let Some(el) = by_id(id) {
-        let _ = js_sys::Reflect::set(&el, &JsValue::from_str("value"), &JsValue::from_str(text));
+        dom::set_value(&el, text);
     }
 }
 
 fn checked(id: &str) -> bool {
-    by_id(id)
-        .and_then(|el| js_sys::Reflect::get(&el, &JsValue::from_str("checked")).ok())
-        .is_some_and(|v| v.is_truthy())
+    by_id(id).is_some_and(|el| dom::checked(&el))
 }
 
 /// The Model view (always mounted; hidden while the other view is shown, so nothing typed is
@@ -137,19 +126,13 @@ pub fn ModelView(
     });
     let on_input = move |_: leptos::ev::Event| send_later();
     let on_change = move |ev: leptos::ev::Event| {
-        let on_check = ev
-            .target()
-            .and_then(|t| t.dyn_into::<Element>().ok())
-            .is_some_and(|el| el.id() == "model-check");
+        let on_check = dom::target(&ev).is_some_and(|el| el.id() == "model-check");
         if on_check {
             send_now();
         }
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
-            return;
-        };
-        let Ok(Some(button)) = el.closest("button") else {
+        let Some(button) = dom::closest(&ev, "button") else {
             return;
         };
         if let Some(id) = button.get_attribute("data-preset") {
@@ -169,24 +152,14 @@ pub fn ModelView(
                 "model-status",
                 "Link copied: it opens this model.".into(),
             );
-        } else if let Some(name) = button.get_attribute("data-copy") {
-            let text = button
-                .parent_element()
-                .and_then(|panel| panel.query_selector("pre").ok().flatten())
-                .and_then(|pre| pre.text_content());
-            if let (Some(text), Ok(target)) = (text, name.parse::<Framework>()) {
-                copy(
-                    text,
-                    "model-status",
-                    format!("Copied the {} model.", target.title()),
-                );
-            }
+        } else if button.has_attribute("data-copy") {
+            copy_tab(&button, "model-status", "model");
         } else if let Some(index) = tabs::select(&button) {
             selected.set_value(index);
         }
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(tab) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        let Some(tab) = dom::target(&ev) else {
             return;
         };
         if let Some(index) = tabs::key(&tab, &ev.key()) {

@@ -56,9 +56,7 @@ pub fn PasteLayer(
             .pasted
             .with(|p| p.as_ref().and_then(|p| p.as_ref().err().cloned()))
             .unwrap_or_default();
-        if let Some(el) = document().get_element_by_id("paste-layer-error") {
-            el.set_text_content(Some(&error));
-        }
+        super::dom::set_text(super::dom::by_id("paste-layer-error").as_ref(), &error);
     });
     view! {
         <div class="paste-layer" on:input=on_input inner_html=crate::view::panels::paste_field().into_string()></div>

@@ -2,7 +2,6 @@
 //! the form; the preset that matches the form is pressed and its note shown as text.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::forms::compact::CompactSpec;
 use crate::view::panels::preset_bar;
@@ -39,11 +38,8 @@ pub fn PresetBar(
         }
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let id = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-preset]").ok().flatten())
-            .and_then(|b| b.get_attribute("data-preset"));
+        let id =
+            super::dom::closest(&ev, "[data-preset]").and_then(|b| b.get_attribute("data-preset"));
         if let Some(preset) = id.and_then(|id| presets().into_iter().find(|p| p.id == id)) {
             form.set(preset.spec);
         }

@@ -337,7 +337,10 @@ mod cli {
         let mut out = serde_json::Map::new();
         for &target in Framework::ALL {
             let value = match padlab::codegen::answer::answer(&spec, target) {
-                Ok(a) => serde_json::json!({"lines": a.lines, "native": a.native, "note": a.note}),
+                Ok(a) => {
+                    let lines: Vec<&str> = a.lines.iter().map(|l| l.text()).collect();
+                    serde_json::json!({"lines": lines, "native": a.native, "note": a.note})
+                }
                 Err(e) => error_json(e),
             };
             out.insert(target.name().to_string(), value);

@@ -2,21 +2,23 @@
 //! a random input and torch-layout weights through both, and assertions on the shape and the
 //! numbers (`padlab self-check passed ...` when they hold).
 
-use crate::core::{Framework, LayerSpec, Op};
+use crate::core::{LayerSpec, Op};
 
-use super::plan::{LowerOptions, Plan, Spelling, lower};
-use super::writer::{self, Py};
-use super::{CodegenError, Render, Target, dilate_kernel_helper};
+use super::plan::{LowerOptions, Plan, lower};
+use super::target::{Render, Target, WithTarget};
+use super::writer::{self, Py, dilate_kernel_helper};
+use super::{CodegenError, for_target};
 
 /// The source layer, rendered by its own framework's renderer as `source_layer`.
 fn source_layer(source: &LayerSpec, py: &mut Py, target_dilates: bool) -> Result<(), CodegenError> {
-    match source.framework {
-        Framework::Torch => source_block::<super::torch::Torch>(source, py, target_dilates),
-        Framework::Keras => source_block::<super::keras::Keras>(source, py, target_dilates),
-        Framework::Tf => source_block::<super::tf::Tf>(source, py, target_dilates),
-        Framework::Onnx => source_block::<super::onnx::Onnx>(source, py, target_dilates),
-        Framework::Jax => source_block::<super::jax::Jax>(source, py, target_dilates),
+    struct SourceBlock<'a>(&'a LayerSpec, &'a mut Py, bool);
+    impl WithTarget for SourceBlock<'_> {
+        type Output = Result<(), CodegenError>;
+        fn run<T: Target>(self) -> Self::Output {
+            source_block::<T>(self.0, self.1, self.2)
+        }
     }
+    for_target(source.framework, SourceBlock(source, py, target_dilates))
 }
 
 fn source_block<S: Target>(
@@ -24,8 +26,7 @@ fn source_block<S: Target>(
     py: &mut Py,
     target_dilates: bool,
 ) -> Result<(), CodegenError> {
-    let plan: Plan<S::Pad> =
-        lower(source, LowerOptions::default()).map_err(CodegenError::Source)?;
+    let plan: Plan<S::Pad> = lower(source, LowerOptions::default())?;
     let render = Render {
         plan: &plan,
         name: "source_layer",
@@ -60,7 +61,7 @@ fn source_block<S: Target>(
 
 /// Appends the runner, the source layer (from another framework) and the checks to `py`.
 pub(super) fn script<T: Target>(py: &mut Py, r: &Render<T::Pad>) -> Result<(), CodegenError> {
-    let target = T::Pad::TARGET;
+    let target = T::CAN.framework;
     let source = r.source;
     let sem = &r.plan.semantics;
     py.blank();

@@ -2,133 +2,274 @@
 
 use crate::core::Framework;
 
-use super::answer::{crop_slices, dilated_suffix, spelled_out};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
-use super::writer::{Py, join, nchw_pad_width, pair_list, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+use super::writer::{
+    Line, Py, answer_lines, average_prologue, crop_slices, dilated_suffix, join, nchw_pad_width,
+    pair_list, tuple,
+};
 
 /// The JAX renderer.
-pub(crate) struct Jax;
+pub struct Jax;
 
 impl Target for Jax {
     type Pad = JaxPad;
-    fn layer(r: &Render<JaxPad>) -> Py {
-        layer(r)
-    }
-    fn runner(r: &Render<JaxPad>) -> Py {
-        runner(r)
-    }
-    fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
-        answer(plan)
-    }
-}
-
-/// The porter's lines (`codegen::answer`), NCHW like the full code.
-fn answer(plan: &Plan<JaxPad>) -> Vec<String> {
-    let shape = &plan.semantics.shape;
-    let n = shape.ndim();
-    let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
-    let dilations = |d: &[i64]| {
-        if d.iter().any(|&v| v > 1) {
-            format!(", rhs_dilation={}", tuple(d))
-        } else {
-            String::new()
-        }
+    const CAN: &'static Abilities = &Abilities {
+        same_lower: true,
+        ..Abilities::plain(Framework::Jax)
     };
-    plan.steps
-        .iter()
-        .map(|step| match step {
-            Step::Pad { pairs, fill } => {
-                let pw = nchw_pad_width(pairs);
-                match fill {
-                    Fill::Zero => format!("x = jnp.pad(x, {pw})"),
-                    Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
-                    Fill::Reflect => format!("x = jnp.pad(x, {pw}, mode='reflect')"),
-                    Fill::Replicate => format!("x = jnp.pad(x, {pw}, mode='edge')"),
-                    Fill::Circular => format!("x = jnp.pad(x, {pw}, mode='wrap')"),
-                }
+    /// The porter's lines (`codegen::answer`), NCHW like the full code.
+    fn answer(plan: &Plan<JaxPad>) -> Vec<Line> {
+        let shape = &plan.semantics.shape;
+        let n = shape.ndim();
+        let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
+        let dilations = |d: &[i64]| {
+            if d.iter().any(|&v| v > 1) {
+                format!(", rhs_dilation={}", tuple(d))
+            } else {
+                String::new()
             }
-            Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
-            Step::Conv {
-                padding,
-                dilation,
-                dilated_kernel,
-                ..
-            } => format!(
-                "lax.conv_general_dilated(x, w, {}, {}{}){}",
-                tuple(&shape.stride),
-                arg(padding),
-                dilations(dilation),
-                dilated_suffix(*dilated_kernel)
-            ),
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                output_padding,
-                output_size,
-                dilated_kernel,
-                ..
-            } => {
-                // As the full code: the full output is lax's padding (keff-1, keff-1).
-                let pad = if output_padding.is_some() || output_size.is_some() {
-                    let full: Vec<(i64, i64)> = kernel
-                        .iter()
-                        .zip(dilation)
-                        .map(|(k, d)| (d * (k - 1), d * (k - 1)))
-                        .collect();
-                    pair_list(&full)
-                } else {
-                    arg(padding)
-                };
-                // lax.conv_transpose defaults to channels last: NCHW is stated, as in the full code.
-                format!(
-                    "lax.conv_transpose(x, w, {}, {pad}{}, dimension_numbers={}, transpose_kernel=True){}",
+        };
+        answer_lines(&plan.steps, |step| {
+            Some(match step {
+                Step::Pad { pairs, fill } => {
+                    let pw = nchw_pad_width(pairs);
+                    match fill {
+                        Fill::Zero => format!("x = jnp.pad(x, {pw})"),
+                        Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
+                        Fill::Reflect => format!("x = jnp.pad(x, {pw}, mode='reflect')"),
+                        Fill::Replicate => format!("x = jnp.pad(x, {pw}, mode='edge')"),
+                        Fill::Circular => format!("x = jnp.pad(x, {pw}, mode='wrap')"),
+                    }
+                }
+                Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
+                Step::Conv {
+                    padding,
+                    dilation,
+                    dilated_kernel,
+                    ..
+                } => format!(
+                    "lax.conv_general_dilated(x, w, {}, {}{}){}",
                     tuple(&shape.stride),
+                    arg(padding),
                     dilations(dilation),
-                    dimension_numbers(n).replace('"', "'"),
                     dilated_suffix(*dilated_kernel)
-                )
-            }
-            Step::Pool {
-                max,
-                padding,
-                kernel,
-                stride,
-                dilation,
-                window: Window::Pool,
-                count_include_pad,
-                ..
-            } if dilation.iter().all(|&d| d == 1) => {
-                let reduce = |x: &str, init: &str, f: &str| {
+                ),
+                Step::ConvTranspose {
+                    padding,
+                    kernel,
+                    dilation,
+                    output_padding,
+                    output_size,
+                    dilated_kernel,
+                    ..
+                } => {
+                    // As the full code: the full output is lax's padding (keff-1, keff-1).
+                    let pad = if output_padding.is_some() || output_size.is_some() {
+                        let full: Vec<(i64, i64)> = kernel
+                            .iter()
+                            .zip(dilation)
+                            .map(|(k, d)| (d * (k - 1), d * (k - 1)))
+                            .collect();
+                        pair_list(&full)
+                    } else {
+                        arg(padding)
+                    };
+                    // lax.conv_transpose defaults to channels last: NCHW is stated, as in the full code.
                     format!(
-                        "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {})",
-                        join(kernel),
-                        join(stride),
-                        window_padding(padding).replace('"', "'")
-                    )
-                };
-                // An average is the window sum over the counted window, as in the full code.
-                if *max {
-                    reduce("x", "-jnp.inf", "lax.max")
-                } else if count_include_pad.unwrap_or(true) {
-                    format!(
-                        "{} / {}",
-                        reduce("x", "0.0", "lax.add"),
-                        kernel.iter().product::<i64>()
-                    )
-                } else {
-                    format!(
-                        "{} / {}",
-                        reduce("x", "0.0", "lax.add"),
-                        reduce("jnp.ones_like(x[:1, :1])", "0.0", "lax.add")
+                        "lax.conv_transpose(x, w, {}, {pad}{}, dimension_numbers={}, transpose_kernel=True){}",
+                        tuple(&shape.stride),
+                        dilations(dilation),
+                        dimension_numbers(n).replace('"', "'"),
+                        dilated_suffix(*dilated_kernel)
                     )
                 }
-            }
-            other => spelled_out(other),
+                Step::Pool {
+                    max,
+                    padding,
+                    kernel,
+                    stride,
+                    dilation,
+                    window: Window::Pool,
+                    count_include_pad,
+                    ..
+                } if dilation.iter().all(|&d| d == 1) => {
+                    let reduce = |x: &str, init: &str, f: &str| {
+                        format!(
+                            "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {})",
+                            join(kernel),
+                            join(stride),
+                            window_padding(padding).replace('"', "'")
+                        )
+                    };
+                    // An average is the window sum over the counted window, as in the full code.
+                    if *max {
+                        reduce("x", "-jnp.inf", "lax.max")
+                    } else if count_include_pad.unwrap_or(true) {
+                        format!(
+                            "{} / {}",
+                            reduce("x", "0.0", "lax.add"),
+                            kernel.iter().product::<i64>()
+                        )
+                    } else {
+                        format!(
+                            "{} / {}",
+                            reduce("x", "0.0", "lax.add"),
+                            reduce("jnp.ones_like(x[:1, :1])", "0.0", "lax.add")
+                        )
+                    }
+                }
+                _ => return None,
+            })
         })
-        .collect()
+    }
+
+    /// The layer as a function.
+    fn layer(r: &Render<JaxPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import jax.numpy as jnp");
+        py.import("from jax import lax");
+        let shape = r.shape();
+        let n = shape.ndim();
+        let op = r.op();
+        // A window reduction: `(kernel, stride, dilation)` from the step.
+        let window = |x: &str,
+                      init: &str,
+                      f: &str,
+                      (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
+                      padding: &str| {
+            format!(
+                "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}, window_dilation=(1, 1, {}))",
+                join(kernel),
+                join(stride),
+                join(dilation)
+            )
+        };
+        let args = if op.is_pool() { "x" } else { "x, w, b=None" };
+        py.block(format!("def {}({args})", r.name), |py| {
+            py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+            let mut biased = false;
+            for step in &r.plan.steps {
+                match step {
+                    Step::Crop { pairs } => {
+                        let parts: Vec<String> =
+                            pairs.iter().enumerate().map(|(a, (b, e))| format!("{b} : x.shape[{}] - {e}", a + 2)).collect();
+                        py.line(format!("x = x[:, :, {}]", parts.join(", ")));
+                    }
+                    Step::Pad { pairs, fill } => {
+                        let pw = nchw_pad_width(pairs);
+                        py.line(match fill {
+                            Fill::Zero => format!("x = jnp.pad(x, {pw})"),
+                            Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
+                            Fill::Reflect => format!("x = jnp.pad(x, {pw}, mode=\"reflect\")"),
+                            Fill::Replicate => format!("x = jnp.pad(x, {pw}, mode=\"edge\")"),
+                            Fill::Circular => format!("x = jnp.pad(x, {pw}, mode=\"wrap\")"),
+                        });
+                    }
+                    Step::Conv { padding, dilation, .. } => {
+                        py.line(format!(
+                            "x = lax.conv_general_dilated(x, w, window_strides={}, padding={}, rhs_dilation={}, dimension_numbers={})",
+                            tuple(&shape.stride),
+                            padding_arg(padding),
+                            tuple(dilation),
+                            dimension_numbers(n)
+                        ));
+                    }
+                    Step::ConvTranspose { padding, kernel, dilation, output_padding, output_size, .. } => {
+                        if shape.input.contains(&1) {
+                            py.comment(
+                                "Known XLA issue (jax 0.10, CPU): a transposed convolution with a size-1 spatial \
+                                 input can abort in the compiler (algebraic_simplifier: 'Window dimensions do not \
+                                 match RHS shape'). The padding here is right; if it aborts, squeeze the size-1 axis.",
+                            );
+                        }
+                        // The full output is lax's padding (keff-1, keff-1); lax's own 'VALID' is not it
+                        // when the kernel is shorter than the stride.
+                        let pad = if output_padding.is_some() || output_size.is_some() {
+                            let keff: Vec<i64> = kernel.iter().zip(dilation).map(|(k, d)| d * (k - 1) + 1).collect();
+                            pair_list(&keff.iter().map(|&k| (k - 1, k - 1)).collect::<Vec<_>>())
+                        } else {
+                            padding_arg(padding)
+                        };
+                        py.line(format!(
+                            "x = lax.conv_transpose(x, w, strides={}, padding={pad}, rhs_dilation={}, dimension_numbers={}, transpose_kernel=True)",
+                            tuple(&shape.stride),
+                            tuple(dilation),
+                            dimension_numbers(n)
+                        ));
+                    }
+                    Step::EmptyWindows { .. } => {
+                        py.comment("A window with no input element: the source gives the lowest float, JAX -inf.");
+                        py.line("x = jnp.where(x == -jnp.inf, jnp.finfo(x.dtype).min, x)");
+                    }
+                    Step::AddBias => {
+                        py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
+                        biased = true;
+                    }
+                    Step::Pool { max: true, padding, kernel, stride, dilation, .. } => {
+                        py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", (kernel, stride, dilation), &window_padding(padding))));
+                    }
+                    Step::Pool { max: false, padding, kernel, stride, dilation, count_include_pad, .. } => {
+                        let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
+                        let pad = window_padding(padding);
+                        py.line(format!("total = {}", window("x", "0.0", "lax.add", geometry, &pad)));
+                        if count_include_pad.unwrap_or(true) {
+                            py.line(format!("x = total / {}", kernel.iter().product::<i64>()));
+                        } else {
+                            py.line(format!(
+                                "x = total / {}",
+                                window("jnp.ones_like(x[:1, :1])", "0.0", "lax.add", geometry, &pad)
+                            ));
+                        }
+                    }
+                    Step::AverageRatio { kernel, stride, dilation, .. } => {
+                        let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
+                        average_prologue(
+                            py,
+                            "x",
+                            "jnp.ones_like(x[:1, :1])",
+                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
+                            Some(v) => format!("jnp.pad({e}, {}, constant_values={v})", nchw_pad_width(p)),
+                            None => format!("jnp.pad({e}, {})", nchw_pad_width(p)),
+                        },
+                            step,
+                        );
+                        py.line(format!(
+                            "x = {} / {}",
+                            window("x", "0.0", "lax.add", geometry, "\"VALID\""),
+                            window("mask", "0.0", "lax.add", geometry, "\"VALID\"")
+                        ));
+                    }
+                }
+            }
+            if !op.is_pool() && !biased {
+                py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
+            }
+            py.line("return x");
+        });
+        py
+    }
+
+    /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
+    fn runner(r: &Render<JaxPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import numpy as np");
+        py.import("import jax.numpy as jnp");
+        let op = r.op();
+        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+            if op.is_pool() {
+                py.line(format!("return np.asarray({}(jnp.asarray(x)))", r.name));
+            } else {
+                py.line(format!(
+                    "return np.asarray({}(jnp.asarray(x), jnp.asarray({}), jnp.asarray(b)))",
+                    r.name,
+                    r.weight_expr("w")
+                ));
+            }
+        });
+        py
+    }
 }
 
 /// `lax`'s `padding`: `'VALID'`, `'SAME'`, `'SAME_LOWER'`, or `(before, after)` pairs (flax's
@@ -142,7 +283,7 @@ pub enum JaxPad {
 }
 
 impl Spelling for JaxPad {
-    const TARGET: Framework = Framework::Jax;
+    type Target = Jax;
     fn spell(form: &Native, shape: &Shape) -> Option<JaxPad> {
         Some(match form {
             Native::Valid => JaxPad::Valid,
@@ -182,150 +323,4 @@ fn window_padding(padding: &JaxPad) -> String {
         JaxPad::Pairs(pairs) => nchw_pad_width(pairs),
         other => padding_arg(other),
     }
-}
-
-/// The layer as a function.
-fn layer(r: &Render<JaxPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import jax.numpy as jnp");
-    py.import("from jax import lax");
-    let shape = r.shape();
-    let n = shape.ndim();
-    let op = r.op();
-    // A window reduction: `(kernel, stride, dilation)` from the step.
-    let window = |x: &str,
-                  init: &str,
-                  f: &str,
-                  (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
-                  padding: &str| {
-        format!(
-            "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}, window_dilation=(1, 1, {}))",
-            join(kernel),
-            join(stride),
-            join(dilation)
-        )
-    };
-    let args = if op.is_pool() { "x" } else { "x, w, b=None" };
-    py.block(format!("def {}({args})", r.name), |py| {
-        py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
-        let mut biased = false;
-        for step in &r.plan.steps {
-            match step {
-                Step::Crop { pairs } => {
-                    let parts: Vec<String> =
-                        pairs.iter().enumerate().map(|(a, (b, e))| format!("{b} : x.shape[{}] - {e}", a + 2)).collect();
-                    py.line(format!("x = x[:, :, {}]", parts.join(", ")));
-                }
-                Step::Pad { pairs, fill } => {
-                    let pw = nchw_pad_width(pairs);
-                    py.line(match fill {
-                        Fill::Zero => format!("x = jnp.pad(x, {pw})"),
-                        Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
-                        Fill::Reflect => format!("x = jnp.pad(x, {pw}, mode=\"reflect\")"),
-                        Fill::Replicate => format!("x = jnp.pad(x, {pw}, mode=\"edge\")"),
-                        Fill::Circular => format!("x = jnp.pad(x, {pw}, mode=\"wrap\")"),
-                    });
-                }
-                Step::Conv { padding, dilation, .. } => {
-                    py.line(format!(
-                        "x = lax.conv_general_dilated(x, w, window_strides={}, padding={}, rhs_dilation={}, dimension_numbers={})",
-                        tuple(&shape.stride),
-                        padding_arg(padding),
-                        tuple(dilation),
-                        dimension_numbers(n)
-                    ));
-                }
-                Step::ConvTranspose { padding, kernel, dilation, output_padding, output_size, .. } => {
-                    if shape.input.contains(&1) {
-                        py.comment(
-                            "Known XLA issue (jax 0.10, CPU): a transposed convolution with a size-1 spatial \
-                             input can abort in the compiler (algebraic_simplifier: 'Window dimensions do not \
-                             match RHS shape'). The padding here is right; if it aborts, squeeze the size-1 axis.",
-                        );
-                    }
-                    // The full output is lax's padding (keff-1, keff-1); lax's own 'VALID' is not it
-                    // when the kernel is shorter than the stride.
-                    let pad = if output_padding.is_some() || output_size.is_some() {
-                        let keff: Vec<i64> = kernel.iter().zip(dilation).map(|(k, d)| d * (k - 1) + 1).collect();
-                        pair_list(&keff.iter().map(|&k| (k - 1, k - 1)).collect::<Vec<_>>())
-                    } else {
-                        padding_arg(padding)
-                    };
-                    py.line(format!(
-                        "x = lax.conv_transpose(x, w, strides={}, padding={pad}, rhs_dilation={}, dimension_numbers={}, transpose_kernel=True)",
-                        tuple(&shape.stride),
-                        tuple(dilation),
-                        dimension_numbers(n)
-                    ));
-                }
-                Step::EmptyWindows { .. } => {
-                    py.comment("A window with no input element: the source gives the lowest float, JAX -inf.");
-                    py.line("x = jnp.where(x == -jnp.inf, jnp.finfo(x.dtype).min, x)");
-                }
-                Step::AddBias => {
-                    py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
-                    biased = true;
-                }
-                Step::Pool { max: true, padding, kernel, stride, dilation, .. } => {
-                    py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", (kernel, stride, dilation), &window_padding(padding))));
-                }
-                Step::Pool { max: false, padding, kernel, stride, dilation, count_include_pad, .. } => {
-                    let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                    let pad = window_padding(padding);
-                    py.line(format!("total = {}", window("x", "0.0", "lax.add", geometry, &pad)));
-                    if count_include_pad.unwrap_or(true) {
-                        py.line(format!("x = total / {}", kernel.iter().product::<i64>()));
-                    } else {
-                        py.line(format!(
-                            "x = total / {}",
-                            window("jnp.ones_like(x[:1, :1])", "0.0", "lax.add", geometry, &pad)
-                        ));
-                    }
-                }
-                Step::AverageRatio { kernel, stride, dilation, .. } => {
-                    let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                    super::average_prologue(
-                        py,
-                        "x",
-                        "jnp.ones_like(x[:1, :1])",
-                        &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                        Some(v) => format!("jnp.pad({e}, {}, constant_values={v})", nchw_pad_width(p)),
-                        None => format!("jnp.pad({e}, {})", nchw_pad_width(p)),
-                    },
-                        step,
-                    );
-                    py.line(format!(
-                        "x = {} / {}",
-                        window("x", "0.0", "lax.add", geometry, "\"VALID\""),
-                        window("mask", "0.0", "lax.add", geometry, "\"VALID\"")
-                    ));
-                }
-            }
-        }
-        if !op.is_pool() && !biased {
-            py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
-        }
-        py.line("return x");
-    });
-    py
-}
-
-/// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-fn runner(r: &Render<JaxPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import numpy as np");
-    py.import("import jax.numpy as jnp");
-    let op = r.op();
-    py.block(format!("def run_{}(x, w, b)", r.name), |py| {
-        if op.is_pool() {
-            py.line(format!("return np.asarray({}(jnp.asarray(x)))", r.name));
-        } else {
-            py.line(format!(
-                "return np.asarray({}(jnp.asarray(x), jnp.asarray({}), jnp.asarray(b)))",
-                r.name,
-                r.weight_expr("w")
-            ));
-        }
-    });
-    py
 }

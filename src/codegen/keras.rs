@@ -1,113 +1,328 @@
 //! Keras 3: a `keras.Sequential` of layers, channels last (NHWC).
 
-use crate::core::{Framework, Op};
+use crate::core::{Backend, Framework, Op};
 
-use super::answer::{args, dilated_suffix, helper_note, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
-use super::writer::{Py, pad_list, pair_list, pair_tuples, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+use super::writer::{
+    Line, Py, answer_lines, args, average_prologue, dilated_suffix, helper_note, pad_list,
+    pair_list, pair_tuples, short, tuple,
+};
 
 /// The Keras renderer.
-pub(crate) struct Keras;
+pub struct Keras;
 
 impl Target for Keras {
     type Pad = KerasPad;
-    fn layer(r: &Render<KerasPad>) -> Py {
-        layer(r)
-    }
-    fn runner(r: &Render<KerasPad>) -> Py {
-        runner(r)
-    }
-    fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
-        answer(plan)
-    }
-}
-
-/// The porter's lines (`codegen::answer`).
-fn answer(plan: &Plan<KerasPad>) -> Vec<String> {
-    let shape = &plan.semantics.shape;
-    let n = shape.ndim();
-    let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
-    let pad = |p: &KerasPad| {
-        let default = if padded { "" } else { "'valid'" };
-        ("padding", format!("'{}'", keyword(p)), default)
+    const CAN: &'static Abilities = &Abilities {
+        refuses_strided_dilation: true,
+        // Keras has no dilated pooling layer.
+        window: |need| {
+            if need.dilated {
+                Window::Taps
+            } else {
+                Window::Pool
+            }
+        },
+        backends: &[Backend::Tensorflow, Backend::Torch, Backend::Jax],
+        ..Abilities::plain(Framework::Keras)
     };
-    plan.steps
-        .iter()
-        .map(|step| match step {
-            Step::Pad {
-                pairs,
-                fill: Fill::Zero,
-            } => {
-                format!("layers.ZeroPadding{n}D({})", pair_tuples(pairs))
-            }
-            Step::Pad { pairs, fill } => {
-                format!(
-                    "layers.Lambda(lambda t: {}){}",
-                    ops_pad(pairs, *fill).replace('"', "'"),
-                    helper_note(*fill)
-                )
-            }
-            Step::Crop { pairs } => format!("layers.Cropping{n}D({})", pair_tuples(pairs)),
-            Step::Conv {
-                padding,
-                kernel,
-                dilation,
-                dilated_kernel,
-                ..
-            } => format!(
-                "layers.Conv{n}D(C_out, {}{}){}",
-                short(kernel),
-                args(&[
-                    ("strides", short(&shape.stride), "1"),
-                    pad(padding),
-                    ("dilation_rate", short(dilation), "1"),
-                ]),
-                dilated_suffix(*dilated_kernel)
-            ),
-            // Keras sizes a transposed output itself: `output_size` is for other targets.
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                output_padding,
-                dilated_kernel,
-                ..
-            } => format!(
-                "layers.Conv{n}DTranspose(C_out, {}{}){}",
-                short(kernel),
-                args(&[
-                    ("strides", short(&shape.stride), "1"),
-                    pad(padding),
-                    (
-                        "output_padding",
-                        output_padding.as_deref().map_or("None".into(), short),
-                        "None"
-                    ),
-                    ("dilation_rate", short(dilation), "1"),
-                ]),
-                dilated_suffix(*dilated_kernel)
-            ),
-            Step::Pool {
-                max,
-                padding,
-                kernel,
-                stride,
-                window: Window::Pool,
-                ..
-            } => {
-                let k = short(kernel);
-                format!(
-                    "layers.{}Pooling{n}D({k}{})",
-                    if *max { "Max" } else { "Average" },
-                    args(&[("strides", short(stride), &k), pad(padding)])
-                )
-            }
-            other => spelled_out(other),
+    /// The porter's lines (`codegen::answer`).
+    fn answer(plan: &Plan<KerasPad>) -> Vec<Line> {
+        let shape = &plan.semantics.shape;
+        let n = shape.ndim();
+        let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
+        let pad = |p: &KerasPad| {
+            let default = if padded { "" } else { "'valid'" };
+            ("padding", format!("'{}'", keyword(p)), default)
+        };
+        answer_lines(&plan.steps, |step| {
+            Some(match step {
+                Step::Pad {
+                    pairs,
+                    fill: Fill::Zero,
+                } => {
+                    format!("layers.ZeroPadding{n}D({})", pair_tuples(pairs))
+                }
+                Step::Pad { pairs, fill } => {
+                    format!(
+                        "layers.Lambda(lambda t: {}){}",
+                        ops_pad("", pairs, *fill).replace('"', "'"),
+                        helper_note(*fill)
+                    )
+                }
+                Step::Crop { pairs } => format!("layers.Cropping{n}D({})", pair_tuples(pairs)),
+                Step::Conv {
+                    padding,
+                    kernel,
+                    dilation,
+                    dilated_kernel,
+                    ..
+                } => format!(
+                    "layers.Conv{n}D(C_out, {}{}){}",
+                    short(kernel),
+                    args(&[
+                        ("strides", short(&shape.stride), "1"),
+                        pad(padding),
+                        ("dilation_rate", short(dilation), "1"),
+                    ]),
+                    dilated_suffix(*dilated_kernel)
+                ),
+                // Keras sizes a transposed output itself: `output_size` is for other targets.
+                Step::ConvTranspose {
+                    padding,
+                    kernel,
+                    dilation,
+                    output_padding,
+                    dilated_kernel,
+                    ..
+                } => format!(
+                    "layers.Conv{n}DTranspose(C_out, {}{}){}",
+                    short(kernel),
+                    args(&[
+                        ("strides", short(&shape.stride), "1"),
+                        pad(padding),
+                        (
+                            "output_padding",
+                            output_padding.as_deref().map_or("None".into(), short),
+                            "None"
+                        ),
+                        ("dilation_rate", short(dilation), "1"),
+                    ]),
+                    dilated_suffix(*dilated_kernel)
+                ),
+                Step::Pool {
+                    max,
+                    padding,
+                    kernel,
+                    stride,
+                    window: Window::Pool,
+                    ..
+                } => {
+                    let k = short(kernel);
+                    format!(
+                        "layers.{}Pooling{n}D({k}{})",
+                        if *max { "Max" } else { "Average" },
+                        args(&[("strides", short(stride), &k), pad(padding)])
+                    )
+                }
+                _ => return None,
+            })
         })
-        .collect()
+    }
+
+    /// The layer definition: `def name(filters)` returning a `keras.Sequential`.
+    fn layer(r: &Render<KerasPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import keras");
+        let shape = r.shape();
+        let n = shape.ndim();
+        let op = r.op();
+        // Helper functions carry the layer's name where several layers share a file (a ported
+        // model, a check script's source layer): their definitions differ from layer to layer.
+        let helper = r.helper_prefix();
+        let add_bias = r.helper_class("AddBias");
+        let adds_bias = r.plan.adds_bias();
+        if adds_bias {
+            py.block(format!("class {add_bias}(keras.layers.Layer)"), |py| {
+                py.line("\"\"\"Adds a per-channel bias (after a zero-extension the source also biases).\"\"\"");
+                py.blank();
+                py.block("def build(self, input_shape)", |py| {
+                    py.line("self.bias = self.add_weight(shape=(input_shape[-1],), initializer=\"zeros\", name=\"bias\")");
+                });
+                py.blank();
+                py.block("def call(self, t)", |py| {
+                    py.line("return t + self.bias");
+                });
+            });
+            py.blank();
+        }
+        let fills: Vec<Fill> = r.plan.fills().collect();
+        if fills.contains(&Fill::Replicate) {
+            py.block(format!("def {helper}pad_edge(t, pairs)"), |py| {
+                py.line("\"\"\"Pads by repeating the edge element (torch 'replicate').\"\"\"");
+                py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
+                    py.line("first = keras.ops.take(t, [0], axis=axis)");
+                    py.line("last = keras.ops.take(t, [t.shape[axis] - 1], axis=axis)");
+                    py.line("parts = [keras.ops.repeat(first, before, axis=axis), t, keras.ops.repeat(last, after, axis=axis)]");
+                    py.line("t = keras.ops.concatenate(parts, axis=axis)");
+                });
+                py.line("return t");
+            });
+            py.blank();
+        }
+        if fills.contains(&Fill::Circular) {
+            py.block(format!("def {helper}pad_wrap(t, pairs)"), |py| {
+                py.line("\"\"\"Pads by wrapping around (torch 'circular').\"\"\"");
+                py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
+                    py.line("size = t.shape[axis]");
+                    py.line("parts = [keras.ops.take(t, keras.ops.arange(size - before, size), axis=axis), t, keras.ops.take(t, keras.ops.arange(after), axis=axis)]");
+                    py.line("t = keras.ops.concatenate(parts, axis=axis)");
+                });
+                py.line("return t");
+            });
+            py.blank();
+        }
+        // Helpers used by Lambda layers.
+        for (i, step) in r.plan.steps.iter().enumerate() {
+            match step {
+                Step::Pool {
+                    max,
+                    kernel,
+                    stride,
+                    dilation,
+                    window: Window::Taps,
+                    ..
+                } => {
+                    taps_function(
+                        &mut py,
+                        &format!("{helper}window_{}_{i}", if *max { "max" } else { "sum" }),
+                        (kernel, stride, dilation),
+                        *max,
+                    );
+                    py.blank();
+                }
+                Step::AverageRatio {
+                    kernel,
+                    stride,
+                    dilation,
+                    window,
+                    ..
+                } => {
+                    let taps = *window == Window::Taps;
+                    if taps {
+                        taps_function(
+                            &mut py,
+                            &format!("{helper}window_sum_{i}"),
+                            (kernel, stride, dilation),
+                            false,
+                        );
+                        py.blank();
+                    }
+                    py.block(format!("def {helper}average_{i}(t)"), |py| {
+                        average_prologue(
+                            py,
+                            "t",
+                            "keras.ops.ones_like(t[:1, ..., :1])",
+                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
+                            Some(v) => format!("keras.ops.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
+                            None => format!("keras.ops.pad({e}, {})", pad_list(p, 1, 1)),
+                        },
+                            step,
+                        );
+                        if taps {
+                            py.line(format!("return {helper}window_sum_{i}(t) / {helper}window_sum_{i}(mask)"));
+                        } else {
+                            py.line(format!(
+                                "return keras.ops.average_pool(t, {k}, {s}, \"valid\") / keras.ops.average_pool(mask, {k}, {s}, \"valid\")",
+                                k = tuple(kernel),
+                                s = tuple(stride)
+                            ));
+                        }
+                    });
+                    py.blank();
+                }
+                _ => {}
+            }
+        }
+        let args = if op.is_pool() { "" } else { "filters" };
+        py.block(format!("def {}({args})", r.name), |py| {
+            py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+            py.line("return keras.Sequential([");
+            for (i, step) in r.plan.steps.iter().enumerate() {
+                let layer = match step {
+                    Step::Crop { pairs } => format!("keras.layers.Cropping{n}D({})", pair_tuples(pairs)),
+                    Step::Pad { pairs, fill: Fill::Zero } => format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs)),
+                    Step::Pad { pairs, fill } => format!("keras.layers.Lambda(lambda t: {})", ops_pad(&helper, pairs, *fill)),
+                    Step::Conv { padding, kernel, dilation, .. } => format!(
+                        "keras.layers.Conv{n}D(filters, {}, strides={}, padding=\"{}\", dilation_rate={}, name=\"conv\")",
+                        tuple(kernel),
+                        tuple(&shape.stride),
+                        keyword(padding),
+                        tuple(dilation)
+                    ),
+                    Step::ConvTranspose { padding, kernel, dilation, output_padding, .. } => format!(
+                        "keras.layers.Conv{n}DTranspose(filters, {}, strides={}, padding=\"{}\", output_padding={}, dilation_rate={}, use_bias={}, name=\"conv\")",
+                        tuple(kernel),
+                        tuple(&shape.stride),
+                        keyword(padding),
+                        output_padding.as_ref().map_or("None".into(), |v| tuple(v)),
+                        tuple(dilation),
+                        if adds_bias { "False" } else { "True" }
+                    ),
+                    Step::AddBias => format!("{add_bias}(name=\"bias\")"),
+                    Step::Pool { max, window: Window::Taps, .. } => {
+                        format!("keras.layers.Lambda({helper}window_{}_{i})", if *max { "max" } else { "sum" })
+                    }
+                    Step::Pool { max, padding, kernel, stride, .. } => format!(
+                        "keras.layers.{}Pooling{n}D(pool_size={}, strides={}, padding=\"{}\")",
+                        if *max { "Max" } else { "Average" },
+                        tuple(kernel),
+                        tuple(stride),
+                        keyword(padding)
+                    ),
+                    Step::AverageRatio { .. } => format!("keras.layers.Lambda({helper}average_{i})"),
+                    Step::EmptyWindows { to_neg_inf } => {
+                        // Windows with no input element: the value the source gives there.
+                        let (lowest, neg_inf) = ("-3.4028234663852886e38", "float(\"-inf\")");
+                        let (from, to, name) = if *to_neg_inf { (lowest, neg_inf, "-inf") } else { (neg_inf, lowest, "the lowest float") };
+                        format!("keras.layers.Lambda(lambda t: keras.ops.where(t == {from}, {to}, t))  # source: {name} for windows with no input")
+                    }
+                };
+                py.line(format!("    {layer},"));
+            }
+            py.line("])");
+        });
+        py
+    }
+
+    /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
+    fn runner(r: &Render<KerasPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import numpy as np");
+        let n = r.shape().ndim();
+        let op = r.op();
+        let to_last = data_to_last(n);
+        let to_first = data_to_first(n);
+        let kernel_axes = kernel_to_last(n);
+        let adds_bias = r.plan.adds_bias();
+        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+            py.line(format!("x = np.transpose(x, {})", tuple(&to_last)));
+            if op.is_pool() {
+                py.line(format!("model = {}()", r.name));
+            } else {
+                let out = if op == Op::ConvTranspose {
+                    "w.shape[1]"
+                } else {
+                    "w.shape[0]"
+                };
+                py.line(format!("model = {}({out})", r.name));
+            }
+            py.line("model.build(x.shape)");
+            if !op.is_pool() {
+                let kernel = format!(
+                    "np.transpose({}, {})",
+                    r.weight_expr("w"),
+                    tuple(&kernel_axes)
+                );
+                if adds_bias {
+                    py.line(format!("model.get_layer(\"conv\").set_weights([{kernel}])"));
+                    py.line("model.get_layer(\"bias\").set_weights([b])");
+                } else {
+                    py.line(format!(
+                        "model.get_layer(\"conv\").set_weights([{kernel}, b])"
+                    ));
+                }
+            }
+            py.line(format!(
+                "return np.transpose(keras.ops.convert_to_numpy(model(x)), {})",
+                tuple(&to_first)
+            ));
+        });
+        py
+    }
 }
 
 /// Keras's `padding` argument: `'valid'`, `'same'` or `'causal'` (Conv1D); no numbers.
@@ -119,7 +334,7 @@ pub enum KerasPad {
 }
 
 impl Spelling for KerasPad {
-    const TARGET: Framework = Framework::Keras;
+    type Target = Keras;
     fn spell(form: &Native, _: &Shape) -> Option<KerasPad> {
         match form {
             Native::Valid => Some(KerasPad::Valid),
@@ -138,15 +353,16 @@ fn keyword(padding: &KerasPad) -> &'static str {
     }
 }
 
-fn ops_pad(pairs: &[(i64, i64)], fill: Fill) -> String {
+/// `keras.ops.pad`, or the named layer's edge or wrap helper (`helper` is its prefix).
+fn ops_pad(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     let pw = pad_list(pairs, 1, 1);
     match fill {
         Fill::Zero => format!("keras.ops.pad(t, {pw})"),
         Fill::NegInf => format!("keras.ops.pad(t, {pw}, constant_values=float(\"-inf\"))"),
         Fill::Reflect => format!("keras.ops.pad(t, {pw}, mode=\"reflect\")"),
         // keras.ops.pad on TensorFlow has no "edge" or "wrap": helpers below.
-        Fill::Replicate => format!("pad_edge(t, {})", pair_list(pairs)),
-        Fill::Circular => format!("pad_wrap(t, {})", pair_list(pairs)),
+        Fill::Replicate => format!("{helper}pad_edge(t, {})", pair_list(pairs)),
+        Fill::Circular => format!("{helper}pad_wrap(t, {})", pair_list(pairs)),
     }
 }
 
@@ -197,218 +413,4 @@ fn nest(py: &mut Py, headers: &[String], body: &dyn Fn(&mut Py)) {
         }
         None => body(py),
     }
-}
-
-/// The layer definition: `def name(filters)` returning a `keras.Sequential`.
-fn layer(r: &Render<KerasPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import keras");
-    let shape = r.shape();
-    let n = shape.ndim();
-    let op = r.op();
-    // Helper functions carry the layer's name where several layers share a file (a ported
-    // model, a check script's source layer): their definitions differ from layer to layer.
-    let helper = if r.name == "padlab_layer" {
-        String::new()
-    } else {
-        format!("{}_", r.name)
-    };
-    let adds_bias = r.plan.adds_bias();
-    if adds_bias {
-        py.block("class AddBias(keras.layers.Layer)", |py| {
-            py.line("\"\"\"Adds a per-channel bias (after a zero-extension the source also biases).\"\"\"");
-            py.blank();
-            py.block("def build(self, input_shape)", |py| {
-                py.line("self.bias = self.add_weight(shape=(input_shape[-1],), initializer=\"zeros\", name=\"bias\")");
-            });
-            py.blank();
-            py.block("def call(self, t)", |py| {
-                py.line("return t + self.bias");
-            });
-        });
-        py.blank();
-    }
-    let fills: Vec<Fill> = r.plan.fills().collect();
-    if fills.contains(&Fill::Replicate) {
-        py.block("def pad_edge(t, pairs)", |py| {
-            py.line("\"\"\"Pads by repeating the edge element (torch 'replicate').\"\"\"");
-            py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
-                py.line("first = keras.ops.take(t, [0], axis=axis)");
-                py.line("last = keras.ops.take(t, [t.shape[axis] - 1], axis=axis)");
-                py.line("parts = [keras.ops.repeat(first, before, axis=axis), t, keras.ops.repeat(last, after, axis=axis)]");
-                py.line("t = keras.ops.concatenate(parts, axis=axis)");
-            });
-            py.line("return t");
-        });
-        py.blank();
-    }
-    if fills.contains(&Fill::Circular) {
-        py.block("def pad_wrap(t, pairs)", |py| {
-            py.line("\"\"\"Pads by wrapping around (torch 'circular').\"\"\"");
-            py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
-                py.line("size = t.shape[axis]");
-                py.line("parts = [keras.ops.take(t, keras.ops.arange(size - before, size), axis=axis), t, keras.ops.take(t, keras.ops.arange(after), axis=axis)]");
-                py.line("t = keras.ops.concatenate(parts, axis=axis)");
-            });
-            py.line("return t");
-        });
-        py.blank();
-    }
-    // Helpers used by Lambda layers.
-    for (i, step) in r.plan.steps.iter().enumerate() {
-        match step {
-            Step::Pool {
-                max,
-                kernel,
-                stride,
-                dilation,
-                window: Window::Taps,
-                ..
-            } => {
-                taps_function(
-                    &mut py,
-                    &format!("{helper}window_{}_{i}", if *max { "max" } else { "sum" }),
-                    (kernel, stride, dilation),
-                    *max,
-                );
-                py.blank();
-            }
-            Step::AverageRatio {
-                kernel,
-                stride,
-                dilation,
-                window,
-                ..
-            } => {
-                let taps = *window == Window::Taps;
-                if taps {
-                    taps_function(
-                        &mut py,
-                        &format!("{helper}window_sum_{i}"),
-                        (kernel, stride, dilation),
-                        false,
-                    );
-                    py.blank();
-                }
-                py.block(format!("def {helper}average_{i}(t)"), |py| {
-                    super::average_prologue(
-                        py,
-                        "t",
-                        "keras.ops.ones_like(t[:1, ..., :1])",
-                        &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                        Some(v) => format!("keras.ops.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
-                        None => format!("keras.ops.pad({e}, {})", pad_list(p, 1, 1)),
-                    },
-                        step,
-                    );
-                    if taps {
-                        py.line(format!("return {helper}window_sum_{i}(t) / {helper}window_sum_{i}(mask)"));
-                    } else {
-                        py.line(format!(
-                            "return keras.ops.average_pool(t, {k}, {s}, \"valid\") / keras.ops.average_pool(mask, {k}, {s}, \"valid\")",
-                            k = tuple(kernel),
-                            s = tuple(stride)
-                        ));
-                    }
-                });
-                py.blank();
-            }
-            _ => {}
-        }
-    }
-    let args = if op.is_pool() { "" } else { "filters" };
-    py.block(format!("def {}({args})", r.name), |py| {
-        py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
-        py.line("return keras.Sequential([");
-        for (i, step) in r.plan.steps.iter().enumerate() {
-            let layer = match step {
-                Step::Crop { pairs } => format!("keras.layers.Cropping{n}D({})", pair_tuples(pairs)),
-                Step::Pad { pairs, fill: Fill::Zero } => format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs)),
-                Step::Pad { pairs, fill } => format!("keras.layers.Lambda(lambda t: {})", ops_pad(pairs, *fill)),
-                Step::Conv { padding, kernel, dilation, .. } => format!(
-                    "keras.layers.Conv{n}D(filters, {}, strides={}, padding=\"{}\", dilation_rate={}, name=\"conv\")",
-                    tuple(kernel),
-                    tuple(&shape.stride),
-                    keyword(padding),
-                    tuple(dilation)
-                ),
-                Step::ConvTranspose { padding, kernel, dilation, output_padding, .. } => format!(
-                    "keras.layers.Conv{n}DTranspose(filters, {}, strides={}, padding=\"{}\", output_padding={}, dilation_rate={}, use_bias={}, name=\"conv\")",
-                    tuple(kernel),
-                    tuple(&shape.stride),
-                    keyword(padding),
-                    output_padding.as_ref().map_or("None".into(), |v| tuple(v)),
-                    tuple(dilation),
-                    if adds_bias { "False" } else { "True" }
-                ),
-                Step::AddBias => "AddBias(name=\"bias\")".into(),
-                Step::Pool { max, window: Window::Taps, .. } => {
-                    format!("keras.layers.Lambda({helper}window_{}_{i})", if *max { "max" } else { "sum" })
-                }
-                Step::Pool { max, padding, kernel, stride, .. } => format!(
-                    "keras.layers.{}Pooling{n}D(pool_size={}, strides={}, padding=\"{}\")",
-                    if *max { "Max" } else { "Average" },
-                    tuple(kernel),
-                    tuple(stride),
-                    keyword(padding)
-                ),
-                Step::AverageRatio { .. } => format!("keras.layers.Lambda({helper}average_{i})"),
-                Step::EmptyWindows { to_neg_inf } => {
-                    // Windows with no input element: the value the source gives there.
-                    let (lowest, neg_inf) = ("-3.4028234663852886e38", "float(\"-inf\")");
-                    let (from, to, name) = if *to_neg_inf { (lowest, neg_inf, "-inf") } else { (neg_inf, lowest, "the lowest float") };
-                    format!("keras.layers.Lambda(lambda t: keras.ops.where(t == {from}, {to}, t))  # source: {name} for windows with no input")
-                }
-            };
-            py.line(format!("    {layer},"));
-        }
-        py.line("])");
-    });
-    py
-}
-
-/// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-fn runner(r: &Render<KerasPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import numpy as np");
-    let n = r.shape().ndim();
-    let op = r.op();
-    let to_last = data_to_last(n);
-    let to_first = data_to_first(n);
-    let kernel_axes = kernel_to_last(n);
-    let adds_bias = r.plan.adds_bias();
-    py.block(format!("def run_{}(x, w, b)", r.name), |py| {
-        py.line(format!("x = np.transpose(x, {})", tuple(&to_last)));
-        if op.is_pool() {
-            py.line(format!("model = {}()", r.name));
-        } else {
-            let out = if op == Op::ConvTranspose {
-                "w.shape[1]"
-            } else {
-                "w.shape[0]"
-            };
-            py.line(format!("model = {}({out})", r.name));
-        }
-        py.line("model.build(x.shape)");
-        if !op.is_pool() {
-            let kernel = format!(
-                "np.transpose({}, {})",
-                r.weight_expr("w"),
-                tuple(&kernel_axes)
-            );
-            if adds_bias {
-                py.line(format!("model.get_layer(\"conv\").set_weights([{kernel}])"));
-                py.line("model.get_layer(\"bias\").set_weights([b])");
-            } else {
-                py.line(format!(
-                    "model.get_layer(\"conv\").set_weights([{kernel}, b])"
-                ));
-            }
-        }
-        py.line(format!(
-            "return np.transpose(keras.ops.convert_to_numpy(model(x)), {})",
-            tuple(&to_first)
-        ));
-    });
-    py
 }

@@ -19,6 +19,7 @@ pub mod layout;
 pub(crate) mod onnx;
 pub mod plan;
 pub mod semantics;
+pub mod target;
 pub(crate) mod tf;
 pub(crate) mod torch;
 pub mod writer;
@@ -28,11 +29,25 @@ pub use describe::{describe_layer, translate_pads};
 pub use jax::JaxPad;
 pub use keras::KerasPad;
 pub use onnx::OnnxPad;
-use plan::{LowerOptions, Plan, Spelling, Step, lower};
-use semantics::{Kind, Shape};
+use plan::{LowerOptions, Plan, lower};
+use semantics::Kind;
+use target::WithTarget;
+pub use target::{Render, Target};
 pub use tf::TfPad;
 pub use torch::TorchPad;
-use writer::{Py, tuple};
+use writer::{Py, dilate_kernel_helper, dims_text};
+
+/// The target registry: the one place a framework is mapped to its renderer. A sixth target is
+/// its module (a [`Target`] with its padding type) and one line here.
+pub(crate) fn for_target<W: WithTarget>(framework: Framework, job: W) -> W::Output {
+    match framework {
+        Framework::Torch => job.run::<torch::Torch>(),
+        Framework::Keras => job.run::<keras::Keras>(),
+        Framework::Tf => job.run::<tf::Tf>(),
+        Framework::Onnx => job.run::<onnx::Onnx>(),
+        Framework::Jax => job.run::<jax::Jax>(),
+    }
+}
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,6 +77,12 @@ pub enum CodegenError {
     /// A size, pad or kernel span beyond [`LARGEST`]: no framework allocates such a tensor,
     /// and the generator's arithmetic stays far from the 64-bit limits.
     TooLarge { value: i64 },
+    /// The lowering chose something the target cannot write (a padding form, or no step at
+    /// all): no code rather than wrong code. A bug in padlab; the property tests look for it.
+    Unwritable {
+        target: Framework,
+        what: &'static str,
+    },
 }
 
 impl std::fmt::Display for CodegenError {
@@ -73,6 +94,11 @@ impl std::fmt::Display for CodegenError {
                 "padlab writes code for sizes, pads and kernel spans up to {LARGEST} (2^40); \
                  this layer has {value}"
             ),
+            CodegenError::Unwritable { target, what } => write!(
+                f,
+                "padlab cannot write this layer in {}: {what} (a padlab bug: please report it)",
+                target.title()
+            ),
         }
     }
 }
@@ -81,7 +107,7 @@ impl std::fmt::Display for CodegenError {
 pub const LARGEST: i64 = 1 << 40;
 
 /// Refuses a layer with a number beyond [`LARGEST`] (the core answers it; no code can run it).
-fn check_writable(source: &LayerSpec) -> Result<(), CodegenError> {
+pub(crate) fn writable(source: &LayerSpec) -> Result<(), CodegenError> {
     let answer = crate::core::evaluate(source).map_err(CodegenError::Source)?;
     let geometry = crate::core::Geometry::of(source).map_err(CodegenError::Source)?;
     let numbers = [
@@ -110,131 +136,6 @@ fn check_writable(source: &LayerSpec) -> Result<(), CodegenError> {
 
 impl std::error::Error for CodegenError {}
 
-/// One target framework's renderer: its padding argument type and how it prints a plan.
-pub(crate) trait Target {
-    /// The padding forms the target's layers take.
-    type Pad: Spelling;
-    /// The layer definition (a module, a function, a model builder).
-    fn layer(r: &Render<Self::Pad>) -> Py;
-    /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-    fn runner(r: &Render<Self::Pad>) -> Py;
-    /// The porter's short answer: the layer call and any pad or crop around it
-    /// ([`answer`]); `#` lines for steps with no one-line form.
-    fn answer(plan: &Plan<Self::Pad>) -> Vec<String>;
-}
-
-/// Everything a renderer reads.
-pub struct Render<'a, P> {
-    pub plan: &'a Plan<P>,
-    /// The Python name of the layer function (or, in CamelCase, the class).
-    pub name: &'a str,
-    pub functional: bool,
-    /// PyTorch for exporters (`Options::export_safe`): only ops that ONNX export keeps exact.
-    pub export_safe: bool,
-    pub source: &'a LayerSpec,
-}
-
-impl<P> Render<'_, P> {
-    pub fn shape(&self) -> &Shape {
-        &self.plan.semantics.shape
-    }
-
-    /// The layer kind.
-    pub fn op(&self) -> Op {
-        self.plan.semantics.op
-    }
-
-    /// One line saying what the code computes.
-    pub fn docstring(&self) -> String {
-        format!(
-            "{} on {}: output {}, exactly.",
-            describe_layer(self.source),
-            dims_text(&self.shape().input),
-            dims_text(&self.shape().output)
-        )
-    }
-
-    /// The weight as the layer takes it, from a torch-layout weight named `w`.
-    pub fn weight_expr(&self, w: &str) -> String {
-        if self.plan.dilated_kernel() {
-            format!("dilate_kernel({w}, {})", tuple(&self.shape().dilation))
-        } else {
-            w.to_string()
-        }
-    }
-
-    /// The kernel size of the layer as emitted.
-    pub fn weight_kernel(&self) -> Vec<i64> {
-        if self.plan.dilated_kernel() {
-            self.shape().effective_kernel()
-        } else {
-            self.shape().kernel.clone()
-        }
-    }
-}
-
-/// Sizes as `100x20`.
-fn dims_text(values: &[i64]) -> String {
-    crate::core::join(values, "x")
-}
-
-/// Checks that a layer's numbers stay within what the generator writes code for.
-pub(crate) fn writable(source: &LayerSpec) -> Result<(), CodegenError> {
-    check_writable(source)
-}
-
-/// A target's constant pad call: `(expression, pairs, value)` -> code; value `None` pads zeros.
-pub(crate) type PadCall<'a> = &'a dyn Fn(&str, &[(i64, i64)], Option<&str>) -> String;
-
-/// Writes the prologue of an exact average (`Step::AverageRatio`) in one target's words: `ones`
-/// shaped like one channel of the input, the `mask` that is 1 where the divisor counts (input,
-/// and the inner padding when `include_pad`) and 0 past it, and the zero-padded input `var`.
-/// `pad(expr, pairs, value)` writes the target's constant pad call (value `None`: zeros).
-pub(crate) fn average_prologue<P>(
-    py: &mut Py,
-    var: &str,
-    ones_like: &str,
-    pad: PadCall,
-    step: &Step<P>,
-) {
-    let Step::AverageRatio {
-        inner,
-        extension,
-        padded,
-        include_pad,
-        ..
-    } = step
-    else {
-        return;
-    };
-    py.comment(plan::average_comment(*include_pad));
-    py.line(format!("ones = {ones_like}"));
-    if *include_pad {
-        py.line(format!(
-            "mask = {}",
-            pad(&pad("ones", inner, Some("1.0")), extension, None)
-        ));
-    } else {
-        py.line(format!("mask = {}", pad("ones", padded, None)));
-    }
-    py.line(format!("{var} = {}", pad(var, padded, None)));
-}
-
-const DILATE_KERNEL: &str = "def dilate_kernel(w, dilation):
-    \"\"\"Inserts dilation - 1 zeros between taps (torch layout): a dilated kernel for a layer
-    that takes no dilation together with a stride.\"\"\"
-    k = w.shape[2:]
-    out = np.zeros(w.shape[:2] + tuple((n - 1) * d + 1 for n, d in zip(k, dilation)), w.dtype)
-    out[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in dilation)] = w
-    return out";
-
-/// Writes the `dilate_kernel` helper.
-fn dilate_kernel_helper(py: &mut Py) {
-    for line in DILATE_KERNEL.lines() {
-        py.line(line);
-    }
-}
-
 /// The definition of one layer for target `T` (a class, a function or a model builder, as the
 /// target's renderer writes it) under `name`, with the `dilate_kernel` helper when it needs
 /// one: what a whole-model port embeds for a layer no stock module computes.
@@ -260,27 +161,27 @@ pub fn generate(
     target: Framework,
     options: &Options,
 ) -> Result<Snippet, CodegenError> {
-    match target {
-        Framework::Torch => snippet::<torch::Torch>(source, options),
-        Framework::Keras => snippet::<keras::Keras>(source, options),
-        Framework::Tf => snippet::<tf::Tf>(source, options),
-        Framework::Onnx => snippet::<onnx::Onnx>(source, options),
-        Framework::Jax => snippet::<jax::Jax>(source, options),
+    struct Generate<'a>(&'a LayerSpec, &'a Options);
+    impl WithTarget for Generate<'_> {
+        type Output = Result<Snippet, CodegenError>;
+        fn run<T: Target>(self) -> Self::Output {
+            snippet::<T>(self.0, self.1)
+        }
     }
+    for_target(target, Generate(source, options))
 }
 
 /// The snippet for target `T`: header, layer, then the pads in every order, the run-time
 /// 'same' module or the self-check.
 fn snippet<T: Target>(source: &LayerSpec, options: &Options) -> Result<Snippet, CodegenError> {
-    let target = T::Pad::TARGET;
-    check_writable(source)?;
+    let target = T::CAN.framework;
+    writable(source)?;
     let plan: Plan<T::Pad> = lower(
         source,
         LowerOptions {
             export_safe: options.export_safe,
         },
-    )
-    .map_err(CodegenError::Source)?;
+    )?;
     let render = Render {
         plan: &plan,
         name: "padlab_layer",
@@ -434,7 +335,18 @@ fn header<P>(py: &mut Py, source: &LayerSpec, plan: &Plan<P>) {
         py.comment(note);
     }
     for note in &plan.notes {
-        py.comment(note);
+        py.comment(match note {
+            plan::Note::SameAverageDiffersByBackend => {
+                "Keras's AveragePooling 'same' differs by backend here (torch averages replicated \
+             edges in): this composition computes the same on TensorFlow, torch and JAX."
+                    .to_string()
+            }
+            plan::Note::PadsForThisInputOnly => format!(
+                "The source's 'same' padding depends on the input size: these pads are exact for \
+                 input {} only.",
+                dims_text(&sem.shape.input)
+            ),
+        });
     }
     if plan.dilated_kernel() {
         py.comment("This layer cannot take a dilation with a stride: the kernel is zero-inserted instead (dilate_kernel, below, converts trained weights).");

@@ -9,9 +9,11 @@
 
 use std::fmt::Debug;
 
-use crate::core::{Backend, Dims, Framework, LayerSpec, Op, PadError, Padding, PaddingMode};
+use crate::core::{Backend, Dims, Framework, LayerSpec, Op, Padding, PaddingMode};
 
+use super::CodegenError;
 use super::semantics::{Divisor, Kind, Semantics, Shape, semantics};
+use super::target::Target;
 
 /// What fills padding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,10 +66,65 @@ impl Native {
 /// A target's padding argument: only the forms its layers take. Lowering keeps a native
 /// candidate only when the target can write its form, so no renderer ever meets a form it lacks.
 pub trait Spelling: Clone + Debug + PartialEq + Eq {
-    /// The framework whose argument this is.
-    const TARGET: Framework;
+    /// The target whose argument this is.
+    type Target: Target<Pad = Self>;
     /// How the target writes `form` for a layer of `shape`, or `None` when it cannot.
     fn spell(form: &Native, shape: &Shape) -> Option<Self>;
+}
+
+/// What a target can write beyond its padding forms: stated once in the target's module
+/// (`Target::CAN`) and read by the one lowering, which never asks which framework it lowers for.
+#[derive(Debug)]
+pub struct Abilities {
+    pub framework: Framework,
+    /// Its 'same' padding also comes with the odd pixel before (ONNX `SAME_LOWER`, JAX
+    /// `'SAME_LOWER'`).
+    pub same_lower: bool,
+    /// It has an export-safe form (`Options::export_safe`, torch for ONNX exporters): no
+    /// `padding='same'`, and an empty max-pool window's value stated (exported, the pool starts
+    /// at the lowest float).
+    pub export_safe: bool,
+    /// Its convolutions refuse a stride together with a dilation (Keras): the kernel is
+    /// zero-inserted instead.
+    pub refuses_strided_dilation: bool,
+    /// How it computes a window reduction (a max, or an average's window sums).
+    pub window: fn(WindowNeed) -> Window,
+    /// A pad before its average pool is kept as written (not so in ONNX Runtime, which fuses a
+    /// `Pad` into a following `AveragePool` and then refuses pads >= kernel).
+    pub pads_an_average: bool,
+    /// Its transposed layer gives the full output from padding 0 alone and takes an output
+    /// size only where its padding and output padding do not already give it (torch).
+    pub sizes_transposed_output: bool,
+    /// The backends its code may run on, where a native form must compute the same on each
+    /// (Keras); empty for a single-backend target.
+    pub backends: &'static [Backend],
+}
+
+impl Abilities {
+    /// A single-backend target that writes 'same' with the odd pixel after, computes every
+    /// window with its pooling op, and has no limits beyond its padding forms: a target states
+    /// only where it differs (`..Abilities::plain(framework)`).
+    pub const fn plain(framework: Framework) -> Abilities {
+        Abilities {
+            framework,
+            same_lower: false,
+            export_safe: false,
+            refuses_strided_dilation: false,
+            window: |_| Window::Pool,
+            pads_an_average: true,
+            sizes_transposed_output: false,
+            backends: &[],
+        }
+    }
+}
+
+/// What a window reduction needs, for [`Abilities::window`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowNeed {
+    pub max: bool,
+    pub dilated: bool,
+    pub strided: bool,
+    pub export_safe: bool,
 }
 
 /// How a window reduction (a pool, or an average's window sums) is computed.
@@ -147,6 +204,17 @@ pub enum Step<P> {
     },
 }
 
+/// A fact about a plan that its code must state (the header says it in words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Keras's AveragePooling 'same' computes other numbers on the torch backend here: the
+    /// plan composes what every backend computes the same.
+    SameAverageDiffersByBackend,
+    /// The source's 'same' padding depends on the input size: the plan's pads hold for this
+    /// input only.
+    PadsForThisInputOnly,
+}
+
 /// Which side of a 'same' padding gets the odd extra pixel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OddPixel {
@@ -162,8 +230,8 @@ pub struct Plan<P> {
     pub target: Framework,
     pub semantics: Semantics,
     pub steps: Vec<Step<P>>,
-    /// Facts the snippet must state (exactness, input dependence, weight handling).
-    pub notes: Vec<String>,
+    /// Facts the snippet must state.
+    pub notes: Vec<Note>,
     /// The target's own layer computes the source exactly, with no extra steps.
     pub native: bool,
     /// For strided TF-style 'same' rendered with static pads: the rule to compute them at run
@@ -209,23 +277,29 @@ pub struct LowerOptions {
     pub export_safe: bool,
 }
 
-/// Lowers `source` for the target of `P`.
-pub fn lower<P: Spelling>(source: &LayerSpec, options: LowerOptions) -> Result<Plan<P>, PadError> {
-    let plan = lower_native(source, options, P::TARGET, |form, shape| {
+/// Lowers `source` for the target of `P`. A plan always has steps, each in a form the target
+/// writes; a lowering that cannot give that is an error, never an empty or partial plan.
+pub fn lower<P: Spelling>(
+    source: &LayerSpec,
+    options: LowerOptions,
+) -> Result<Plan<P>, CodegenError> {
+    let plan = lower_native(source, options, P::Target::CAN, |form, shape| {
         P::spell(form, shape).is_some()
     })?;
-    Ok(spell_plan(plan))
+    spell_plan(plan)
 }
 
-/// The plan in framework-neutral padding forms, for `target` (which writes the forms
-/// `spellable` accepts). One body for every target, so the page's wasm carries it once.
+/// The plan in framework-neutral padding forms, for the target that `can` describes (which
+/// writes the forms `spellable` accepts). One body for every target, so the page's wasm carries
+/// it once.
 fn lower_native(
     source: &LayerSpec,
     options: LowerOptions,
-    target: Framework,
+    can: &Abilities,
     spellable: fn(&Native, &Shape) -> bool,
-) -> Result<Plan<Native>, PadError> {
-    let (sem, _) = semantics(source)?;
+) -> Result<Plan<Native>, CodegenError> {
+    let target = can.framework;
+    let (sem, _) = semantics(source).map_err(CodegenError::Source)?;
     let mut plan = Plan {
         target,
         semantics: sem.clone(),
@@ -236,11 +310,11 @@ fn lower_native(
     };
     // The source's own spec is the first candidate in its own framework.
     let own = (source.framework == target).then(|| source.clone());
-    if let Some(step) = native_step(source, &sem, options, own, target, spellable) {
+    if let Some(step) = native_step(source, &sem, options, own, can, spellable) {
         plan.steps.push(step);
         plan.native = true;
     } else {
-        plan.steps = composed_steps(&sem, options, target, spellable);
+        plan.steps = composed_steps(&sem, options, can, spellable)?;
     }
     // Keras's AveragePooling 'same' would do on TensorFlow but not on every backend.
     let keras_same = |backend: Backend| {
@@ -255,22 +329,16 @@ fn lower_native(
         s.backend = Some(backend);
         semantics(&s).is_ok_and(|(c, _)| c.kind == sem.kind)
     };
-    if target == Framework::Keras
-        && !plan.native
-        && sem.op == Op::AvgPool
-        && !(source.framework == Framework::Keras && source.backend.is_some())
-        && keras_same(Backend::Tensorflow)
-        && !keras_same(Backend::Torch)
-    {
-        plan.notes.push(
-            "Keras's AveragePooling 'same' differs by backend here (torch averages replicated \
-             edges in): this composition computes the same on TensorFlow, torch and JAX."
-                .into(),
-        );
+    let for_every_backend = !can.backends.is_empty()
+        && (source.framework != Framework::Keras || source.backend.is_none());
+    let differs_by_backend =
+        sem.op == Op::AvgPool && keras_same(Backend::Tensorflow) && !keras_same(Backend::Torch);
+    if for_every_backend && !plan.native && differs_by_backend {
+        plan.notes.push(Note::SameAverageDiffersByBackend);
     }
     // Exported to ONNX, torch's max pool starts at the lowest float like ONNX Runtime's, so
     // export-safe torch states the source's value either way.
-    let exported = options.export_safe && target == Framework::Torch;
+    let exported = options.export_safe && can.export_safe;
     if sem.op == Op::MaxPool
         && (exported || empty_is_neg_inf(source.framework) != plan_empty_is_neg_inf(&plan))
         && has_empty_window(&sem)
@@ -292,12 +360,26 @@ fn lower_native(
             } else {
                 OddPixel::After
             });
-            plan.notes.push(format!(
-                "The source's 'same' padding depends on the input size: these pads are exact for \
-                 input {} only.",
-                crate::core::join(&sem.shape.input, "x")
-            ));
+            plan.notes.push(Note::PadsForThisInputOnly);
         }
+    }
+    // Every plan has steps, each in a form the target writes.
+    let padding = |s: &Step<Native>| match s {
+        Step::Conv { padding, .. }
+        | Step::ConvTranspose { padding, .. }
+        | Step::Pool { padding, .. } => Some(padding.clone()),
+        _ => None,
+    };
+    if plan.steps.is_empty() {
+        return Err(unwritable(target, "a plan with no steps"));
+    }
+    if plan
+        .steps
+        .iter()
+        .filter_map(padding)
+        .any(|form| !spellable(&form, &sem.shape))
+    {
+        return Err(unwritable(target, "a padding form it lacks"));
     }
     Ok(plan)
 }
@@ -382,24 +464,33 @@ impl Step<Native> {
     }
 }
 
-/// A neutral plan in `P`'s spelling. Lowering kept only forms `P` writes, so every step
-/// spells; were one not to, the plan would have no steps rather than a wrong one.
-fn spell_plan<P: Spelling>(plan: Plan<Native>) -> Plan<P> {
-    let shape = plan.semantics.shape.clone();
-    let steps = plan
+/// A neutral plan in `P`'s spelling. Lowering kept only forms `P` writes (`lower_native`
+/// checks every step against the target's `spellable`), so every step spells; were one not to,
+/// that is an error rather than a wrong or empty plan.
+fn spell_plan<P: Spelling>(plan: Plan<Native>) -> Result<Plan<P>, CodegenError> {
+    let shape = &plan.semantics.shape;
+    let Some(steps) = plan
         .steps
         .into_iter()
-        .map(|s| s.spelled::<P>(&shape))
+        .map(|s| s.spelled::<P>(shape))
         .collect::<Option<Vec<_>>>()
-        .unwrap_or_default();
-    Plan {
+    else {
+        return Err(unwritable(plan.target, "a padding form it lacks"));
+    };
+    Ok(Plan {
         target: plan.target,
         semantics: plan.semantics,
         steps,
         notes: plan.notes,
         native: plan.native,
         dynamic_same: plan.dynamic_same,
-    }
+    })
+}
+
+/// The error for a plan the target cannot write (one body for every target).
+#[cold]
+fn unwritable(target: Framework, what: &'static str) -> CodegenError {
+    CodegenError::Unwritable { target, what }
 }
 
 /// A target spec with `padding` (and extras) that has exactly `sem`'s meaning, as a single
@@ -409,9 +500,10 @@ fn native_step(
     sem: &Semantics,
     options: LowerOptions,
     own: Option<LayerSpec>,
-    target: Framework,
+    can: &Abilities,
     spellable: fn(&Native, &Shape) -> bool,
 ) -> Option<Step<Native>> {
+    let target = can.framework;
     let shape = &sem.shape;
     let n = shape.ndim();
     let base = {
@@ -436,10 +528,10 @@ fn native_step(
     {
         candidates.push((own, native));
     }
-    let same_forms = match target {
-        Framework::Torch if options.export_safe => vec![],
-        Framework::Torch | Framework::Keras | Framework::Tf => vec![Native::Same],
-        Framework::Onnx | Framework::Jax => vec![Native::Same, Native::SameLower],
+    let same_forms = match (options.export_safe && can.export_safe, can.same_lower) {
+        (true, _) => vec![],
+        (false, false) => vec![Native::Same],
+        (false, true) => vec![Native::Same, Native::SameLower],
     };
     let (before, after) = match &sem.kind {
         Kind::Conv { before, after, .. } | Kind::Pool { before, after, .. } => {
@@ -545,10 +637,10 @@ fn native_step(
         }
         // Keras code must compute the same on every backend it may run on: all three, unless
         // the source is Keras on a backend it names.
-        if target == Framework::Keras {
+        if !can.backends.is_empty() {
             let backends: &[Backend] = match (source.framework, source.backend) {
-                (Framework::Keras, Some(b)) => &[b][..],
-                _ => &[Backend::Tensorflow, Backend::Torch, Backend::Jax],
+                (framework, Some(b)) if framework == target => &[b][..],
+                _ => can.backends,
             };
             let same_everywhere = backends.iter().all(|&b| {
                 let on = LayerSpec {
@@ -578,7 +670,7 @@ fn native_step(
                     Dims::Each(v) => v.clone(),
                 });
                 transpose_step(
-                    target,
+                    can,
                     sem,
                     padding,
                     &form,
@@ -604,7 +696,7 @@ fn native_step(
 /// A native transposed step: torch passes `output_size` only where the padding and output
 /// padding do not already give it.
 fn transpose_step<P>(
-    target: Framework,
+    can: &Abilities,
     sem: &Semantics,
     padding: P,
     form: &Native,
@@ -628,8 +720,8 @@ fn transpose_step<P>(
         ),
         _ => (shape.output.clone(), vec![0; n]),
     };
-    let output_size = match (target, output_size) {
-        (Framework::Torch, Some(o)) => {
+    let output_size = match (can.sizes_transposed_output, output_size) {
+        (true, Some(o)) => {
             // The size torch's ConvTranspose gives without `output_size`: `F - 2p + op`.
             let pads: Vec<i64> = match form {
                 Native::Symmetric(v) => v.clone(),
@@ -699,56 +791,48 @@ fn crop_and_pad(before: &[i64], after: &[i64]) -> (Option<Pairs>, Option<Pairs>)
     (any(&crop).then_some(crop), any(&pad).then_some(pad))
 }
 
-/// Whether `target` refuses stride > 1 together with dilation > 1 in this op.
-fn refuses_strided_dilation(target: Framework, sem: &Semantics) -> bool {
+/// Whether the target refuses stride > 1 together with dilation > 1 in this op.
+fn refuses_strided_dilation(can: &Abilities, sem: &Semantics) -> bool {
     let strided = sem.shape.stride.iter().any(|&s| s > 1);
     let dilated = sem.shape.dilation.iter().any(|&d| d > 1);
     strided
         && dilated
-        && matches!(
-            (target, sem.op),
-            (Framework::Keras, Op::Conv | Op::ConvTranspose)
-        )
+        && can.refuses_strided_dilation
+        && matches!(sem.op, Op::Conv | Op::ConvTranspose)
 }
 
-/// How `target` computes a window reduction (`max`, or a sum for an average) of `sem`'s
+/// How the target computes a window reduction (`max`, or a sum for an average) of `sem`'s
 /// kernel, stride and dilation.
-fn window_for(target: Framework, sem: &Semantics, max: bool, options: LowerOptions) -> Window {
-    let dilated = sem.shape.dilation.iter().any(|&d| d > 1);
-    let strided = sem.shape.stride.iter().any(|&s| s > 1);
-    match target {
-        // Keras has no dilated pooling layer.
-        Framework::Keras if dilated => Window::Taps,
-        // tf.nn.pool takes a dilation only at stride 1.
-        Framework::Tf if dilated && strided => Window::DenseThenStride,
-        // torch has no dilated average; export keeps strided slices exact, not a conv whose
-        // ones kernel is made at run time.
-        Framework::Torch if !max && dilated && options.export_safe => Window::Taps,
-        Framework::Torch if !max && dilated => Window::OnesConv,
-        // ONNX Runtime fuses a Pad into a following AveragePool and then refuses pads >= kernel.
-        Framework::Onnx if !max => Window::OnesConv,
-        _ => Window::Pool,
-    }
+fn window_for(can: &Abilities, sem: &Semantics, max: bool, options: LowerOptions) -> Window {
+    (can.window)(WindowNeed {
+        max,
+        dilated: sem.shape.dilation.iter().any(|&d| d > 1),
+        strided: sem.shape.stride.iter().any(|&s| s > 1),
+        export_safe: options.export_safe,
+    })
 }
 
 /// The exact composition when no native form matches.
 fn composed_steps(
     sem: &Semantics,
     options: LowerOptions,
-    target: Framework,
+    can: &Abilities,
     spellable: fn(&Native, &Shape) -> bool,
-) -> Vec<Step<Native>> {
+) -> Result<Vec<Step<Native>>, CodegenError> {
     let shape = &sem.shape;
     let n = shape.ndim();
     let zeros = vec![0; n];
     let mut steps = vec![];
-    // Every target writes 'valid'.
+    // Every composition ends in a 'valid' layer.
     if !spellable(&Native::Valid, shape) {
-        return steps;
+        return Err(unwritable(
+            can.framework,
+            "'valid' padding, which every composition ends in",
+        ));
     }
     let valid = Native::Valid;
     // A zero-inserted kernel of size d(k-1)+1 with dilation 1 computes the dilated convolution.
-    let dilated_kernel = refuses_strided_dilation(target, sem);
+    let dilated_kernel = refuses_strided_dilation(can, sem);
     let (kernel, dilation) = if dilated_kernel {
         (shape.effective_kernel(), vec![1; n])
     } else {
@@ -790,7 +874,7 @@ fn composed_steps(
                 dilation,
                 output_padding: Some(zeros.clone()),
                 // torch gives the full output from padding 0 alone.
-                output_size: (target != Framework::Torch).then(|| full.clone()),
+                output_size: (!can.sizes_transposed_output).then(|| full.clone()),
                 size_padding: zeros,
                 dilated_kernel,
             });
@@ -817,7 +901,7 @@ fn composed_steps(
             replicate,
         } => {
             let padded_after: Vec<i64> = after.iter().zip(extra).map(|(a, e)| a + e).collect();
-            let window = window_for(target, sem, *max, options);
+            let window = window_for(can, sem, *max, options);
             let valid_pool = |max: bool| Step::Pool {
                 max,
                 padding: valid.clone(),
@@ -839,7 +923,7 @@ fn composed_steps(
                 Some(Fill::Replicate)
             } else {
                 (!*max
-                    && target != Framework::Onnx
+                    && can.pads_an_average
                     && extra.iter().all(|&e| e == 0)
                     && pads().all(|&p| p >= 0)
                     && shape.dilation.iter().all(|&d| d == 1)
@@ -893,7 +977,7 @@ fn composed_steps(
             }
         }
     }
-    steps
+    Ok(steps)
 }
 
 /// Whether some max-pool window reads no input element (only padding), in any dimension.
@@ -954,13 +1038,4 @@ fn plan_empty_is_neg_inf<P>(plan: &Plan<P>) -> bool {
         )
     });
     empty_is_neg_inf(plan.target) || taps
-}
-
-/// The comment every renderer puts above an exact average.
-pub fn average_comment(include_pad: bool) -> &'static str {
-    if include_pad {
-        "Average = window sum / number of input and padding elements in the window."
-    } else {
-        "Average = window sum / number of input elements in the window."
-    }
 }

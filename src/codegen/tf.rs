@@ -2,109 +2,260 @@
 
 use crate::core::Framework;
 
-use super::answer::{args, crop_slices, dilated_suffix, helper_note, short, spelled_out};
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
-use super::writer::{Py, join, list, pad_list, pair_list, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+use super::writer::{
+    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, helper_note, join,
+    list, pad_list, pair_list, short, tuple,
+};
 
 /// The `tf.nn` renderer.
-pub(crate) struct Tf;
+pub struct Tf;
 
 impl Target for Tf {
     type Pad = TfPad;
-    fn layer(r: &Render<TfPad>) -> Py {
-        layer(r)
-    }
-    fn runner(r: &Render<TfPad>) -> Py {
-        runner(r)
-    }
-    fn answer(plan: &Plan<TfPad>) -> Vec<String> {
-        answer(plan)
-    }
-}
-
-/// The porter's lines (`codegen::answer`).
-fn answer(plan: &Plan<TfPad>) -> Vec<String> {
-    let shape = &plan.semantics.shape;
-    let n = shape.ndim();
-    let arg = |p: &TfPad| padding_arg(p).replace('"', "'");
-    plan.steps
-        .iter()
-        .map(|step| match step {
-            Step::Pad { pairs, fill } => {
-                format!(
-                    "{}{}",
-                    pad_line(pairs, *fill).replace('"', "'"),
-                    helper_note(*fill)
-                )
+    const CAN: &'static Abilities = &Abilities {
+        // tf.nn.pool takes a dilation only at stride 1.
+        window: |need| {
+            if need.dilated && need.strided {
+                Window::DenseThenStride
+            } else {
+                Window::Pool
             }
-            Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 1, 1)),
-            Step::Conv {
-                padding,
-                dilation,
-                dilated_kernel,
-                ..
-            } => {
-                let stride = if n == 1 { "stride" } else { "strides" };
-                // tf.nn.conv3d takes only five-long strides and dilations (batch and channels 1).
-                let numbers = |v: &[i64]| {
-                    if n == 3 {
-                        format!("[1, {}, 1]", join(v))
+        },
+        ..Abilities::plain(Framework::Tf)
+    };
+    /// The porter's lines (`codegen::answer`).
+    fn answer(plan: &Plan<TfPad>) -> Vec<Line> {
+        let shape = &plan.semantics.shape;
+        let n = shape.ndim();
+        let arg = |p: &TfPad| padding_arg(p).replace('"', "'");
+        answer_lines(&plan.steps, |step| {
+            Some(match step {
+                Step::Pad { pairs, fill } => {
+                    format!(
+                        "{}{}",
+                        pad_line("", pairs, *fill).replace('"', "'"),
+                        helper_note(*fill)
+                    )
+                }
+                Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 1, 1)),
+                Step::Conv {
+                    padding,
+                    dilation,
+                    dilated_kernel,
+                    ..
+                } => {
+                    let stride = if n == 1 { "stride" } else { "strides" };
+                    // tf.nn.conv3d takes only five-long strides and dilations (batch and channels 1).
+                    let numbers = |v: &[i64]| {
+                        if n == 3 {
+                            format!("[1, {}, 1]", join(v))
+                        } else {
+                            short(v)
+                        }
+                    };
+                    let dilations = if dilation.iter().all(|&d| d == 1) {
+                        String::new()
                     } else {
-                        short(v)
-                    }
-                };
-                let dilations = if dilation.iter().all(|&d| d == 1) {
-                    String::new()
-                } else {
-                    format!(", dilations={}", numbers(dilation))
-                };
-                format!(
-                    "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{dilations}){}",
-                    numbers(&shape.stride),
-                    arg(padding),
-                    dilated_suffix(*dilated_kernel)
-                )
-            }
-            Step::ConvTranspose {
-                padding,
-                dilation,
-                output_size,
-                dilated_kernel,
-                ..
-            } => {
-                let out = output_size.clone().unwrap_or_else(|| shape.output.clone());
-                format!(
-                    "tf.nn.conv_transpose(x, w, [batch, {}, C_out], strides={}, padding={}{}){}",
-                    join(&out),
-                    short(&shape.stride),
-                    arg(padding),
-                    args(&[("dilations", short(dilation), "1")]),
-                    dilated_suffix(*dilated_kernel)
-                )
-            }
-            Step::Pool {
-                max,
-                padding,
-                kernel,
-                stride,
-                dilation,
-                window: Window::Pool,
-                ..
-            } if dilation.iter().all(|&d| d == 1) => {
-                format!(
-                    "tf.nn.{}_pool{n}d(x, ksize={}, strides={}, padding={})",
-                    if *max { "max" } else { "avg" },
-                    short(kernel),
-                    short(stride),
-                    arg(padding)
-                )
-            }
-            other => spelled_out(other),
+                        format!(", dilations={}", numbers(dilation))
+                    };
+                    format!(
+                        "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{dilations}){}",
+                        numbers(&shape.stride),
+                        arg(padding),
+                        dilated_suffix(*dilated_kernel)
+                    )
+                }
+                Step::ConvTranspose {
+                    padding,
+                    dilation,
+                    output_size,
+                    dilated_kernel,
+                    ..
+                } => {
+                    let out = output_size.clone().unwrap_or_else(|| shape.output.clone());
+                    format!(
+                        "tf.nn.conv_transpose(x, w, [batch, {}, C_out], strides={}, padding={}{}){}",
+                        join(&out),
+                        short(&shape.stride),
+                        arg(padding),
+                        args(&[("dilations", short(dilation), "1")]),
+                        dilated_suffix(*dilated_kernel)
+                    )
+                }
+                Step::Pool {
+                    max,
+                    padding,
+                    kernel,
+                    stride,
+                    dilation,
+                    window: Window::Pool,
+                    ..
+                } if dilation.iter().all(|&d| d == 1) => {
+                    format!(
+                        "tf.nn.{}_pool{n}d(x, ksize={}, strides={}, padding={})",
+                        if *max { "max" } else { "avg" },
+                        short(kernel),
+                        short(stride),
+                        arg(padding)
+                    )
+                }
+                _ => return None,
+            })
         })
-        .collect()
+    }
+
+    /// The layer as a function of NHWC tensors.
+    fn layer(r: &Render<TfPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import tensorflow as tf");
+        let shape = r.shape();
+        let n = shape.ndim();
+        let op = r.op();
+        let helper = r.helper_prefix();
+        let fills: Vec<Fill> = r.plan.fills().collect();
+        if fills.contains(&Fill::Replicate) {
+            py.block(format!("def {helper}pad_edge(x, pairs)"), |py| {
+                py.line("\"\"\"Pads by repeating the edge element (torch 'replicate', numpy 'edge').\"\"\"");
+                py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
+                    py.line("first = tf.gather(x, [0], axis=axis)");
+                    py.line("last = tf.gather(x, [x.shape[axis] - 1], axis=axis)");
+                    py.line("x = tf.concat([tf.repeat(first, before, axis=axis), x, tf.repeat(last, after, axis=axis)], axis=axis)");
+                });
+                py.line("return x");
+            });
+            py.blank();
+        }
+        if fills.contains(&Fill::Circular) {
+            py.block(format!("def {helper}pad_wrap(x, pairs)"), |py| {
+                py.line("\"\"\"Pads by wrapping around (torch 'circular', numpy 'wrap').\"\"\"");
+                py.block(
+                    "for axis, (before, after) in enumerate(pairs, start=1)",
+                    |py| {
+                        py.line("size = x.shape[axis]");
+                        py.line("head = tf.gather(x, tf.range(size - before, size), axis=axis)");
+                        py.line("tail = tf.gather(x, tf.range(after), axis=axis)");
+                        py.line("x = tf.concat([head, x, tail], axis=axis)");
+                    },
+                );
+                py.line("return x");
+            });
+            py.blank();
+        }
+        let args = if op.is_pool() {
+            "x"
+        } else {
+            "x, filters, bias=None"
+        };
+        py.block(format!("def {}({args})", r.name), |py| {
+            py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+            let mut biased = false;
+            for step in &r.plan.steps {
+                match step {
+                    Step::Crop { pairs } => {
+                        let parts: Vec<String> = pairs
+                            .iter()
+                            .enumerate()
+                            .map(|(a, (b, e))| format!("{b} : x.shape[{}] - {e}", a + 1))
+                            .collect();
+                        py.line(format!("x = x[:, {}, :]", parts.join(", ")));
+                    }
+                    Step::Pad { pairs, fill } => {
+                        py.line(pad_line(&helper, pairs, *fill));
+                    }
+                    Step::Conv { padding, dilation, .. } => {
+                        let strides = full_list(&shape.stride);
+                        let call = match n {
+                            1 => format!("tf.nn.conv1d(x, filters, stride={strides}, padding={}, dilations={})", padding_arg(padding), full_list(dilation)),
+                            _ => format!(
+                                "tf.nn.conv{n}d(x, filters, strides={strides}, padding={}, dilations={})",
+                                padding_arg(padding),
+                                full_list(dilation)
+                            ),
+                        };
+                        py.line(format!("x = {call}"));
+                    }
+                    Step::ConvTranspose { padding, dilation, output_size, .. } => {
+                        let out = output_size.clone().unwrap_or_else(|| shape.output.clone());
+                        py.line(format!(
+                            "x = tf.nn.conv_transpose(x, filters, output_shape=[tf.shape(x)[0], {}, filters.shape[-2]], strides={}, padding={}, dilations={})",
+                            join(&out),
+                            list(&shape.stride),
+                            padding_arg(padding),
+                            list(dilation)
+                        ));
+                    }
+                    Step::EmptyWindows { .. } => {
+                        py.comment("Windows with no input element hold the lowest float here; the source gives -inf.");
+                        py.line("x = tf.where(x == x.dtype.min, float(\"-inf\"), x)");
+                    }
+                    Step::AddBias => {
+                        py.line("x = x if bias is None else x + bias");
+                        biased = true;
+                    }
+                    Step::Pool { max, padding, kernel, stride, dilation, window: how, .. } => {
+                        let kind = if *max { "MAX" } else { "AVG" };
+                        py.line(format!("x = {}", window(*how, "x", kind, (kernel, stride, dilation), padding)));
+                    }
+                    Step::AverageRatio { kernel, stride, dilation, window: how, .. } => {
+                        average_prologue(
+                            py,
+                            "x",
+                            "tf.ones_like(x[:1, ..., :1])",
+                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
+                            Some(v) => format!("tf.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
+                            None => format!("tf.pad({e}, {})", pad_list(p, 1, 1)),
+                        },
+                            step,
+                        );
+                        let sum = |x: &str| window(*how, x, "AVG", (kernel, stride, dilation), &TfPad::Valid);
+                        py.line(format!("x = {} / {}", sum("x"), sum("mask")));
+                    }
+                }
+            }
+            if !op.is_pool() && !biased {
+                py.line("x = x if bias is None else x + bias");
+            }
+            py.line("return x");
+        });
+        py
+    }
+
+    /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
+    fn runner(r: &Render<TfPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import numpy as np");
+        py.import("import tensorflow as tf");
+        let n = r.shape().ndim();
+        let op = r.op();
+        let to_last = data_to_last(n);
+        let to_first = data_to_first(n);
+        let kernel_axes = kernel_to_last(n);
+        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+            py.line(format!(
+                "x = tf.constant(np.transpose(x, {}))",
+                tuple(&to_last)
+            ));
+            if op.is_pool() {
+                py.line(format!("y = {}(x)", r.name));
+            } else {
+                py.line(format!(
+                    "filters = tf.constant(np.transpose({}, {}))",
+                    r.weight_expr("w"),
+                    tuple(&kernel_axes)
+                ));
+                py.line(format!("y = {}(x, filters, tf.constant(b))", r.name));
+            }
+            py.line(format!(
+                "return np.transpose(y.numpy(), {})",
+                tuple(&to_first)
+            ));
+        });
+        py
+    }
 }
 
 /// `tf.nn`'s `padding`: `'VALID'`, `'SAME'`, or explicit `(before, after)` pairs.
@@ -116,7 +267,7 @@ pub enum TfPad {
 }
 
 impl Spelling for TfPad {
-    const TARGET: Framework = Framework::Tf;
+    type Target = Tf;
     fn spell(form: &Native, _: &Shape) -> Option<TfPad> {
         match form {
             Native::Valid => Some(TfPad::Valid),
@@ -144,14 +295,15 @@ fn full_list(values: &[i64]) -> String {
     list(&v)
 }
 
-fn pad_line(pairs: &[(i64, i64)], fill: Fill) -> String {
+/// `tf.pad`, or the named layer's edge or wrap helper (`helper` is its prefix).
+fn pad_line(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     let pw = pad_list(pairs, 1, 1);
     match fill {
         Fill::Zero => format!("x = tf.pad(x, {pw})"),
         Fill::NegInf => format!("x = tf.pad(x, {pw}, constant_values=float(\"-inf\"))"),
         Fill::Reflect => format!("x = tf.pad(x, {pw}, mode=\"REFLECT\")"),
-        Fill::Replicate => format!("x = pad_edge(x, {})", pair_list(pairs)),
-        Fill::Circular => format!("x = pad_wrap(x, {})", pair_list(pairs)),
+        Fill::Replicate => format!("x = {helper}pad_edge(x, {})", pair_list(pairs)),
+        Fill::Circular => format!("x = {helper}pad_wrap(x, {})", pair_list(pairs)),
     }
 }
 
@@ -193,152 +345,4 @@ fn window(
             )
         }
     }
-}
-
-/// The layer as a function of NHWC tensors.
-fn layer(r: &Render<TfPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import tensorflow as tf");
-    let shape = r.shape();
-    let n = shape.ndim();
-    let op = r.op();
-    let fills: Vec<Fill> = r.plan.fills().collect();
-    if fills.contains(&Fill::Replicate) {
-        py.block("def pad_edge(x, pairs)", |py| {
-            py.line("\"\"\"Pads by repeating the edge element (torch 'replicate', numpy 'edge').\"\"\"");
-            py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
-                py.line("first = tf.gather(x, [0], axis=axis)");
-                py.line("last = tf.gather(x, [x.shape[axis] - 1], axis=axis)");
-                py.line("x = tf.concat([tf.repeat(first, before, axis=axis), x, tf.repeat(last, after, axis=axis)], axis=axis)");
-            });
-            py.line("return x");
-        });
-        py.blank();
-    }
-    if fills.contains(&Fill::Circular) {
-        py.block("def pad_wrap(x, pairs)", |py| {
-            py.line("\"\"\"Pads by wrapping around (torch 'circular', numpy 'wrap').\"\"\"");
-            py.block(
-                "for axis, (before, after) in enumerate(pairs, start=1)",
-                |py| {
-                    py.line("size = x.shape[axis]");
-                    py.line("head = tf.gather(x, tf.range(size - before, size), axis=axis)");
-                    py.line("tail = tf.gather(x, tf.range(after), axis=axis)");
-                    py.line("x = tf.concat([head, x, tail], axis=axis)");
-                },
-            );
-            py.line("return x");
-        });
-        py.blank();
-    }
-    let args = if op.is_pool() {
-        "x"
-    } else {
-        "x, filters, bias=None"
-    };
-    py.block(format!("def {}({args})", r.name), |py| {
-        py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
-        let mut biased = false;
-        for step in &r.plan.steps {
-            match step {
-                Step::Crop { pairs } => {
-                    let parts: Vec<String> = pairs
-                        .iter()
-                        .enumerate()
-                        .map(|(a, (b, e))| format!("{b} : x.shape[{}] - {e}", a + 1))
-                        .collect();
-                    py.line(format!("x = x[:, {}, :]", parts.join(", ")));
-                }
-                Step::Pad { pairs, fill } => {
-                    py.line(pad_line(pairs, *fill));
-                }
-                Step::Conv { padding, dilation, .. } => {
-                    let strides = full_list(&shape.stride);
-                    let call = match n {
-                        1 => format!("tf.nn.conv1d(x, filters, stride={strides}, padding={}, dilations={})", padding_arg(padding), full_list(dilation)),
-                        _ => format!(
-                            "tf.nn.conv{n}d(x, filters, strides={strides}, padding={}, dilations={})",
-                            padding_arg(padding),
-                            full_list(dilation)
-                        ),
-                    };
-                    py.line(format!("x = {call}"));
-                }
-                Step::ConvTranspose { padding, dilation, output_size, .. } => {
-                    let out = output_size.clone().unwrap_or_else(|| shape.output.clone());
-                    py.line(format!(
-                        "x = tf.nn.conv_transpose(x, filters, output_shape=[tf.shape(x)[0], {}, filters.shape[-2]], strides={}, padding={}, dilations={})",
-                        join(&out),
-                        list(&shape.stride),
-                        padding_arg(padding),
-                        list(dilation)
-                    ));
-                }
-                Step::EmptyWindows { .. } => {
-                    py.comment("Windows with no input element hold the lowest float here; the source gives -inf.");
-                    py.line("x = tf.where(x == x.dtype.min, float(\"-inf\"), x)");
-                }
-                Step::AddBias => {
-                    py.line("x = x if bias is None else x + bias");
-                    biased = true;
-                }
-                Step::Pool { max, padding, kernel, stride, dilation, window: how, .. } => {
-                    let kind = if *max { "MAX" } else { "AVG" };
-                    py.line(format!("x = {}", window(*how, "x", kind, (kernel, stride, dilation), padding)));
-                }
-                Step::AverageRatio { kernel, stride, dilation, window: how, .. } => {
-                    super::average_prologue(
-                        py,
-                        "x",
-                        "tf.ones_like(x[:1, ..., :1])",
-                        &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                        Some(v) => format!("tf.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
-                        None => format!("tf.pad({e}, {})", pad_list(p, 1, 1)),
-                    },
-                        step,
-                    );
-                    let sum = |x: &str| window(*how, x, "AVG", (kernel, stride, dilation), &TfPad::Valid);
-                    py.line(format!("x = {} / {}", sum("x"), sum("mask")));
-                }
-            }
-        }
-        if !op.is_pool() && !biased {
-            py.line("x = x if bias is None else x + bias");
-        }
-        py.line("return x");
-    });
-    py
-}
-
-/// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-fn runner(r: &Render<TfPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import numpy as np");
-    py.import("import tensorflow as tf");
-    let n = r.shape().ndim();
-    let op = r.op();
-    let to_last = data_to_last(n);
-    let to_first = data_to_first(n);
-    let kernel_axes = kernel_to_last(n);
-    py.block(format!("def run_{}(x, w, b)", r.name), |py| {
-        py.line(format!(
-            "x = tf.constant(np.transpose(x, {}))",
-            tuple(&to_last)
-        ));
-        if op.is_pool() {
-            py.line(format!("y = {}(x)", r.name));
-        } else {
-            py.line(format!(
-                "filters = tf.constant(np.transpose({}, {}))",
-                r.weight_expr("w"),
-                tuple(&kernel_axes)
-            ));
-            py.line(format!("y = {}(x, filters, tf.constant(b))", r.name));
-        }
-        py.line(format!(
-            "return np.transpose(y.numpy(), {})",
-            tuple(&to_first)
-        ));
-    });
-    py
 }

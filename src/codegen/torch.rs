@@ -2,138 +2,313 @@
 
 use crate::core::{Framework, Op, PaddingMode};
 
-use super::answer::{args, crop_slices, dilated_suffix, short, spelled_out};
-use super::plan::{Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowNeed};
 use super::semantics::Shape;
-use super::writer::{Py, join, torch_pad_tuple, tuple};
-use super::{Render, Target};
+use super::target::{Render, Target};
+pub(crate) use super::writer::class_name;
+use super::writer::{
+    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, join, short,
+    torch_pad_tuple, tuple,
+};
 
 /// The PyTorch renderer.
-pub(crate) struct Torch;
+pub struct Torch;
 
 impl Target for Torch {
     type Pad = TorchPad;
-    fn layer(r: &Render<TorchPad>) -> Py {
-        layer(r)
-    }
-    fn runner(r: &Render<TorchPad>) -> Py {
-        runner(r)
-    }
-    fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
-        answer(plan)
-    }
-}
-
-/// The porter's lines (`codegen::answer`).
-fn answer(plan: &Plan<TorchPad>) -> Vec<String> {
-    let shape = &plan.semantics.shape;
-    let n = shape.ndim();
-    let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
-    let pad = |p: &TorchPad| {
-        let value = match p {
-            TorchPad::Zero => "0".to_string(),
-            TorchPad::Same => "'same'".to_string(),
-            TorchPad::Ints(v) => short(v),
-        };
-        // After an explicit pad, say that the layer itself pads nothing.
-        let default = if padded { "" } else { "0" };
-        ("padding", value, default)
-    };
-    plan.steps
-        .iter()
-        .map(|step| match step {
-            Step::Pad { pairs, fill } => {
-                format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
-            }
-            Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
-            Step::Conv {
-                padding,
-                kernel,
-                dilation,
-                padding_mode,
-                dilated_kernel,
-            } => format!(
-                "nn.Conv{n}d(C_in, C_out, {}{}){}",
-                short(kernel),
-                args(&[
-                    ("stride", short(&shape.stride), "1"),
-                    pad(padding),
-                    ("dilation", short(dilation), "1"),
-                    (
-                        "padding_mode",
-                        format!("'{}'", mode_name(*padding_mode)),
-                        "'zeros'"
-                    ),
-                ]),
-                dilated_suffix(*dilated_kernel)
-            ),
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                output_padding,
-                output_size,
-                dilated_kernel,
+    const CAN: &'static Abilities = &Abilities {
+        export_safe: true,
+        window: |need| match need {
+            // torch has no dilated average; export keeps strided slices exact, not a conv whose
+            // ones kernel is made at run time.
+            WindowNeed {
+                max: false,
+                dilated: true,
+                export_safe: true,
                 ..
-            } => {
-                let layer = format!(
-                    "nn.ConvTranspose{n}d(C_in, C_out, {}{}){}",
+            } => Window::Taps,
+            WindowNeed {
+                max: false,
+                dilated: true,
+                ..
+            } => Window::OnesConv,
+            _ => Window::Pool,
+        },
+        sizes_transposed_output: true,
+        ..Abilities::plain(Framework::Torch)
+    };
+    /// The porter's lines (`codegen::answer`).
+    fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
+        let shape = &plan.semantics.shape;
+        let n = shape.ndim();
+        let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
+        let pad = |p: &TorchPad| {
+            let value = match p {
+                TorchPad::Zero => "0".to_string(),
+                TorchPad::Same => "'same'".to_string(),
+                TorchPad::Ints(v) => short(v),
+            };
+            // After an explicit pad, say that the layer itself pads nothing.
+            let default = if padded { "" } else { "0" };
+            ("padding", value, default)
+        };
+        answer_lines(&plan.steps, |step| {
+            Some(match step {
+                Step::Pad { pairs, fill } => {
+                    format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
+                }
+                Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
+                Step::Conv {
+                    padding,
+                    kernel,
+                    dilation,
+                    padding_mode,
+                    dilated_kernel,
+                } => format!(
+                    "nn.Conv{n}d(C_in, C_out, {}{}){}",
                     short(kernel),
                     args(&[
                         ("stride", short(&shape.stride), "1"),
                         pad(padding),
-                        (
-                            "output_padding",
-                            short(output_padding.as_deref().unwrap_or(&[0])),
-                            "0"
-                        ),
                         ("dilation", short(dilation), "1"),
+                        (
+                            "padding_mode",
+                            format!("'{}'", mode_name(*padding_mode)),
+                            "'zeros'"
+                        ),
                     ]),
                     dilated_suffix(*dilated_kernel)
-                );
-                match output_size {
-                    Some(o) => format!(
-                        "{layer}  # called as conv(x, output_size={})",
-                        super::writer::list(o)
-                    ),
-                    None => layer,
+                ),
+                Step::ConvTranspose {
+                    padding,
+                    kernel,
+                    dilation,
+                    output_padding,
+                    output_size,
+                    dilated_kernel,
+                    ..
+                } => {
+                    let layer = format!(
+                        "nn.ConvTranspose{n}d(C_in, C_out, {}{}){}",
+                        short(kernel),
+                        args(&[
+                            ("stride", short(&shape.stride), "1"),
+                            pad(padding),
+                            (
+                                "output_padding",
+                                short(output_padding.as_deref().unwrap_or(&[0])),
+                                "0"
+                            ),
+                            ("dilation", short(dilation), "1"),
+                        ]),
+                        dilated_suffix(*dilated_kernel)
+                    );
+                    match output_size {
+                        Some(o) => format!(
+                            "{layer}  # called as conv(x, output_size={})",
+                            super::writer::list(o)
+                        ),
+                        None => layer,
+                    }
                 }
-            }
-            Step::Pool {
-                max,
-                padding,
-                kernel,
-                stride,
-                dilation,
-                ceil_mode,
-                count_include_pad,
-                window: Window::Pool,
-            } => {
-                let k = short(kernel);
-                let (name, value, default) = pad(padding);
-                format!(
-                    "nn.{}Pool{n}d({k}{})",
-                    if *max { "Max" } else { "Avg" },
-                    args(&[
-                        ("stride", short(stride), &k),
-                        (name, value, default),
-                        (
-                            "dilation",
-                            if *max { short(dilation) } else { "1".into() },
-                            "1"
-                        ),
-                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                        (
-                            "count_include_pad",
-                            py_bool(count_include_pad.unwrap_or(true)).into(),
-                            "True"
-                        ),
-                    ])
-                )
-            }
-            other => spelled_out(other),
+                Step::Pool {
+                    max,
+                    padding,
+                    kernel,
+                    stride,
+                    dilation,
+                    ceil_mode,
+                    count_include_pad,
+                    window: Window::Pool,
+                } => {
+                    let k = short(kernel);
+                    let (name, value, default) = pad(padding);
+                    format!(
+                        "nn.{}Pool{n}d({k}{})",
+                        if *max { "Max" } else { "Avg" },
+                        args(&[
+                            ("stride", short(stride), &k),
+                            (name, value, default),
+                            (
+                                "dilation",
+                                if *max { short(dilation) } else { "1".into() },
+                                "1"
+                            ),
+                            ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
+                            (
+                                "count_include_pad",
+                                py_bool(count_include_pad.unwrap_or(true)).into(),
+                                "True"
+                            ),
+                        ])
+                    )
+                }
+                _ => return None,
+            })
         })
-        .collect()
+    }
+
+    /// The layer definition.
+    fn layer(r: &Render<TorchPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import torch");
+        py.import("import torch.nn as nn");
+        py.import("import torch.nn.functional as F");
+        let taps = r.plan.steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::AverageRatio {
+                    window: Window::Taps,
+                    ..
+                }
+            )
+        });
+        if taps {
+            py.import("import itertools");
+            for line in WINDOW_SUM_TAPS.lines() {
+                py.line(line);
+            }
+            py.blank();
+        }
+        let shape = r.shape();
+        let n = shape.ndim();
+        let op = r.op();
+        let conv_step = r.plan.steps.iter().find(|s| {
+            matches!(
+                s,
+                Step::Conv { .. } | Step::ConvTranspose { .. } | Step::Pool { .. }
+            )
+        });
+        let adds_bias = r.plan.adds_bias();
+        if r.functional {
+            let args = if op.is_pool() {
+                "x".to_string()
+            } else {
+                "x, weight, bias=None".to_string()
+            };
+            py.block(format!("def {}({args})", r.name), |py| {
+                py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+                forward_lines(r, py, &|step| functional_call(r, step, adds_bias));
+            });
+            return py;
+        }
+        let class = class_name(r.name);
+        py.block(format!("class {class}(nn.Module)"), |py| {
+            py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
+            py.blank();
+            let init_args = if op.is_pool() { "self" } else { "self, in_channels, out_channels, bias=True" };
+            py.block(format!("def __init__({init_args})"), |py| {
+                py.line("super().__init__()");
+                match conv_step {
+                    Some(Step::Conv { padding, kernel, dilation, padding_mode, .. }) => {
+                        let mode = if *padding_mode == PaddingMode::Zeros {
+                            String::new()
+                        } else {
+                            format!(", padding_mode=\"{}\"", mode_name(*padding_mode))
+                        };
+                        py.line(format!(
+                            "self.conv = nn.Conv{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, dilation={}, bias=bias{mode})",
+                            tuple(kernel),
+                            tuple(&shape.stride),
+                            native_arg(padding),
+                            tuple(dilation)
+                        ));
+                    }
+                    Some(Step::ConvTranspose { padding, kernel, dilation, output_padding, .. }) => {
+                        let op = output_padding.clone().unwrap_or_else(|| vec![0; n]);
+                        py.line(format!(
+                            "self.conv = nn.ConvTranspose{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, output_padding={}, dilation={}, bias={})",
+                            tuple(kernel),
+                            tuple(&shape.stride),
+                            native_arg(padding),
+                            tuple(&op),
+                            tuple(dilation),
+                            if adds_bias { "False" } else { "bias" }
+                        ));
+                        if adds_bias {
+                            py.comment("The bias is added after the zero-extension, as the source adds it to every output element.");
+                            py.line("self.bias = nn.Parameter(torch.zeros(out_channels)) if bias else None");
+                        }
+                    }
+                    Some(Step::Pool { max: true, padding, kernel, stride, dilation, ceil_mode, .. }) => {
+                        py.line(format!(
+                            "self.pool = nn.MaxPool{n}d(kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={})",
+                            tuple(kernel),
+                            tuple(stride),
+                            native_arg(padding),
+                            tuple(dilation),
+                            py_bool(*ceil_mode)
+                        ));
+                    }
+                    Some(Step::Pool { max: false, padding, kernel, stride, ceil_mode, count_include_pad, .. }) => {
+                        py.line(format!(
+                            "self.pool = nn.AvgPool{n}d(kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={})",
+                            tuple(kernel),
+                            tuple(stride),
+                            native_arg(padding),
+                            py_bool(*ceil_mode),
+                            py_bool(count_include_pad.unwrap_or(true))
+                        ));
+                    }
+                    _ => {}
+                }
+            });
+            py.blank();
+            py.block("def forward(self, x)", |py| {
+                forward_lines(r, py, &|step| match step {
+                    Step::ConvTranspose { output_size: Some(o), .. } => {
+                        format!("self.conv(x, output_size={})", super::writer::list(o))
+                    }
+                    Step::Pool { .. } => "self.pool(x)".into(),
+                    _ => "self.conv(x)".into(),
+                });
+            });
+        });
+        py
+    }
+
+    /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
+    fn runner(r: &Render<TorchPad>) -> Py {
+        let mut py = Py::new();
+        py.import("import numpy as np");
+        py.import("import torch");
+        let op = r.op();
+        let adds_bias = r.plan.adds_bias();
+        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+            py.line("x = torch.from_numpy(x)");
+            if op.is_pool() {
+                let call = if r.functional {
+                    format!("{}(x)", r.name)
+                } else {
+                    format!("{}()(x)", class_name(r.name))
+                };
+                py.line(format!("return {call}.numpy()"));
+                return;
+            }
+            py.line(format!("w = torch.from_numpy({})", r.weight_expr("w")));
+            py.line("b = torch.from_numpy(b)");
+            py.block("with torch.no_grad()", |py| {
+                if r.functional {
+                    py.line(format!("return {}(x, w, b).numpy()", r.name));
+                } else {
+                    let (cin, cout) = if op == Op::ConvTranspose {
+                        ("w.shape[0]", "w.shape[1]")
+                    } else {
+                        ("w.shape[1]", "w.shape[0]")
+                    };
+                    py.line(format!("layer = {}({cin}, {cout})", class_name(r.name)));
+                    py.line("layer.conv.weight.copy_(w)");
+                    py.line(if adds_bias {
+                        "layer.bias.copy_(b)"
+                    } else {
+                        "layer.conv.bias.copy_(b)"
+                    });
+                    py.line("return layer(x).numpy()");
+                }
+            });
+        });
+        py
+    }
 }
 
 /// torch's `padding` argument: `0`, `'same'`, or one symmetric amount per dimension.
@@ -145,7 +320,7 @@ pub enum TorchPad {
 }
 
 impl Spelling for TorchPad {
-    const TARGET: Framework = Framework::Torch;
+    type Target = Torch;
     fn spell(form: &Native, _: &Shape) -> Option<TorchPad> {
         match form {
             Native::Valid => Some(TorchPad::Zero),
@@ -200,18 +375,6 @@ fn mode_name(mode: PaddingMode) -> &'static str {
     }
 }
 
-/// The class name for a function name: `padlab_layer` -> `PadlabLayer`.
-pub(crate) fn class_name(name: &str) -> String {
-    name.split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 /// Lines that turn `x` into the output; `layer` is how the main layer is called.
 fn forward_lines(
     r: &Render<TorchPad>,
@@ -253,7 +416,7 @@ fn forward_lines(
                 window,
                 ..
             } => {
-                super::average_prologue(
+                average_prologue(
                     py,
                     "x",
                     "torch.ones_like(x[:1, :1])",
@@ -323,125 +486,6 @@ const WINDOW_SUM_TAPS: &str = "def window_sum(t, kernel, stride, dilation):
         index = tuple(slice(i * d, i * d + (o - 1) * s + 1, s) for i, o, s, d in zip(tap, out, stride, dilation))
         total = total + t[(slice(None), slice(None)) + index]
     return total";
-
-/// The layer definition.
-fn layer(r: &Render<TorchPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import torch");
-    py.import("import torch.nn as nn");
-    py.import("import torch.nn.functional as F");
-    let taps = r.plan.steps.iter().any(|s| {
-        matches!(
-            s,
-            Step::AverageRatio {
-                window: Window::Taps,
-                ..
-            }
-        )
-    });
-    if taps {
-        py.import("import itertools");
-        for line in WINDOW_SUM_TAPS.lines() {
-            py.line(line);
-        }
-        py.blank();
-    }
-    let shape = r.shape();
-    let n = shape.ndim();
-    let op = r.op();
-    let conv_step = r.plan.steps.iter().find(|s| {
-        matches!(
-            s,
-            Step::Conv { .. } | Step::ConvTranspose { .. } | Step::Pool { .. }
-        )
-    });
-    let adds_bias = r.plan.adds_bias();
-    if r.functional {
-        let args = if op.is_pool() {
-            "x".to_string()
-        } else {
-            "x, weight, bias=None".to_string()
-        };
-        py.block(format!("def {}({args})", r.name), |py| {
-            py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
-            forward_lines(r, py, &|step| functional_call(r, step, adds_bias));
-        });
-        return py;
-    }
-    let class = class_name(r.name);
-    py.block(format!("class {class}(nn.Module)"), |py| {
-        py.line(format!("\"\"\"{}\"\"\"", r.docstring()));
-        py.blank();
-        let init_args = if op.is_pool() { "self" } else { "self, in_channels, out_channels, bias=True" };
-        py.block(format!("def __init__({init_args})"), |py| {
-            py.line("super().__init__()");
-            match conv_step {
-                Some(Step::Conv { padding, kernel, dilation, padding_mode, .. }) => {
-                    let mode = if *padding_mode == PaddingMode::Zeros {
-                        String::new()
-                    } else {
-                        format!(", padding_mode=\"{}\"", mode_name(*padding_mode))
-                    };
-                    py.line(format!(
-                        "self.conv = nn.Conv{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, dilation={}, bias=bias{mode})",
-                        tuple(kernel),
-                        tuple(&shape.stride),
-                        native_arg(padding),
-                        tuple(dilation)
-                    ));
-                }
-                Some(Step::ConvTranspose { padding, kernel, dilation, output_padding, .. }) => {
-                    let op = output_padding.clone().unwrap_or_else(|| vec![0; n]);
-                    py.line(format!(
-                        "self.conv = nn.ConvTranspose{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, output_padding={}, dilation={}, bias={})",
-                        tuple(kernel),
-                        tuple(&shape.stride),
-                        native_arg(padding),
-                        tuple(&op),
-                        tuple(dilation),
-                        if adds_bias { "False" } else { "bias" }
-                    ));
-                    if adds_bias {
-                        py.comment("The bias is added after the zero-extension, as the source adds it to every output element.");
-                        py.line("self.bias = nn.Parameter(torch.zeros(out_channels)) if bias else None");
-                    }
-                }
-                Some(Step::Pool { max: true, padding, kernel, stride, dilation, ceil_mode, .. }) => {
-                    py.line(format!(
-                        "self.pool = nn.MaxPool{n}d(kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={})",
-                        tuple(kernel),
-                        tuple(stride),
-                        native_arg(padding),
-                        tuple(dilation),
-                        py_bool(*ceil_mode)
-                    ));
-                }
-                Some(Step::Pool { max: false, padding, kernel, stride, ceil_mode, count_include_pad, .. }) => {
-                    py.line(format!(
-                        "self.pool = nn.AvgPool{n}d(kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={})",
-                        tuple(kernel),
-                        tuple(stride),
-                        native_arg(padding),
-                        py_bool(*ceil_mode),
-                        py_bool(count_include_pad.unwrap_or(true))
-                    ));
-                }
-                _ => {}
-            }
-        });
-        py.blank();
-        py.block("def forward(self, x)", |py| {
-            forward_lines(r, py, &|step| match step {
-                Step::ConvTranspose { output_size: Some(o), .. } => {
-                    format!("self.conv(x, output_size={})", super::writer::list(o))
-                }
-                Step::Pool { .. } => "self.pool(x)".into(),
-                _ => "self.conv(x)".into(),
-            });
-        });
-    });
-    py
-}
 
 fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool) -> String {
     let shape = r.shape();
@@ -521,47 +565,4 @@ fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool)
 
 fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
-}
-
-/// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
-fn runner(r: &Render<TorchPad>) -> Py {
-    let mut py = Py::new();
-    py.import("import numpy as np");
-    py.import("import torch");
-    let op = r.op();
-    let adds_bias = r.plan.adds_bias();
-    py.block(format!("def run_{}(x, w, b)", r.name), |py| {
-        py.line("x = torch.from_numpy(x)");
-        if op.is_pool() {
-            let call = if r.functional {
-                format!("{}(x)", r.name)
-            } else {
-                format!("{}()(x)", class_name(r.name))
-            };
-            py.line(format!("return {call}.numpy()"));
-            return;
-        }
-        py.line(format!("w = torch.from_numpy({})", r.weight_expr("w")));
-        py.line("b = torch.from_numpy(b)");
-        py.block("with torch.no_grad()", |py| {
-            if r.functional {
-                py.line(format!("return {}(x, w, b).numpy()", r.name));
-            } else {
-                let (cin, cout) = if op == Op::ConvTranspose {
-                    ("w.shape[0]", "w.shape[1]")
-                } else {
-                    ("w.shape[1]", "w.shape[0]")
-                };
-                py.line(format!("layer = {}({cin}, {cout})", class_name(r.name)));
-                py.line("layer.conv.weight.copy_(w)");
-                py.line(if adds_bias {
-                    "layer.bias.copy_(b)"
-                } else {
-                    "layer.conv.bias.copy_(b)"
-                });
-                py.line("return layer(x).numpy()");
-            }
-        });
-    });
-    py
 }

@@ -1,5 +1,8 @@
 //! The one place Python text is assembled: indentation, imports and comment wrapping live here,
-//! so renderers only say what to write.
+//! so renderers only say what to write; and the helpers every renderer shares (argument text,
+//! the porter's answer [`Line`]s, the exact average's prologue, `dilate_kernel`).
+
+use super::plan::{Fill, Step, Window};
 
 /// A Python source being written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -190,6 +193,232 @@ pub fn nchw_pad_width(pairs: &[(i64, i64)]) -> String {
 pub fn torch_pad_tuple(pairs: &[(i64, i64)]) -> String {
     let flat: Vec<i64> = pairs.iter().rev().flat_map(|&(b, a)| [b, a]).collect();
     tuple(&flat)
+}
+
+// What renderers share: argument text, answer lines, and the exact average's prologue.
+
+/// What a line of a porter's answer stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// The target's own layer call.
+    Native,
+    /// A step around it with a one-line form (a pad, a crop).
+    Composed,
+    /// A step with no one-line form: a comment that says the full code spells it out.
+    SpelledOut,
+}
+
+/// One line of a porter's answer (`codegen::answer`), typed by what it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub kind: LineKind,
+    /// The text to paste.
+    pub text: String,
+}
+
+impl Line {
+    pub fn new(kind: LineKind, text: impl Into<String>) -> Line {
+        Line {
+            kind,
+            text: text.into(),
+        }
+    }
+
+    /// The line for a step the renderer wrote as `text`: a pad or crop is composed around the
+    /// layer, anything else is the layer's own call.
+    pub fn written<P>(step: &Step<P>, text: String) -> Line {
+        let kind = match step {
+            Step::Pad { .. } | Step::Crop { .. } => LineKind::Composed,
+            _ => LineKind::Native,
+        };
+        Line { kind, text }
+    }
+
+    /// The text to paste.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn is_spelled_out(&self) -> bool {
+        self.kind == LineKind::SpelledOut
+    }
+}
+
+impl std::fmt::Display for Line {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+/// `3` when every dimension agrees, `(4, 1)` otherwise.
+pub(crate) fn short(values: &[i64]) -> String {
+    match values.first() {
+        Some(&first) if values.iter().all(|&v| v == first) => first.to_string(),
+        _ => format!("({})", join(values)),
+    }
+}
+
+/// `, name=value` for each argument that is not its default.
+pub(crate) fn args(parts: &[(&str, String, &str)]) -> String {
+    parts
+        .iter()
+        .filter(|(_, value, default)| value != default)
+        .map(|(name, value, _)| format!(", {name}={value}"))
+        .collect()
+}
+
+/// A target's answer lines: `write` gives a step's one-line form, or `None` for a step with
+/// none (then the line says the full code spells it out).
+pub(crate) fn answer_lines<P>(
+    steps: &[Step<P>],
+    write: impl Fn(&Step<P>) -> Option<String>,
+) -> Vec<Line> {
+    steps
+        .iter()
+        .map(|step| match write(step) {
+            Some(text) => Line::written(step, text),
+            None => spelled_out(step),
+        })
+        .collect()
+}
+
+/// The line for a step with no one-line form.
+fn spelled_out<P>(step: &Step<P>) -> Line {
+    let text = match step {
+        Step::AverageRatio { .. } => {
+            "# the average's exact divisor: window sums of x and of a mask (full code below)"
+        }
+        Step::EmptyWindows { .. } => {
+            "# windows with no input: the source's −∞ or lowest float (full code below)"
+        }
+        Step::AddBias => "# the bias, added after the zero-extension (full code below)",
+        Step::Pool {
+            window: Window::OnesConv,
+            ..
+        } => "# the window sums: a grouped convolution with a ones kernel (full code below)",
+        Step::Pool {
+            window: Window::Taps,
+            ..
+        } => "# the window: one strided slice per kernel tap, combined (full code below)",
+        Step::Pool {
+            window: Window::DenseThenStride,
+            ..
+        } => "# the pool at stride 1, then every stride-th output (full code below)",
+        Step::Pad { .. } => "# the padding, with the source's fill (full code below)",
+        _ => "# a step spelled out in the full code below",
+    };
+    Line::new(LineKind::SpelledOut, text)
+}
+
+/// The comment after a pad line that calls a helper of the full code (TF and Keras have no
+/// edge or wrap mode on every backend).
+pub(crate) fn helper_note(fill: Fill) -> &'static str {
+    match fill {
+        Fill::Replicate => "  # pad_edge: the edge values repeated (defined in the full code)",
+        Fill::Circular => "  # pad_wrap: wrapped around (defined in the full code)",
+        _ => "",
+    }
+}
+
+/// The comment after a layer whose kernel is zero-inserted (a dilation the target refuses with
+/// a stride, written as a larger undilated kernel).
+pub(crate) fn dilated_suffix(dilated: bool) -> &'static str {
+    if dilated {
+        "  # the kernel zero-inserted (dilation as a wider kernel; full code below)"
+    } else {
+        ""
+    }
+}
+
+/// Python slices that drop `(before, after)` per spatial dimension, after `leading` axes
+/// (and `trailing` ones, written as `:`).
+pub(crate) fn crop_slices(pairs: &[(i64, i64)], leading: usize, trailing: usize) -> String {
+    let mut parts: Vec<String> = vec![":".to_string(); leading];
+    parts.extend(pairs.iter().map(|&(b, a)| match (b, a) {
+        (0, 0) => ":".to_string(),
+        (b, 0) => format!("{b}:"),
+        (b, a) => format!("{b}:-{a}"),
+    }));
+    parts.extend(std::iter::repeat_n(":".to_string(), trailing));
+    parts.join(", ")
+}
+
+/// A target's constant pad call: `(expression, pairs, value)` -> code; value `None` pads zeros.
+pub(crate) type PadCall<'a> = &'a dyn Fn(&str, &[(i64, i64)], Option<&str>) -> String;
+
+/// Writes the prologue of an exact average (`Step::AverageRatio`) in one target's words: `ones`
+/// shaped like one channel of the input, the `mask` that is 1 where the divisor counts (input,
+/// and the inner padding when `include_pad`) and 0 past it, and the zero-padded input `var`.
+/// `pad(expr, pairs, value)` writes the target's constant pad call (value `None`: zeros).
+pub(crate) fn average_prologue<P>(
+    py: &mut Py,
+    var: &str,
+    ones_like: &str,
+    pad: PadCall,
+    step: &Step<P>,
+) {
+    let Step::AverageRatio {
+        inner,
+        extension,
+        padded,
+        include_pad,
+        ..
+    } = step
+    else {
+        return;
+    };
+    py.comment(average_comment(*include_pad));
+    py.line(format!("ones = {ones_like}"));
+    if *include_pad {
+        py.line(format!(
+            "mask = {}",
+            pad(&pad("ones", inner, Some("1.0")), extension, None)
+        ));
+    } else {
+        py.line(format!("mask = {}", pad("ones", padded, None)));
+    }
+    py.line(format!("{var} = {}", pad(var, padded, None)));
+}
+
+const DILATE_KERNEL: &str = "def dilate_kernel(w, dilation):
+    \"\"\"Inserts dilation - 1 zeros between taps (torch layout): a dilated kernel for a layer
+    that takes no dilation together with a stride.\"\"\"
+    k = w.shape[2:]
+    out = np.zeros(w.shape[:2] + tuple((n - 1) * d + 1 for n, d in zip(k, dilation)), w.dtype)
+    out[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in dilation)] = w
+    return out";
+
+/// Writes the `dilate_kernel` helper.
+pub(crate) fn dilate_kernel_helper(py: &mut Py) {
+    for line in DILATE_KERNEL.lines() {
+        py.line(line);
+    }
+}
+
+/// Sizes as `100x20`.
+pub(crate) fn dims_text(values: &[i64]) -> String {
+    crate::core::join(values, "x")
+}
+
+/// The class name for a function name: `padlab_layer` -> `PadlabLayer`.
+pub fn class_name(name: &str) -> String {
+    name.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The comment every renderer puts above an exact average.
+pub fn average_comment(include_pad: bool) -> &'static str {
+    if include_pad {
+        "Average = window sum / number of input and padding elements in the window."
+    } else {
+        "Average = window sum / number of input elements in the window."
+    }
 }
 
 #[cfg(test)]

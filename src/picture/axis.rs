@@ -46,6 +46,11 @@ impl Fill {
         }
     }
 
+    /// Whether the padding holds copies of the input (a torch `padding_mode`), not a constant.
+    pub fn copies_input(self) -> bool {
+        matches!(self, Fill::Reflect | Fill::Replicate | Fill::Circular)
+    }
+
     /// The CSS class of the picture's cells for this fill (`fill-reflect`, ...).
     pub fn class(self) -> &'static str {
         match self {

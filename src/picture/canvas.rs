@@ -1,61 +1,24 @@
 //! The canvas renderer's pure half (pictures too large for one SVG element per cell): how
-//! each cell kind is painted (hit testing is `scene::hit`). The app does the drawing.
-
-use super::scene::{CellKind, Side};
-
-/// How the canvas fills a cell: the CSS variable holding its colour, the opacity, and whether
-/// it is only outlined (past the padding). Mirrors the `.cell` rules of style/main.css.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Paint {
-    pub var: &'static str,
-    pub alpha: f64,
-    pub outline: bool,
-}
-
-/// The paint of a cell kind.
-pub fn paint(kind: CellKind) -> Paint {
-    let fill = |var: &'static str, dead: bool| Paint {
-        var,
-        alpha: if dead { 0.35 } else { 1.0 },
-        outline: false,
-    };
-    match kind {
-        CellKind::Input { dead } => fill("--c-input", dead),
-        CellKind::Inserted { dead } => fill("--c-inserted", dead),
-        CellKind::Pad { dead: true, .. } => fill("--c-dead", true),
-        CellKind::Pad {
-            side: Side::Before, ..
-        } => fill("--c-pad", false),
-        CellKind::Pad {
-            side: Side::After, ..
-        } => fill("--c-pad-after", false),
-        CellKind::Pad {
-            side: Side::Corner, ..
-        } => fill("--c-pad-corner", false),
-        CellKind::Beyond => Paint {
-            var: "--line",
-            alpha: 1.0,
-            outline: true,
-        },
-        CellKind::Output { cropped: true } => fill("--c-cropped", false),
-        CellKind::Output { cropped: false } => fill("--c-out", false),
-    }
-}
+//! each cell kind is painted, from the one style table (`CellKind::style_in`); hit testing is
+//! `scene::hit`. The app does the drawing.
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::picture::Fill;
+    use crate::picture::scene::{CellKind, Side, Style};
+
+    fn p(kind: CellKind) -> (&'static str, f64, bool) {
+        let Style {
+            var,
+            alpha,
+            outline,
+            ..
+        } = kind.style_in(Fill::Zeros);
+        (var, alpha, outline)
+    }
 
     #[test]
     fn every_cell_kind_has_a_paint() {
-        let p = |kind| {
-            let Paint {
-                var,
-                alpha,
-                outline,
-            } = paint(kind);
-            (var, alpha, outline)
-        };
         assert_eq!(
             p(CellKind::Input { dead: false }),
             ("--c-input", 1.0, false)
@@ -78,5 +41,46 @@ mod tests {
             p(CellKind::Output { cropped: false }),
             ("--c-out", 1.0, false)
         );
+        // Padding that copies the input has its own colour; dead padding stays grey.
+        assert_eq!(
+            pad(Side::After, false).style_in(Fill::Circular).var,
+            "--c-pad-copy"
+        );
+        assert_eq!(
+            pad(Side::After, true).style_in(Fill::Circular).var,
+            "--c-dead"
+        );
+    }
+
+    /// The style table and style/main.css say the same: each class's colour rule reads the
+    /// variable the canvas paints with.
+    #[test]
+    fn the_style_table_matches_the_stylesheet() {
+        let css = include_str!("../../style/main.css");
+        let pad = |side, dead| CellKind::Pad { side, dead };
+        let kinds = [
+            CellKind::Input { dead: false },
+            CellKind::Inserted { dead: false },
+            pad(Side::Before, false),
+            pad(Side::After, false),
+            pad(Side::Corner, false),
+            pad(Side::Before, true),
+            CellKind::Output { cropped: false },
+            CellKind::Output { cropped: true },
+        ];
+        for kind in kinds {
+            let style = kind.style();
+            // `cell pad before dead` is styled by `.cell.pad.dead`; `before` is the default side.
+            let selector: String = style
+                .class
+                .split(' ')
+                .filter(|c| *c != "before")
+                .map(|c| format!(".{c}"))
+                .collect();
+            let rule = format!("{selector} {{ fill: var({}); }}", style.var);
+            assert!(css.contains(&rule), "style/main.css lacks `{rule}`");
+        }
+        assert!(css.contains("{ fill: var(--c-pad-copy); }"));
+        assert!(css.contains(".cell.dead { fill-opacity: 0.35; }"));
     }
 }

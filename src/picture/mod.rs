@@ -13,12 +13,15 @@
 //! - [`values`]: the values mode (input values, what the padding holds, weights, outputs and
 //!   one output's sum);
 //! - [`words`]: the legend (only what is shown), the step and the depth slice in words;
+//! - [`player`]: the frame and the player's decisions (SVG, canvas or nothing; the note; keys,
+//!   zoom and scrub; the player's control names);
 //! - [`patch`]: the edits that bring a drawn scene to the next one, so a control change touches
 //!   only the cells that changed.
 
 pub mod axis;
 pub mod canvas;
 pub mod patch;
+pub mod player;
 pub mod scene;
 pub mod strip;
 pub mod svg;

@@ -6,15 +6,15 @@
 //! Pure: the app applies the edits to the DOM (`app::grid_view`); the tests here apply them to
 //! a model of the drawn markup and check that it equals the new scene drawn fresh.
 
-use super::scene::{BlockCell, CellKind, Scene};
+use super::scene::{BlockCell, CellKind, Labels, Scene};
 
 /// One edit of the drawn base layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit<'a> {
     /// Draw the whole scene anew (or clear it, for `None`).
     Redraw(Option<&'a Scene>),
-    /// Replace the labels' markup.
-    Labels(&'a str),
+    /// Replace the labels (`svg::labels_svg`).
+    Labels(&'a Labels),
     /// Set block `block`'s transform (its position, or the cell size, changed).
     Move { block: usize },
     /// Replace block `block`'s cells.
@@ -102,7 +102,7 @@ mod tests {
     /// The drawn markup, as a model: labels, and per block its transform and cells.
     #[derive(Clone, Debug, PartialEq, Eq)]
     struct Drawn {
-        labels: String,
+        labels: Option<Labels>,
         blocks: Vec<(String, Vec<DrawnCell>)>,
     }
 
@@ -113,12 +113,12 @@ mod tests {
     fn draw(scene: Option<&Scene>) -> Drawn {
         let Some(scene) = scene else {
             return Drawn {
-                labels: String::new(),
+                labels: None,
                 blocks: vec![],
             };
         };
         Drawn {
-            labels: scene.labels.clone(),
+            labels: Some(scene.labels.clone()),
             blocks: scene
                 .blocks
                 .iter()
@@ -136,7 +136,7 @@ mod tests {
         for edit in edits {
             match edit {
                 Edit::Redraw(scene) => *drawn = draw(*scene),
-                Edit::Labels(text) => drawn.labels = text.to_string(),
+                Edit::Labels(labels) => drawn.labels = Some((*labels).clone()),
                 Edit::Move { block } => {
                     let scene = new.expect("a move has a new scene");
                     drawn.blocks[*block].0 =

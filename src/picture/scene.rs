@@ -3,8 +3,6 @@
 //! padding or cell size moves a block instead of redrawing it. Every cell has a typed
 //! [`CellKind`]; its CSS class, test id and canvas paint all come from it.
 
-use std::fmt::Write;
-
 use super::axis::{Axis, Cell, Picture};
 use super::strip::{Slot, Strip, input_strip, output_strip};
 
@@ -316,41 +314,39 @@ impl CellKind {
         }
     }
 
+    /// How the cell looks: the one table from a cell kind to its style ([`STYLES`]), read by
+    /// the SVG (the class) and the canvas (the colour's variable, the opacity, an outline). A
+    /// test checks that style/main.css has the rule each row names.
+    pub fn style(self) -> Style {
+        let pad = |side, dead: bool| match side {
+            Side::Before => 4,
+            Side::After => 6,
+            Side::Corner => 8,
+        } + usize::from(dead);
+        STYLES[match self {
+            CellKind::Input { dead } => usize::from(dead),
+            CellKind::Inserted { dead } => 2 + usize::from(dead),
+            CellKind::Pad { side, dead } => pad(side, dead),
+            CellKind::Beyond => 10,
+            CellKind::Output { cropped } => 11 + usize::from(cropped),
+        }]
+    }
+
+    /// The style under a padding `fill`: padding that copies the input (a torch
+    /// `padding_mode`) has its own colour, not the zeros'.
+    pub fn style_in(self, fill: super::Fill) -> Style {
+        match self {
+            CellKind::Pad { dead: false, .. } if fill.copies_input() => Style {
+                var: "--c-pad-copy",
+                ..self.style()
+            },
+            _ => self.style(),
+        }
+    }
+
     /// The `class` attribute (the `.cell` rules of style/main.css).
     pub fn class(self) -> &'static str {
-        match self {
-            CellKind::Input { dead: false } => "cell input",
-            CellKind::Input { dead: true } => "cell input dead",
-            CellKind::Inserted { dead: false } => "cell inserted",
-            CellKind::Inserted { dead: true } => "cell inserted dead",
-            CellKind::Pad {
-                side: Side::Before,
-                dead: false,
-            } => "cell pad before",
-            CellKind::Pad {
-                side: Side::Before,
-                dead: true,
-            } => "cell pad before dead",
-            CellKind::Pad {
-                side: Side::After,
-                dead: false,
-            } => "cell pad after",
-            CellKind::Pad {
-                side: Side::After,
-                dead: true,
-            } => "cell pad after dead",
-            CellKind::Pad {
-                side: Side::Corner,
-                dead: false,
-            } => "cell pad corner",
-            CellKind::Pad {
-                side: Side::Corner,
-                dead: true,
-            } => "cell pad corner dead",
-            CellKind::Beyond => "cell beyond",
-            CellKind::Output { cropped: false } => "cell out",
-            CellKind::Output { cropped: true } => "cell out cropped",
-        }
+        self.style().class
     }
 
     /// The `data-testid`: `cell-input`, `cell-pad`, `cell-beyond` or `cell-output`.
@@ -362,6 +358,52 @@ impl CellKind {
             CellKind::Output { .. } => "cell-output",
         }
     }
+}
+
+/// Each cell kind's style, in [`CellKind::style`]'s order: input, inserted, padding before,
+/// after and in a corner (each live, then dead), past the padding, output, cropped output.
+pub const STYLES: [Style; 13] = {
+    const fn fill(class: &'static str, var: &'static str, dead: bool) -> Style {
+        Style {
+            class,
+            var,
+            alpha: if dead { 0.35 } else { 1.0 },
+            outline: false,
+        }
+    }
+    [
+        fill("cell input", "--c-input", false),
+        fill("cell input dead", "--c-input", true),
+        fill("cell inserted", "--c-inserted", false),
+        fill("cell inserted dead", "--c-inserted", true),
+        fill("cell pad before", "--c-pad", false),
+        fill("cell pad before dead", "--c-dead", true),
+        fill("cell pad after", "--c-pad-after", false),
+        fill("cell pad after dead", "--c-dead", true),
+        fill("cell pad corner", "--c-pad-corner", false),
+        fill("cell pad corner dead", "--c-dead", true),
+        Style {
+            class: "cell beyond",
+            var: "--line",
+            alpha: 1.0,
+            outline: true,
+        },
+        fill("cell out", "--c-out", false),
+        fill("cell out cropped", "--c-cropped", false),
+    ]
+};
+
+/// How a cell kind is drawn ([`CellKind::style`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    /// The `class` attribute of an SVG cell.
+    pub class: &'static str,
+    /// The CSS variable holding its colour (the canvas reads it from the computed style).
+    pub var: &'static str,
+    /// Its opacity (dead cells are faded).
+    pub alpha: f64,
+    /// Only outlined, not filled (past the padding).
+    pub outline: bool,
 }
 
 /// One cell of a [`Block`], in the block's own unit coordinates.
@@ -415,10 +457,30 @@ pub struct Block {
     pub cells: Vec<BlockCell>,
 }
 
-/// The static part of the picture: the two labels and three blocks (padding, input, output).
+/// The words on the picture, as geometry (`svg::labels_svg` writes them): each grid's title
+/// at its top left, and a band with its count over each elided run of rows or columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labels {
+    /// The input's title (its pad counts), at `(x, y)`.
+    pub input: (i64, i64, String),
+    /// The output's title, at `(x, y)`.
+    pub output: (i64, i64, &'static str),
+    pub gaps: Vec<GapLabel>,
+}
+
+/// An elided run of rows or columns: the band `(x, y, width, height)` and its words, centred
+/// at `text_at`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GapLabel {
+    pub band: (i64, i64, i64, i64),
+    pub text_at: (i64, i64),
+    pub text: String,
+}
+
+/// The static part of the picture: the labels and three blocks (padding, input, output).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scene {
-    pub labels: String,
+    pub labels: Labels,
     pub cell: i64,
     pub blocks: Vec<Block>,
 }
@@ -472,30 +534,27 @@ pub fn hit(at: &Layout, x: i64, y: i64) -> Option<Hit> {
 
 /// The labels of a grid's elided rows (a band across the grid) and columns (a band down it,
 /// the count under the grid).
-fn gap_labels(out: &mut String, grid: (i64, i64), rows: &Strip, cols: &Strip, cell: i64) {
+fn gap_labels(out: &mut Vec<GapLabel>, grid: (i64, i64), rows: &Strip, cols: &Strip, cell: i64) {
     let (w, h) = (cols.slots() * cell, rows.slots() * cell);
     for (slot, from, to) in rows.gaps() {
         let y = grid.1 + slot * cell;
-        let _ = write!(
-            out,
-            r#"<rect class="gap" x="{}" y="{y}" width="{w}" height="{cell}"/><text class="gap-label" x="{}" y="{}" text-anchor="middle">⋯ {} rows ⋯</text>"#,
-            grid.0,
-            grid.0 + w / 2,
-            y + cell * 3 / 4,
-            to - from
-        );
+        out.push(GapLabel {
+            band: (grid.0, y, w, cell),
+            text_at: (grid.0 + w / 2, y + cell * 3 / 4),
+            text: format!("⋯ {} rows ⋯", to - from),
+        });
     }
     for (slot, from, to) in cols.gaps() {
         let x = grid.0 + slot * cell;
-        let _ = write!(
-            out,
-            r#"<rect class="gap" x="{x}" y="{}" width="{cell}" height="{h}"/><text class="gap-label" x="{}" y="{}" text-anchor="middle">{} {}</text>"#,
-            grid.1,
-            x + cell / 2,
-            grid.1 + h + GAP_LABEL - 4,
-            to - from,
-            if rows.slots() == 1 { "elided" } else { "cols" }
-        );
+        out.push(GapLabel {
+            band: (x, grid.1, cell, h),
+            text_at: (x + cell / 2, grid.1 + h + GAP_LABEL - 4),
+            text: format!(
+                "{} {}",
+                to - from,
+                if rows.slots() == 1 { "elided" } else { "cols" }
+            ),
+        });
     }
 }
 
@@ -506,21 +565,33 @@ pub fn scene(picture: &Picture, at: &Layout, slice: i64) -> Scene {
         Some(depth) => (depth.cell(slice), depth.is_dead(slice)),
         None => (Cell::Input, false),
     };
-    let mut labels = format!(
-        r#"<text x="{}" y="{}" class="label" data-testid="pad-counts">{}</text><text x="{}" y="{}" class="label">{}</text>"#,
-        at.input.0,
-        at.input.1 - 5,
-        input_label(picture),
-        at.output.0,
-        at.output.1 - 5,
-        if picture.transposed {
-            "full output (crop marked)"
-        } else {
-            "output"
-        }
+    let mut labels = Labels {
+        input: (at.input.0, at.input.1 - 5, input_label(picture)),
+        output: (
+            at.output.0,
+            at.output.1 - 5,
+            if picture.transposed {
+                "full output (crop marked)"
+            } else {
+                "output"
+            },
+        ),
+        gaps: Vec::new(),
+    };
+    gap_labels(
+        &mut labels.gaps,
+        at.input,
+        &at.in_rows,
+        &at.in_cols,
+        at.cell,
     );
-    gap_labels(&mut labels, at.input, &at.in_rows, &at.in_cols, at.cell);
-    gap_labels(&mut labels, at.output, &at.out_rows, &at.out_cols, at.cell);
+    gap_labels(
+        &mut labels.gaps,
+        at.output,
+        &at.out_rows,
+        &at.out_cols,
+        at.cell,
+    );
     let (or, oc) = (
         Layout::origin(&at.in_rows, rows.before),
         Layout::origin(&at.in_cols, cols.before),

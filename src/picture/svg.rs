@@ -7,7 +7,9 @@ use std::fmt::Write;
 use crate::core::{LayerSpec, evaluate};
 
 use super::axis::{Axis, Picture, picture};
-use super::scene::{Block, BlockCell, Fit, Hit, Layout, Scene, layout, rows_cols, scene};
+use super::scene::{
+    Block, BlockCell, Fit, GapLabel, Hit, Labels, Layout, Scene, layout, rows_cols, scene,
+};
 use super::strip::Strip;
 
 /// The slots of `positions` on `strip`, merged into runs `(first slot, count)`.
@@ -226,11 +228,32 @@ pub fn block_cells_svg(cells: &[BlockCell]) -> String {
     out
 }
 
+/// The picture's words as SVG markup: the grids' titles, then each elided band and its count.
+pub fn labels_svg(labels: &Labels) -> String {
+    let (ix, iy, input) = &labels.input;
+    let (ox, oy, output) = &labels.output;
+    let mut out = format!(
+        r#"<text x="{ix}" y="{iy}" class="label" data-testid="pad-counts">{input}</text><text x="{ox}" y="{oy}" class="label">{output}</text>"#
+    );
+    for GapLabel {
+        band: (x, y, w, h),
+        text_at: (tx, ty),
+        text,
+    } in &labels.gaps
+    {
+        let _ = write!(
+            out,
+            r#"<rect class="gap" x="{x}" y="{y}" width="{w}" height="{h}"/><text class="gap-label" x="{tx}" y="{ty}" text-anchor="middle">{text}</text>"#
+        );
+    }
+    out
+}
+
 /// The whole static layer as SVG markup: the labels, then each block's `<g>` with its cells.
 /// Cells carry `data-testid` (`cell-input`, `cell-pad`, `cell-output`); their `x`/`y` are the
 /// block's unit coordinates, which hover maps back through the block's `data-panel`.
 pub fn scene_svg(scene: &Scene) -> String {
-    let mut out = format!(r#"<g class="labels">{}</g>"#, scene.labels);
+    let mut out = format!(r#"<g class="labels">{}</g>"#, labels_svg(&scene.labels));
     for block in &scene.blocks {
         out.push_str(&format!(
             r#"<g class="block" data-panel="{}" transform="{}">"#,

@@ -10,8 +10,8 @@ use crate::forms::compact::CompactSpec;
 use crate::forms::permalink::format_query;
 use crate::model::Model;
 use crate::model::op::Op;
+use crate::view::panels::TargetCode;
 use crate::view::panels::{highlighted, times};
-use crate::worker::protocol::Snippets;
 
 /// The one-click models: (id, title, input shape). The texts are the app's
 /// (`tests/models/seed002_keras.py`, `tests/models/dcgan_generator.py`).
@@ -65,7 +65,7 @@ pub fn shell() -> Markup {
 /// The worker's answer for a pasted model: the code per target (tabs; `selected` is shown;
 /// every tab is highlighted, so switching is only a matter of attributes), then the layer
 /// table; or why the paste cannot be read (`model-error`).
-pub fn output(table: Result<Markup, String>, code: &Snippets, selected: Framework) -> Markup {
+pub fn output(table: Result<Markup, String>, code: &[TargetCode], selected: Framework) -> Markup {
     let table = match table {
         Ok(t) => t,
         Err(why) => return html! { p.error role="alert" data-testid="model-error" { (why) } },
@@ -74,7 +74,7 @@ pub fn output(table: Result<Markup, String>, code: &Snippets, selected: Framewor
         div.model-code {
             h3 { "The model in" }
             div.tabs role="tablist" aria-label="Target framework" {
-                @for (target, _) in code {
+                @for TargetCode { target, .. } in code {
                     @let name = target.name();
                     @let on = *target == selected;
                     button type="button" role="tab" id={ "tab-model-" (name) } data-testid={ "model-tab-" (name) }
@@ -84,7 +84,7 @@ pub fn output(table: Result<Markup, String>, code: &Snippets, selected: Framewor
                 }
             }
             div.tabpanels data-testid="model-code" {
-                @for (target, text) in code {
+                @for TargetCode { target, code: text } in code {
                     @let name = target.name();
                     div.tabpanel role="tabpanel" id={ "panel-model-" (name) } aria-labelledby={ "tab-model-" (name) } hidden[*target != selected] {
                         @match text {
@@ -220,14 +220,20 @@ mod tests {
         ] {
             assert!(shell.contains(hook), "{hook}");
         }
-        let refused = output(Err("line 2: <b>".into()), &vec![], Framework::Torch).into_string();
+        let refused = output(Err("line 2: <b>".into()), &[], Framework::Torch).into_string();
         assert_eq!(
             refused,
             r#"<p class="error" role="alert" data-testid="model-error">line 2: &lt;b&gt;</p>"#
         );
         let code = vec![
-            (Framework::Torch, Ok("x = 1".to_string())),
-            (Framework::Keras, Err("no <way>".to_string())),
+            TargetCode {
+                target: Framework::Torch,
+                code: Ok("x = 1".to_string()),
+            },
+            TargetCode {
+                target: Framework::Keras,
+                code: Err("no <way>".to_string()),
+            },
         ];
         let html = output(Ok(html! { table {} }), &code, Framework::Keras).into_string();
         assert!(html.contains(r#"id="tab-model-keras" data-testid="model-tab-keras" aria-controls="panel-model-keras" aria-selected="true" tabindex="0""#));

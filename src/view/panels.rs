@@ -11,9 +11,9 @@ use maud::{Markup, PreEscaped, html};
 use crate::core::{Answer, Framework, LayerSpec, Placement, inverse as inverse_of};
 use crate::forms::compact::{CompactSpec, LayerError, join};
 use crate::forms::permalink::format_query;
+use crate::picture::player::Control;
 use crate::view::compare::{Row as CompareRow, Versus, odd_side};
 use crate::view::explain::{Line, dimension_names};
-use crate::worker::protocol::{Plot, Snippets};
 
 /// `6x6` as the page writes it: `6 × 6`.
 pub(crate) fn times(values: &[i64]) -> String {
@@ -130,13 +130,31 @@ pub(crate) fn highlighted(code: &str) -> Markup {
     }
 }
 
+/// One target's code, or why there is none: a tab of the code panels (the single layer's and
+/// the Whole model view's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetCode {
+    pub target: Framework,
+    pub code: Result<String, String>,
+}
+
+/// The input-size plot as the worker draws it: a sentence and the SVG.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlotImage {
+    pub summary: String,
+    pub svg: String,
+}
+
+/// The plot, or why there is none.
+pub type Plot = Result<PlotImage, String>;
+
 /// The code panel's tab panels: per target, a copy button (`data-copy` names the target) and
 /// the code (`code-<target>`, highlighted), or the reason there is none. Only the `selected`
 /// tab is shown; switching tabs only changes attributes.
 /// `prefix` keeps two such panels on one page apart (ids and test hooks: `model-code-torch`).
-pub fn code_tabs(snippets: &Snippets, selected: Framework, prefix: &str) -> Markup {
+pub fn code_tabs(snippets: &[TargetCode], selected: Framework, prefix: &str) -> Markup {
     html! {
-        @for (target, code) in snippets {
+        @for TargetCode { target, code } in snippets {
             @let name = target.name();
             div.tabpanel role="tabpanel" id={ "panel-" (prefix) (name) } aria-labelledby={ "tab-" (prefix) (name) } hidden[*target != selected] {
                 @match code {
@@ -257,7 +275,7 @@ pub fn grid_shell() -> Markup {
         div.picture-tools role="group" aria-label="Picture view" {
             label.field.inline {
                 span { "Show" }
-                select name="view" data-testid="view-mode" {
+                select name=(Control::View.name()) data-testid="view-mode" {
                     option value="auto" selected { "best fit" }
                     option value="edges" { "the edges (middle elided)" }
                     option value="whole" { "the whole layer" }
@@ -266,7 +284,7 @@ pub fn grid_shell() -> Markup {
             button type="button" data-zoom="-1" data-testid="zoom-out" aria-label="Zoom out" { "−" }
             button type="button" data-zoom="1" data-testid="zoom-in" aria-label="Zoom in" { "+" }
             label.check {
-                input type="checkbox" name="values" data-testid="values";
+                input type="checkbox" name=(Control::Values.name()) data-testid="values";
                 span { "values" }
             }
         }
@@ -281,7 +299,7 @@ pub fn grid_shell() -> Markup {
         ul.legend id="legend" aria-label="Legend" {}
         label.field.depth hidden {
             span id="depth-text" {}
-            input type="range" min="0" name="depth" data-testid="depth-slice";
+            input type="range" min="0" name=(Control::Depth.name()) data-testid="depth-slice";
         }
         p.step-text aria-live="polite" data-testid="step-text" {}
         p.values-sum id="values-sum" data-testid="values-sum" {}
@@ -292,11 +310,11 @@ pub fn grid_shell() -> Markup {
             button type="button" data-step="1" data-testid="step-forward" aria-label="Next window" { "▶" }
             label.scrub {
                 span.visually-hidden { "Output row" }
-                input type="range" min="0" value="0" name="scrub" data-testid="scrub";
+                input type="range" min="0" value="0" name=(Control::Scrub.name()) data-testid="scrub";
             }
             label.speed {
                 span { "Speed" }
-                select name="speed" data-testid="speed" {
+                select name=(Control::Speed.name()) data-testid="speed" {
                     option value="800" { "slow" }
                     option value="400" selected { "normal" }
                     option value="120" { "fast" }
@@ -327,7 +345,7 @@ pub fn answers(list: &[(Framework, Result<crate::codegen::answer::Answer, String
                 span.target { (target.title()) }
                 @match answer {
                     Ok(a) => {
-                        code.lines { (a.lines.join("\n")) }
+                        code.lines { @for (i, line) in a.lines.iter().enumerate() { @if i > 0 { "\n" } (line.text) } }
                         button.copy type="button" data-copy-answer=(name) aria-label={ "Copy the " (target.title()) " line" } { "Copy" }
                         @if let Some(note) = &a.note { small.note { (note) } }
                     }
@@ -464,7 +482,7 @@ pub fn inverse(spec: &LayerSpec, want: &[i64]) -> Markup {
 /// is no plot. `reply` is the worker's plot for the current layer (`None` while there is none).
 pub fn plot(reply: Option<&Plot>, ready: bool, failed: bool) -> Markup {
     match reply {
-        Some(Ok((summary, svg))) => html! {
+        Some(Ok(PlotImage { summary, svg })) => html! {
             p id="plot-summary" data-testid="plot-summary" { (summary) }
             // Drawn by plotters in the worker from numbers alone: no user text in it.
             div.plot-svg role="img" aria-label="Plot: output size, and the padding before and after, for each input size" aria-describedby="plot-summary" data-testid="plot-svg" {
@@ -546,10 +564,11 @@ mod tests {
 
     #[test]
     fn code_tabs_escape_the_code_and_show_only_the_selected_one() {
+        let tab = |target, code| TargetCode { target, code };
         let snippets = vec![
-            (Framework::Torch, Ok("x = a < b  # 'c'".to_string())),
-            (Framework::Keras, Err("no <such> layer".to_string())),
-            (Framework::Tf, Ok("import tensorflow as tf".to_string())),
+            tab(Framework::Torch, Ok("x = a < b  # 'c'".to_string())),
+            tab(Framework::Keras, Err("no <such> layer".to_string())),
+            tab(Framework::Tf, Ok("import tensorflow as tf".to_string())),
         ];
         let html = code_tabs(&snippets, Framework::Torch, "").into_string();
         assert!(html.contains(r#"id="panel-torch" aria-labelledby="tab-torch">"#));
@@ -584,7 +603,10 @@ mod tests {
 
     #[test]
     fn the_plot_panel_says_why_when_there_is_no_plot() {
-        let ok: Plot = Ok(("a < b".into(), "<svg></svg>".into()));
+        let ok: Plot = Ok(PlotImage {
+            summary: "a < b".into(),
+            svg: "<svg></svg>".into(),
+        });
         let html = plot(Some(&ok), true, false).into_string();
         assert!(html.contains(r#"data-testid="plot-summary">a &lt; b</p>"#));
         assert!(html.contains(r#"data-testid="plot-svg"><svg></svg></div>"#));

@@ -1,15 +1,14 @@
 //! Messages between the web app and the code-generator worker: plain text, so the app needs
 //! neither the generator, the model reader, plotters nor a JSON library to speak it.
 //!
-//! A message is a kind letter and an id on the first line, then its fields. A reply carries the
-//! request's id (the app drops stale ones) and named records, each `ok` with its text or `err`
-//! with the reason.
+//! A message is a kind letter, then its fields, the first its id; each field is its length in
+//! bytes, `:`, and its text, so a field may hold any characters (a paste with control
+//! characters, the old separators U+001E / U+001F, newlines) and comes back byte for byte. A
+//! reply carries the request's id (the app drops stale ones); a result is `ok` or `err` and its
+//! text.
 
 use crate::codegen::Options;
 use crate::core::Framework;
-
-const FIELD: char = '\u{1e}';
-const RECORD: char = '\u{1f}';
 
 /// What the app asks the worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,12 +48,6 @@ pub enum Request {
     Unpack { id: u64, fragment: String },
 }
 
-/// Each target's code, or why there is none.
-pub type Snippets = Vec<(Framework, Result<String, String>)>;
-
-/// The input-size plot: `(summary, svg)`, or why there is none.
-pub type Plot = Result<(String, String), String>;
-
 /// The panels below the picture, as markup (empty: nothing to show).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Panels {
@@ -68,14 +61,14 @@ pub struct Panels {
 }
 
 impl Panels {
-    /// Each panel's record name and markup, in a fixed order.
-    fn named(&self) -> [(&'static str, &String); 5] {
+    /// Each panel's markup, in the order a reply carries them.
+    fn in_order(&self) -> [&str; 5] {
         [
-            ("formula", &self.formula),
-            ("comparison", &self.comparison),
-            ("inverse", &self.inverse),
-            ("code", &self.code),
-            ("plot", &self.plot),
+            &self.formula,
+            &self.comparison,
+            &self.inverse,
+            &self.code,
+            &self.plot,
         ]
     }
 }
@@ -137,6 +130,71 @@ fn read_flags(text: &str) -> Options {
     }
 }
 
+/// Writes a message: its kind letter, then each field as its length in bytes, `:` and the
+/// field's text. No content can be taken for a separator: a field is read by its length.
+struct Frame(String);
+
+impl Frame {
+    fn new(kind: char, id: u64) -> Frame {
+        Frame(kind.to_string()).field(&id.to_string())
+    }
+
+    fn field(mut self, text: &str) -> Frame {
+        self.0.push_str(&text.len().to_string());
+        self.0.push(':');
+        self.0.push_str(text);
+        self
+    }
+
+    /// A result as two fields: `ok` or `err`, then its text.
+    fn result(self, value: &Result<String, String>) -> Frame {
+        match value {
+            Ok(text) => self.field("ok").field(text),
+            Err(text) => self.field("err").field(text),
+        }
+    }
+}
+
+/// Reads a message [`Frame`] wrote: the kind letter and id, then fields in order.
+struct Fields<'a>(&'a str);
+
+impl<'a> Fields<'a> {
+    /// `(kind, id, fields)`; `None` when the text is no message.
+    fn open(text: &'a str) -> Option<(char, u64, Fields<'a>)> {
+        let kind = text.chars().next()?;
+        let mut fields = Fields(&text[kind.len_utf8()..]);
+        let id = fields.next()?.parse().ok()?;
+        Some((kind, id, fields))
+    }
+
+    fn next(&mut self) -> Option<&'a str> {
+        let (length, rest) = self.0.split_once(':')?;
+        let length: usize = length.parse().ok()?;
+        let text = rest.get(..length)?;
+        self.0 = &rest[length..];
+        Some(text)
+    }
+
+    fn string(&mut self) -> Option<String> {
+        self.next().map(str::to_string)
+    }
+
+    fn result(&mut self) -> Option<Result<String, String>> {
+        let tag = self.next()?;
+        let text = self.string()?;
+        match tag {
+            "ok" => Some(Ok(text)),
+            "err" => Some(Err(text)),
+            _ => None,
+        }
+    }
+
+    /// The message is read whole: nothing is left over.
+    fn end<T>(&self, message: T) -> Option<T> {
+        self.0.is_empty().then_some(message)
+    }
+}
+
 impl Request {
     /// The message text.
     pub fn encode(&self) -> String {
@@ -148,212 +206,131 @@ impl Request {
                 selected,
                 want,
                 query,
-            } => format!(
-                "L{id}\n{}{}\n{}\n{}\n{query}",
-                flags(options),
-                sweep.map_or(String::new(), |d| d.to_string()),
-                selected.name(),
-                want.replace('\n', " ")
-            ),
+            } => Frame::new('L', *id)
+                .field(&flags(options))
+                .field(&sweep.map_or(String::new(), |d| d.to_string()))
+                .field(selected.name())
+                .field(want)
+                .field(query),
             Request::Model {
                 id,
                 check,
                 selected,
                 input,
                 source,
-            } => format!(
-                "M{id}\n{}{}\n{}\n{source}",
-                if *check { "c" } else { "" },
-                selected.name(),
-                input.replace('\n', " ")
-            ),
+            } => Frame::new('M', *id)
+                .field(if *check { "c" } else { "" })
+                .field(selected.name())
+                .field(input)
+                .field(source),
             Request::PasteLayer { id, text, current } => {
-                format!("P{id}\n{}\n{text}", current.replace('\n', " "))
+                Frame::new('P', *id).field(current).field(text)
             }
-            Request::Unpack { id, fragment } => format!("U{id}\n{fragment}"),
+            Request::Unpack { id, fragment } => Frame::new('U', *id).field(fragment),
         }
+        .0
     }
 
     /// A message text read back; `None` when it is not a request.
     pub fn decode(text: &str) -> Option<Request> {
-        let (head, rest) = text.split_once('\n').unwrap_or((text, ""));
-        let kind = head.chars().next()?;
-        // A request without a readable id still gets a readable reply (id 0).
-        let id: u64 = head.get(1..).and_then(|d| d.parse().ok()).unwrap_or(0);
-        Some(match kind {
-            'L' => {
-                let mut parts = rest.splitn(4, '\n');
-                let flags = parts.next().unwrap_or("");
-                let options = read_flags(flags);
-                let digits: String = flags.chars().filter(char::is_ascii_digit).collect();
-                let sweep = digits.parse().ok();
-                let selected = parts
-                    .next()
-                    .unwrap_or("")
-                    .parse()
-                    .unwrap_or(Framework::Torch);
-                let want = parts.next().unwrap_or("").to_string();
-                Request::Layer {
-                    id,
-                    options,
-                    sweep,
-                    selected,
-                    want,
-                    query: parts.next().unwrap_or("").to_string(),
-                }
-            }
-            'M' => {
-                let mut parts = rest.splitn(3, '\n');
-                let flags = parts.next().unwrap_or("");
-                let (check, selected) = match flags.strip_prefix('c') {
-                    Some(name) => (true, name),
-                    None => (false, flags),
-                };
-                let input = parts.next().unwrap_or("").to_string();
-                let source = parts.next().unwrap_or("").to_string();
-                Request::Model {
-                    id,
-                    check,
-                    selected: selected.parse().unwrap_or(Framework::Torch),
-                    input,
-                    source,
-                }
-            }
-            'P' => {
-                let (current, text) = rest.split_once('\n').unwrap_or((rest, ""));
-                Request::PasteLayer {
-                    id,
-                    text: text.to_string(),
-                    current: current.to_string(),
-                }
-            }
+        let (kind, id, mut f) = Fields::open(text)?;
+        let request = match kind {
+            'L' => Request::Layer {
+                id,
+                options: read_flags(f.next()?),
+                sweep: match f.next()? {
+                    "" => None,
+                    digits => Some(digits.parse().ok()?),
+                },
+                selected: f.next()?.parse().ok()?,
+                want: f.string()?,
+                query: f.string()?,
+            },
+            'M' => Request::Model {
+                id,
+                check: f.next()? == "c",
+                selected: f.next()?.parse().ok()?,
+                input: f.string()?,
+                source: f.string()?,
+            },
+            'P' => Request::PasteLayer {
+                id,
+                current: f.string()?,
+                text: f.string()?,
+            },
             'U' => Request::Unpack {
                 id,
-                fragment: rest.trim().to_string(),
+                fragment: f.string()?,
             },
             _ => return None,
-        })
+        };
+        f.end(request)
     }
-}
-
-fn record(out: &mut String, name: &str, value: &Result<String, String>) {
-    let (tag, text) = match value {
-        Ok(t) => ("ok", t.as_str()),
-        Err(t) => ("err", t.as_str()),
-    };
-    out.push_str(name);
-    out.push(FIELD);
-    out.push_str(tag);
-    out.push(FIELD);
-    out.push_str(text);
-    out.push(RECORD);
-}
-
-fn records(text: &str) -> impl Iterator<Item = (&str, Result<String, String>)> {
-    text.split(RECORD).filter_map(|r| {
-        let mut parts = r.splitn(3, FIELD);
-        let (name, tag, text) = (parts.next()?, parts.next()?, parts.next()?);
-        let text = text.to_string();
-        Some((name, if tag == "ok" { Ok(text) } else { Err(text) }))
-    })
 }
 
 impl Reply {
     /// The message text.
     pub fn encode(&self) -> String {
-        let mut out = String::new();
         match self {
-            Reply::Layer { id, panels } => {
-                out.push_str(&format!("L{id}\n"));
-                for (name, markup) in panels.named() {
-                    record(&mut out, name, &Ok(markup.clone()));
-                }
-            }
+            Reply::Layer { id, panels } => panels
+                .in_order()
+                .into_iter()
+                .fold(Frame::new('L', *id), Frame::field),
             Reply::Model {
                 id,
                 markup,
                 fragment,
-            } => {
-                out.push_str(&format!("M{id}\n"));
-                record(&mut out, "markup", &Ok(markup.clone()));
-                record(&mut out, "fragment", &Ok(fragment.clone()));
-            }
-            Reply::PasteLayer { id, result } => {
-                out.push_str(&format!("P{id}\n"));
-                record(&mut out, "layer", result);
-            }
-            Reply::Unpack { id, result } => {
-                out.push_str(&format!("U{id}\n"));
-                let joined = result
-                    .as_ref()
-                    .map(|(input, source)| format!("{input}\n{source}"))
-                    .map_err(Clone::clone);
-                record(&mut out, "model", &joined);
-            }
+            } => Frame::new('M', *id).field(markup).field(fragment),
+            Reply::PasteLayer { id, result } => Frame::new('P', *id).result(result),
+            Reply::Unpack { id, result } => match result {
+                Ok((input, source)) => Frame::new('U', *id).field("ok").field(input).field(source),
+                Err(why) => Frame::new('U', *id).field("err").field(why),
+            },
         }
-        out
+        .0
     }
 
     /// A reply text read back; `None` when it is not one.
     pub fn decode(text: &str) -> Option<Reply> {
-        let (head, rest) = text.split_once('\n')?;
-        let kind = head.chars().next()?;
-        let id: u64 = head.get(1..)?.parse().ok()?;
-        Some(match kind {
-            'L' => {
-                let mut panels = Panels::default();
-                for (name, value) in records(rest) {
-                    let markup = value.unwrap_or_default();
-                    match name {
-                        "formula" => panels.formula = markup,
-                        "comparison" => panels.comparison = markup,
-                        "inverse" => panels.inverse = markup,
-                        "code" => panels.code = markup,
-                        "plot" => panels.plot = markup,
-                        _ => {}
-                    }
-                }
-                Reply::Layer { id, panels }
-            }
-            'M' => {
-                let (mut markup, mut fragment) = (String::new(), String::new());
-                for (name, value) in records(rest) {
-                    match name {
-                        "markup" => markup = value.unwrap_or_default(),
-                        "fragment" => fragment = value.unwrap_or_default(),
-                        _ => {}
-                    }
-                }
-                Reply::Model {
-                    id,
-                    markup,
-                    fragment,
-                }
-            }
+        let (kind, id, mut f) = Fields::open(text)?;
+        let reply = match kind {
+            'L' => Reply::Layer {
+                id,
+                panels: Panels {
+                    formula: f.string()?,
+                    comparison: f.string()?,
+                    inverse: f.string()?,
+                    code: f.string()?,
+                    plot: f.string()?,
+                },
+            },
+            'M' => Reply::Model {
+                id,
+                markup: f.string()?,
+                fragment: f.string()?,
+            },
             'P' => Reply::PasteLayer {
                 id,
-                result: records(rest)
-                    .find(|(n, _)| *n == "layer")
-                    .map_or(Err("No layer in the reply.".into()), |(_, v)| v),
+                result: f.result()?,
             },
             'U' => Reply::Unpack {
                 id,
-                result: records(rest)
-                    .find(|(n, _)| *n == "model")
-                    .map_or(Err("No model in the reply.".into()), |(_, v)| v)
-                    .map(|t| match t.split_once('\n') {
-                        Some((input, source)) => (input.to_string(), source.to_string()),
-                        None => (String::new(), t),
-                    }),
+                result: match f.next()? {
+                    "ok" => Ok((f.string()?, f.string()?)),
+                    "err" => Err(f.string()?),
+                    _ => return None,
+                },
             },
             _ => return None,
-        })
+        };
+        f.end(reply)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn requests_and_replies_round_trip() {
@@ -426,5 +403,127 @@ mod tests {
         }
         assert_eq!(Reply::decode("nonsense"), None);
         assert_eq!(Request::decode(""), None);
+    }
+
+    #[test]
+    fn a_message_cut_short_or_padded_is_not_read() {
+        let text = Reply::Model {
+            id: 4,
+            markup: "<table></table>".into(),
+            fragment: "abc".into(),
+        }
+        .encode();
+        for end in 0..text.len() {
+            assert_eq!(Reply::decode(&text[..end]), None, "{:?}", &text[..end]);
+        }
+        assert_eq!(Reply::decode(&format!("{text}0:")), None);
+    }
+
+    /// Any text at all: the old separators, control characters, newlines, and the framing's own
+    /// digits and colons.
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<String>(),
+            "[\\x00-\\x1f\u{1e}\u{1f}\u{7f}\u{2028}0-9:a\n\r]{0,12}",
+        ]
+    }
+
+    fn framework() -> impl Strategy<Value = Framework> {
+        prop::sample::select(Framework::ALL)
+    }
+
+    fn result() -> impl Strategy<Value = Result<String, String>> {
+        prop_oneof![text().prop_map(Ok), text().prop_map(Err)]
+    }
+
+    fn request() -> impl Strategy<Value = Request> {
+        prop_oneof![
+            (
+                any::<u64>(),
+                any::<[bool; 3]>(),
+                any::<Option<usize>>(),
+                framework(),
+                text(),
+                text()
+            )
+                .prop_map(
+                    |(id, [check, export_safe, functional], sweep, selected, want, query)| {
+                        Request::Layer {
+                            id,
+                            options: Options {
+                                check,
+                                export_safe,
+                                functional,
+                            },
+                            sweep,
+                            selected,
+                            want,
+                            query,
+                        }
+                    }
+                ),
+            (any::<u64>(), any::<bool>(), framework(), text(), text()).prop_map(
+                |(id, check, selected, input, source)| Request::Model {
+                    id,
+                    check,
+                    selected,
+                    input,
+                    source,
+                }
+            ),
+            (any::<u64>(), text(), text()).prop_map(|(id, text, current)| Request::PasteLayer {
+                id,
+                text,
+                current
+            }),
+            (any::<u64>(), text()).prop_map(|(id, fragment)| Request::Unpack { id, fragment }),
+        ]
+    }
+
+    fn reply() -> impl Strategy<Value = Reply> {
+        prop_oneof![
+            (any::<u64>(), [text(), text(), text(), text(), text()]).prop_map(
+                |(id, [formula, comparison, inverse, code, plot])| Reply::Layer {
+                    id,
+                    panels: Panels {
+                        formula,
+                        comparison,
+                        inverse,
+                        code,
+                        plot,
+                    },
+                }
+            ),
+            (any::<u64>(), text(), text()).prop_map(|(id, markup, fragment)| Reply::Model {
+                id,
+                markup,
+                fragment,
+            }),
+            (any::<u64>(), result()).prop_map(|(id, result)| Reply::PasteLayer { id, result }),
+            (
+                any::<u64>(),
+                prop_oneof![(text(), text()).prop_map(Ok), text().prop_map(Err)]
+            )
+                .prop_map(|(id, result)| Reply::Unpack { id, result }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn every_request_round_trips_byte_for_byte(request in request()) {
+            prop_assert_eq!(Request::decode(&request.encode()), Some(request));
+        }
+
+        #[test]
+        fn every_reply_round_trips_byte_for_byte(reply in reply()) {
+            prop_assert_eq!(Reply::decode(&reply.encode()), Some(reply));
+        }
+
+        #[test]
+        fn any_text_decodes_without_panic(text in text()) {
+            let _ = (Request::decode(&text), Reply::decode(&text));
+        }
     }
 }

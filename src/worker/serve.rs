@@ -4,11 +4,12 @@
 use crate::codegen::{Options, generate};
 use crate::core::{Framework, LayerSpec, evaluate};
 use crate::forms::compact::{CompactSpec, parse_shape};
-use crate::forms::permalink::{format_query, parse_query};
+use crate::forms::permalink::parse_query;
 use crate::model::port::{PortError, PortOptions, port};
 use crate::view::{self, panels, plot};
 
-use super::protocol::{Panels, Plot, Reply, Request, Snippets};
+use super::protocol::{Panels, Reply, Request};
+use crate::view::panels::{Plot, PlotImage, TargetCode};
 
 /// The plot's size in SVG pixels (it scales to the page width).
 pub const PLOT_SIZE: (u32, u32) = (520, 400);
@@ -19,9 +20,12 @@ pub fn answer(text: &str) -> String {
         Some(request) => reply(request),
         None => {
             let why = "The request was not understood.".to_string();
-            let snippets: Snippets = Framework::ALL
+            let snippets: Vec<TargetCode> = Framework::ALL
                 .iter()
-                .map(|&t| (t, Err(why.clone())))
+                .map(|&target| TargetCode {
+                    target,
+                    code: Err(why.clone()),
+                })
                 .collect();
             Reply::Layer {
                 id: 0,
@@ -94,7 +98,7 @@ fn layer_spec(query: &str) -> Result<LayerSpec, String> {
 }
 
 /// The layer's code for every target, or why there is none.
-fn layer_code(spec: &Result<LayerSpec, String>, options: &Options) -> Snippets {
+fn layer_code(spec: &Result<LayerSpec, String>, options: &Options) -> Vec<TargetCode> {
     Framework::ALL
         .iter()
         .map(|&target| {
@@ -103,7 +107,7 @@ fn layer_code(spec: &Result<LayerSpec, String>, options: &Options) -> Snippets {
                     .map(|s| s.code)
                     .map_err(|e| e.to_string())
             });
-            (target, code)
+            TargetCode { target, code }
         })
         .collect()
 }
@@ -119,7 +123,10 @@ fn layer_plot(spec: &Result<LayerSpec, String>, dim: Option<usize>) -> Plot {
         })
         .and_then(|sweep| {
             let svg = plot::svg(&sweep, PLOT_SIZE.0, PLOT_SIZE.1)?;
-            Ok((plot::summary(&sweep), svg))
+            Ok(PlotImage {
+                summary: plot::summary(&sweep),
+                svg,
+            })
         })
 }
 
@@ -181,7 +188,7 @@ pub fn unpack(fragment: &str) -> Result<(String, String), String> {
 /// The Model view's output for a paste: its code per target (the self-check scripts with
 /// `check`) and its table, or why it cannot be read.
 fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::Markup {
-    let refuse = |why: String| view::model::output(Err(why), &vec![], selected);
+    let refuse = |why: String| view::model::output(Err(why), &[], selected);
     if source.trim().is_empty() {
         return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
     }
@@ -206,7 +213,7 @@ fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::M
         .is_none()
         .then(|| PortError::NoInput.to_string());
     let table = view::model::table(&model, problem.as_deref(), &pack(input, source));
-    let code: Snippets = view::model::TARGETS
+    let code: Vec<TargetCode> = view::model::TARGETS
         .iter()
         .map(|&target| {
             let text = port(&model, target, PortOptions { check })
@@ -218,7 +225,7 @@ fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::M
                     }
                 })
                 .map_err(|e| e.to_string());
-            (target, text)
+            TargetCode { target, code: text }
         })
         .collect();
     view::model::output(Ok(table), &code, selected)
@@ -245,6 +252,37 @@ fn paste_layer(text: &str, current: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// A paste with any characters comes back from its link byte for byte, through the
+        /// worker's messages both ways (the input is one line, as its field allows).
+        #[test]
+        fn any_paste_round_trips_through_its_link(
+            source in prop_oneof![any::<String>(), "[\\x00-\\x1f\u{1e}\u{1f}\u{7f}a\n]{0,16}"],
+            input in "[^\n]{0,8}",
+        ) {
+            let request = Request::Model {
+                id: 1,
+                check: false,
+                selected: Framework::Torch,
+                input: input.clone(),
+                source: source.clone(),
+            };
+            let Some(Request::Model { input, source: sent, .. }) = Request::decode(&request.encode()) else {
+                panic!("the request comes back");
+            };
+            let fragment = pack(&input, &sent);
+            let Some(Reply::Unpack { result, .. }) = Reply::decode(&answer(
+                &Request::Unpack { id: 2, fragment: format!("#view=model&{fragment}") }.encode(),
+            )) else {
+                panic!("an unpack reply");
+            };
+            prop_assert_eq!(result, Ok((input.trim().to_string(), source)));
+        }
+    }
 
     fn layer_panels_for(query: &str, options: Options, selected: Framework) -> Panels {
         let text = answer(
@@ -311,8 +349,14 @@ mod tests {
         let direct = generate(&spec.clone().unwrap(), Framework::Torch, &options)
             .unwrap()
             .code;
-        assert_eq!(snippets[0], (Framework::Torch, Ok(direct)));
-        let (summary, svg) = layer_plot(&spec, None).unwrap();
+        assert_eq!(
+            snippets[0],
+            TargetCode {
+                target: Framework::Torch,
+                code: Ok(direct)
+            }
+        );
+        let PlotImage { summary, svg } = layer_plot(&spec, None).unwrap();
         assert!(
             summary.contains("the pads are the same for every size"),
             "{summary}"
@@ -330,7 +374,7 @@ mod tests {
         assert!(
             layer_code(&spec, &Options::default())
                 .iter()
-                .all(|(_, r)| r.as_ref().is_err_and(|e| e.contains("strided")))
+                .all(|t| t.code.as_ref().is_err_and(|e| e.contains("strided")))
         );
         // Garbage requests still get a well-formed reply: every target and the plot say why.
         for junk in [

@@ -183,12 +183,18 @@ pub fn guess_framework(src: &str) -> Option<Framework> {
         let words = code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
         for w in words.filter(|w| !w.is_empty()) {
             let last = w.rsplit('.').next().unwrap_or(w);
-            let keras_only = super::layers::KERAS_LAYERS.contains(&last) && !super::layers::TORCH_LAYERS.contains(&last);
-            let torch_only = super::layers::TORCH_LAYERS.contains(&last) && !super::layers::KERAS_LAYERS.contains(&last);
+            let keras_only = super::layers::KERAS_LAYERS.contains(&last)
+                && !super::layers::TORCH_LAYERS.contains(&last);
+            let torch_only = super::layers::TORCH_LAYERS.contains(&last)
+                && !super::layers::KERAS_LAYERS.contains(&last);
             if torch_only || w.starts_with("torch") || w.starts_with("nn.") || w.starts_with("F.") {
                 torch += 1;
             }
-            if keras_only || w.starts_with("keras") || w.starts_with("tf.") || w.starts_with("layers.") {
+            if keras_only
+                || w.starts_with("keras")
+                || w.starts_with("tf.")
+                || w.starts_with("layers.")
+            {
                 keras += 1;
             }
         }
@@ -709,6 +715,10 @@ pub fn call_api(
                 }
             }
             Value::Slice(Box::new(parts))
+        }
+        // `@wraps(f)` copies a name and a docstring: the decorated function is unchanged.
+        "functools.wraps" | "functools.lru_cache" | "functools.cache" => {
+            Value::api("functools.identity_decorator")
         }
         "functools.partial" => {
             let func = need(0)?;
@@ -1454,7 +1464,11 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
                 }
                 Ok(Value::Dict(Rc::new(RefCell::new(d))))
             }
-            _ => Err(raise(line, "AttributeError", format!("'functools.partial' object has no attribute '{name}'"))),
+            _ => Err(raise(
+                line,
+                "AttributeError",
+                format!("'functools.partial' object has no attribute '{name}'"),
+            )),
         },
         Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Set(_) => {
             Ok(Value::Method(Rc::new(o.clone()), Rc::from(name)))

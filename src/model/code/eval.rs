@@ -27,8 +27,7 @@ use super::ast::{
     UnaryOp,
 };
 use super::value::{
-    Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Partial,
-    Tensor, Value,
+    Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Tensor, Value,
 };
 
 /// The most steps (statements and expressions evaluated) one reading may take.
@@ -101,6 +100,8 @@ pub struct TopLevel {
     pub failed: Option<Failure>,
     /// It trains, saves, loads, downloads or plots: left out of the check script.
     pub effect: bool,
+    /// For an import: the names it binds and the module it imports.
+    pub import: Option<(Vec<String>, String)>,
 }
 
 /// The settings of one reading.
@@ -148,6 +149,8 @@ pub struct Interp {
     pub keras_tracing: usize,
     /// Names the paste uses without importing them, with the import that gives each.
     pub imported: Vec<(String, String)>,
+    /// Global names the evaluation read (an import nothing read is left out of the check).
+    pub used: std::collections::HashSet<String>,
 }
 
 /// What the recorder knows about a node beyond the graph.
@@ -235,6 +238,7 @@ impl Interp {
             declared: Vec::new(),
             keras_tracing: 0,
             imported: Vec::new(),
+            used: std::collections::HashSet::new(),
         }
     }
 
@@ -322,12 +326,23 @@ impl Interp {
                     }
                 }
             }
+            let import = match &s.kind {
+                StmtKind::Import(items) => items.first().map(|(path, _)| path.join(".")),
+                StmtKind::ImportFrom { module, .. } => Some(module.join(".")),
+                _ => None,
+            }
+            .map(|module| {
+                let mut names = Vec::new();
+                bound_names(s, &mut names);
+                (names, module)
+            });
             self.top.push(TopLevel {
                 line: s.line,
                 start: s.start,
                 end: stmt_end(s),
                 failed,
                 effect: self.effect,
+                import,
             });
         }
     }
@@ -716,15 +731,23 @@ impl Interp {
             at = s.borrow().parent.clone();
         }
         if let Some(v) = self.globals.get(name) {
+            if !self.used.contains(name) {
+                self.used.insert(name.to_string());
+            }
             return Ok(v.clone());
         }
         if let Some(v) = super::builtins::builtin(name, self.framework, &self.src) {
             // A framework name the paste uses without importing it: the check script imports it.
             if let Value::Api(path) = &v
-                && (path.contains('.') || matches!(name, "torch" | "tf" | "keras" | "np" | "math" | "functools" | "collections"))
+                && (path.contains('.')
+                    || matches!(
+                        name,
+                        "torch" | "tf" | "keras" | "np" | "math" | "functools" | "collections"
+                    ))
             {
                 if !self.imported.iter().any(|(n, _)| n == name) {
-                    self.imported.push((name.to_string(), import_line(name, &v)));
+                    self.imported
+                        .push((name.to_string(), import_line(name, &v)));
                 }
             }
             return Ok(v);
@@ -1371,7 +1394,7 @@ impl Interp {
         if c.framework.as_ref().is_some_and(FrameworkBase::is_keras) {
             let name = kw
                 .iter()
-                .find(|(k, _)| k.as_ref() == "name")
+                .find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None))
                 .map(|(_, v)| Rc::from(v.to_string().as_str()))
                 .unwrap_or_else(|| Rc::from(super::keras::auto_name(self, &c.name).as_str()));
             *inst.name.borrow_mut() = Some(name);
@@ -1838,11 +1861,19 @@ fn import_line(name: &str, v: &Value) -> String {
     match module.rsplit_once('.') {
         None if module == name => format!("import {module}"),
         None => format!("import {module} as {name}"),
-        Some((parent, last)) if last == name && last.starts_with(|c: char| c.is_ascii_uppercase()) => {
+        Some((parent, last))
+            if last == name && last.starts_with(|c: char| c.is_ascii_uppercase()) =>
+        {
             format!("from {parent} import {last}")
         }
         Some((parent, last)) if last == name => format!("from {parent} import {last}"),
-        Some(_) if module.split('.').all(|p| p.starts_with(|c: char| c.is_ascii_lowercase())) => format!("import {module} as {name}"),
+        Some(_)
+            if module
+                .split('.')
+                .all(|p| p.starts_with(|c: char| c.is_ascii_lowercase())) =>
+        {
+            format!("import {module} as {name}")
+        }
         Some((parent, last)) => format!("from {parent} import {last} as {name}"),
     }
 }

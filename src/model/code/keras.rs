@@ -152,7 +152,7 @@ pub fn call(
             let outputs = arg(&pos, &kw, 1, "outputs").unwrap_or(Value::None);
             let name = kw
                 .iter()
-                .find(|(k, _)| k.as_ref() == "name")
+                .find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None))
                 .map(|(_, v)| Rc::from(v.to_string().as_str()));
             return functional(it, inputs, outputs, name, site);
         }
@@ -328,7 +328,10 @@ fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Sit
             }
         },
     };
-    let name: Rc<str> = match kw.iter().find(|(k, _)| k.as_ref() == "name") {
+    let name: Rc<str> = match kw
+        .iter()
+        .find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None))
+    {
         Some((_, v)) => Rc::from(v.to_string().as_str()),
         None => Rc::from(auto_name(it, "InputLayer").as_str()),
     };
@@ -363,7 +366,10 @@ fn sequential(
             return Err((**f).clone());
         }
     }
-    let name: Rc<str> = match kw.iter().find(|(k, _)| k.as_ref() == "name") {
+    let name: Rc<str> = match kw
+        .iter()
+        .find(|(k, v)| k.as_ref() == "name" && !matches!(v, Value::None))
+    {
         Some((_, v)) => Rc::from(v.to_string().as_str()),
         None => Rc::from(auto_name(it, "Sequential").as_str()),
     };
@@ -973,6 +979,7 @@ pub fn construct(
             "input_tensor",
         ],
         ("rescaling", None) => &["scale", "offset"],
+        ("normalization", None) => &["axis", "mean", "variance", "invert"],
         ("resizing", None) => &[
             "height",
             "width",
@@ -1124,7 +1131,8 @@ pub fn construct(
                 axis,
                 features: None,
                 eps: b.float("epsilon")?.unwrap_or(1e-3),
-                momentum: 1.0 - b.float("momentum")?.unwrap_or(0.99),
+                // torch's convention, rounded off the float error of `1 - 0.99`.
+                momentum: ((1.0 - b.float("momentum")?.unwrap_or(0.99)) * 1e12).round() / 1e12,
                 center: b.boolean("center")?.unwrap_or(true),
                 scale: b.boolean("scale")?.unwrap_or(true),
             }))
@@ -1327,6 +1335,34 @@ pub fn construct(
                 .ok_or_else(|| raise(line, "TypeError", "Rescaling.__init__() missing 'scale'"))?,
             offset: b.float("offset")?.unwrap_or(0.0),
         }),
+        ("normalization", None) => {
+            // `(x - mean) / max(sqrt(variance), epsilon)` with statistics given (no `adapt`).
+            let (Some(mean), Some(variance)) = (b.get("mean"), b.get("variance")) else {
+                return Err(b_untranslated(
+                    &b,
+                    "Normalization without mean and variance (learned by adapt)",
+                ));
+            };
+            let (mean, variance) = match (mean, variance) {
+                (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+                    (as_float(mean, line)?, as_float(variance, line)?)
+                }
+                _ => {
+                    return Err(b_untranslated(
+                        &b,
+                        "Normalization with per-channel statistics",
+                    ));
+                }
+            };
+            if b.boolean("invert")?.unwrap_or(false) {
+                return Err(b_untranslated(&b, "invert=True"));
+            }
+            let scale = 1.0 / variance.sqrt().max(1e-7);
+            LayerKind::Op(Op::Affine {
+                scale,
+                offset: -mean * scale,
+            })
+        }
         ("resizing", None) => {
             if b.boolean("crop_to_aspect_ratio")?.unwrap_or(false)
                 || b.boolean("pad_to_aspect_ratio")?.unwrap_or(false)
@@ -1452,6 +1488,17 @@ fn operation(
             None => Ok(false),
         }
     };
+    // Keras names an operation after its class (`ops.abs` is `Absolute`).
+    let name = match name {
+        "abs" => "absolute",
+        "neg" => "negative",
+        "concat" => "concatenate",
+        "reduce_mean" => "mean",
+        "reduce_sum" => "sum",
+        "reduce_max" => "max",
+        "reduce_min" => "min",
+        other => other,
+    };
     let op = match name {
         "relu" => act(Activation::Relu),
         "relu6" => act(Activation::Relu6),
@@ -1467,8 +1514,8 @@ fn operation(
         "exp" => act(Activation::Exp),
         "log" => act(Activation::Log),
         "sqrt" => act(Activation::Sqrt),
-        "abs" => act(Activation::Abs),
-        "negative" | "neg" => act(Activation::Neg),
+        "absolute" => act(Activation::Abs),
+        "negative" => act(Activation::Neg),
         "leaky_relu" => act(Activation::LeakyRelu(
             match arg(&pos, &kw, 1, "alpha").or_else(|| arg(&pos, &kw, 1, "negative_slope")) {
                 Some(v) => as_float(&v, line)?,
@@ -1495,7 +1542,7 @@ fn operation(
             let b = pos.get(1).cloned().unwrap_or(Value::None);
             return elementwise(it, bin, a, b, site);
         }
-        "concat" | "concatenate" => {
+        "concatenate" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(if path.starts_with("tf.") { 0 } else { -1 });
             let out = it.record(

@@ -178,6 +178,7 @@ pub const KERAS_LAYERS: &[&str] = &[
     "Embedding",
     "InputLayer",
     "Rescaling",
+    "Normalization",
     "Resizing",
     "RandomFlip",
     "RandomRotation",
@@ -453,7 +454,11 @@ pub fn bind(
             continue;
         }
         match (framework, k.as_ref()) {
-            (Framework::Keras, "name") => b.name = Some(Rc::from(v.to_string().as_str())),
+            (Framework::Keras, "name") => {
+                if !matches!(v, Value::None) {
+                    b.name = Some(Rc::from(v.to_string().as_str()));
+                }
+            }
             (
                 Framework::Keras,
                 "input_shape" | "batch_input_shape" | "input_dim" | "batch_shape",
@@ -1137,7 +1142,9 @@ fn torch_layer(
                 kw,
                 line,
             )?;
-            b.refuse_unless("norm_type", |v| matches!(v, Value::Int(2)) || matches!(v, Value::Float(x) if *x == 2.0))?;
+            b.refuse_unless("norm_type", |v| {
+                matches!(v, Value::Int(2)) || matches!(v, Value::Float(x) if *x == 2.0)
+            })?;
             op(
                 &b,
                 Op::Embedding {

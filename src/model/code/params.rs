@@ -119,7 +119,6 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
 pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
     if graph.framework == Framework::Torch {
         let mut seen = HashSet::new();
-        let mut total = 0i64;
         fn walk(v: &Value, seen: &mut HashSet<usize>, total: &mut Option<i64>, depth: usize) {
             if depth > 200 {
                 return;
@@ -153,8 +152,7 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
         }
         let mut t = Some(0);
         walk(model, &mut seen, &mut t, 0);
-        total = t?;
-        return Some(total);
+        return t;
     }
     let mut total = 0i64;
     for n in graph.nodes.iter().filter(|n| n.shares.is_none()) {

@@ -285,6 +285,8 @@ impl<'a> Lines<'a> {
                     self.at += 1;
                 }
                 let toks = &header_line.tokens;
+                // A decorated definition starts at its first decorator.
+                let def_start = line.tokens[0].start;
                 if toks[0].is("async") {
                     let what = match toks.get(1) {
                         Some(t) if t.is("def") => "an 'async def'",
@@ -316,7 +318,7 @@ impl<'a> Lines<'a> {
                             line: header_line.line,
                         })),
                         line: header_line.line,
-                        start: toks[0].start,
+                        start: def_start,
                         end: toks.last().map_or(toks[0].end, |t| t.end),
                     });
                 } else if toks[0].is("class") {
@@ -347,7 +349,7 @@ impl<'a> Lines<'a> {
                             line: header_line.line,
                         })),
                         line: header_line.line,
-                        start: toks[0].start,
+                        start: def_start,
                         end: toks.last().map_or(toks[0].end, |t| t.end),
                     });
                 } else {

@@ -150,6 +150,31 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         .top
         .iter()
         .filter(|t| t.failed.is_none() && !t.effect)
+        // An import of a library the model does not use (matplotlib, a data loader) is left out:
+        // the check should not need it installed.
+        .filter(|t| match &t.import {
+            Some((names, module)) => {
+                let root = module.split('.').next().unwrap_or("");
+                matches!(
+                    root,
+                    "torch"
+                        | "keras"
+                        | "tensorflow"
+                        | "tf_keras"
+                        | "numpy"
+                        | "math"
+                        | "functools"
+                        | "collections"
+                        | "typing"
+                        | "__future__"
+                        | "copy"
+                        | "itertools"
+                        | "operator"
+                        | "argparse"
+                ) || names.iter().any(|n| it.used.contains(n.as_str()))
+            }
+            None => true,
+        })
         .map(|t| (t.start, t.end))
         .collect();
     let defined = define_holes(&it, input.as_deref());
@@ -162,7 +187,12 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
         }
     }
     let params = super::params::count(&model, &graph);
-    let imports = it.imported.iter().map(|(_, line)| line.clone()).filter(|l| !l.is_empty()).collect();
+    let imports = it
+        .imported
+        .iter()
+        .map(|(_, line)| line.clone())
+        .filter(|l| !l.is_empty())
+        .collect();
     Ok(Reading {
         imports,
         params,
@@ -343,7 +373,9 @@ fn definitions(
                     // A class another definition uses by name is a part, not the model.
                     let used = body.iter().any(|s| {
                         !matches!(&s.kind, StmtKind::ClassDef(c) if c.name == class)
-                            && src.get(s.start..super::eval::stmt_end(s)).is_some_and(|t| t.contains(&format!("{class}(")))
+                            && src
+                                .get(s.start..super::eval::stmt_end(s))
+                                .is_some_and(|t| t.contains(&format!("{class}(")))
                     });
                     if !used && let Some(sig) = signature(body, class) {
                         needs.push(sig);
@@ -853,8 +885,19 @@ fn signature(body: &[super::ast::Stmt], class: &str) -> Option<String> {
         .params
         .iter()
         .skip(1)
-        .filter(|p| !matches!(p.kind, super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords))
-        .map(|p| if p.default.is_some() { format!("{}=...", p.name) } else { p.name.clone() })
+        .filter(|p| {
+            !matches!(
+                p.kind,
+                super::ast::ParamKind::VarArgs | super::ast::ParamKind::VarKeywords
+            )
+        })
+        .map(|p| {
+            if p.default.is_some() {
+                format!("{}=...", p.name)
+            } else {
+                p.name.clone()
+            }
+        })
         .collect();
     Some(format!("{class}({})", params.join(", ")))
 }

@@ -223,6 +223,17 @@ fn read_source(py: &mut Py, source: Framework, target: Framework, load: &Load, s
     {
         py.line(format!("w = dilate_kernel(w, {})", tuple(d)));
     }
+    if let (LoadKind::Embedding { max_norm: Some(m) }, true) =
+        (&load.kind, target != Framework::Torch)
+    {
+        // torch rescales the rows it looks up to `max_norm` at most; the port's table holds
+        // them rescaled already (rows never looked up do not matter).
+        py.line("norms = np.linalg.norm(w, axis=1, keepdims=True)");
+        py.line(format!(
+            "w = np.where(norms > {m}, w * ({m} / (norms + 1e-7)), w).astype(np.float32)",
+            m = super::float(*m)
+        ));
+    }
     if let LoadKind::Dense {
         flatten: Some(f), ..
     } = &load.kind

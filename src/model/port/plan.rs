@@ -230,7 +230,9 @@ pub enum LoadKind {
     },
     GroupNorm,
     /// With torch's `max_norm`: targets without it get the rows rescaled when copied.
-    Embedding { max_norm: Option<f64> },
+    Embedding {
+        max_norm: Option<f64>,
+    },
 }
 
 /// A weight copy: the source node (its name finds the source layer) and the port step.
@@ -452,7 +454,7 @@ impl<P: Spelling> Lowering<'_, P> {
 
 /// Lowers `g` for the target of `P`.
 pub fn lower_graph<P: Spelling>(g: &Graph) -> Result<PortPlan<P>, PortError> {
-    let target = P::TARGET;
+    let target = <P::Target as crate::codegen::Target>::CAN.framework;
     let mut lw = Lowering {
         g,
         plan: PortPlan {
@@ -1143,13 +1145,19 @@ fn lower_node<P: Spelling>(
                 .collect();
             single(lw, xs, PortOp::MatMul, identity(r))
         }
-        Op::Embedding { vocab, dim, max_norm } => {
+        Op::Embedding {
+            vocab,
+            dim,
+            max_norm,
+        } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
             let step = lw.plan.steps.len();
             lw.plan.loads.push(Load {
                 node: node.shares.unwrap_or(id),
                 step,
-                kind: LoadKind::Embedding { max_norm: *max_norm },
+                kind: LoadKind::Embedding {
+                    max_norm: *max_norm,
+                },
             });
             single(
                 lw,

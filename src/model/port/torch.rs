@@ -367,9 +367,9 @@ fn record_access(
     };
     if module == step_name {
         entry.layer = expr.to_string();
-    } else if module == format!("{step_name}_bias") {
+    } else if module == format!("{step_name}__bias") {
         entry.bias = Some(expr.to_string());
-    } else if module == format!("{step_name}_pointwise") {
+    } else if module == format!("{step_name}__pointwise") {
         entry.pointwise = Some(expr.to_string());
     }
 }
@@ -497,7 +497,7 @@ fn step_parts(
                     name.clone()
                 } else {
                     k += 1;
-                    format!("{name}_{k}")
+                    format!("{name}__{k}")
                 };
                 module(p, mname, ctor);
             };
@@ -563,7 +563,7 @@ fn step_parts(
                     Step::AddBias => {
                         if conv.bias && !conv.separable {
                             w.helper(BIAS);
-                            module(&mut p, format!("{name}_bias"), format!("Bias({out})"));
+                            module(&mut p, format!("{name}__bias"), format!("Bias({out})"));
                         }
                     }
                     Step::EmptyWindows { to_neg_inf } => {
@@ -582,7 +582,7 @@ fn step_parts(
             if conv.separable {
                 module(
                     &mut p,
-                    format!("{name}_pointwise"),
+                    format!("{name}__pointwise"),
                     format!(
                         "nn.Conv{n}d({out}, {}, 1{})",
                         conv.filters,
@@ -593,7 +593,7 @@ fn step_parts(
             let _ = depthwise;
             if let Some(a) = conv.activation {
                 let k2 = p.modules.len();
-                module(&mut p, format!("{name}_act{k2}"), activation(a));
+                module(&mut p, format!("{name}__act{k2}"), activation(a));
             }
         }
         PortOp::Pool { plan: pp, spec } => {
@@ -674,7 +674,7 @@ fn step_parts(
                         name.clone()
                     } else {
                         k += 1;
-                        format!("{name}_{k}")
+                        format!("{name}__{k}")
                     };
                     module(&mut p, mname, ctor);
                 }
@@ -706,7 +706,7 @@ fn step_parts(
                     name.clone(),
                     format!("nn.Adaptive{kind}Pool{rank}d(1)"),
                 );
-                module(&mut p, format!("{name}_flatten"), "nn.Flatten()".into());
+                module(&mut p, format!("{name}__flatten"), "nn.Flatten()".into());
             }
         }
         PortOp::BatchNorm {
@@ -725,15 +725,12 @@ fn step_parts(
                     2 | 3 => 1,
                     r => r - 2,
                 };
-                let affine = if *center && *scale {
-                    String::new()
-                } else if !*center && !*scale {
-                    ", affine=False".into()
+                // torch has one `affine` switch: a missing shift or scale is a bias of 0 or a
+                // weight of 1, which the copy sets (and which stay so at inference).
+                let affine = if !*center && !*scale {
+                    ", affine=False"
                 } else {
-                    return Err(PortError::at(
-                        line,
-                        "a batch normalisation with only one of center and scale is not ported to PyTorch",
-                    ));
+                    ""
                 };
                 module(
                     &mut p,
@@ -944,7 +941,7 @@ fn step_parts(
                 ),
             );
             if let Some(a) = a {
-                module(&mut p, format!("{name}_act"), activation(*a));
+                module(&mut p, format!("{name}__act"), activation(*a));
             }
         }
         PortOp::MatMul => p.lines.push(Line::Expr("{x0} @ {x1}".into())),
@@ -957,7 +954,9 @@ fn step_parts(
             name.clone(),
             format!(
                 "nn.Embedding({vocab}, {dim}{})",
-                max_norm.map(|m| format!(", max_norm={}", float(m))).unwrap_or_default()
+                max_norm
+                    .map(|m| format!(", max_norm={}", float(m)))
+                    .unwrap_or_default()
             ),
         ),
         PortOp::Pad { pairs, fill } => {
