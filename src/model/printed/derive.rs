@@ -1044,6 +1044,8 @@ pub fn read(table: &Table, options: &Options) -> Result<Model, ReadError> {
     let title = table.title.clone().unwrap_or_else(|| "model".into());
     let mut g = Graph::new(Framework::Keras, title.clone());
     let mut by_name: HashMap<String, NodeId> = HashMap::new();
+    // The same, sorted: a name the table cut is looked up as a prefix.
+    let mut earlier: std::collections::BTreeMap<String, NodeId> = Default::default();
     let mut printed: Vec<Option<Printed>> = Vec::new();
     let mut missing: Vec<(usize, String)> = Vec::new();
     let mut mismatches: Vec<String> = Vec::new();
@@ -1114,6 +1116,7 @@ pub fn read(table: &Table, options: &Options) -> Result<Model, ReadError> {
             });
             printed.push(Some(p));
             by_name.insert(row.name.clone(), id);
+            earlier.insert(row.name.clone(), id);
             last = Some(id);
             calls.push((id, String::new()));
             continue;
@@ -1123,11 +1126,10 @@ pub fn read(table: &Table, options: &Options) -> Result<Model, ReadError> {
             let mut v = Vec::new();
             for inb in &row.inbound {
                 let id = if inb.cut {
-                    let mut m = table
-                        .rows
-                        .iter()
-                        .filter(|r| r.name.starts_with(&inb.name))
-                        .filter_map(|r| by_name.get(&r.name));
+                    let mut m = earlier
+                        .range(inb.name.clone()..)
+                        .take_while(|(k, _)| k.starts_with(&inb.name))
+                        .map(|(_, id)| id);
                     match (m.next(), m.next()) {
                         (Some(id), None) => *id,
                         _ => {
@@ -1245,6 +1247,7 @@ pub fn read(table: &Table, options: &Options) -> Result<Model, ReadError> {
         calls.push((id, d.call.unwrap_or_default()));
         printed.push(outs.into_iter().next());
         by_name.insert(row.name.clone(), id);
+        earlier.insert(row.name.clone(), id);
         last = Some(id);
     }
     // Outputs: the rows no other row reads (a summary does not list them).
@@ -1359,9 +1362,10 @@ fn keras_code(
             let _ = writeln!(py, "{v} = keras.Input(shape={shape}, name={:?})", n.name);
             continue;
         }
+        // One call per node, in node order.
         let call = calls
-            .iter()
-            .find(|(id, _)| id.0 == i)
+            .get(i)
+            .filter(|(id, _)| id.0 == i)
             .map(|(_, c)| c.as_str())
             .unwrap_or("");
         let args: Vec<&str> = n.inputs.iter().map(|e| vars[e.node.0].as_str()).collect();

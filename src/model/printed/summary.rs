@@ -11,7 +11,7 @@ use super::{error, lines};
 use crate::model::code::ReadError;
 
 /// The most rows a summary may hold.
-pub const MAX_ROWS: usize = 100_000;
+pub const MAX_ROWS: usize = 20_000;
 
 /// One layer's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,7 +104,9 @@ fn name_and_type(cell: &str) -> Option<(String, String, bool)> {
     let cell = cell.trim();
     let (name, rest) = cell.split_once(" (")?;
     let name = name.trim();
-    if name.is_empty() || name.contains(' ') {
+    // Keras names: letters, digits and a few separators (a name is written into Python).
+    let fine = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/' | ':');
+    if name.is_empty() || !name.chars().all(fine) {
         return None;
     }
     let rest = rest.trim();
@@ -161,8 +163,10 @@ pub fn parse(text: &str, start: usize) -> Result<Table, ReadError> {
     let mut header: Option<(usize, &str)> = None;
     let mut body: Vec<(usize, &str)> = Vec::new();
     let mut total = None;
+    let mut last_line = start;
     for (n, _, l) in lines(text).skip(start.saturating_sub(1)) {
         let t = l.trim();
+        last_line = n;
         if header.is_none() {
             if let Some(name) = t.strip_prefix("Model:") {
                 title = Some(name.trim().trim_matches(['"', '\'']).to_string());
@@ -187,6 +191,27 @@ pub fn parse(text: &str, start: usize) -> Result<Table, ReadError> {
         return Err(error(start, "a summary table has a `Layer (type)` header"));
     };
     let boxed = htext.contains('┃');
+    // A table that was cut short: its closing rule (or the totals under it) never came.
+    let closed = total.is_some()
+        || body.iter().any(|(_, l)| {
+            let t = l.trim();
+            if boxed {
+                t.starts_with('└')
+            } else {
+                t.starts_with("====")
+            }
+        }) && (boxed
+            || body
+                .iter()
+                .filter(|(_, l)| l.trim().starts_with("===="))
+                .count()
+                >= 2);
+    if !closed {
+        return Err(error(
+            last_line,
+            "the summary ends before its table does (no closing rule nor `Total params`): it was cut short",
+        ));
+    }
     let (columns, rows) = if boxed {
         boxed_rows(htext, &body)
     } else {
@@ -211,6 +236,25 @@ pub fn parse(text: &str, start: usize) -> Result<Table, ReadError> {
             ));
         }
         // Keras 3 wraps at spaces (pieces joined by one); Keras 2 cuts at the column's width.
+        let join = |c: usize, sep: &str| -> String {
+            p.cells
+                .get(c)
+                .map(|v| v.iter().map(|s| s.trim()).collect::<Vec<_>>().join(sep))
+                .unwrap_or_default()
+        };
+        // A text row whose cells are not where the header's titles are (a reflowed paste):
+        // its first line read by its content instead.
+        let shape_like = |c: &str| {
+            let c = c.trim();
+            (c.starts_with('(') || c.starts_with('[')) && (c.ends_with(')') || c.ends_with(']'))
+        };
+        let p = if !boxed
+            && (!shape_like(&join(c_shape, "")) || count(&join(c_params, "")).is_none())
+        {
+            free_form(&p, c_name, c_shape, c_params, c_conn).unwrap_or(p)
+        } else {
+            p
+        };
         let join = |c: usize, sep: &str| -> String {
             p.cells
                 .get(c)
@@ -252,6 +296,73 @@ pub fn parse(text: &str, start: usize) -> Result<Table, ReadError> {
         connected: c_conn.is_some(),
         total,
         boxed,
+    })
+}
+
+/// A text row read by its content: `name (Type)`, then the shape (from the first `(None` or
+/// `[(`), the parameter count, and the rest as `Connected to`.
+fn free_form(
+    p: &Pending,
+    c_name: usize,
+    c_shape: usize,
+    c_params: usize,
+    c_conn: Option<usize>,
+) -> Option<Pending> {
+    let t = p.text.as_str();
+    let start = [
+        t.find("[(None"),
+        t.find("(None"),
+        t.find("[("),
+        t.find(" (("),
+    ]
+    .into_iter()
+    .flatten()
+    .min()?;
+    let (head, rest) = t.split_at(start);
+    let rest = rest.trim_start();
+    let close = if rest.starts_with('[') { ']' } else { ')' };
+    let mut depth = 0i32;
+    let mut end = None;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth -= 1;
+                if depth == 0 && c == close {
+                    end = Some(i + 1);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let end = end?;
+    let (shape, tail) = rest.split_at(end);
+    let tail = tail.trim_start();
+    let digits = tail
+        .find(|c: char| !(c.is_ascii_digit() || c == ','))
+        .unwrap_or(tail.len());
+    let (params, conn) = tail.split_at(digits);
+    let width = [c_name, c_shape, c_params, c_conn.unwrap_or(0)]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let mut cells = vec![Vec::new(); width.max(p.cells.len())];
+    cells[c_name].push(head.trim().to_string());
+    cells[c_shape].push(shape.to_string());
+    cells[c_params].push(params.to_string());
+    if let Some(c) = c_conn {
+        cells[c].push(conn.trim().to_string());
+        // More inbound layers on the lines below.
+        if let Some(more) = p.cells.get(c) {
+            cells[c].extend(more.iter().skip(1).cloned());
+        }
+    }
+    Some(Pending {
+        line: p.line,
+        text: p.text.clone(),
+        cells,
     })
 }
 

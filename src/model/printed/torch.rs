@@ -29,7 +29,7 @@ use super::{error, is_identifier, lines};
 /// How deep modules may nest in a printout.
 pub const MAX_NESTING: usize = 64;
 /// The most modules a printout may hold (repeated blocks counted once per copy).
-pub const MAX_MODULES: usize = 100_000;
+pub const MAX_MODULES: usize = 20_000;
 
 /// torch.nn classes printed with children that have a forward of their own, which padlab does
 /// not build: printed by their parts, they must not be taken for containers.
@@ -189,6 +189,8 @@ struct Frame {
     line: usize,
     children: Vec<Module>,
     extra: Vec<String>,
+    /// How many modules its children hold (their own modules included).
+    held: usize,
 }
 
 /// Parses the printout whose root is on line `start`; returns the root module and the line it
@@ -211,6 +213,7 @@ pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
                 line: n,
                 children: Vec::new(),
                 extra: Vec::new(),
+                held: 0,
             });
             continue;
         }
@@ -219,6 +222,18 @@ pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
         }
         if t == ")" {
             let Some(f) = stack.pop() else { break };
+            // The copies a repeat adds (the first copy's modules are counted already).
+            let k = f.names.len();
+            let copies = k.saturating_sub(1).saturating_mul(f.held);
+            count = count.saturating_add(k).saturating_add(copies);
+            if count > MAX_MODULES {
+                return Err(error(
+                    n,
+                    format!(
+                        "the printout holds more than {MAX_MODULES} modules: padlab stops there"
+                    ),
+                ));
+            }
             let modules: Vec<Module> = f
                 .names
                 .iter()
@@ -234,15 +249,9 @@ pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
                 .collect();
             match stack.last_mut() {
                 Some(parent) => {
-                    count = count.saturating_add(modules.len().saturating_mul(size(&modules[0])));
-                    if count > MAX_MODULES {
-                        return Err(error(
-                            n,
-                            format!(
-                                "the printout holds more than {MAX_MODULES} modules: padlab stops there"
-                            ),
-                        ));
-                    }
+                    parent.held = parent
+                        .held
+                        .saturating_add(k.saturating_mul(f.held.saturating_add(1)));
                     parent.children.extend(modules);
                 }
                 None => {
@@ -290,10 +299,14 @@ pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
                     line: n,
                     children: Vec::new(),
                     extra: Vec::new(),
+                    held: 0,
                 });
             }
             Printed::Leaf(class, args) => {
                 count = count.saturating_add(names.len());
+                if let Some(top) = stack.last_mut() {
+                    top.held = top.held.saturating_add(names.len());
+                }
                 if count > MAX_MODULES {
                     return Err(error(
                         n,
@@ -328,15 +341,6 @@ pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
             "the printout ends inside `{class}(`, opened here: it was cut short (a printout closes every module with `)`)"
         ),
     ))
-}
-
-/// How many modules a module holds, itself included.
-fn size(m: &Module) -> usize {
-    1 + m
-        .children()
-        .iter()
-        .map(size)
-        .fold(0usize, usize::saturating_add)
 }
 
 /// A printed argument list's top-level items: `(keyword, value)` as printed.
@@ -675,7 +679,7 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
         &rebuilt.code,
         &Options {
             input: options.input.clone(),
-            model: Some("model".into()),
+            model: None,
         },
     )
     .map_err(|e| ReadError {
