@@ -16,7 +16,7 @@
 //! shows where it breaks. Nothing is added that the printout does not show: no residual, no
 //! flatten.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use crate::model::code::{self, Options, ReadError};
@@ -66,13 +66,6 @@ pub enum Body {
 }
 
 impl Module {
-    fn children(&self) -> &[Module] {
-        match &self.body {
-            Body::Container { children, .. } => children,
-            Body::Leaf { .. } => &[],
-        }
-    }
-
     /// Whether its forward is known to be its children in order (a `Sequential`).
     fn ordered(&self) -> bool {
         self.class == "Sequential"
@@ -524,106 +517,171 @@ fn path_of(prefix: &str, name: &str) -> String {
     }
 }
 
-/// Writes `m` as a Python expression (a leaf's constructor, or an `nn.Sequential` of its
-/// children), `key` its entry in the parent's `OrderedDict` when the parent names children.
+/// The Python variable for the module at `path` (`layer1.0` -> `layer1_0`; the root is
+/// `model`).
+fn variable(path: &str, used: &mut HashSet<String>) -> String {
+    if path.is_empty() {
+        return "model".into();
+    }
+    let mut v: String = path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if v.starts_with(|c: char| c.is_ascii_digit()) {
+        v.insert(0, '_');
+    }
+    const RESERVED: &[&str] = &[
+        "model",
+        "nn",
+        "torch",
+        "OrderedDict",
+        "and",
+        "as",
+        "assert",
+        "class",
+        "def",
+        "del",
+        "elif",
+        "else",
+        "except",
+        "for",
+        "from",
+        "global",
+        "if",
+        "import",
+        "in",
+        "is",
+        "lambda",
+        "not",
+        "or",
+        "pass",
+        "raise",
+        "return",
+        "try",
+        "while",
+        "with",
+        "yield",
+        "None",
+        "True",
+        "False",
+        "async",
+        "await",
+        "break",
+        "continue",
+        "finally",
+        "nonlocal",
+    ];
+    while RESERVED.contains(&v.as_str()) || used.contains(&v) {
+        v.push('_');
+    }
+    used.insert(v.clone());
+    v
+}
+
+/// A leaf's constructor call as Python.
+fn leaf_call(m: &Module, args: &str) -> Result<String, ReadError> {
+    match m.class.as_str() {
+        "Sequential" | "ModuleList" | "ModuleDict" if args.trim().is_empty() => {
+            Ok("nn.Sequential()".to_string())
+        }
+        c if known_layer(c) => constructor(c, args, m.line),
+        _ => Err(error(
+            m.line,
+            format!(
+                "`{}` is not a torch.nn layer padlab builds: a printout shows a custom module's name and arguments, not what it computes",
+                code::eval::short(&printed_text(m))
+            ),
+        )),
+    }
+}
+
+/// Writes the container `m` (at `path`) as `var = nn.Sequential(...)`, its containers first,
+/// each as a variable of its own (so the code nests one call deep whatever the printout's
+/// depth); returns its variable.
 fn emit(
     out: &mut Rebuilt,
+    used: &mut HashSet<String>,
     m: &Module,
     path: &str,
-    indent: usize,
-    key: Option<&str>,
-    tail: &str,
-) -> Result<(), ReadError> {
-    let pad = " ".repeat(indent);
-    let (open_key, close_key) = match key {
-        Some(k) => (format!("({k:?}, "), ")"),
-        None => (String::new(), ""),
-    };
+) -> Result<String, ReadError> {
     let printed = printed_text(m);
-    match &m.body {
-        Body::Leaf { args } => {
-            let call = match m.class.as_str() {
-                "Sequential" | "ModuleList" | "ModuleDict" if args.trim().is_empty() => {
-                    "nn.Sequential()".to_string()
-                }
-                c if known_layer(c) => constructor(c, args, m.line)?,
-                _ => {
-                    return Err(error(
-                        m.line,
-                        format!(
-                            "`{}` is not a torch.nn layer padlab builds: a printout shows a custom module's name and arguments, not what it computes",
-                            code::eval::short(&printed_text(m))
-                        ),
-                    ));
-                }
-            };
-            out.line(
-                format!("{pad}{open_key}{call}{close_key}{tail}"),
-                m.line,
-                &printed,
-            );
-        }
-        Body::Container { children, extra } => {
-            if TORCH_COMPOSITES.contains(&m.class.as_str()) || known_layer(&m.class) {
-                return Err(error(
-                    m.line,
-                    format!(
-                        "nn.{} is printed by its parts, and padlab does not translate it (its forward is torch's own, not its parts in order)",
-                        m.class
-                    ),
-                ));
-            }
-            if children.is_empty() {
-                if extra.is_empty()
-                    && matches!(m.class.as_str(), "Sequential" | "ModuleList" | "ModuleDict")
-                {
-                    out.line(
-                        format!("{pad}{open_key}nn.Sequential(){close_key}{tail}"),
-                        m.line,
-                        &printed,
-                    );
-                    return Ok(());
-                }
-                return Err(error(
-                    m.line,
-                    format!(
-                        "`{}` is not a torch.nn layer padlab builds: a printout shows a custom module's name and arguments, not what it computes",
-                        m.class
-                    ),
-                ));
-            }
-            let positional = children
-                .iter()
-                .enumerate()
-                .all(|(i, c)| c.name == i.to_string());
-            let comment = if m.ordered() {
-                String::new()
-            } else {
-                out.assumed.insert(path.to_string(), m.class.clone());
-                match m.class.as_str() {
-                    "ModuleList" | "ModuleDict" => format!(
-                        "  # {}: no forward of its own; its owner's is not printed: its children in printed order",
-                        m.class
-                    ),
-                    c => format!(
-                        "  # {c}: its forward is not in the printout: its children in printed order"
-                    ),
-                }
-            };
-            let (open, close) = if positional {
-                ("nn.Sequential(", ")")
-            } else {
-                ("nn.Sequential(OrderedDict([", "]))")
-            };
-            out.line(format!("{pad}{open_key}{open}{comment}"), m.line, &printed);
-            for c in children {
-                let key = (!positional).then_some(c.name.as_str());
-                emit(out, c, &path_of(path, &c.name), indent + 4, key, ",")?;
-            }
-            out.line(format!("{pad}{close}{close_key}{tail}"), m.line, &printed);
-        }
+    let Body::Container { children, extra } = &m.body else {
+        return Err(error(m.line, "a printout's root is a module with children"));
+    };
+    if TORCH_COMPOSITES.contains(&m.class.as_str()) || known_layer(&m.class) {
+        return Err(error(
+            m.line,
+            format!(
+                "nn.{} is printed by its parts, and padlab does not translate it (its forward is torch's own, not its parts in order)",
+                m.class
+            ),
+        ));
     }
-    Ok(())
+    if children.is_empty()
+        && !(extra.is_empty()
+            && matches!(m.class.as_str(), "Sequential" | "ModuleList" | "ModuleDict"))
+    {
+        return Err(error(
+            m.line,
+            format!(
+                "`{}` is not a torch.nn layer padlab builds: a printout shows a custom module's name and arguments, not what it computes",
+                m.class
+            ),
+        ));
+    }
+    // Its containers first.
+    let mut items: Vec<(String, usize, String, String)> = Vec::with_capacity(children.len());
+    for c in children {
+        let at = path_of(path, &c.name);
+        let expr = match &c.body {
+            Body::Leaf { args } => leaf_call(c, args)?,
+            Body::Container { .. } => emit(out, used, c, &at)?,
+        };
+        items.push((c.name.clone(), c.line, expr, printed_text(c)));
+    }
+    let var = variable(path, used);
+    let positional = children
+        .iter()
+        .enumerate()
+        .all(|(i, c)| c.name == i.to_string());
+    let comment = if m.ordered() {
+        String::new()
+    } else {
+        out.assumed.insert(path.to_string(), m.class.clone());
+        match m.class.as_str() {
+            "ModuleList" | "ModuleDict" => format!(
+                "  # {}: no forward of its own (its owner's is not printed): its children in printed order",
+                m.class
+            ),
+            c => format!(
+                "  # {c}: its forward is not in the printout: its children in printed order"
+            ),
+        }
+    };
+    if items.is_empty() {
+        out.line(
+            format!("{var} = nn.Sequential(){comment}"),
+            m.line,
+            &printed,
+        );
+        return Ok(var);
+    }
+    let (open, close) = if positional {
+        ("nn.Sequential(", ")")
+    } else {
+        ("nn.Sequential(OrderedDict([", "]))")
+    };
+    out.line(format!("{var} = {open}{comment}"), m.line, &printed);
+    for (name, line, expr, text) in items {
+        let item = if positional {
+            format!("    {expr},")
+        } else {
+            format!("    ({name:?}, {expr}),")
+        };
+        out.line(item, line, &text);
+    }
+    out.line(close.to_string(), m.line, &printed);
+    Ok(var)
 }
 
 /// The Python that rebuilds the printed `root`.
@@ -647,9 +705,7 @@ fn rebuild(root: &Module) -> Result<Rebuilt, ReadError> {
     for h in header {
         out.line(h, 0, "");
     }
-    let start = out.code.len();
-    emit(&mut out, root, "", 0, None, "")?;
-    out.code.insert_str(start, "model = ");
+    emit(&mut out, &mut HashSet::new(), root, "")?;
     Ok(out)
 }
 
