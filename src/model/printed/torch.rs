@@ -379,7 +379,7 @@ fn split_args(args: &str) -> Vec<(Option<&str>, &str)> {
 
 /// A printed value as Python: torch prints some strings bare (`padding=same`,
 /// `padding_mode=reflect`); those are quoted, the rest is Python already.
-fn python_value(v: &str) -> String {
+pub(super) fn python_value(v: &str) -> String {
     let mut out = String::with_capacity(v.len() + 2);
     let mut chars = v.char_indices().peekable();
     let mut quote: Option<char> = None;
@@ -405,16 +405,22 @@ fn python_value(v: &str) -> String {
                 }
             }
             let word = &v[i..end];
-            // A number's exponent (`1e-05`) was copied with its digits; words here are names.
-            let after_digit = out
-                .chars()
-                .last()
-                .is_some_and(|p| p.is_ascii_digit() || p == '.');
+            // A number's exponent (`1e-05`, `1.e5`) goes on; any other word is a value and
+            // quoted, so printed arguments stay data: no name, attribute or call is reachable.
+            let mut back = out.chars().rev();
+            let number = match (back.next(), back.next()) {
+                (Some(d), _) if d.is_ascii_digit() => true,
+                (Some('.'), Some(d)) => d.is_ascii_digit(),
+                _ => false,
+            };
+            let exponent = word
+                .strip_prefix(['e', 'E'])
+                .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
             match word {
                 "True" | "False" | "None" => out.push_str(word),
                 "inf" => out.push_str("float(\"inf\")"),
                 "nan" => out.push_str("float(\"nan\")"),
-                _ if after_digit => out.push_str(word),
+                _ if number && exponent => out.push_str(word),
                 _ => {
                     out.push('\'');
                     out.push_str(word);
@@ -742,6 +748,18 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
         line: if e.line == 0 { 0 } else { at(e.line) },
         message: e.message,
     })?;
+    // Every statement of the rebuilt code must run: a module that failed is the error (the
+    // reader would otherwise pick another model the code built, a part of this one).
+    let failed = reading.graph.notes.iter().find_map(|n| {
+        let (line, rest) = n.strip_prefix("line ")?.split_once(": not evaluated: ")?;
+        Some((line.parse::<usize>().ok()?, rest.to_string()))
+    });
+    if let Some((line, message)) = failed {
+        return Err(error(at(line), message));
+    }
+    if reading.build != "model" {
+        return Err(error(start, "the printout's model was not built"));
+    }
     let mut graph = reading.graph;
     graph.name = root.class.clone();
     for i in 0..graph.nodes.len() {
