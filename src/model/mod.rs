@@ -63,7 +63,24 @@ pub fn read(text: &str, options: &Options) -> Result<Model, ReadError> {
     let Some(found) = printed::find(text) else {
         return Err(code_error);
     };
-    let head = text.get(..found.offset).unwrap_or("");
+    // The code above the printed model, without the prose between them ("Output:"): cut
+    // before its first line that is not Python, a few times at most.
+    let mut head = text.get(..found.offset).unwrap_or("");
+    for _ in 0..4 {
+        match code::parser::parse(head) {
+            Ok(_) => break,
+            Err(e) if e.line > 1 => {
+                let cut = printed::lines(head)
+                    .nth(e.line - 1)
+                    .map_or(head.len(), |(_, at, _)| at);
+                head = &head[..cut];
+            }
+            Err(_) => {
+                head = "";
+                break;
+            }
+        }
+    }
     if !head.trim().is_empty()
         && let Ok(r) = code::read(head, options)
     {
