@@ -128,7 +128,10 @@ pub fn read(text: &str, found: Found, options: &Options) -> Result<Model, ReadEr
 }
 
 #[cfg(test)]
-mod tests {
+mod tests;
+
+#[cfg(test)]
+mod detect_tests {
     use super::*;
 
     #[test]
