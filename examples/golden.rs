@@ -4,7 +4,7 @@
 //! corpus model (tests/models/*.py) ported to every port target with and without its check.
 //!
 //! `cargo run --example golden -- OUT` writes the dump to OUT and prints how many
-//! snippets, answers and ports it holds; run it before and after a change and compare the files
+//! snippets and answers it holds; run it before and after a change and compare the files
 //! byte for byte (`cmp`). The order is fixed (sorted files, file order, `Framework::ALL`).
 
 use std::fmt::Write as _;
@@ -18,7 +18,7 @@ fn main() {
     let out = std::env::args().nth(1).expect("usage: golden OUT");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut dump = String::new();
-    let (mut snippets, mut answers, mut ports) = (0usize, 0usize, 0usize);
+    let (mut snippets, mut answers) = (0usize, 0usize);
 
     let mut files: Vec<_> = fs::read_dir(root.join("tests/fixtures"))
         .expect("the fixtures directory")
@@ -74,45 +74,6 @@ fn main() {
         }
     }
 
-    let mut models: Vec<_> = fs::read_dir(root.join("tests/models"))
-        .expect("the corpus directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "py") && !p.ends_with("verify.py"))
-        .collect();
-    models.sort();
-    for path in &models {
-        use padlab::model::{port, read};
-        let text = fs::read_to_string(path).unwrap();
-        let input = text
-            .lines()
-            .find_map(|l| l.strip_prefix("# padlab-input:"))
-            .map(|t| padlab::forms::compact::parse_shape(t.trim()).unwrap());
-        let name = path.file_name().unwrap().to_string_lossy();
-        let model = read::read_model(&text, None).unwrap();
-        for target in [
-            Framework::Torch,
-            Framework::Keras,
-            Framework::Tf,
-            Framework::Jax,
-        ] {
-            for check in [false, true] {
-                writeln!(dump, "=== port {name} -> {} check {check}", target.name()).unwrap();
-                match port::port(
-                    &model,
-                    input.as_deref(),
-                    target,
-                    port::PortOptions { check },
-                ) {
-                    Ok(p) => {
-                        ports += 1;
-                        writeln!(dump, "{}\n{}", p.code, p.script.unwrap_or_default()).unwrap();
-                    }
-                    Err(e) => writeln!(dump, "error {e:?}").unwrap(),
-                }
-            }
-        }
-    }
-
     fs::write(&out, &dump).unwrap();
-    println!("{snippets} snippets, {answers} answers, {ports} ports");
+    println!("{snippets} snippets, {answers} answers");
 }

@@ -5,6 +5,7 @@
 //! [`report`] is the table as the CLI's JSON.
 
 pub mod code;
+pub mod file;
 pub mod graph;
 pub mod op;
 pub mod port;

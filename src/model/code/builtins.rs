@@ -1440,10 +1440,8 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
         }
         Value::Tensor(t) => super::ops::tensor_attr(it, t, name, line),
         Value::Layer(l) => super::layers::layer_attr(it, l, name, line),
-        Value::Opaque(what) => Ok(match name {
-            // `torch.cuda.is_available()`-style questions about the machine: no GPU.
-            _ => Value::Opaque(what.clone()),
-        }),
+        // An attribute of something padlab does not model is as opaque.
+        Value::Opaque(what) => Ok(Value::Opaque(what.clone())),
         Value::Param(l, n) => Ok(match name {
             "data" => o.clone(),
             "shape" => super::layers::param_shape(l, n).map_or(Value::opaque("a shape"), |s| {
@@ -1497,12 +1495,12 @@ fn api_attr(path: &str) -> Value {
 /// An attribute a user instance gets from its framework base (torch `nn.Module`, Keras
 /// `Layer`/`Model`): methods, `training`, and a concrete layer base's own attributes.
 pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize) -> Ev<Value> {
-    if let Some(base) = i.base_layer.borrow().clone() {
-        if let Ok(v) = super::layers::layer_attr(it, &base, name, line)
-            && !matches!(v, Value::Method(..))
-        {
-            return Ok(v);
-        }
+    let base = i.base_layer.borrow().clone();
+    if let Some(base) = base
+        && let Ok(v) = super::layers::layer_attr(it, &base, name, line)
+        && !matches!(v, Value::Method(..))
+    {
+        return Ok(v);
     }
     let Some(fb) = i.class.framework.clone() else {
         if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
@@ -1557,6 +1555,7 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
     const KERAS: &[&str] = &[
         "call",
         "add",
+        "add_weight",
         "summary",
         "compile",
         "fit",
@@ -1802,6 +1801,10 @@ fn framework_method(
             i.children.borrow_mut().push((Rc::from(n.as_str()), v));
             Ok(Value::None)
         }
+        "add_weight" => Ok(Value::opaque(format!(
+            "a weight {} makes itself (add_weight)",
+            i.class.name
+        ))),
         "register_buffer" | "register_parameter" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
             i.attrs.borrow_mut().insert(

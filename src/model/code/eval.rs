@@ -65,6 +65,9 @@ impl std::fmt::Display for Failure {
 
 pub type Ev<T> = Result<T, Failure>;
 
+/// A call's keyword arguments, in order.
+pub type Keywords = Vec<(Rc<str>, Value)>;
+
 /// A function's local scope and the scopes around it.
 pub struct Scope {
     pub vars: HashMap<Rc<str>, Value>,
@@ -188,11 +191,8 @@ pub fn raise(line: usize, exception: &str, message: impl Into<String>) -> Failur
 /// top-level statement would have bound, that statement's failure.
 pub fn undefined(h: &Hole, line: usize) -> Failure {
     let mut root = h;
-    loop {
-        match root {
-            Hole::Attr(inner, _) | Hole::Index(inner, _) | Hole::From(inner, _) => root = inner,
-            _ => break,
-        }
+    while let Hole::Attr(inner, _) | Hole::Index(inner, _) | Hole::From(inner, _) = root {
+        root = inner;
     }
     match root {
         Hole::Failed(name, f) => Failure {
@@ -738,17 +738,19 @@ impl Interp {
         }
         if let Some(v) = super::builtins::builtin(name, self.framework, &self.src) {
             // A framework name the paste uses without importing it: the check script imports it.
-            if let Value::Api(path) = &v
-                && (path.contains('.')
-                    || matches!(
-                        name,
-                        "torch" | "tf" | "keras" | "np" | "math" | "functools" | "collections"
-                    ))
-            {
-                if !self.imported.iter().any(|(n, _)| n == name) {
-                    self.imported
-                        .push((name.to_string(), import_line(name, &v)));
+            let framework_name = match &v {
+                Value::Api(path) => {
+                    path.contains('.')
+                        || matches!(
+                            name,
+                            "torch" | "tf" | "keras" | "np" | "math" | "functools" | "collections"
+                        )
                 }
+                _ => false,
+            };
+            if framework_name && !self.imported.iter().any(|(n, _)| n == name) {
+                self.imported
+                    .push((name.to_string(), import_line(name, &v)));
             }
             return Ok(v);
         }
@@ -1089,11 +1091,7 @@ impl Interp {
         Ok(out)
     }
 
-    fn arguments(
-        &mut self,
-        args: &[Arg],
-        scope: Option<&ScopeRef>,
-    ) -> Ev<(Vec<Value>, Vec<(Rc<str>, Value)>)> {
+    fn arguments(&mut self, args: &[Arg], scope: Option<&ScopeRef>) -> Ev<(Vec<Value>, Keywords)> {
         let mut pos = Vec::new();
         let mut kw: Vec<(Rc<str>, Value)> = Vec::new();
         for a in args {
@@ -1473,6 +1471,27 @@ impl Interp {
         let method = match &c.framework {
             Some(b) if b.is_keras() => {
                 kw.retain(|(k, _)| !matches!(k.as_ref(), "training" | "mask"));
+                // Keras builds a layer on its first call: `build(input_shape)` first.
+                let built = Key::Str(Rc::from("built"));
+                let is_built = matches!(i.attrs.borrow().get(&built), Some(Value::Bool(true)));
+                if !is_built && let Some((build, _)) = self.find_method(&c, "build") {
+                    let shape = match pos.first() {
+                        Some(Value::Tensor(t)) => super::ops::shape_value(t),
+                        _ => Value::None,
+                    };
+                    i.attrs.borrow_mut().insert(
+                        built.clone(),
+                        Value::str("built"),
+                        Value::Bool(true),
+                    );
+                    self.call_function(
+                        &build,
+                        Some(Value::Instance(i.clone())),
+                        vec![shape],
+                        vec![],
+                        site,
+                    )?;
+                }
                 "call"
             }
             Some(_) => "forward",

@@ -109,7 +109,7 @@ pub fn node_path(it: &mut Interp, layer: Option<&Rc<Layer>>, function: Option<&s
         .collect();
     let own = match (layer, function) {
         (Some(l), _) => l.name.as_deref().unwrap_or("layer").to_string(),
-        (None, Some(f)) if f == "input" => {
+        (None, Some("input")) => {
             return parts.last().cloned().unwrap_or_else(|| "input".into());
         }
         (None, Some(f)) if !inside_custom_layer(it) => auto_name(it, f),
@@ -1193,7 +1193,7 @@ pub fn construct(
             }
             LayerKind::Op(Op::Activation(match max {
                 None => Activation::Relu,
-                Some(m) if m == 6.0 => Activation::Relu6,
+                Some(6.0) => Activation::Relu6,
                 Some(m) => return Err(b_untranslated(&b, format!("max_value={m}"))),
             }))
         }

@@ -86,6 +86,13 @@ pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site
                 "arithmetic with a size that depends on the input: give the input shape",
             )),
             Value::Poison(f) => Err((**f).clone()),
+            Value::Opaque(w) => Err(unsupported(
+                line,
+                format!(
+                    "`{}` uses {w}: a learned tensor outside a layer padlab knows is not ported",
+                    super::eval::short(&site.text)
+                ),
+            )),
             other => Err(raise(
                 line,
                 "TypeError",
@@ -454,9 +461,7 @@ pub fn tensor_method(
                 (Some(l), Some(h)) if l == 0.0 && h == 6.0 => {
                     apply(it, t, Op::Activation(Activation::Relu6), name, site)?
                 }
-                (Some(l), None) if l == 0.0 => {
-                    apply(it, t, Op::Activation(Activation::Relu), name, site)?
-                }
+                (Some(0.0), None) => apply(it, t, Op::Activation(Activation::Relu), name, site)?,
                 _ => {
                     return Err(unsupported(
                         line,

@@ -494,11 +494,11 @@ fn evaluate_build(it: &mut Interp, build: &str) -> Result<Value, ReadError> {
     Ok(v)
 }
 
+/// An input to trace with: its full shape (when known) and its name.
+type TraceInput = (Option<Vec<i64>>, String);
+
 /// The input shapes to trace `model` with (full shapes, batch first; `None` when unknown).
-fn input_shapes(
-    it: &mut Interp,
-    model: &Value,
-) -> Result<(Framework, Vec<(Option<Vec<i64>>, String)>), ReadError> {
+fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<TraceInput>), ReadError> {
     let line = 0;
     let full = |s: Option<Vec<i64>>| s.map(|s| std::iter::once(BATCH).chain(s).collect::<Vec<_>>());
     match model {
@@ -648,6 +648,7 @@ fn extract(
         _ => None,
     };
     let mut used_names: HashMap<String, usize> = HashMap::new();
+    let mut first_use: HashMap<usize, NodeId> = HashMap::new();
     for (k, node) in it.graph.nodes[start..].iter().enumerate() {
         let mut node = node.clone();
         for e in &mut node.inputs {
@@ -663,10 +664,18 @@ fn extract(
             }
             e.node = NodeId(e.node.0 - start);
         }
-        if let Some(s) = node.shares {
-            node.shares = (s.0 >= start).then(|| NodeId(s.0 - start));
-        }
         let tr = &it.trace[start + k];
+        // A layer used twice in the trace shares the weights of its first use there (a use
+        // while the model was being built is not part of the graph).
+        node.shares = None;
+        if let Some(l) = &tr.layer {
+            match first_use.get(&l.id) {
+                Some(&first) => node.shares = Some(first),
+                None => {
+                    first_use.insert(l.id, NodeId(k));
+                }
+            }
+        }
         let base = if framework == Framework::Keras {
             let path = tr.keras_path.clone().unwrap_or_else(|| node.kind.clone());
             match &root_name {

@@ -586,7 +586,7 @@ fn functional(
                 .iter()
                 .map(|v| as_int(v, line))
                 .collect::<Ev<_>>()?;
-            if flat.len() % 2 != 0 {
+            if !flat.len().is_multiple_of(2) {
                 return Err(raise(
                     line,
                     "RuntimeError",

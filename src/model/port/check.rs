@@ -394,37 +394,60 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     py.blank();
     py.blank();
     py.line("rng = np.random.default_rng(0)");
-    let integer = model.graph.consumers().first().is_some_and(|c| {
-        c.iter()
-            .any(|n| matches!(model.graph.node(*n).op, Op::Embedding { .. }))
-    });
-    if integer {
-        let vocab = model
-            .graph
-            .nodes
+    // One random batch per model input, in the source's layout (token indices for an
+    // input an embedding reads).
+    let consumers = model.graph.consumers();
+    let inputs: Vec<(usize, Vec<i64>)> = model
+        .graph
+        .inputs()
+        .map(|(id, n)| {
+            (
+                id.0,
+                n.shape()
+                    .map(|s| s[1..].to_vec())
+                    .unwrap_or_else(|| input.clone()),
+            )
+        })
+        .collect();
+    let mut xs = Vec::new();
+    for (k, (id, shape)) in inputs.iter().enumerate() {
+        let vocab = consumers[*id]
             .iter()
-            .find_map(|n| match n.op {
+            .find_map(|c| match model.graph.node(*c).op {
                 Op::Embedding { vocab, .. } => Some(vocab),
                 _ => None,
-            })
-            .unwrap_or(2);
-        py.line(format!(
-            "x = rng.integers(0, {vocab}, (2, {}))  # token indices",
-            crate::codegen::writer::join(&input)
-        ));
-    } else {
-        py.line(format!(
-            "x = rng.standard_normal((2, {})).astype(np.float32)  # {} layout",
-            crate::codegen::writer::join(&input),
-            source.title()
-        ));
+            });
+        let name = if inputs.len() == 1 {
+            "x".to_string()
+        } else {
+            format!("x{k}")
+        };
+        match vocab {
+            Some(v) => py.line(format!(
+                "{name} = rng.integers(0, {v}, (2, {}))  # token indices",
+                crate::codegen::writer::join(shape)
+            )),
+            None => py.line(format!(
+                "{name} = rng.standard_normal((2, {})).astype(np.float32)  # {} layout",
+                crate::codegen::writer::join(shape),
+                source.title()
+            )),
+        };
+        xs.push(name);
     }
+    let keras_args = if xs.len() == 1 {
+        xs[0].clone()
+    } else {
+        format!("[{}]", xs.join(", "))
+    };
     match source {
         Framework::Torch => {
             py.line("source.eval()");
         }
         _ => {
-            py.line("source(x, training=False)  # builds a model that has no input yet");
+            py.line(format!(
+                "source({keras_args}, training=False)  # builds a model that has no input yet"
+            ));
         }
     }
     if let Some(p) = model.params {
@@ -478,30 +501,51 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     // Run both.
     match source {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
-            py.line("want = outputs_of(source(torch.from_numpy(x)))");
+            let args: Vec<String> = xs
+                .iter()
+                .map(|x| format!("torch.from_numpy({x})"))
+                .collect();
+            py.line(format!("want = outputs_of(source({}))", args.join(", ")));
         }),
-        _ => py.line("want = outputs_of(source(x, training=False))"),
+        _ => py.line(format!(
+            "want = outputs_of(source({keras_args}, training=False))"
+        )),
     };
-    let in_perm = &plan
+    // Each input in the port's layout.
+    let port_xs: Vec<String> = plan
         .inputs
-        .first()
-        .map(|p| p.tensor.perm.clone())
-        .unwrap_or_default();
-    let xp = if in_perm.iter().enumerate().all(|(i, &p)| i == p) {
-        "x".to_string()
-    } else {
-        format!(
-            "np.ascontiguousarray(np.transpose(x, {}))",
-            tuple(&in_perm.iter().map(|&v| v as i64).collect::<Vec<_>>())
-        )
-    };
+        .iter()
+        .zip(&xs)
+        .map(|(p, x)| {
+            if p.tensor.perm.iter().enumerate().all(|(i, &a)| i == a) {
+                x.clone()
+            } else {
+                let perm: Vec<i64> = p.tensor.perm.iter().map(|&v| v as i64).collect();
+                format!("np.ascontiguousarray(np.transpose({x}, {}))", tuple(&perm))
+            }
+        })
+        .collect();
     match target {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
             py.line("port.eval()");
-            py.line(format!("got = outputs_of(port(torch.from_numpy({xp})))"));
+            let args: Vec<String> = port_xs
+                .iter()
+                .map(|x| format!("torch.from_numpy({x})"))
+                .collect();
+            py.line(format!("got = outputs_of(port({}))", args.join(", ")));
         }),
-        Framework::Keras => py.line(format!("got = outputs_of(port({xp}, training=False))")),
-        _ => py.line(format!("got = outputs_of(model({xp}, params))")),
+        Framework::Keras => {
+            let arg = if port_xs.len() == 1 {
+                port_xs[0].clone()
+            } else {
+                format!("[{}]", port_xs.join(", "))
+            };
+            py.line(format!("got = outputs_of(port({arg}, training=False))"))
+        }
+        _ => py.line(format!(
+            "got = outputs_of(model({}, params))",
+            port_xs.join(", ")
+        )),
     };
     py.line(format!("assert len(got) == len(want) == {}, f\"the port gives {{len(got)}} outputs, the source {{len(want)}}\"", plan.outputs.len()));
     py.line("errors = []");

@@ -52,6 +52,8 @@ pub struct PortTensor {
 }
 
 /// What a step computes, axes in the port's order.
+// One per port step, made once: the convolution's plan inline is clearer than a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum PortOp<P> {
     /// `out = in.permute(order)`.
@@ -372,15 +374,22 @@ impl<P: Spelling> Lowering<'_, P> {
     }
 
     fn name(&mut self, source: &str) -> String {
+        // A name not given yet: `conv2d`, else `conv2d_1`, `conv2d_2`... past any taken.
         let base = identifier(source);
-        let n = self.used_names.entry(base.clone()).or_insert(0);
-        let name = if *n == 0 {
-            base.clone()
-        } else {
-            format!("{base}_{n}")
-        };
-        *n += 1;
-        name
+        let mut n = self.used_names.get(&base).copied().unwrap_or(0);
+        loop {
+            let name = if n == 0 {
+                base.clone()
+            } else {
+                format!("{base}_{n}")
+            };
+            n += 1;
+            if !self.used_names.contains_key(&name) {
+                self.used_names.insert(base.clone(), n);
+                self.used_names.entry(name.clone()).or_insert(1);
+                return name;
+            }
+        }
     }
 
     fn push(
@@ -605,17 +614,39 @@ fn lower_node<P: Spelling>(
                 },
             });
             let perm = lw.native(r);
-            single(
+            // A fused softmax is over the source's last axis (the channels): a step of its
+            // own, its axis in the port's order.
+            let mut conv = conv.clone();
+            let softmax = conv.activation == Some(Activation::Softmax);
+            if softmax {
+                conv.activation = None;
+            }
+            let out = single(
                 lw,
                 vec![x],
                 PortOp::Conv {
                     plan,
                     spec,
-                    conv: conv.clone(),
+                    conv,
                     in_channels,
                 },
-                perm,
-            )
+                perm.clone(),
+            );
+            if softmax {
+                let v = out[0];
+                let axis = lw.port_axis(v, -1, line)?;
+                let t = Lowering::<P>::port_tensor(out_shape, &perm);
+                let sname = lw.name(&format!("{name}_softmax"));
+                lw.push(
+                    Some(id),
+                    sname,
+                    vec![v],
+                    PortOp::Softmax { axis, log: false },
+                    vec![t],
+                )
+            } else {
+                out
+            }
         }
         Op::Pool(_) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);

@@ -104,7 +104,7 @@ pub fn activation(a: Activation) -> String {
         Activation::Relu => "nn.ReLU()".into(),
         Activation::Relu6 => "nn.ReLU6()".into(),
         Activation::LeakyRelu(s) => format!("nn.LeakyReLU({})", float(s)),
-        Activation::Elu(a) if a == 1.0 => "nn.ELU()".into(),
+        Activation::Elu(1.0) => "nn.ELU()".into(),
         Activation::Elu(a) => format!("nn.ELU({})", float(a)),
         Activation::Selu => "nn.SELU()".into(),
         Activation::Tanh => "nn.Tanh()".into(),
@@ -1069,8 +1069,8 @@ fn step_parts(
             p.lines.push(Line::Expr(text));
         }
         PortOp::Affine { scale, offset } => p.lines.push(Line::Expr(match (*scale, *offset) {
-            (s, o) if o == 0.0 => format!("{{x}} * {}", float(s)),
-            (s, o) if s == 0.0 => format!("torch.full_like({{x}}, {})", float(o)),
+            (s, 0.0) => format!("{{x}} * {}", float(s)),
+            (0.0, o) => format!("torch.full_like({{x}}, {})", float(o)),
             (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
         })),
         PortOp::Reduce { op, axes, keepdims } => {

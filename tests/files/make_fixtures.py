@@ -1,0 +1,524 @@
+"""Writes the model-file fixtures of tests/files/ with the real tools (issue 18).
+
+    tests/files/regenerate.sh          # this script, then truth.py
+
+- onnx/*.onnx: graphs built with onnx.helper, one per padding form (Conv, ConvTranspose,
+  MaxPool, AveragePool in 1-D, 2-D and 3-D; auto_pad SAME_UPPER / SAME_LOWER / VALID / NOTSET,
+  asymmetric pads, ceil_mode, count_include_pad, dilations, group, output_padding,
+  output_shape, a Pad before a conv, a dim_param input), a few graphs of the other operators,
+  files exported by torch.onnx.export from small models (both exporters: the TorchScript
+  one, dynamo=False, and the default dynamo one, which needs onnxscript), and TensorFlow
+  functions converted by tf2onnx (NHWC between Transposes).
+- keras/*.keras and keras/*.h5: Keras models saved by Keras itself (Keras 3), and
+  keras/keras2_*.h5 saved by Keras 2 (tf_keras, beside the environment like onnxscript).
+- h5/*.h5: sequential_cnn.h5's model_config stored the other ways h5py can (no truth file:
+  the Rust test compares them with sequential_cnn.h5).
+
+A graph whose input has symbolic sizes carries the size the truth is taken at in its
+metadata_props (key `padlab.input`, value `name=1x3x17x22;other=...`), so the truth and the
+Rust test read the same size from the file.
+
+Weights are small random numbers (seeded): the fixtures are about shapes and padding.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ONNX_DIR = HERE / "onnx"
+KERAS_DIR = HERE / "keras"
+H5_DIR = HERE / "h5"
+
+RNG = np.random.default_rng(18)
+
+
+# ---------------------------------------------------------------------------------------------
+# ONNX graphs built with onnx.helper
+# ---------------------------------------------------------------------------------------------
+
+def helper_graphs():
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    def weight(name, shape):
+        return numpy_helper.from_array(RNG.standard_normal(shape).astype(np.float32), name)
+
+    def ints(name, values):
+        return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
+
+    def floats(name, values):
+        return numpy_helper.from_array(np.array(values, dtype=np.float32), name)
+
+    def model(name, nodes, inputs, outputs, inits=(), opset=21, sizes=None):
+        """inputs: [(name, dims)] with str dims for dim_param; outputs: names."""
+        graph = helper.make_graph(
+            nodes,
+            name,
+            [helper.make_tensor_value_info(n, TensorProto.FLOAT, d) for n, d in inputs],
+            [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outputs],
+            initializer=list(inits),
+        )
+        m = helper.make_model(
+            graph,
+            opset_imports=[helper.make_opsetid("", opset)],
+            ir_version=9 if opset < 21 else 10,
+            producer_name="padlab tests/files/make_fixtures.py",
+        )
+        if sizes:
+            helper.set_model_props(
+                m, {"padlab.input": ";".join(f"{k}={'x'.join(map(str, v))}" for k, v in sizes.items())}
+            )
+        try:
+            onnx.checker.check_model(m)
+        except onnx.checker.ValidationError as e:
+            # Outputs are declared without a shape (the truth comes from ONNX Runtime, not
+            # from a declared shape); everything else must pass.
+            if "Field 'shape' of 'type' is required" not in str(e):
+                raise
+        onnx.save(m, ONNX_DIR / f"{name}.onnx")
+
+    def single(name, op, x_shape, attrs, w_shape=None, bias=False, extra_inputs=(), inits=()):
+        inputs = ["x"]
+        init = list(inits)
+        if w_shape is not None:
+            init.append(weight("w", w_shape))
+            inputs.append("w")
+            if bias:
+                out_ch = w_shape[1] * attrs.get("group", 1) if op == "ConvTranspose" else w_shape[0]
+                init.append(weight("b", [out_ch]))
+                inputs.append("b")
+        inputs += list(extra_inputs)
+        node = helper.make_node(op, inputs, ["y"], name=f"{op.lower()}_0", **attrs)
+        model(name, [node], [("x", x_shape)], ["y"], init)
+
+    # --- Conv ------------------------------------------------------------------------------
+    single("conv1d_same_upper", "Conv", [1, 2, 11], dict(kernel_shape=[4], strides=[2], auto_pad="SAME_UPPER"), [3, 2, 4], bias=True)
+    single("conv1d_pads_dilated", "Conv", [1, 2, 13], dict(kernel_shape=[3], strides=[1], dilations=[3], pads=[2, 0]), [2, 2, 3])
+    single("conv2d_same_lower", "Conv", [1, 2, 10, 9], dict(kernel_shape=[3, 4], strides=[2, 3], auto_pad="SAME_LOWER"), [3, 2, 3, 4])
+    single("conv2d_same_upper_even", "Conv", [1, 2, 8, 8], dict(kernel_shape=[4, 4], strides=[2, 2], auto_pad="SAME_UPPER"), [2, 2, 4, 4])
+    single("conv2d_valid", "Conv", [1, 2, 10, 9], dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="VALID"), [4, 2, 3, 3], bias=True)
+    single("conv2d_notset_asym", "Conv", [1, 2, 10, 9], dict(kernel_shape=[3, 3], strides=[2, 2], pads=[0, 1, 2, 1], dilations=[2, 1]), [4, 2, 3, 3])
+    # No kernel_shape: the kernel comes from the weight; group 2.
+    single("conv2d_group_no_kernel_shape", "Conv", [1, 4, 9, 9], dict(group=2, pads=[1, 1, 1, 1]), [6, 2, 3, 3], bias=True)
+    single("conv2d_depthwise", "Conv", [1, 4, 9, 9], dict(group=4, strides=[2, 2], auto_pad="SAME_UPPER"), [4, 1, 3, 3])
+    single("conv3d_same_upper_dilated", "Conv", [1, 2, 7, 8, 9], dict(kernel_shape=[3, 3, 3], strides=[2, 2, 1], dilations=[1, 2, 1], auto_pad="SAME_UPPER"), [2, 2, 3, 3, 3])
+    single("conv3d_pads", "Conv", [1, 2, 6, 7, 5], dict(kernel_shape=[2, 3, 3], strides=[1, 2, 2], pads=[1, 0, 2, 0, 1, 1]), [3, 2, 2, 3, 3])
+
+    # --- ConvTranspose ---------------------------------------------------------------------
+    single("convtranspose1d_pads", "ConvTranspose", [1, 2, 7], dict(kernel_shape=[3], strides=[2], pads=[1, 0]), [2, 3, 3], bias=True)
+    single("convtranspose2d_output_padding", "ConvTranspose", [1, 2, 5, 6], dict(kernel_shape=[3, 4], strides=[2, 3], output_padding=[1, 2], pads=[1, 1, 0, 1]), [2, 3, 3, 4])
+    single("convtranspose2d_output_shape", "ConvTranspose", [1, 2, 5, 6], dict(kernel_shape=[3, 3], strides=[2, 2], output_shape=[12, 13]), [2, 2, 3, 3])
+    single("convtranspose2d_same_upper", "ConvTranspose", [1, 2, 5, 6], dict(kernel_shape=[3, 4], strides=[2, 2], auto_pad="SAME_UPPER"), [2, 2, 3, 4])
+    single("convtranspose2d_same_lower", "ConvTranspose", [1, 2, 5, 6], dict(kernel_shape=[3, 4], strides=[2, 2], auto_pad="SAME_LOWER"), [2, 2, 3, 4])
+    single("convtranspose3d_group_dilated", "ConvTranspose", [1, 4, 3, 4, 5], dict(kernel_shape=[2, 3, 2], strides=[2, 1, 2], dilations=[1, 2, 1], group=2), [4, 1, 2, 3, 2])
+    # ONNX Runtime refuses output_padding >= stride (and the truth records its words).
+    single("convtranspose2d_output_padding_too_big", "ConvTranspose", [1, 2, 5, 5], dict(kernel_shape=[3, 3], strides=[2, 2], output_padding=[2, 0]), [2, 2, 3, 3])
+
+    # --- MaxPool ---------------------------------------------------------------------------
+    single("maxpool1d_ceil", "MaxPool", [1, 3, 10], dict(kernel_shape=[3], strides=[2], pads=[1, 1], ceil_mode=1))
+    single("maxpool2d_same_upper", "MaxPool", [1, 2, 9, 10], dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER"))
+    single("maxpool2d_same_lower", "MaxPool", [1, 2, 9, 10], dict(kernel_shape=[2, 3], strides=[2, 2], auto_pad="SAME_LOWER"))
+    single("maxpool2d_dilated_ceil", "MaxPool", [1, 2, 12, 11], dict(kernel_shape=[3, 2], strides=[2, 3], dilations=[2, 2], ceil_mode=1, pads=[1, 0, 1, 0]))
+    single("maxpool2d_same_upper_dilated", "MaxPool", [1, 1, 11, 11], dict(kernel_shape=[3, 3], strides=[2, 2], dilations=[2, 2], auto_pad="SAME_UPPER"))
+    single("maxpool2d_valid_ceil", "MaxPool", [1, 1, 10, 7], dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="VALID", ceil_mode=1))
+    single("maxpool3d_pads", "MaxPool", [1, 2, 6, 7, 8], dict(kernel_shape=[2, 3, 3], strides=[2, 2, 3], pads=[0, 1, 1, 1, 0, 2]))
+    # Stride above the kernel with SAME: a negative pad, which ONNX Runtime refuses for MaxPool.
+    single("maxpool2d_same_stride_over_kernel", "MaxPool", [1, 1, 9, 9], dict(kernel_shape=[2, 2], strides=[3, 3], auto_pad="SAME_UPPER"))
+
+    # --- AveragePool -----------------------------------------------------------------------
+    single("averagepool1d_same_lower", "AveragePool", [1, 2, 11], dict(kernel_shape=[4], strides=[3], auto_pad="SAME_LOWER"))
+    single("averagepool2d_count_include_pad_ceil", "AveragePool", [1, 2, 9, 10], dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=1, ceil_mode=1))
+    single("averagepool2d_asym_excluded", "AveragePool", [1, 2, 9, 10], dict(kernel_shape=[3, 2], strides=[2, 2], pads=[0, 1, 2, 0], count_include_pad=0))
+    single("averagepool2d_dilated", "AveragePool", [1, 2, 12, 12], dict(kernel_shape=[3, 3], strides=[2, 2], dilations=[2, 1], pads=[1, 1, 1, 1]))
+    single("averagepool3d_valid_ceil", "AveragePool", [1, 1, 7, 8, 9], dict(kernel_shape=[2, 3, 2], strides=[2, 2, 2], ceil_mode=1))
+
+    # --- A Pad before a conv and a pool (opset 21: pads and value as inputs) -----------------
+    model(
+        "pad_then_conv",
+        [
+            helper.make_node("Pad", ["x", "pads", "zero"], ["xp"], name="pad_0", mode="constant"),
+            helper.make_node("Conv", ["xp", "w"], ["c"], name="conv_0", kernel_shape=[3, 3], strides=[2, 2]),
+            helper.make_node("Relu", ["c"], ["r"], name="relu_0"),
+            helper.make_node("Pad", ["r", "pads2"], ["rp"], name="pad_1", mode="reflect"),
+            helper.make_node("MaxPool", ["rp"], ["y"], name="maxpool_0", kernel_shape=[2, 2], strides=[2, 2]),
+        ],
+        [("x", [1, 3, 16, 15])],
+        ["y"],
+        [
+            ints("pads", [0, 0, 0, 1, 0, 0, 1, 2]),
+            floats("zero", [0.0]),
+            weight("w", [4, 3, 3, 3]),
+            ints("pads2", [0, 0, 1, 1, 0, 0, 0, 0]),
+        ],
+    )
+
+    # --- A symbolic input: sizes from padlab.input -----------------------------------------
+    model(
+        "dim_param_input",
+        [
+            helper.make_node("Conv", ["x", "w", "b"], ["c"], name="stem", kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER"),
+            helper.make_node("Relu", ["c"], ["r"], name="stem_relu"),
+            helper.make_node("MaxPool", ["r"], ["p"], name="pool", kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1),
+            helper.make_node("GlobalAveragePool", ["p"], ["g"], name="gap"),
+            helper.make_node("Flatten", ["g"], ["f"], name="flatten", axis=1),
+            helper.make_node("Gemm", ["f", "fc_w", "fc_b"], ["y"], name="fc", transB=1),
+        ],
+        [("x", ["N", 3, "H", "W"])],
+        ["y"],
+        [weight("w", [8, 3, 3, 3]), weight("b", [8]), weight("fc_w", [5, 8]), weight("fc_b", [5])],
+        sizes={"x": [2, 3, 17, 22]},
+    )
+
+    # --- The other operators ---------------------------------------------------------------
+    model(
+        "ops_shapes",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("BatchNormalization", ["c", "bn_s", "bn_b", "bn_m", "bn_v"], ["bn"], name="bn", epsilon=1e-3),
+            helper.make_node("LeakyRelu", ["bn"], ["lr"], name="leaky", alpha=0.1),
+            helper.make_node("Split", ["lr", "split"], ["s0", "s1"], name="split", axis=1),
+            helper.make_node("Sigmoid", ["s1"], ["sg"], name="sigmoid"),
+            helper.make_node("Mul", ["s0", "sg"], ["m"], name="gate"),
+            helper.make_node("Concat", ["m", "s1"], ["cat"], name="concat", axis=1),
+            helper.make_node("Transpose", ["cat"], ["t"], name="to_nhwc", perm=[0, 2, 3, 1]),
+            helper.make_node("Slice", ["t", "sl_starts", "sl_ends", "sl_axes", "sl_steps"], ["sl"], name="slice"),
+            helper.make_node("Reshape", ["sl", "shape"], ["rs"], name="reshape"),
+            helper.make_node("Unsqueeze", ["rs", "unsq_axes"], ["us"], name="unsqueeze"),
+            helper.make_node("Squeeze", ["us", "unsq_axes"], ["sq"], name="squeeze"),
+            helper.make_node("MatMul", ["sq", "mm_w"], ["mm"], name="matmul"),
+            helper.make_node("Add", ["mm", "mm_b"], ["ad"], name="bias_add"),
+            helper.make_node("Clip", ["ad", "zero", "six"], ["cl"], name="relu6"),
+            helper.make_node("HardSwish", ["cl"], ["hs"], name="hardswish"),
+            helper.make_node("Softmax", ["hs"], ["y"], name="softmax", axis=-1),
+        ],
+        [("x", [1, 3, 8, 10])],
+        ["y"],
+        [
+            weight("w", [6, 3, 3, 3]),
+            weight("bn_s", [6]), weight("bn_b", [6]), weight("bn_m", [6]),
+            numpy_helper.from_array(RNG.uniform(0.5, 1.5, [6]).astype(np.float32), "bn_v"),
+            ints("split", [3, 3]),
+            ints("sl_starts", [1, 0]), ints("sl_ends", [100, -1]), ints("sl_axes", [1, 3]), ints("sl_steps", [2, 1]),
+            ints("shape", [0, -1, 5]),
+            ints("unsq_axes", [1]),
+            weight("mm_w", [5, 7]), weight("mm_b", [7]),
+            numpy_helper.from_array(np.array(0.0, dtype=np.float32), "zero"),
+            numpy_helper.from_array(np.array(6.0, dtype=np.float32), "six"),
+        ],
+    )
+    model(
+        "ops_resize_norms",
+        [
+            helper.make_node("InstanceNormalization", ["x", "in_s", "in_b"], ["n"], name="instnorm"),
+            helper.make_node("Resize", ["n", "", "scales"], ["up"], name="resize_scales", mode="nearest"),
+            helper.make_node("Resize", ["up", "", "", "sizes"], ["up2"], name="resize_sizes", mode="linear"),
+            helper.make_node("GlobalMaxPool", ["up2"], ["gm"], name="gmp"),
+            helper.make_node("Add", ["up2", "gm"], ["a"], name="broadcast_add"),
+            helper.make_node("LayerNormalization", ["a", "ln_s", "ln_b"], ["ln"], name="layernorm", axis=-1),
+            helper.make_node("Tanh", ["ln"], ["th"], name="tanh"),
+            helper.make_node("ReduceMean", ["th", "rm_axes"], ["rm"], name="reduce_mean", keepdims=0),
+            helper.make_node("Dropout", ["rm"], ["y"], name="dropout"),
+        ],
+        [("x", [1, 2, 5, 6])],
+        ["y"],
+        [
+            weight("in_s", [2]), weight("in_b", [2]),
+            floats("scales", [1.0, 1.0, 2.0, 1.5]),
+            ints("sizes", [1, 2, 7, 11]),
+            weight("ln_s", [11]), weight("ln_b", [11]),
+            ints("rm_axes", [1]),
+        ],
+    )
+    # Older opsets: Pad's pads and Unsqueeze's axes as attributes, Upsample.
+    model(
+        "opset9_attributes",
+        [
+            helper.make_node("Pad", ["x"], ["p"], name="pad", pads=[0, 0, 1, 2, 0, 0, 1, 0], mode="constant", value=0.0),
+            helper.make_node("Conv", ["p", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("Upsample", ["c", "scales"], ["u"], name="upsample", mode="nearest"),
+            helper.make_node("Unsqueeze", ["u"], ["us"], name="unsqueeze", axes=[0]),
+            helper.make_node("Squeeze", ["us"], ["sq"], name="squeeze", axes=[0]),
+            helper.make_node("Flatten", ["sq"], ["y"], name="flatten", axis=2),
+        ],
+        [("x", [1, 2, 6, 5])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), floats("scales", [1.0, 1.0, 2.0, 2.0])],
+        opset=9,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# torch.onnx.export
+# ---------------------------------------------------------------------------------------------
+
+def torch_exports():
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    torch.manual_seed(18)
+
+    class Cnn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+            self.pool = nn.MaxPool2d(2)
+            self.conv2 = nn.Conv2d(8, 16, 3, stride=2, padding=1)
+            self.fc = nn.Linear(16 * 4 * 4, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = F.relu(self.conv2(x))
+            return self.fc(torch.flatten(x, 1))
+
+    class Residual(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(4, 8, 3, stride=2, padding=1, bias=False)
+            self.bn1 = nn.BatchNorm2d(8)
+            self.conv2 = nn.Conv2d(8, 8, 3, padding=1, bias=False)
+            self.bn2 = nn.BatchNorm2d(8)
+            self.down = nn.Sequential(nn.Conv2d(4, 8, 1, stride=2, bias=False), nn.BatchNorm2d(8))
+            self.pool = nn.AvgPool2d(3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)
+
+        def forward(self, x):
+            y = F.relu(self.bn1(self.conv1(x)))
+            y = self.bn2(self.conv2(y))
+            return self.pool(F.relu(y + self.down(x)))
+
+    class UNetish(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Conv2d(1, 4, 3, padding=1)
+            self.down = nn.MaxPool2d(2)
+            self.mid = nn.Conv2d(4, 8, 3, padding=1)
+            self.up = nn.ConvTranspose2d(8, 4, 2, stride=2)
+            self.dec = nn.Conv2d(8, 2, 3, padding=1)
+
+        def forward(self, x):
+            e = F.relu(self.enc(x))
+            m = F.relu(self.mid(self.down(e)))
+            u = self.up(m)
+            return self.dec(torch.cat([u, e], dim=1))
+
+    def same_pad_amount(x, k, s, d):
+        # timm's traceable form: the pad is computed from the run-time size.
+        return torch.clamp(((x / s).ceil() - 1) * s + (k - 1) * d + 1 - x, min=0)
+
+    class TimmSame(nn.Module):
+        """timm's Conv2dSame: F.pad with amounts computed from x.shape, then a 'valid' conv."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 6, 3, stride=2)
+            self.head = nn.Conv2d(6, 4, 1)
+
+        def forward(self, x):
+            ih, iw = x.size()[-2:]
+            ih = torch.as_tensor(ih)
+            iw = torch.as_tensor(iw)
+            ph = same_pad_amount(ih, 3, 2, 1).int()
+            pw = same_pad_amount(iw, 3, 2, 1).int()
+            x = F.pad(x, [pw // 2, pw - pw // 2, ph // 2, ph - ph // 2])
+            return self.head(F.relu(self.conv(x)))
+
+    models = [
+        ("torch_cnn", Cnn(), (1, 3, 16, 16), None),
+        ("torch_residual", Residual(), (1, 4, 15, 14), None),
+        ("torch_unet", UNetish(), (1, 1, 16, 12), None),
+        ("torch_timm_same", TimmSame(), (1, 3, 17, 20), {"x": {2: "H", 3: "W"}}),
+    ]
+    try:
+        import onnxscript  # noqa: F401
+
+        exporters = [("ts", False), ("dynamo", True)]
+    except ImportError:
+        print("onnxscript is not installed: the dynamo exporter's files are not made", file=sys.stderr)
+        exporters = [("ts", False)]
+    for name, m, shape, dynamic in models:
+        m.eval()
+        x = torch.randn(*shape)
+        for tag, dynamo in exporters:
+            path = ONNX_DIR / f"{name}_{tag}.onnx"
+            kwargs = dict(input_names=["x"], output_names=["y"], dynamo=dynamo)
+            if dynamo:
+                kwargs["external_data"] = False
+                if dynamic:
+                    kwargs["dynamic_shapes"] = {
+                        "x": {a: torch.export.Dim(n, min=4, max=4096) for a, n in dynamic["x"].items()}
+                    }
+            else:
+                kwargs["opset_version"] = 17
+                if dynamic:
+                    kwargs["dynamic_axes"] = dynamic
+            torch.onnx.export(m, (x,), str(path), **kwargs)
+            if dynamic:
+                import onnx
+
+                om = onnx.load(str(path))
+                from onnx import helper
+
+                helper.set_model_props(om, {"padlab.input": "x=" + "x".join(map(str, shape))})
+                onnx.save(om, str(path))
+
+
+# ---------------------------------------------------------------------------------------------
+# Keras .keras and .h5
+# ---------------------------------------------------------------------------------------------
+
+def keras_models():
+    import keras
+    from keras import layers
+
+    keras.utils.set_random_seed(18)
+
+    seq = keras.Sequential(
+        [
+            keras.Input((28, 28, 1)),
+            layers.Conv2D(8, 3, strides=2, padding="same", activation="relu", name="conv_a"),
+            layers.MaxPooling2D(2, name="pool_a"),
+            layers.Conv2D(16, 3, padding="valid", name="conv_b"),
+            layers.AveragePooling2D(2, padding="same", name="pool_b"),
+            layers.Flatten(name="flatten"),
+            layers.Dense(10, activation="softmax", name="dense"),
+        ],
+        name="sequential_cnn",
+    )
+
+    inp = keras.Input((32, 30, 3), name="image")
+    x = layers.Conv2D(8, 3, padding="same", name="stem")(inp)
+    block = keras.Sequential(
+        [
+            layers.Conv2D(8, 3, padding="same", name="block_conv"),
+            layers.BatchNormalization(name="block_bn"),
+            layers.ReLU(name="block_relu"),
+        ],
+        name="block",
+    )
+    y = block(x)
+    x = layers.Add(name="residual")([x, y])
+    x = layers.MaxPooling2D(3, strides=2, padding="same", name="pool")(x)
+    x = layers.Conv2DTranspose(4, 3, strides=2, padding="same", name="up")(x)
+    x = layers.GlobalAveragePooling2D(name="gap")(x)
+    out = layers.Dense(5, name="head")(x)
+    func = keras.Model(inp, out, name="functional_residual")
+
+    inp1 = keras.Input((20, 4), name="seq")
+    z = layers.Conv1D(6, 5, strides=2, padding="causal", name="causal")(inp1)
+    z = layers.ZeroPadding1D((1, 2), name="zpad")(z)
+    z = layers.Conv1D(6, 3, strides=2, padding="valid", name="conv1d")(z)
+    z1 = layers.MaxPooling1D(2, padding="same", name="pool1d")(z)
+    z2 = layers.AveragePooling1D(2, padding="same", name="avg1d")(z)
+    z = layers.Concatenate(name="cat")([z1, z2])
+    conv1d = keras.Model(inp1, z, name="functional_1d")
+
+    for m in (seq, func, conv1d):
+        m.save(KERAS_DIR / f"{m.name}.keras")
+        m.save(KERAS_DIR / f"{m.name}.h5")
+
+
+def keras2_models():
+    """Keras 2 (tf_keras) .h5 files: the legacy layout, inbound_nodes as nested lists."""
+    import tf_keras as k2
+    from tf_keras import layers
+
+    k2.utils.set_random_seed(18)
+    inp = k2.Input((24, 20, 3), name="image")
+    x = layers.Conv2D(8, 3, strides=2, padding="same", name="stem")(inp)
+    y = layers.Conv2D(8, 3, padding="same", name="branch")(x)
+    y = layers.BatchNormalization(name="bn")(y)
+    x = layers.Add(name="residual")([x, y])
+    x = layers.ZeroPadding2D(((1, 0), (0, 1)), name="zpad")(x)
+    x = layers.MaxPooling2D(3, strides=2, name="pool")(x)
+    x = layers.Flatten(name="flatten")(x)
+    out = layers.Dense(4, name="head")(x)
+    func = k2.Model(inp, out, name="keras2_functional")
+    seq = k2.Sequential(
+        [
+            layers.Conv1D(4, 3, strides=2, padding="causal", input_shape=(16, 2), name="causal"),
+            layers.AveragePooling1D(2, padding="same", name="avg"),
+            layers.Flatten(name="flatten"),
+            layers.Dense(3, name="head"),
+        ],
+        name="keras2_sequential",
+    )
+    for m in (func, seq):
+        m.save(KERAS_DIR / f"{m.name}.h5")
+
+
+def tf2onnx_exports():
+    """TensorFlow functions through tf2onnx: NHWC wrapped in Transposes; 'SAME' becomes explicit
+    (asymmetric) pads at a static size and auto_pad SAME_UPPER at a symbolic one."""
+    import tensorflow as tf
+    import tf2onnx
+
+    w1 = tf.constant(RNG.standard_normal([3, 3, 3, 4]).astype(np.float32))
+    w2 = tf.constant(RNG.standard_normal([2, 2, 4, 2]).astype(np.float32))
+
+    def body(x):
+        y = tf.nn.relu(tf.nn.conv2d(x, w1, strides=2, padding="SAME"))
+        y = tf.nn.max_pool2d(y, 3, 2, "SAME")
+        y = tf.nn.conv2d(y, w2, strides=1, padding="VALID", dilations=1)
+        return tf.nn.avg_pool2d(y, 2, 2, "SAME")
+
+    for name, shape in [("tf2onnx_static", [1, 17, 15, 3]), ("tf2onnx_symbolic", [None, None, None, 3])]:
+        sig = [tf.TensorSpec(shape, tf.float32, name="x")]
+        f = tf.function(body, input_signature=sig)
+        path = ONNX_DIR / f"{name}.onnx"
+        tf2onnx.convert.from_function(f, input_signature=sig, opset=17, output_path=str(path))
+        if None in shape:
+            import onnx
+            from onnx import helper
+
+            m = onnx.load(str(path))
+            helper.set_model_props(m, {"padlab.input": m.graph.input[0].name + "=2x17x15x3"})
+            onnx.save(m, str(path))
+
+
+def h5_variants():
+    """The same model_config in the other ways HDF5 files store it (h5/): the newer file format
+    (superblock 3, object header 2), a fixed-length string, and dense attribute storage (more
+    attributes than an object header keeps compact), which padlab refuses by name."""
+    import h5py
+
+    H5_DIR.mkdir(parents=True, exist_ok=True)
+    with h5py.File(KERAS_DIR / "sequential_cnn.h5", "r") as src:
+        attrs = {k: src.attrs[k] for k in src.attrs}
+    config = attrs["model_config"]
+    config = config.encode() if isinstance(config, str) else config
+    with h5py.File(H5_DIR / "latest_format.h5", "w", libver="latest") as f:
+        for k, v in attrs.items():
+            f.attrs[k] = v
+    with h5py.File(H5_DIR / "fixed_string.h5", "w") as f:
+        f.attrs.create("model_config", data=np.bytes_(config))
+        f.attrs.create("keras_version", data=np.bytes_(b"3.15.1"))
+    with h5py.File(H5_DIR / "dense_attributes.h5", "w", libver="latest") as f:
+        for i in range(20):
+            f.attrs[f"extra_{i}"] = i
+        f.attrs["model_config"] = attrs["model_config"]
+
+
+def main():
+    ONNX_DIR.mkdir(parents=True, exist_ok=True)
+    KERAS_DIR.mkdir(parents=True, exist_ok=True)
+    what = set(sys.argv[1:]) or {"helper", "torch", "tf2onnx", "keras", "keras2", "h5"}
+    if "helper" in what:
+        helper_graphs()
+    if "torch" in what:
+        torch_exports()
+    if "tf2onnx" in what:
+        tf2onnx_exports()
+    if "keras" in what:
+        keras_models()
+    if "keras2" in what:
+        keras2_models()
+    if "h5" in what:
+        h5_variants()
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    main()
