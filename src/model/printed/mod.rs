@@ -69,10 +69,12 @@ pub(crate) fn is_identifier(s: &str) -> bool {
 pub fn find(text: &str) -> Option<Found> {
     // The last few lines seen, for a summary's title and rules above its header.
     let mut recent: Vec<(usize, usize, &str)> = Vec::with_capacity(4);
-    let mut pending_root: Option<(usize, usize)> = None;
+    // A `Name(` line, and how many of a module's `extra_repr` lines may still come before
+    // its first child.
+    let mut pending_root: Option<(usize, usize, usize)> = None;
     for (n, at, l) in lines(text) {
         let t = l.trim();
-        if let Some((root_line, root_at)) = pending_root
+        if let Some((root_line, root_at, extra)) = pending_root
             && !t.is_empty()
         {
             if torch::child_line(t) {
@@ -82,13 +84,17 @@ pub fn find(text: &str) -> Option<Found> {
                     offset: root_at,
                 });
             }
-            pending_root = None;
+            pending_root = (extra > 0 && !t.ends_with('(') && t != ")")
+                .then(|| (root_line, root_at, extra - 1));
+            if pending_root.is_some() {
+                continue;
+            }
         }
         if pending_root.is_none()
             && let Some(name) = t.strip_suffix('(')
             && is_identifier(name)
         {
-            pending_root = Some((n, at));
+            pending_root = Some((n, at, 4));
             continue;
         }
         if t.contains("Layer (type)") && t.contains("Output Shape") {

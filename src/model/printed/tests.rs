@@ -241,6 +241,29 @@ fn printed_forms_torch_writes() {
         "{}",
         table(&m.graph)
     );
+    // Repeated blocks with bodies, and an extra_repr line in a custom module.
+    let text = "M(\n  extra=1\n  (layers): ModuleList(\n    (0-1): 2 x Block(\n      (conv): Conv2d(4, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))\n      (act): ReLU()\n    )\n  )\n)\n";
+    let m = read(
+        text,
+        &Options {
+            input: Some(vec![4, 5, 5]),
+            model: None,
+        },
+    )
+    .unwrap();
+    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "x",
+            "layers.0.conv",
+            "layers.0.act",
+            "layers.1.conv",
+            "layers.1.act"
+        ]
+    );
+    assert_eq!(m.graph.nodes[3].source.line, 5);
+    assert_eq!(m.params, Some(2 * (4 * 4 * 9 + 4)));
     // A scale without a shift is refused with its line.
     let bad = "Net(\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=False, track_running_stats=True)\n)\n";
     let e = read(bad, &Options::default()).unwrap_err();
@@ -596,6 +619,15 @@ fn hostile_printouts_are_errors_naming_the_line() {
     }
 }
 
+/// Found by the proptest: a root followed by lines that are not children, then `)`.
+#[test]
+fn a_root_over_lines_that_are_not_children() {
+    let row = "│ a (Dense) │ (None, 4) │ 20 │ x[0][0] │";
+    let text = format!("M(\n{row}\n{row}\n{row}\n{row}\n)\n");
+    assert_eq!(super::find(&text), None);
+    assert!(read(&text, &Options::default()).is_err());
+}
+
 #[test]
 fn hostile_summaries_are_errors_naming_the_line() {
     let text = corpus("summary_xception_small.txt");
@@ -673,7 +705,13 @@ fn mutated() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    // Failures become explicit tests here (as `a_root_over_lines_that_are_not_children`),
+    // not files outside this module.
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     /// No mutation of a real printout or summary panics, and each reads or fails with a line.
     #[test]
