@@ -461,11 +461,11 @@ fn derive(
             "the input sizes of `{name}`, which the rows before it do not give (a Sequential's summary does not show the model's input: give --input)"
         )
     };
-    let with = |call: String, mut flags: Vec<Flag>, missing: Vec<String>| match build(&call) {
+    let with = |call: String, flags: Vec<Flag>, missing: Vec<String>| match build(&call) {
         Ok(op) => Derived {
             op,
             call: Some(call),
-            flags: std::mem::take(&mut flags),
+            flags,
             missing,
         },
         Err(e) => Derived::opaque(class, format!("how to build `{name}`: {e}")),
