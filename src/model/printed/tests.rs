@@ -264,6 +264,17 @@ fn printed_forms_torch_writes() {
     );
     assert_eq!(m.graph.nodes[3].source.line, 5);
     assert_eq!(m.params, Some(2 * (4 * 4 * 9 + 4)));
+    // A layer whose repr spans lines.
+    let text = "M(\n  (conv): Conv2d(\n    4, 4, kernel_size=(3, 3),\n    stride=(2, 2)\n  )\n  (act): ReLU()\n)\n";
+    let m = read(
+        text,
+        &Options {
+            input: Some(vec![4, 9, 9]),
+            model: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(m.graph.nodes[1].shape(), Some(&vec![2, 4, 4, 4]));
     // A scale without a shift is refused with its line.
     let bad = "Net(\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=False, track_running_stats=True)\n)\n";
     let e = read(bad, &Options::default()).unwrap_err();

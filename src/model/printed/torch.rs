@@ -641,6 +641,12 @@ fn emit(
         let at = path_of(path, &c.name);
         let expr = match &c.body {
             Body::Leaf { args } => leaf_call(c, args)?,
+            // A layer whose extra_repr spans lines: its lines are its arguments.
+            Body::Container { children, extra }
+                if children.is_empty() && !extra.is_empty() && known_layer(&c.class) =>
+            {
+                leaf_call(c, &extra.join(", "))?
+            }
             Body::Container { .. } => emit(out, used, c, &at)?,
         };
         items.push((c.name.clone(), c.line, expr, printed_text(c)));
