@@ -210,6 +210,7 @@ mod cli {
         if args.json {
             let build = match &model.origin {
                 padlab::model::Origin::Code { build, .. } => build.clone(),
+                padlab::model::Origin::Missing { .. } => model.graph.name.clone(),
             };
             return Ok(format!(
                 "{}\n",

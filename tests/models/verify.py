@@ -198,7 +198,9 @@ def main():
         counts["models"] += 1
         source = table["framework"]
         # The source framework's own run (for printouts and summaries: the model they came from).
-        origin = header(text, "printed from") or header(text, "summary of")
+        # Printouts and summaries name their model's file on a `# printed from` / `# summary of` line.
+        m = re.search(r"^# (?:printed from|summary of)\s+(\S+)\s*$", text, re.M)
+        origin = m.group(1) if m else None
         truth_path = os.path.join(ROOT, origin) if origin else path
         truth_text = open(truth_path).read() if os.path.exists(truth_path) else text
         truth_extra = []

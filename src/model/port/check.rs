@@ -500,11 +500,14 @@ fn imports(py: &mut Py, f: Framework) {
 pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<String, PortError> {
     let source = plan.source;
     let target = plan.target;
-    let Origin::Code {
-        code,
-        build,
-        defined,
-    } = &model.origin;
+    let (code, build, defined) = match &model.origin {
+        Origin::Code {
+            code,
+            build,
+            defined,
+        } => (code, build, defined),
+        Origin::Missing { line, what } => return Err(PortError::at(*line, what.clone())),
+    };
     let input = model.input.clone().ok_or(PortError::NoInput)?;
     let mut py = Py::new();
     py.comment(format!(

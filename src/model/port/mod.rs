@@ -94,6 +94,9 @@ pub struct Written {
 
 /// Ports `model` to `target`.
 pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Ported, PortError> {
+    if let super::Origin::Missing { line, what } = &model.origin {
+        return Err(PortError::at(*line, what.clone()));
+    }
     let g = &model.graph;
     let (py, script) = match target {
         Framework::Torch => {

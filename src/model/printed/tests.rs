@@ -1,0 +1,758 @@
+//! The printed readers against the corpus's real printouts and summaries, the seed that
+//! pastes one, hostile inputs (cut short, nested deep, 1 MB lines, huge repeats, arbitrary
+//! mutations) and snapshots of one printout's graph and one summary's derived table.
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+
+use crate::model::code::Options;
+use crate::model::graph::{Flag, Graph};
+use crate::model::op::Op;
+use crate::model::{Model, Origin, read};
+
+fn corpus(name: &str) -> String {
+    let path = format!("{}/tests/models/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The `# padlab-input:` header as `--input` gives it.
+fn options(text: &str) -> Options {
+    let input = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# padlab-input:"))
+        .map(|s| crate::forms::compact::parse_shape(s.trim()).expect("a shape"));
+    Options { input, model: None }
+}
+
+fn read_corpus(name: &str) -> Model {
+    let text = corpus(name);
+    read(&text, &options(&text)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The table as rows of text: line, name, kind, output, pads, flags, error.
+fn table(g: &Graph) -> String {
+    let mut out = String::new();
+    for n in &g.nodes {
+        let shape = n
+            .shape()
+            .map_or("?".to_string(), |s| format!("{:?}", &s[1..]));
+        out.push_str(&format!(
+            "{:>3} {} {} -> {shape}",
+            n.source.line, n.name, n.kind
+        ));
+        if let Op::Conv(crate::model::op::Conv { spec, .. }) | Op::Pool(spec) = &n.op {
+            out.push_str(&format!(
+                " k {:?} s {:?} {:?}",
+                spec.kernel, spec.stride, spec.padding
+            ));
+        }
+        if let Some(a) = &n.inferred.answer {
+            out.push_str(&format!(" pads {:?}/{:?}", a.before(), a.after()));
+        }
+        for f in &n.inferred.flags {
+            out.push_str(&format!(" [{f}]"));
+        }
+        if let Some(e) = &n.inferred.error {
+            out.push_str(&format!(" ERROR {e}"));
+        }
+        out.push('\n');
+    }
+    for note in &g.notes {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    out
+}
+
+/// Every printout: read, checked, rebuilt as code; its first error (where the printed order
+/// is not the forward) on the row expected; its parameter count torch's.
+#[test]
+fn every_printout_reads() {
+    // (file, the first row whose input the printed order breaks, torch's parameter count)
+    let cases: &[(&str, Option<&str>, i64)] = &[
+        ("printed_alexnet.txt", Some("classifier.1"), 61_100_840),
+        ("printed_c3d.txt", Some("fc6"), 78_409_573),
+        (
+            "printed_cifar_resnet18.txt",
+            Some("layer2.0.shortcut.0"),
+            11_173_962,
+        ),
+        ("printed_conv_autoencoder_mnist.txt", None, 5_729),
+        ("printed_d2l_nin.txt", None, 1_992_166),
+        ("printed_d2l_resnet.txt", Some("2.0.conv3"), 11_178_378),
+        ("printed_dcgan_discriminator.txt", None, 2_765_568),
+        ("printed_dcgan_generator.txt", None, 3_576_704),
+        (
+            "printed_densenet121.txt",
+            Some("features.denseblock1.denselayer2.norm1"),
+            7_978_856,
+        ),
+        ("printed_lenet5_classic.txt", Some("classifier.0"), 61_706),
+        ("printed_mobilenet_v2.txt", Some("classifier.1"), 3_504_872),
+        ("printed_patchgan_discriminator.txt", None, 2_768_705),
+        ("printed_quickstart_fashion.txt", None, 669_706),
+        (
+            "printed_resnet18.txt",
+            Some("layer2.0.downsample.0"),
+            11_689_512,
+        ),
+        ("printed_textcnn_kim.txt", Some("convs.0"), 2_856_326),
+        ("printed_unet_modulelist.txt", Some("ups.0"), 31_037_633),
+        ("printed_vgg11.txt", Some("classifier.0"), 132_863_336),
+    ];
+    let files: Vec<String> =
+        std::fs::read_dir(format!("{}/tests/models", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|f| f.starts_with("printed_") && f.ends_with(".txt"))
+            .collect();
+    assert_eq!(
+        files.len(),
+        cases.len(),
+        "a printout without its expectation"
+    );
+    for &(file, breaks, params) in cases {
+        let m = read_corpus(file);
+        let g = &m.graph;
+        g.check().unwrap();
+        assert_eq!(
+            g.first_error().map(|(id, _)| g.node(id).name.as_str()),
+            breaks,
+            "{file}:\n{}",
+            table(g)
+        );
+        assert_eq!(m.params, Some(params), "{file}");
+        let Origin::Code { code, build, .. } = &m.origin else {
+            panic!("{file}: a printout rebuilds as code");
+        };
+        assert_eq!(build, "model");
+        assert!(code.contains("model = nn.Sequential("), "{file}");
+        // Rows: the printed line and text; a module that is not a Sequential says so.
+        let text = corpus(file);
+        let lines: Vec<&str> = text.lines().collect();
+        for n in g.nodes.iter().filter(|n| !matches!(n.op, Op::Input)) {
+            let printed = lines[n.source.line - 1];
+            assert!(
+                printed.contains(&n.source.text),
+                "{file}: {} at line {}",
+                n.name,
+                n.source.line
+            );
+        }
+        let root_sequential = lines
+            .iter()
+            .find(|l| l.ends_with('('))
+            .is_some_and(|l| *l == "Sequential(");
+        let assumed = g
+            .nodes
+            .iter()
+            .filter(|n| {
+                n.inferred
+                    .flags
+                    .iter()
+                    .any(|f| matches!(f, Flag::Assumed(_)))
+            })
+            .count();
+        if root_sequential && file != "printed_d2l_resnet.txt" {
+            assert_eq!(assumed, 0, "{file}");
+        } else {
+            assert!(assumed > 0, "{file}");
+        }
+    }
+}
+
+#[test]
+fn a_printouts_error_says_where_the_printed_order_breaks() {
+    let m = read_corpus("printed_resnet18.txt");
+    let (id, e) = m.graph.first_error().unwrap();
+    let n = m.graph.node(id);
+    assert_eq!(n.source.line, 32);
+    assert!(e.contains("64 channels, but got 128"), "{e}");
+    assert!(e.contains("the forward of `layer2.0` (BasicBlock)"), "{e}");
+    // No residual was added: nothing reads two inputs.
+    assert!(m.graph.nodes.iter().all(|n| n.inputs.len() <= 1));
+    let m = read_corpus("printed_vgg11.txt");
+    let e = m.graph.first_error().unwrap().1;
+    assert!(e.contains("[512, 7, 7] map's values"), "{e}");
+}
+
+#[test]
+fn a_printout_ports_to_torch_with_a_check_that_rebuilds_it() {
+    use crate::model::port::{PortOptions, port};
+    let m = read_corpus("printed_dcgan_discriminator.txt");
+    let p = port(
+        &m,
+        crate::core::Framework::Torch,
+        PortOptions { check: true },
+    )
+    .unwrap();
+    let script = p.script.unwrap();
+    assert!(script.contains("main = nn.Sequential("), "{script}");
+    assert!(script.contains(
+        "nn.BatchNorm2d(128, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)"
+    ));
+    assert!(script.contains("== 2765568"));
+}
+
+/// The printed forms torch 2.15 uses: `padding=same` and `padding_mode=reflect` bare,
+/// `(0-2): 3 x`, a norm's `bias`, an empty `Sequential()`, an Upsample.
+#[test]
+fn printed_forms_torch_writes() {
+    let text = "Net(\n  (stem): Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=same, padding_mode=reflect)\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n  (blocks): ModuleList(\n    (0-2): 3 x ReLU()\n  )\n  (skip): Sequential()\n  (up): Upsample(scale_factor=2.0, mode='nearest')\n  (pool): AvgPool2d(kernel_size=3, stride=2, padding=1)\n)\n";
+    let m = read(
+        text,
+        &Options {
+            input: Some(vec![3, 9, 9]),
+            model: None,
+        },
+    )
+    .unwrap();
+    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "x", "stem", "bn", "blocks.0", "blocks.1", "blocks.2", "up", "pool"
+        ]
+    );
+    assert!(m.graph.first_error().is_none(), "{}", table(&m.graph));
+    let Origin::Code { code, .. } = &m.origin else {
+        panic!()
+    };
+    assert!(
+        code.contains("padding='same', padding_mode='reflect'"),
+        "{code}"
+    );
+    assert!(!code.contains("bias=True, track"), "{code}");
+    assert!(
+        code.contains("nn.Upsample(scale_factor=2.0, mode='nearest')"),
+        "{code}"
+    );
+    // A module that does not build is the error, on its line (not another model's table).
+    let text = "Net(\n  (a): ModuleList(\n    (0): ReLU()\n  )\n  (b): Softplus(beta=2, threshold=20.0)\n)\n";
+    let e = read(text, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 5, "{}", e.message);
+    // The pool is padded and its windows could hang past the input: both hidden defaults said.
+    let pool = m.graph.nodes.last().unwrap();
+    assert!(
+        pool.inferred
+            .flags
+            .iter()
+            .any(|f| f.to_string().contains("count_include_pad=True")),
+        "{}",
+        table(&m.graph)
+    );
+    // Repeated blocks with bodies, and an extra_repr line in a custom module.
+    let text = "M(\n  extra=1\n  (layers): ModuleList(\n    (0-1): 2 x Block(\n      (conv): Conv2d(4, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))\n      (act): ReLU()\n    )\n  )\n)\n";
+    let m = read(
+        text,
+        &Options {
+            input: Some(vec![4, 5, 5]),
+            model: None,
+        },
+    )
+    .unwrap();
+    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "x",
+            "layers.0.conv",
+            "layers.0.act",
+            "layers.1.conv",
+            "layers.1.act"
+        ]
+    );
+    assert_eq!(m.graph.nodes[3].source.line, 5);
+    assert_eq!(m.params, Some(2 * (4 * 4 * 9 + 4)));
+    // A layer whose repr spans lines.
+    let text = "M(\n  (conv): Conv2d(\n    4, 4, kernel_size=(3, 3),\n    stride=(2, 2)\n  )\n  (act): ReLU()\n)\n";
+    let m = read(
+        text,
+        &Options {
+            input: Some(vec![4, 9, 9]),
+            model: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(m.graph.nodes[1].shape(), Some(&vec![2, 4, 4, 4]));
+    // A scale without a shift is refused with its line.
+    let bad = "Net(\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=False, track_running_stats=True)\n)\n";
+    let e = read(bad, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 2);
+    // A custom leaf, a torch.nn module printed by its parts.
+    let e = read("Net(\n  (act): Swish()\n)\n", &Options::default()).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(
+        e.message.contains("not a torch.nn layer padlab builds"),
+        "{}",
+        e.message
+    );
+    let e = read(
+        "Net(\n  (attn): MultiheadAttention(\n    (out_proj): NonDynamicallyQuantizableLinear(in_features=8, out_features=8, bias=True)\n  )\n)\n",
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 2);
+}
+
+/// Every summary: each row's shape the table's, the first missing fact the one expected.
+#[test]
+fn every_summary_reads() {
+    let cases: &[(&str, usize, &str)] = &[
+        (
+            "summary_flowers_no_input.txt",
+            12,
+            "line 7: the summary does not say the layers of `sequential`",
+        ),
+        (
+            "summary_keras2_cifar10_cnn.txt",
+            8,
+            "line 6: the summary does not say the input sizes of `conv2d`",
+        ),
+        (
+            "summary_keras2_dcgan_generator.txt",
+            11,
+            "line 6: the summary does not say the input sizes of `dense`",
+        ),
+        (
+            "summary_keras2_toy_resnet.txt",
+            15,
+            "line 8: the summary does not say which activation `conv2d` applies",
+        ),
+        (
+            "summary_mnist_convnet.txt",
+            7,
+            "line 6: the summary does not say the input sizes of `conv2d`",
+        ),
+        (
+            "summary_toy_resnet.txt",
+            15,
+            "line 8: the summary does not say which activation `conv2d` applies",
+        ),
+        (
+            "summary_vae_encoder.txt",
+            8,
+            "line 8: the summary does not say which activation `conv2d` applies",
+        ),
+        (
+            "summary_xception_small.txt",
+            43,
+            "line 13: the summary does not say the scale and offset of `rescaling`",
+        ),
+    ];
+    for &(file, rows, missing) in cases {
+        let text = corpus(file);
+        let m = read_corpus(file);
+        let g = &m.graph;
+        g.check().unwrap();
+        let parsed = super::summary::parse(&text, super::find(&text).unwrap().line).unwrap();
+        assert_eq!(parsed.rows.len(), rows, "{file}");
+        for row in &parsed.rows {
+            let n = g.nodes.iter().find(|n| n.name == row.name).unwrap();
+            let shape = n.shape().map(|s| format!("{:?}", &s[1..]));
+            let want = row
+                .shape
+                .trim_matches(|c| c == '[' || c == ']')
+                .replace("(None, ", "[")
+                .replace(')', "]");
+            assert_eq!(
+                shape.as_deref(),
+                Some(want.as_str()),
+                "{file}: {}",
+                row.name
+            );
+        }
+        assert!(g.first_error().is_none(), "{file}:\n{}", table(g));
+        let Origin::Missing { line, what } = &m.origin else {
+            panic!("{file}: every corpus summary lacks a fact");
+        };
+        assert!(
+            format!("line {line}: {what}").starts_with(missing),
+            "{file}: line {line}: {what}"
+        );
+        assert_eq!(m.params, parsed.total, "{file}");
+    }
+}
+
+#[test]
+fn derived_layers_of_real_summaries() {
+    let m = read_corpus("summary_xception_small.txt");
+    let conv = m.graph.nodes.iter().find(|n| n.name == "conv2d").unwrap();
+    let Op::Conv(c) = &conv.op else { panic!() };
+    // 896 = 3*3*3*32 + 32: a 3x3 kernel with a bias; 150 -> 75: stride 2, 'same'.
+    assert_eq!(c.spec.kernel, crate::core::Dims::All(3));
+    assert_eq!(c.spec.stride, Some(crate::core::Dims::All(2)));
+    assert_eq!(c.spec.padding, Some(crate::core::Padding::Same));
+    assert!(c.bias);
+    assert!(
+        conv.inferred
+            .flags
+            .contains(&Flag::Assumed("a square kernel".into()))
+    );
+    let a = conv.inferred.answer.as_ref().unwrap();
+    assert_eq!((a.before(), a.after()), (vec![0, 0], vec![1, 1]));
+    // A separable convolution: 8,896 = 3*3*64 + 64*128 + 128.
+    let sep = m
+        .graph
+        .nodes
+        .iter()
+        .find(|n| n.name == "separable_conv2d")
+        .unwrap();
+    let Op::Conv(c) = &sep.op else { panic!() };
+    assert_eq!(
+        (c.spec.kernel.clone(), c.separable),
+        (crate::core::Dims::All(3), true)
+    );
+    // The seed's old table: `(Batch` is BatchNormalization; 120 parameters fit two axes.
+    let m = read(
+        SEED_002,
+        &Options {
+            input: Some(vec![32, 32, 3]),
+            model: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(m.graph.framework, crate::core::Framework::Keras);
+    let bn = m
+        .graph
+        .nodes
+        .iter()
+        .find(|n| n.name == "batch_normalization_1")
+        .unwrap();
+    assert_eq!(bn.kind, "BatchNormalization");
+    assert!(
+        m.graph
+            .notes
+            .iter()
+            .any(|n| n.contains("which axis `batch_normalization_1` normalises: axes [1, 2]")),
+        "{}",
+        table(&m.graph)
+    );
+    // conv2d_2 keeps 30x30 with a 3x3 kernel: 'same', one pixel each side.
+    let same = m.graph.nodes.iter().find(|n| n.name == "conv2d_2").unwrap();
+    let a = same.inferred.answer.as_ref().unwrap();
+    assert_eq!((a.before(), a.after()), (vec![1, 1], vec![1, 1]));
+    assert_eq!(m.params, Some(38_960));
+    let e = crate::model::port::port(&m, crate::core::Framework::Torch, Default::default())
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 5: the summary does not say which activation `conv2d_1` applies (a Conv2D's activation= is not in its row)"
+    );
+}
+
+/// Seed 002's summary as its forum post pastes it (Keras 2, types cut at the column).
+const SEED_002: &str = "Which produces the following summary:
+
+Layer (type)                 Output Shape              Param #   
+=================================================================
+conv2d_1 (Conv2D)            (None, 30, 30, 64)        1792      
+_________________________________________________________________
+batch_normalization_1 (Batch (None, 30, 30, 64)        120       
+_________________________________________________________________
+activation_1 (Activation)    (None, 30, 30, 64)        0         
+_________________________________________________________________
+dropout_1 (Dropout)          (None, 30, 30, 64)        0         
+_________________________________________________________________
+conv2d_2 (Conv2D)            (None, 30, 30, 64)        36928     
+_________________________________________________________________
+batch_normalization_2 (Batch (None, 30, 30, 64)        120       
+_________________________________________________________________
+activation_2 (Activation)    (None, 30, 30, 64)        0         
+_________________________________________________________________
+max_pooling2d_1 (MaxPooling2 (None, 15, 15, 64)        0         
+=================================================================
+Total params: 38,960
+Trainable params: 38,840
+Non-trainable params: 120
+
+Right now, I would write:
+";
+
+/// A real Keras 3 summary whose every fact the numbers decide: Keras code of the derived
+/// layers, with the table's numbers asserted, and a port with its check script.
+const KNOWN: &str = "Model: \"synthetic\"
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ Layer (type)                  ┃ Output Shape              ┃         Param # ┃ Connected to               ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ img (InputLayer)              │ (None, 28, 28, 3)         │               0 │ -                          │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ zero_padding2d                │ (None, 30, 30, 3)         │               0 │ img[0][0]                  │
+│ (ZeroPadding2D)               │                           │                 │                            │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ max_pooling2d (MaxPooling2D)  │ (None, 29, 29, 3)         │               0 │ zero_padding2d[0][0]       │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ cropping2d (Cropping2D)       │ (None, 27, 27, 3)         │               0 │ max_pooling2d[0][0]        │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ cropping2d_1 (Cropping2D)     │ (None, 27, 27, 3)         │               0 │ cropping2d[0][0]           │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ concatenate (Concatenate)     │ (None, 27, 27, 6)         │               0 │ cropping2d[0][0],          │
+│                               │                           │                 │ cropping2d_1[0][0]         │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ add (Add)                     │ (None, 27, 27, 6)         │               0 │ concatenate[0][0],         │
+│                               │                           │                 │ concatenate[0][0]          │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ global_average_pooling2d      │ (None, 1, 1, 6)           │               0 │ add[0][0]                  │
+│ (GlobalAveragePooling2D)      │                           │                 │                            │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ flatten (Flatten)             │ (None, 6)                 │               0 │ global_average_pooling2d[… │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ reshape (Reshape)             │ (None, 3, 2)              │               0 │ flatten[0][0]              │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ permute (Permute)             │ (None, 2, 3)              │               0 │ reshape[0][0]              │
+├───────────────────────────────┼───────────────────────────┼─────────────────┼────────────────────────────┤
+│ dropout (Dropout)             │ (None, 2, 3)              │               0 │ permute[0][0]              │
+└───────────────────────────────┴───────────────────────────┴─────────────────┴────────────────────────────┘
+ Total params: 0 (0.00 B)
+ Trainable params: 0 (0.00 B)
+ Non-trainable params: 0 (0.00 B)
+";
+
+#[test]
+fn a_summary_with_every_fact_known_rebuilds_as_keras_code() {
+    let m = read(KNOWN, &Options::default()).unwrap();
+    assert!(m.graph.first_error().is_none(), "{}", table(&m.graph));
+    let Origin::Code { code, build, .. } = &m.origin else {
+        panic!("{:?}", m.origin);
+    };
+    assert_eq!(build, "model");
+    for want in [
+        "img = keras.Input(shape=(28, 28, 3), name=\"img\")",
+        "layers.MaxPooling2D(2, strides=1, padding=\"valid\", name=\"max_pooling2d\")(zero_padding2d)",
+        "layers.Concatenate(name=\"concatenate\")([cropping2d, cropping2d_1])",
+        "layers.Permute((2, 1), name=\"permute\")(reshape)",
+        "model = keras.Model(img, dropout, name=\"synthetic\")",
+        "assert model.count_params() == 0",
+        "(\"global_average_pooling2d\", (None, 1, 1, 6)),",
+    ] {
+        assert!(code.contains(want), "{want}\n{code}");
+    }
+    let p = crate::model::port::port(
+        &m,
+        crate::core::Framework::Torch,
+        crate::model::port::PortOptions { check: true },
+    )
+    .unwrap();
+    assert!(
+        p.script
+            .unwrap()
+            .contains("source = eval(\"model\", namespace)")
+    );
+}
+
+/// Detection: code first; code and then its printout (a forum post) reads the code; a
+/// printout under comments; a summary inside prose; nothing printed keeps the code's error.
+#[test]
+fn detection_by_content() {
+    let code = "import torch.nn as nn\nmodel = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU())\nprint(model)\n";
+    let printout =
+        "Sequential(\n  (0): Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1))\n  (1): ReLU()\n)\n";
+    let opts = Options {
+        input: Some(vec![3, 8, 8]),
+        model: None,
+    };
+    let m = read(&format!("{code}\nOutput:\n\n{printout}"), &opts).unwrap();
+    let Origin::Code { code: kept, .. } = &m.origin else {
+        panic!()
+    };
+    assert!(kept.contains("nn.Conv2d(3, 8, 3)"), "{kept}");
+    assert!(
+        m.graph
+            .notes
+            .iter()
+            .any(|n| n.contains("padlab read the code above it"))
+    );
+    let m = read(&format!("# padlab-input: 3x8x8\n{printout}"), &opts).unwrap();
+    assert_eq!(m.graph.nodes[1].source.line, 3);
+    assert!(m.graph.notes[0].starts_with("Read from a printout"));
+    // Prose around a summary.
+    let m = read(
+        &format!("I get this:\n\n{KNOWN}\nWhy?\n"),
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(m.graph.framework, crate::core::Framework::Keras);
+    assert_eq!(m.graph.nodes[1].source.line, 9);
+    // Neither: the code reader's error.
+    let e = read("x = = 1\n", &Options::default()).unwrap_err();
+    assert_eq!(e.line, 1);
+}
+
+#[test]
+fn hostile_printouts_are_errors_naming_the_line() {
+    // Cut short.
+    let text = corpus("printed_resnet18.txt");
+    let cut: String = text.lines().take(40).collect::<Vec<_>>().join("\n");
+    let e = read(&cut, &Options::default()).unwrap_err();
+    assert!(e.message.contains("cut short"), "{}", e.message);
+    // Nested deeper than torch ever prints.
+    let mut deep = String::from("M(\n");
+    for _ in 0..5000 {
+        deep.push_str("  (a): S(\n");
+    }
+    let e = read(&deep, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 1 + super::torch::MAX_NESTING);
+    // Repeats beyond the module limit.
+    let e = read(
+        "M(\n  (0-9999): 10000 x B(\n    (0-99): 100 x ReLU()\n  )\n)\n",
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("more than"), "{}", e.message);
+    // A 1 MB line, read within bounds.
+    let long = format!(
+        "M(\n  (a): Conv2d(3, 4, kernel_size=(3, 3), stride=({}1))\n)\n",
+        "1, ".repeat(350_000)
+    );
+    let t = Instant::now();
+    let e = read(&long, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(t.elapsed() < Duration::from_secs(20));
+    // Arguments are data: a name in them is quoted, never run.
+    let e = read(
+        "M(\n  (a): Conv2d(3, 4, kernel_size=__import__('os').system('x'))\n)\n",
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 2);
+    for (printed, python) in [
+        (
+            "__import__('os').system('x')",
+            "'__import__'('os').'system'('x')",
+        ),
+        ("1.0.__class__", "1.0.'__class__'"),
+        ("''.__class__", "''.'__class__'"),
+        ("(1e-05, 2.5E3, 1.e5)", "(1e-05, 2.5E3, 1.e5)"),
+        ("same", "'same'"),
+        ("-inf", "-float(\"inf\")"),
+    ] {
+        assert_eq!(super::torch::python_value(printed), python);
+    }
+}
+
+/// Found by the proptest: a root followed by lines that are not children, then `)`.
+#[test]
+fn a_root_over_lines_that_are_not_children() {
+    let row = "│ a (Dense) │ (None, 4) │ 20 │ x[0][0] │";
+    let text = format!("M(\n{row}\n{row}\n{row}\n{row}\n)\n");
+    assert_eq!(super::find(&text), None);
+    assert!(read(&text, &Options::default()).is_err());
+}
+
+#[test]
+fn hostile_summaries_are_errors_naming_the_line() {
+    let text = corpus("summary_xception_small.txt");
+    let half: String = text.lines().take(60).collect::<Vec<_>>().join("\n");
+    let e = read(&half, &Options::default()).unwrap_err();
+    assert!(e.message.contains("cut short"), "{}", e.message);
+    let long = text.replacen(
+        "│ conv2d (Conv2D) ",
+        &format!("│ conv2d (Conv2D) {}", "x".repeat(1 << 20)),
+        1,
+    );
+    let t = Instant::now();
+    let _ = read(&long, &Options::default());
+    assert!(t.elapsed() < Duration::from_secs(20));
+    // A row reading a layer that is not above it.
+    let bad = KNOWN.replace("permute[0][0]    ", "nowhere[0][0]    ");
+    let e = read(&bad, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 31);
+}
+
+#[test]
+fn snapshot_of_a_printouts_graph() {
+    let m = read_corpus("printed_lenet5_classic.txt");
+    insta::assert_snapshot!("printed_lenet5_classic", table(&m.graph));
+}
+
+#[test]
+fn snapshot_of_a_summarys_derived_table() {
+    let m = read_corpus("summary_toy_resnet.txt");
+    insta::assert_snapshot!("summary_toy_resnet", table(&m.graph));
+}
+
+/// A real printout or summary with a random cut, insertion or duplicated line.
+fn mutated() -> impl Strategy<Value = String> {
+    let files = [
+        "printed_resnet18.txt",
+        "printed_mobilenet_v2.txt",
+        "printed_unet_modulelist.txt",
+        "summary_toy_resnet.txt",
+        "summary_keras2_toy_resnet.txt",
+        "summary_xception_small.txt",
+    ];
+    (
+        0..files.len(),
+        any::<u32>(),
+        any::<u32>(),
+        0..4u8,
+        ".{0,40}",
+    )
+        .prop_map(move |(f, a, b, how, junk)| {
+            let text = corpus(files[f]);
+            let chars: Vec<char> = text.chars().collect();
+            let n = chars.len().max(1);
+            let (a, b) = ((a as usize) % n, (b as usize) % n);
+            let (lo, hi) = (a.min(b), a.max(b));
+            let s: String = match how {
+                0 => chars[..lo].iter().chain(&chars[hi..]).collect(),
+                1 => chars[..lo]
+                    .iter()
+                    .copied()
+                    .chain(junk.chars())
+                    .chain(chars[lo..].iter().copied())
+                    .collect(),
+                2 => {
+                    let lines: Vec<&str> = text.lines().collect();
+                    let k = lo % lines.len().max(1);
+                    let mut v = lines.clone();
+                    v.insert(k, lines.get(hi % lines.len().max(1)).copied().unwrap_or(""));
+                    v.join("\n")
+                }
+                _ => chars[..hi].iter().collect(),
+            };
+            s
+        })
+}
+
+proptest! {
+    // Failures become explicit tests here (as `a_root_over_lines_that_are_not_children`),
+    // not files outside this module.
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// No mutation of a real printout or summary panics, and each reads or fails with a line.
+    #[test]
+    fn mutated_printed_models_never_panic(text in mutated()) {
+        let t = Instant::now();
+        match read(&text, &Options { input: Some(vec![3, 32, 32]), model: None }) {
+            Ok(m) => prop_assert!(m.graph.check().is_ok()),
+            Err(e) => prop_assert!(e.line <= text.lines().count() + 1),
+        }
+        prop_assert!(t.elapsed() < Duration::from_secs(30));
+    }
+
+    /// Arbitrary text shaped like a printout's or a summary's lines never panics.
+    #[test]
+    fn printout_shaped_noise_never_panics(
+        body in proptest::collection::vec(
+            prop_oneof![
+                Just("  (a): Conv2d(3, 4, kernel_size=(3, 3))".to_string()),
+                Just("  (0-2): 3 x B(".to_string()),
+                Just(")".to_string()),
+                Just("│ a (Dense) │ (None, 4) │ 20 │ x[0][0] │".to_string()),
+                Just(" Layer (type)   Output Shape   Param #".to_string()),
+                Just("=====".to_string()),
+                "[ -~│┃]{0,30}",
+            ],
+            0..40,
+        )
+    ) {
+        let text = format!("M(\n{}\n", body.join("\n"));
+        let _ = read(&text, &Options::default());
+        let _ = super::find(&text);
+    }
+}

@@ -1,0 +1,933 @@
+//! `print(model)` of a torch module, read as a model.
+//!
+//! The printout is a tree: `Name(` opens a module, `  (child): Class(args)` is a leaf as its
+//! constructor prints it, `  (child): Class(` a nested module, `)` closes one, and
+//! `(0-2): 3 x Block(` stands for three identical children (torch's `ModuleList` notation).
+//! Lines of a module that are none of these are its `extra_repr`.
+//!
+//! The tree is rebuilt as Python — each leaf the constructor torch printed (`nn.` in front),
+//! each module an `nn.Sequential` of its children under their printed names — and that code is
+//! evaluated by the code reader ([`crate::model::code`]), so a printout's layers are built and
+//! traced by the same vocabulary and shape rules as pasted code, and the self-check rebuilds
+//! exactly this code. A `Sequential`'s order is its forward; any other module's forward is not
+//! in the printout, so its children run in the printed order: its rows carry
+//! [`Flag::Assumed`], the graph's notes say so, and where that order is not the forward (a
+//! ResNet's `downsample` printed after `bn2`, a flatten before a classifier) the row's error
+//! shows where it breaks. Nothing is added that the printout does not show: no residual, no
+//! flatten.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use crate::model::code::{self, Options, ReadError};
+use crate::model::graph::Flag;
+use crate::model::op::Op;
+use crate::model::{Model, Origin};
+
+use super::{error, is_identifier, lines};
+
+/// How deep modules may nest in a printout.
+pub const MAX_NESTING: usize = 64;
+/// The most modules a printout may hold (repeated blocks counted once per copy).
+pub const MAX_MODULES: usize = 20_000;
+
+/// torch.nn classes printed with children that have a forward of their own, which padlab does
+/// not build: printed by their parts, they must not be taken for containers.
+const TORCH_COMPOSITES: &[&str] = &[
+    "MultiheadAttention",
+    "Transformer",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+];
+
+/// One printed module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Module {
+    /// Its name in its parent (`conv1`, `0`); empty for the root.
+    pub name: String,
+    /// The class as printed (`Conv2d`, `Sequential`, `BasicBlock`).
+    pub class: String,
+    /// The 1-based line it is printed on (its first line).
+    pub line: usize,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// A module printed on one line: the text between its parentheses.
+    Leaf { args: String },
+    /// A module printed over several lines: its children, and its `extra_repr` lines.
+    Container {
+        children: Vec<Module>,
+        extra: Vec<String>,
+    },
+}
+
+impl Module {
+    /// Whether its forward is known to be its children in order (a `Sequential`).
+    fn ordered(&self) -> bool {
+        self.class == "Sequential"
+    }
+}
+
+/// Whether a trimmed line is a child line: `(name): ...` or `(0-2): ...`.
+pub(crate) fn child_line(t: &str) -> bool {
+    split_child(t).is_some()
+}
+
+/// `(key): rest` into its key and rest.
+fn split_child(t: &str) -> Option<(&str, &str)> {
+    let inner = t.strip_prefix('(')?;
+    let close = inner.find("): ")?;
+    let key = &inner[..close];
+    let valid = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    valid.then(|| (key, &inner[close + 3..]))
+}
+
+/// The names a child key stands for: `conv1`, or `0-2` for three repeated children.
+fn key_names(key: &str, line: usize) -> Result<Vec<String>, ReadError> {
+    if let Some((a, b)) = key.split_once('-')
+        && let (Ok(a), Ok(b)) = (a.parse::<usize>(), b.parse::<usize>())
+    {
+        if b < a || b - a >= MAX_MODULES {
+            return Err(error(
+                line,
+                format!("`({key})` is not a range of children torch prints"),
+            ));
+        }
+        return Ok((a..=b).map(|i| i.to_string()).collect());
+    }
+    Ok(vec![key.to_string()])
+}
+
+/// The index of the `)` that closes the `(` at `open` (quotes respected), if any.
+fn matching(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for (i, c) in s.char_indices().skip_while(|(i, _)| *i < open) {
+        match quote {
+            Some(q) => {
+                if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return (c == ')').then_some(i);
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    None
+}
+
+/// What a child line's text after `(key): ` holds.
+enum Printed<'a> {
+    /// `Class(args)`.
+    Leaf(&'a str, &'a str),
+    /// `Class(` (its body follows).
+    Open(&'a str),
+}
+
+/// `3 x Block(` into its count and the rest.
+fn repeat(rest: &str) -> (Option<usize>, &str) {
+    if let Some((n, tail)) = rest.split_once(" x ")
+        && let Ok(n) = n.trim().parse::<usize>()
+    {
+        return (Some(n), tail);
+    }
+    (None, rest)
+}
+
+fn module_text(rest: &str, line: usize) -> Result<Printed<'_>, ReadError> {
+    let bad = || {
+        error(
+            line,
+            format!(
+                "cannot read `{}` as a module torch prints (`Class(arguments)`)",
+                code::eval::short(rest)
+            ),
+        )
+    };
+    let open = rest.find('(').ok_or_else(bad)?;
+    let class = &rest[..open];
+    if !is_identifier(class) {
+        return Err(bad());
+    }
+    if open + 1 == rest.len() {
+        return Ok(Printed::Open(class));
+    }
+    let close = matching(rest, open).ok_or_else(bad)?;
+    if close + 1 != rest.len() {
+        return Err(bad());
+    }
+    Ok(Printed::Leaf(class, &rest[open + 1..close]))
+}
+
+/// A module being read: its header and what it holds so far.
+struct Frame {
+    names: Vec<String>,
+    class: String,
+    line: usize,
+    children: Vec<Module>,
+    extra: Vec<String>,
+    /// How many modules its children hold (their own modules included).
+    held: usize,
+}
+
+/// Parses the printout whose root is on line `start`; returns the root module and the line it
+/// closes on.
+pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut count = 0usize;
+    for (n, _, l) in lines(text).skip(start.saturating_sub(1)) {
+        let t = l.trim();
+        if stack.is_empty() {
+            let Some(class) = t.strip_suffix('(').filter(|c| is_identifier(c)) else {
+                return Err(error(
+                    n,
+                    "a printout starts with its module's class: `Name(`",
+                ));
+            };
+            stack.push(Frame {
+                names: vec![String::new()],
+                class: class.to_string(),
+                line: n,
+                children: Vec::new(),
+                extra: Vec::new(),
+                held: 0,
+            });
+            continue;
+        }
+        if t.is_empty() {
+            continue;
+        }
+        if t == ")" {
+            let Some(f) = stack.pop() else { break };
+            // The copies a repeat adds (the first copy's modules are counted already).
+            let k = f.names.len();
+            let copies = k.saturating_sub(1).saturating_mul(f.held);
+            count = count.saturating_add(k).saturating_add(copies);
+            if count > MAX_MODULES {
+                return Err(error(
+                    n,
+                    format!(
+                        "the printout holds more than {MAX_MODULES} modules: padlab stops there"
+                    ),
+                ));
+            }
+            let modules: Vec<Module> = f
+                .names
+                .iter()
+                .map(|name| Module {
+                    name: name.clone(),
+                    class: f.class.clone(),
+                    line: f.line,
+                    body: Body::Container {
+                        children: f.children.clone(),
+                        extra: f.extra.clone(),
+                    },
+                })
+                .collect();
+            match stack.last_mut() {
+                Some(parent) => {
+                    parent.held = parent
+                        .held
+                        .saturating_add(k.saturating_mul(f.held.saturating_add(1)));
+                    parent.children.extend(modules);
+                }
+                None => {
+                    if let Some(root) = modules.into_iter().next() {
+                        return Ok((root, n));
+                    }
+                }
+            }
+            continue;
+        }
+        let Some((key, rest)) = split_child(t) else {
+            if let Some(top) = stack.last_mut() {
+                top.extra.push(t.to_string());
+            }
+            continue;
+        };
+        let mut names = key_names(key, n)?;
+        let (times, rest) = repeat(rest);
+        if let Some(k) = times
+            && k != names.len()
+        {
+            if names.len() == 1 && (1..=MAX_MODULES).contains(&k) {
+                // `(0): 2 x Block(` is not torch's notation, but means what it says.
+                names = (0..k).map(|i| i.to_string()).collect();
+            } else {
+                return Err(error(
+                    n,
+                    format!("`({key}): {k} x` names {} children, not {k}", names.len()),
+                ));
+            }
+        }
+        match module_text(rest, n)? {
+            Printed::Open(class) => {
+                if stack.len() >= MAX_NESTING {
+                    return Err(error(
+                        n,
+                        format!(
+                            "the printout nests modules more than {MAX_NESTING} deep: padlab stops there"
+                        ),
+                    ));
+                }
+                stack.push(Frame {
+                    names,
+                    class: class.to_string(),
+                    line: n,
+                    children: Vec::new(),
+                    extra: Vec::new(),
+                    held: 0,
+                });
+            }
+            Printed::Leaf(class, args) => {
+                count = count.saturating_add(names.len());
+                if let Some(top) = stack.last_mut() {
+                    top.held = top.held.saturating_add(names.len());
+                }
+                if count > MAX_MODULES {
+                    return Err(error(
+                        n,
+                        format!(
+                            "the printout holds more than {MAX_MODULES} modules: padlab stops there"
+                        ),
+                    ));
+                }
+                let parent = stack
+                    .last_mut()
+                    .ok_or_else(|| error(n, "a child outside any module"))?;
+                for name in names {
+                    parent.children.push(Module {
+                        name,
+                        class: class.to_string(),
+                        line: n,
+                        body: Body::Leaf {
+                            args: args.to_string(),
+                        },
+                    });
+                }
+            }
+        }
+    }
+    let (line, class) = stack
+        .last()
+        .map(|f| (f.line, f.class.clone()))
+        .unwrap_or((start, String::new()));
+    Err(error(
+        line,
+        format!(
+            "the printout ends inside `{class}(`, opened here: it was cut short (a printout closes every module with `)`)"
+        ),
+    ))
+}
+
+/// A printed argument list's top-level items: `(keyword, value)` as printed.
+fn split_args(args: &str) -> Vec<(Option<&str>, &str)> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    fn push<'a>(piece: &'a str, out: &mut Vec<(Option<&'a str>, &'a str)>) {
+        let piece = piece.trim();
+        if piece.is_empty() {
+            return;
+        }
+        match piece.split_once('=') {
+            Some((k, v)) if is_identifier(k.trim()) && !v.starts_with('=') => {
+                out.push((Some(k.trim()), v.trim()))
+            }
+            _ => out.push((None, piece)),
+        }
+    }
+    for (i, c) in args.char_indices() {
+        match quote {
+            Some(q) => {
+                if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                ',' if depth == 0 => {
+                    push(&args[start..i], &mut out);
+                    start = i + 1;
+                }
+                _ => {}
+            },
+        }
+    }
+    push(&args[start..], &mut out);
+    out
+}
+
+/// A printed value as Python: torch prints some strings bare (`padding=same`,
+/// `padding_mode=reflect`); those are quoted, the rest is Python already.
+pub(super) fn python_value(v: &str) -> String {
+    let mut out = String::with_capacity(v.len() + 2);
+    let mut chars = v.char_indices().peekable();
+    let mut quote: Option<char> = None;
+    while let Some((i, c)) = chars.next() {
+        if let Some(q) = quote {
+            out.push(c);
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        if c == '\'' || c == '"' {
+            quote = Some(c);
+            out.push(c);
+        } else if c.is_ascii_alphabetic() || c == '_' {
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = chars.peek() {
+                if d.is_ascii_alphanumeric() || d == '_' || d == '.' {
+                    end = j + d.len_utf8();
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            let word = &v[i..end];
+            // A number's exponent (`1e-05`, `1.e5`) goes on; any other word is a value and
+            // quoted, so printed arguments stay data: no name, attribute or call is reachable.
+            let mut back = out.chars().rev();
+            let number = match (back.next(), back.next()) {
+                (Some(d), _) if d.is_ascii_digit() => true,
+                (Some('.'), Some(d)) => d.is_ascii_digit(),
+                _ => false,
+            };
+            let exponent = word
+                .strip_prefix(['e', 'E'])
+                .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+            match word {
+                "True" | "False" | "None" => out.push_str(word),
+                "inf" => out.push_str("float(\"inf\")"),
+                "nan" => out.push_str("float(\"nan\")"),
+                _ if number && exponent => out.push_str(word),
+                _ => {
+                    out.push('\'');
+                    out.push_str(word);
+                    out.push('\'');
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether a printed value is Python's `True`.
+fn truthy(v: &str) -> bool {
+    v.trim() == "True"
+}
+
+/// A leaf's constructor call as Python: `nn.Conv2d(3, 64, kernel_size=(3, 3), ...)`, with what
+/// torch prints but does not take back (a norm's `bias` that only repeats `affine`; the
+/// `mode` the `Upsampling*2d` classes print) left out.
+fn constructor(class: &str, args: &str, line: usize) -> Result<String, ReadError> {
+    let items = split_args(args);
+    let norm = matches!(
+        class,
+        "BatchNorm1d"
+            | "BatchNorm2d"
+            | "BatchNorm3d"
+            | "InstanceNorm1d"
+            | "InstanceNorm2d"
+            | "InstanceNorm3d"
+            | "GroupNorm"
+    );
+    let mut parts = Vec::with_capacity(items.len());
+    for (k, v) in &items {
+        match (*k, norm) {
+            (Some("bias"), true) => {
+                let affine = items
+                    .iter()
+                    .find(|(k, _)| *k == Some("affine"))
+                    .map(|(_, v)| truthy(v))
+                    .unwrap_or(!class.starts_with("InstanceNorm"));
+                if truthy(v) != affine {
+                    return Err(error(
+                        line,
+                        format!(
+                            "{class}(affine={}, bias={v}): a normalisation with a scale but no shift is not translated by padlab",
+                            if affine { "True" } else { "False" }
+                        ),
+                    ));
+                }
+                continue;
+            }
+            (Some("mode"), _) if class.starts_with("Upsampling") => continue,
+            _ => {}
+        }
+        parts.push(match k {
+            Some(k) => format!("{k}={}", python_value(v)),
+            None => python_value(v),
+        });
+    }
+    Ok(format!("nn.{class}({})", parts.join(", ")))
+}
+
+/// Whether `class` is a torch.nn layer the vocabulary builds (not a container).
+fn known_layer(class: &str) -> bool {
+    code::layers::is_layer_class(&format!("torch.nn.{class}"))
+}
+
+/// The Python that rebuilds a printout, and where each of its lines comes from.
+struct Rebuilt {
+    code: String,
+    /// Per generated line (1-based index - 1): the printout's line and the text printed there.
+    origin: Vec<(usize, String)>,
+    /// Modules whose order is assumed: path -> class.
+    assumed: HashMap<String, String>,
+}
+
+impl Rebuilt {
+    fn line(&mut self, text: String, from: usize, printed: &str) {
+        self.code.push_str(&text);
+        self.code.push('\n');
+        self.origin.push((from, printed.to_string()));
+    }
+}
+
+/// The text of a module as printed (`Conv2d(3, 64, ...)` / `BasicBlock(...)`).
+fn printed_text(m: &Module) -> String {
+    match &m.body {
+        Body::Leaf { args } => format!("{}({args})", m.class),
+        Body::Container { .. } => format!("{}(...)", m.class),
+    }
+}
+
+fn path_of(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+/// The Python variable for the module at `path` (`layer1.0` -> `layer1_0`; the root is
+/// `model`).
+fn variable(path: &str, used: &mut HashSet<String>) -> String {
+    if path.is_empty() {
+        return "model".into();
+    }
+    let mut v: String = path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if v.starts_with(|c: char| c.is_ascii_digit()) {
+        v.insert(0, '_');
+    }
+    const RESERVED: &[&str] = &[
+        "model",
+        "nn",
+        "torch",
+        "OrderedDict",
+        "and",
+        "as",
+        "assert",
+        "class",
+        "def",
+        "del",
+        "elif",
+        "else",
+        "except",
+        "for",
+        "from",
+        "global",
+        "if",
+        "import",
+        "in",
+        "is",
+        "lambda",
+        "not",
+        "or",
+        "pass",
+        "raise",
+        "return",
+        "try",
+        "while",
+        "with",
+        "yield",
+        "None",
+        "True",
+        "False",
+        "async",
+        "await",
+        "break",
+        "continue",
+        "finally",
+        "nonlocal",
+    ];
+    while RESERVED.contains(&v.as_str()) || used.contains(&v) {
+        v.push('_');
+    }
+    used.insert(v.clone());
+    v
+}
+
+/// A leaf's constructor call as Python.
+fn leaf_call(m: &Module, args: &str) -> Result<String, ReadError> {
+    match m.class.as_str() {
+        "Sequential" | "ModuleList" | "ModuleDict" if args.trim().is_empty() => {
+            Ok("nn.Sequential()".to_string())
+        }
+        c if known_layer(c) => constructor(c, args, m.line),
+        _ => Err(error(
+            m.line,
+            format!(
+                "`{}` is not a torch.nn layer padlab builds: a printout shows a custom module's name and arguments, not what it computes",
+                code::eval::short(&printed_text(m))
+            ),
+        )),
+    }
+}
+
+/// Writes the container `m` (at `path`) as `var = nn.Sequential(...)`, its containers first,
+/// each as a variable of its own (so the code nests one call deep whatever the printout's
+/// depth); returns its variable.
+fn emit(
+    out: &mut Rebuilt,
+    used: &mut HashSet<String>,
+    m: &Module,
+    path: &str,
+) -> Result<String, ReadError> {
+    let printed = printed_text(m);
+    let Body::Container { children, extra } = &m.body else {
+        return Err(error(m.line, "a printout's root is a module with children"));
+    };
+    if TORCH_COMPOSITES.contains(&m.class.as_str()) || known_layer(&m.class) {
+        return Err(error(
+            m.line,
+            format!(
+                "nn.{} is printed by its parts, and padlab does not translate it (its forward is torch's own, not its parts in order)",
+                m.class
+            ),
+        ));
+    }
+    if children.is_empty()
+        && !(extra.is_empty()
+            && matches!(m.class.as_str(), "Sequential" | "ModuleList" | "ModuleDict"))
+    {
+        return Err(error(
+            m.line,
+            format!(
+                "`{}` is not a torch.nn layer padlab builds: a printout shows a custom module's name and arguments, not what it computes",
+                m.class
+            ),
+        ));
+    }
+    // Its containers first.
+    let mut items: Vec<(String, usize, String, String)> = Vec::with_capacity(children.len());
+    for c in children {
+        let at = path_of(path, &c.name);
+        let expr = match &c.body {
+            Body::Leaf { args } => leaf_call(c, args)?,
+            // A layer whose extra_repr spans lines: its lines are its arguments.
+            Body::Container { children, extra }
+                if children.is_empty() && !extra.is_empty() && known_layer(&c.class) =>
+            {
+                leaf_call(c, &extra.join(", "))?
+            }
+            Body::Container { .. } => emit(out, used, c, &at)?,
+        };
+        items.push((c.name.clone(), c.line, expr, printed_text(c)));
+    }
+    let var = variable(path, used);
+    let positional = children
+        .iter()
+        .enumerate()
+        .all(|(i, c)| c.name == i.to_string());
+    let comment = if m.ordered() {
+        String::new()
+    } else {
+        out.assumed.insert(path.to_string(), m.class.clone());
+        match m.class.as_str() {
+            "ModuleList" | "ModuleDict" => format!(
+                "  # {}: no forward of its own (its owner's is not printed): its children in printed order",
+                m.class
+            ),
+            c => format!(
+                "  # {c}: its forward is not in the printout: its children in printed order"
+            ),
+        }
+    };
+    if items.is_empty() {
+        out.line(
+            format!("{var} = nn.Sequential(){comment}"),
+            m.line,
+            &printed,
+        );
+        return Ok(var);
+    }
+    let (open, close) = if positional {
+        ("nn.Sequential(", ")")
+    } else {
+        ("nn.Sequential(OrderedDict([", "]))")
+    };
+    out.line(format!("{var} = {open}{comment}"), m.line, &printed);
+    for (name, line, expr, text) in items {
+        let item = if positional {
+            format!("    {expr},")
+        } else {
+            format!("    ({name:?}, {expr}),")
+        };
+        out.line(item, line, &text);
+    }
+    out.line(close.to_string(), m.line, &printed);
+    Ok(var)
+}
+
+/// The Python that rebuilds the printed `root`.
+fn rebuild(root: &Module) -> Result<Rebuilt, ReadError> {
+    let mut out = Rebuilt {
+        code: String::new(),
+        origin: Vec::new(),
+        assumed: HashMap::new(),
+    };
+    let header = [
+        format!(
+            "# `{}` rebuilt from its printout (`print(model)`): each layer the constructor torch printed,",
+            root.class
+        ),
+        "# each module an nn.Sequential of its children under their printed names.".to_string(),
+        "import torch".to_string(),
+        "import torch.nn as nn".to_string(),
+        "from collections import OrderedDict".to_string(),
+        String::new(),
+    ];
+    for h in header {
+        out.line(h, 0, "");
+    }
+    emit(&mut out, &mut HashSet::new(), root, "")?;
+    Ok(out)
+}
+
+/// Reads the printout whose root is on line `start` of `text` into a model.
+pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadError> {
+    let (root, _end) = parse(text, start)?;
+    let rebuilt = rebuild(&root)?;
+    if rebuilt.code.len() > code::read::MAX_PASTE {
+        return Err(error(
+            start,
+            format!(
+                "the printout rebuilds as {} bytes of code: padlab reads up to {}",
+                rebuilt.code.len(),
+                code::read::MAX_PASTE
+            ),
+        ));
+    }
+    let at = |line: usize| -> usize {
+        rebuilt
+            .origin
+            .get(line.wrapping_sub(1))
+            .map(|(l, _)| *l)
+            .filter(|&l| l > 0)
+            .unwrap_or(start)
+    };
+    let reading = code::read(
+        &rebuilt.code,
+        &Options {
+            input: options.input.clone(),
+            model: None,
+        },
+    )
+    .map_err(|e| ReadError {
+        line: if e.line == 0 { 0 } else { at(e.line) },
+        message: e.message,
+    })?;
+    // Every statement of the rebuilt code must run: a module that failed is the error (the
+    // reader would otherwise pick another model the code built, a part of this one).
+    let failed = reading.graph.notes.iter().find_map(|n| {
+        let (line, rest) = n.strip_prefix("line ")?.split_once(": not evaluated: ")?;
+        Some((line.parse::<usize>().ok()?, rest.to_string()))
+    });
+    if let Some((line, message)) = failed {
+        return Err(error(at(line), message));
+    }
+    if reading.build != "model" {
+        return Err(error(start, "the printout's model was not built"));
+    }
+    let mut graph = reading.graph;
+    graph.name = root.class.clone();
+    for i in 0..graph.nodes.len() {
+        let received = graph.nodes[i]
+            .inputs
+            .first()
+            .and_then(|e| graph.shape_of(*e))
+            .cloned();
+        let node = &mut graph.nodes[i];
+        if matches!(node.op, Op::Input) {
+            continue;
+        }
+        if let Some((line, printed)) = rebuilt.origin.get(node.source.line.wrapping_sub(1)) {
+            node.source.line = *line;
+            node.source.text = printed.clone();
+        }
+        node.source.call_line = None;
+        if let Some((path, class)) = assumed_owner(&node.name, &rebuilt.assumed) {
+            let what = if path.is_empty() {
+                format!("`{class}`")
+            } else {
+                format!("`{path}` ({class})")
+            };
+            node.inferred.flags.push(Flag::Assumed(format!(
+                "the printed order of {what}: a printout does not show its forward"
+            )));
+            if let Some(e) = node.inferred.error.take() {
+                node.inferred.error = Some(format!(
+                    "{e} — traced in printed order: the printout does not show the forward of {what}{}",
+                    flatten_hint(&node.op, received.as_deref()).unwrap_or_default()
+                ));
+            }
+        }
+        hidden_defaults(node);
+    }
+    graph.notes.insert(0, order_note(&root, &rebuilt.assumed));
+    Ok(Model {
+        graph,
+        input: reading.input,
+        origin: Origin::Code {
+            code: rebuilt.code,
+            build: "model".into(),
+            defined: Vec::new(),
+        },
+        others: Vec::new(),
+        params: reading.params,
+    })
+}
+
+/// The innermost module above `path` whose order was assumed: its path and class.
+fn assumed_owner(path: &str, assumed: &HashMap<String, String>) -> Option<(String, String)> {
+    let mut scope = path;
+    loop {
+        scope = match scope.rfind('.') {
+            Some(i) => &scope[..i],
+            None if !scope.is_empty() => "",
+            None => return None,
+        };
+        if let Some(class) = assumed.get(scope) {
+            return Some((scope.to_string(), class.clone()));
+        }
+    }
+}
+
+/// For a linear layer that gets a feature map whose values it declares: the forward, which
+/// the printout does not show, may flatten the map first.
+fn flatten_hint(op: &Op, received: Option<&[i64]>) -> Option<String> {
+    let Op::Dense {
+        in_features: Some(declared),
+        ..
+    } = op
+    else {
+        return None;
+    };
+    let x = received?;
+    let sample = x.get(1..)?;
+    (sample.len() > 1 && crate::model::shape::elements(sample) == Some(*declared)).then(|| {
+        format!(
+            " (its {declared} input features are the {sample:?} map's values: the forward may flatten it first)"
+        )
+    })
+}
+
+/// What torch does not print and padlab assumes: an average pool's `ceil_mode` and
+/// `count_include_pad`, an upsampling's `align_corners`, where they could matter.
+fn hidden_defaults(node: &mut crate::model::graph::Node) {
+    match &node.op {
+        Op::Pool(spec) if spec.op == crate::core::Op::AvgPool => {
+            let padded = node
+                .inferred
+                .answer
+                .as_ref()
+                .is_some_and(|a| a.axes.iter().any(|x| x.before != 0 || x.after != 0))
+                || !matches!(spec.padding, Some(crate::core::Padding::All(0)) | None);
+            let ceil_differs = node.inferred.spec.as_ref().is_some_and(|s| {
+                let mut c = s.clone();
+                c.ceil_mode = Some(true);
+                match (crate::core::evaluate(s), crate::core::evaluate(&c)) {
+                    (Ok(a), Ok(b)) => a.output() != b.output(),
+                    _ => false,
+                }
+            });
+            let mut hidden = Vec::new();
+            if ceil_differs {
+                hidden.push("ceil_mode=False");
+            }
+            if padded {
+                hidden.push("count_include_pad=True");
+            }
+            if !hidden.is_empty() {
+                node.inferred.flags.push(Flag::Assumed(format!(
+                    "{}, torch's default{}: an AvgPool's printout does not show it",
+                    hidden.join(" and "),
+                    if hidden.len() > 1 { "s" } else { "" }
+                )));
+            }
+        }
+        Op::Upsample {
+            mode: crate::model::op::Interpolation::Linear | crate::model::op::Interpolation::Bicubic,
+            ..
+        } if node.kind == "Upsample" => {
+            node.inferred.flags.push(Flag::Assumed(
+                "align_corners=False, torch's default: an Upsample's printout does not show it"
+                    .into(),
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// The graph's note on the order it traced.
+fn order_note(root: &Module, assumed: &HashMap<String, String>) -> String {
+    if assumed.is_empty() {
+        return format!(
+            "Read from a printout of `print(model)`: `{}` and the modules in it are Sequentials, whose forward is their children in order.",
+            root.class
+        );
+    }
+    let mut classes: Vec<(&str, usize)> = Vec::new();
+    let mut sorted: Vec<&String> = assumed.values().collect();
+    sorted.sort();
+    for c in sorted {
+        match classes.last_mut() {
+            Some((last, n)) if *last == c.as_str() => *n += 1,
+            _ => classes.push((c.as_str(), 1)),
+        }
+    }
+    let mut list = String::new();
+    for (i, (c, n)) in classes.iter().enumerate() {
+        if i > 0 {
+            list.push_str(", ");
+        }
+        let _ = write!(list, "{c}");
+        if *n > 1 {
+            let _ = write!(list, " x{n}");
+        }
+    }
+    format!(
+        "Read from a printout of `print(model)`, which does not show `forward`: {} module{} ({list}) {} not a Sequential, so padlab ran {} children in the printed order (their rows say so). Where that is not what the forward does (a residual added, a flatten, a branch), a row's error shows where the order breaks; padlab adds nothing the printout does not show.",
+        assumed.len(),
+        if assumed.len() == 1 { "" } else { "s" },
+        if assumed.len() == 1 { "is" } else { "are" },
+        if assumed.len() == 1 { "its" } else { "their" },
+    )
+}
