@@ -1278,11 +1278,7 @@ impl Interp {
             Value::Class(c) => self.instantiate(&c, pos, kw, site),
             Value::Instance(i) => self.call_instance(&i, pos, kw, site),
             Value::Poison(f) => Err((*f).clone()),
-            Value::Hole(h) => Err(raise(
-                site.line,
-                "NameError",
-                format!("name '{}' is not defined", h.root()),
-            )),
+            Value::Hole(h) => Err(undefined(&h, site.line)),
             Value::Api(path) => super::builtins::call_api(self, &path, pos, kw, site),
             Value::Method(obj, name) => {
                 super::builtins::call_method(self, &obj, &name, pos, kw, site)

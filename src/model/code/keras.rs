@@ -362,8 +362,10 @@ fn sequential(
         None => Vec::new(),
     };
     for v in &items {
-        if let Value::Poison(f) = v {
-            return Err((**f).clone());
+        match v {
+            Value::Poison(f) => return Err((**f).clone()),
+            Value::Hole(h) => return Err(super::eval::undefined(h, line)),
+            _ => {}
         }
     }
     let name: Rc<str> = match kw

@@ -93,6 +93,8 @@ struct Candidate {
     value: Value,
     /// The sample shape the paste runs it on, when it does.
     input: Option<Vec<i64>>,
+    /// The top-level line that made it (`usize::MAX` for one padlab builds itself).
+    line: usize,
 }
 
 /// Reads pasted code into the graph of its model.
@@ -158,6 +160,28 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
     let Some(pick) = candidates.last().cloned() else {
         return Err(no_model(&it));
     };
+    // A model built after the one picked failed to build: the paste's model is that one, so
+    // its failure is the answer (never a smaller model in its place without a word).
+    if options.model.is_none()
+        && let Some(f) = it
+            .top
+            .iter()
+            .filter(|t| t.line > pick.line && builds_model(&it, t))
+            .filter_map(|t| t.failed.as_ref())
+            .next_back()
+    {
+        let mut e = ReadError::from(f.clone());
+        e.message = format!(
+            "{} (padlab read the models before it: {}; choose one with --model)",
+            e.message,
+            candidates
+                .iter()
+                .map(|c| format!("`{}`", c.build))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return Err(e);
+    }
     let others: Vec<String> = candidates[..candidates.len() - 1]
         .iter()
         .map(|c| c.build.clone())
@@ -229,14 +253,79 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
 }
 
 fn no_model(it: &Interp) -> ReadError {
-    // The first failure is the likeliest reason.
-    if let Some(f) = it.top.iter().find_map(|t| t.failed.as_ref()) {
+    // The last statement that builds a model and failed says why; else the first failure.
+    if let Some(f) = it
+        .top
+        .iter()
+        .filter(|t| builds_model(it, t))
+        .filter_map(|t| t.failed.as_ref())
+        .next_back()
+        .or_else(|| it.top.iter().find_map(|t| t.failed.as_ref()))
+    {
         return ReadError::from(f.clone());
     }
     error(
         0,
         "no model found: padlab reads a Keras Sequential or functional Model, a torch nn.Module class or nn.Sequential, or their printout",
     )
+}
+
+/// Whether a top-level statement builds a model: it calls `Sequential(`, `Model(` or a model
+/// class the paste defines (read from its text: a failed statement has no value to look at).
+fn builds_model(it: &Interp, t: &super::eval::TopLevel) -> bool {
+    if t.import.is_some() {
+        return false;
+    }
+    let text = it.src.get(t.start..t.end).unwrap_or("");
+    if text.starts_with("def ") || text.starts_with("class ") || text.starts_with('@') {
+        return false;
+    }
+    let calls = |name: &str| {
+        text.match_indices(name).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let boundary = !before.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            boundary && text[i + name.len()..].trim_start().starts_with('(')
+        })
+    };
+    if calls("Sequential") || calls("Model") {
+        return true;
+    }
+    let model_class = |v: &Value| {
+        matches!(v, Value::Class(c) if matches!(
+            c.framework,
+            Some(
+                FrameworkBase::TorchModule
+                    | FrameworkBase::TorchSequential
+                    | FrameworkBase::KerasModel
+                    | FrameworkBase::KerasSequential
+            )
+        ))
+    };
+    // A function of the paste that builds one (its body calls `Sequential(`, `Model(` or a
+    // model class).
+    let builder = |v: &Value| {
+        let Value::Function(f) = v else { return false };
+        let super::value::FunctionBody::Def(def) = &f.body else {
+            return false;
+        };
+        let (Some(first), Some(last)) = (def.body.first(), def.body.last()) else {
+            return false;
+        };
+        let body = it
+            .src
+            .get(first.start..super::eval::stmt_end(last))
+            .unwrap_or("");
+        ["Sequential(", "Model(", "Sequential([", "keras.Model("]
+            .iter()
+            .any(|w| body.contains(w))
+            || it
+                .globals
+                .iter()
+                .any(|(n, v)| model_class(v) && body.contains(&format!("{n}(")))
+    };
+    it.globals
+        .iter()
+        .any(|(name, v)| (model_class(v) || builder(v)) && calls(name))
 }
 
 /// Whether a value is a model: a torch module, a Keras model or Sequential.
@@ -316,6 +405,7 @@ fn variables(it: &Interp, body: &[super::ast::Stmt]) -> Vec<Candidate> {
                     build: n.clone(),
                     value: v.clone(),
                     input: None,
+                    line: s.line,
                 });
             }
         }
@@ -437,6 +527,7 @@ fn definitions(
                 build: b,
                 value: Value::None,
                 input: None,
+                line: usize::MAX,
             },
             parts,
         ));
@@ -495,6 +586,7 @@ fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Cand
                     build: format!("{want}()"),
                     value: Value::None,
                     input: None,
+                    line: usize::MAX,
                 });
             }
             v if is_model(v) => {
@@ -502,6 +594,7 @@ fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Cand
                     build: want.to_string(),
                     value: v.clone(),
                     input: None,
+                    line: usize::MAX,
                 });
             }
             Value::Hole(_) => {}
@@ -518,6 +611,7 @@ fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Cand
         build: want.to_string(),
         value: Value::None,
         input: None,
+        line: usize::MAX,
     })
 }
 
@@ -1094,6 +1188,7 @@ fn from_functions(src: &str, body: &[super::ast::Stmt], settings: &Settings) -> 
                     build: text,
                     value: Value::None,
                     input: sample,
+                    line: usize::MAX,
                 });
             }
         }
