@@ -97,8 +97,129 @@ struct Candidate {
     line: usize,
 }
 
-/// Reads pasted code into the graph of its model.
+/// Reads pasted code into the graph of its model. A torch model read without an input size
+/// whose layers fix it (a `Linear` after the convolutions) is traced at the first common
+/// size that fits, and a note says so; when two sizes fit, none is assumed.
 pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
+    let r = read_once(src, options)?;
+    if options.input.is_some() || r.input.is_some() || src.len() > GUESS_MAX_PASTE {
+        return Ok(r);
+    }
+    let Some((guesses, why)) = input_guesses(&r.graph) else {
+        return Ok(r);
+    };
+    let fits = |g: &Vec<i64>| -> Option<Reading> {
+        let options = Options {
+            input: Some(g.clone()),
+            model: Some(r.build.clone()),
+        };
+        read_once(src, &options)
+            .ok()
+            .filter(|t| traced_clean(&t.graph))
+    };
+    for (k, g) in guesses.iter().enumerate().take(GUESSES) {
+        let Some(mut found) = fits(g) else { continue };
+        // The model must fix the size: the next common size must not fit as well.
+        if let Some(next) = guesses.get(k + 1)
+            && fits(next).is_some()
+        {
+            return Ok(r);
+        }
+        found.others = r.others.clone();
+        found.graph.notes.insert(
+            0,
+            format!(
+                "input {} assumed: {why}, and it is the first common size that gives it (give another with --input)",
+                g.iter().map(i64::to_string).collect::<Vec<_>>().join("×")
+            ),
+        );
+        return Ok(found);
+    }
+    Ok(r)
+}
+
+/// Pastes longer than this are not re-read to find their input size.
+const GUESS_MAX_PASTE: usize = 256 << 10;
+/// Sizes tried at most.
+const GUESSES: usize = 24;
+
+/// Every node traced, with a shape and no error.
+fn traced_clean(g: &Graph) -> bool {
+    g.nodes
+        .iter()
+        .all(|n| n.inferred.error.is_none() && n.inferred.outputs.iter().all(Option::is_some))
+}
+
+/// The one-sample input shapes to try for a torch model traced without one, and what fixes
+/// its size: its first layer and the first `Linear` that reads a flattened tensor.
+fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
+    if g.framework != Framework::Torch {
+        return None;
+    }
+    let mut ops = g.nodes.iter().filter(|n| !matches!(n.op, Op::Input));
+    let first = ops.next()?;
+    let dense = g.nodes.iter().find_map(|n| match n.op {
+        Op::Dense {
+            in_features: Some(f),
+            ..
+        } => Some((f, n.name.clone())),
+        _ => None,
+    });
+    match &first.op {
+        Op::Conv(c) if first.kind.ends_with("2d") => {
+            let ch = c.in_channels?;
+            let (features, name) = dense?;
+            let sizes: &[i64] = if ch == 1 {
+                &[
+                    28, 32, 64, 96, 128, 224, 256, 48, 84, 100, 112, 150, 160, 192, 227, 299, 320,
+                    384, 512,
+                ]
+            } else {
+                &[
+                    32, 224, 28, 64, 96, 128, 256, 48, 84, 100, 112, 150, 160, 192, 227, 299, 320,
+                    384, 512,
+                ]
+            };
+            let guesses = sizes.iter().map(|&s| vec![ch, s, s]).collect();
+            Some((
+                guesses,
+                format!(
+                    "`{}` reads {ch} channel{} and `{name}` reads {features} features",
+                    first.name,
+                    if ch == 1 { "" } else { "s" }
+                ),
+            ))
+        }
+        Op::Dense {
+            in_features: Some(f),
+            ..
+        } => Some((
+            vec![vec![*f]],
+            format!("`{}` reads {f} features", first.name),
+        )),
+        Op::Flatten { .. } | Op::Reshape { .. } => {
+            let (features, name) = dense?;
+            let mut guesses = Vec::new();
+            for ch in [1, 3] {
+                let side = (1..=4096).find(|s| s * s * ch >= features);
+                if let Some(side) = side
+                    && side * side * ch == features
+                {
+                    guesses.push(vec![ch, side, side]);
+                }
+            }
+            guesses.push(vec![features]);
+            guesses.truncate(1);
+            Some((
+                guesses,
+                format!("`{name}` reads {features} features after `{}`", first.name),
+            ))
+        }
+        _ => None,
+    }
+}
+
+fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
     if src.len() > MAX_PASTE {
         return Err(error(
             0,
@@ -132,7 +253,7 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
                     input: Some(sample),
                     model: Some(found.last().map(|c| c.build.clone()).unwrap_or_default()),
                 };
-                let mut r = read(src, &options)?;
+                let mut r = read_once(src, &options)?;
                 r.others = found[..found.len() - 1]
                     .iter()
                     .map(|c| c.build.clone())
