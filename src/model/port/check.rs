@@ -507,6 +507,9 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             defined,
         } => (code, build, defined),
         Origin::Missing { line, what } => return Err(PortError::at(*line, what.clone())),
+        Origin::File { .. } => {
+            return Err(PortError::at(0, "file self-checks are not written yet"));
+        }
     };
     let input = model.input.clone().ok_or(PortError::NoInput)?;
     let mut py = Py::new();
