@@ -153,7 +153,10 @@ fn keras_files_list_their_layers_by_name_with_keras_outputs() {
         "keras2_functional.h5",
         "functional_1d.keras",
     ] {
-        let t = table(&[fixture(&format!("keras/{file}")).to_str().unwrap(), "--json"]);
+        let t = table(&[
+            fixture(&format!("keras/{file}")).to_str().unwrap(),
+            "--json",
+        ]);
         let rows = t["layers"].as_array().unwrap();
         for layer in truth(file)["layers"].as_array().unwrap() {
             let name = layer["name"].as_str().unwrap();
@@ -183,7 +186,10 @@ fn bad_files_are_one_clear_line_and_a_failure_quickly() {
     let h5 = std::fs::read(fixture("keras/sequential_cnn.h5")).unwrap();
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("empty.onnx", Vec::new()),
-        ("text.onnx", b"import torch\nprint('not a model')\n".to_vec()),
+        (
+            "text.onnx",
+            b"import torch\nprint('not a model')\n".to_vec(),
+        ),
         ("half.onnx", onnx[..onnx.len() / 2].to_vec()),
         ("half.keras", keras[..keras.len() / 2].to_vec()),
         // (An .h5 cut after its model_config still reads: the weights are not read.)
@@ -193,7 +199,10 @@ fn bad_files_are_one_clear_line_and_a_failure_quickly() {
             z.extend(std::iter::repeat_n(0u8, 4096));
             z
         }),
-        ("huge_claim.onnx", vec![0x3a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]),
+        (
+            "huge_claim.onnx",
+            vec![0x3a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a],
+        ),
     ];
     for (name, bytes) in cases {
         let path = dir.join(name);

@@ -66,8 +66,18 @@ const ONNX_HELPERS: &str = r#"def onnx_value(node, k):
     """Input k of an ONNX node as an array (an initializer or a Constant's value), None when absent."""
     if len(node.input) <= k or not node.input[k]:
         return None
-    assert node.input[k] in init, f"{node.name}: input {node.input[k]!r} is not stored in the file (computed at run time)"
+    if node.input[k] not in init:
+        init[node.input[k]] = onnx_computed(node.input[k])
     return np.asarray(init[node.input[k]], dtype=np.float32)
+
+
+def onnx_computed(name):
+    """A weight the graph computes from its constants (a transposed or Identity weight), by ONNX Runtime."""
+    m = onnx.ModelProto()
+    m.CopyFrom(onnx_model)
+    m.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
+    s = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    return s.run([name], dict(zip([i.name for i in s.get_inputs()], FEEDS)))[0]
 
 
 def onnx_set(node, k, value):
@@ -737,6 +747,9 @@ fn script_rest(
             )),
         };
         xs.push(name);
+    }
+    if source == Framework::Onnx {
+        py.line(format!("FEEDS = [{}]", xs.join(", ")));
     }
     let keras_args = if xs.len() == 1 {
         xs[0].clone()
