@@ -53,11 +53,16 @@ mod cli {
         ///   padlab port --to torch --input 32x32x3 < keras_model.py
         ///   padlab port --json --input 3x64x64 < model.py      (the layer table as JSON)
         ///   padlab port --to keras --check < model.py > check.py   (a script that proves it)
+        ///   padlab port model.onnx --json [--input 3x224x224]   (a model file)
+        ///   padlab port model.keras --to torch --check > check.py   (python check.py [FILE])
         Port(PortArgs),
     }
 
     #[derive(clap::Args, Clone)]
     struct PortArgs {
+        /// A model file (.onnx, .keras or .h5, told by its content) instead of code on stdin.
+        #[arg(value_name = "FILE")]
+        file: Option<std::path::PathBuf>,
         /// Target framework: torch, keras, tf or jax.
         #[arg(long)]
         to: Option<String>,
@@ -185,8 +190,6 @@ mod cli {
 
     fn port_text(args: &PortArgs) -> Result<String, Box<dyn std::error::Error>> {
         use padlab::model::{port, report};
-        let mut source = String::new();
-        std::io::Read::read_to_string(&mut io::stdin(), &mut source)?;
         let input = args
             .input
             .as_deref()
@@ -194,23 +197,20 @@ mod cli {
                 padlab::forms::compact::parse_shape(text).map_err(|e| format!("--input: {e}"))
             })
             .transpose()?;
-        let options = padlab::model::Options {
-            input,
-            model: args.model.clone(),
+        let model = if let Some(path) = &args.file {
+            if args.model.is_some() {
+                return Err("--model picks a model in pasted code, not in a file".into());
+            }
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            padlab::model::file::open(&bytes, input.as_deref(), &path.to_string_lossy())
+                .map_err(|e| format!("{}: {e}", path.display()))?
+        } else {
+            read_paste(args, input)?
         };
-        let model = padlab::model::read(&source, &options)?;
-        if !model.others.is_empty() && args.model.is_none() {
-            eprintln!(
-                "padlab port: the paste holds {} and {}: porting {} (choose with --model)",
-                model.others.join(", "),
-                model.graph.name,
-                model.graph.name
-            );
-        }
         if args.json {
             let build = match &model.origin {
                 padlab::model::Origin::Code { build, .. } => build.clone(),
-                padlab::model::Origin::Missing { .. } => model.graph.name.clone(),
+                _ => model.graph.name.clone(),
             };
             return Ok(format!(
                 "{}\n",
@@ -224,6 +224,29 @@ mod cli {
             .parse()?;
         let ported = port::port(&model, target, port::PortOptions { check: args.check })?;
         Ok(ported.script.unwrap_or(ported.code))
+    }
+
+    /// Code on stdin, read into a model.
+    fn read_paste(
+        args: &PortArgs,
+        input: Option<Vec<i64>>,
+    ) -> Result<padlab::model::Model, Box<dyn std::error::Error>> {
+        let mut source = String::new();
+        std::io::Read::read_to_string(&mut io::stdin(), &mut source)?;
+        let options = padlab::model::Options {
+            input,
+            model: args.model.clone(),
+        };
+        let model = padlab::model::read(&source, &options)?;
+        if !model.others.is_empty() && args.model.is_none() {
+            eprintln!(
+                "padlab port: the paste holds {} and {}: porting {} (choose with --model)",
+                model.others.join(", "),
+                model.graph.name,
+                model.graph.name
+            );
+        }
+        Ok(model)
     }
 
     fn code(args: CodeArgs) -> ExitCode {

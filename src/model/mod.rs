@@ -30,6 +30,9 @@ pub enum Origin {
     /// The source cannot be rebuilt: what it lacks, at its line (a summary that does not say
     /// a layer's activation or pool size). Ports refuse with it.
     Missing { line: usize, what: String },
+    /// A model file: the script loads the file itself (ONNX Runtime for ONNX,
+    /// `keras.saving.load_model` for Keras), from its first argument or `path`.
+    File { format: file::Format, path: String },
 }
 
 /// A model read from what the user gave.

@@ -16,6 +16,7 @@
 mod fold;
 pub mod h5;
 pub mod keras;
+pub mod keras_graph;
 pub mod onnx;
 pub mod onnx_graph;
 mod wire;
@@ -107,6 +108,16 @@ pub enum FileError {
     NoModelConfig,
     /// The model configuration is not the JSON Keras writes.
     Config { format: Format, what: String },
+    /// A Keras layer padlab does not translate, or that refuses its input (its path).
+    Layer { layer: String, what: String },
+    /// An input with free sizes (ONNX `dim_param`, Keras `None`) and no size given.
+    NeedsInput { input: String, declared: String },
+    /// The size given does not fit the input's declared shape.
+    InputMismatch {
+        input: String,
+        declared: String,
+        given: Vec<i64>,
+    },
 }
 
 impl fmt::Display for FileError {
@@ -145,6 +156,21 @@ impl fmt::Display for FileError {
             FileError::Config { format, what } => {
                 write!(f, "the {} model configuration is not Keras's: {what}", format.title())
             }
+            FileError::Layer { layer, what } if layer.is_empty() => f.write_str(what),
+            FileError::Layer { layer, what } => write!(f, "layer {layer}: {what}"),
+            FileError::NeedsInput { input, declared } => write!(
+                f,
+                "the input {input:?} has free sizes {declared}: give one sample's shape with --input (batch left out, e.g. --input 3x224x224 for ONNX, 224x224x3 for Keras)"
+            ),
+            FileError::InputMismatch {
+                input,
+                declared,
+                given,
+            } => write!(
+                f,
+                "--input {} does not fit the input {input:?}, declared {declared} (one sample, batch left out)",
+                crate::core::join(given, "x")
+            ),
         }
     }
 }
@@ -177,4 +203,121 @@ pub fn read_file(bytes: &[u8]) -> Result<ModelFile, FileError> {
         Format::Hdf5 => read_h5(bytes).map(ModelFile::Keras),
         Format::Onnx => read_onnx(bytes).map(ModelFile::Onnx),
     }
+}
+
+/// A model file read into a [`Model`](super::Model): its graph, one sample's input shape, and
+/// the file as the self-check's source. `input`: one sample's shape (batch left out) for the
+/// first input, needed when the file leaves a size free; `path`: the file's name or path,
+/// the self-check script's default argument.
+pub fn open(bytes: &[u8], input: Option<&[i64]>, path: &str) -> Result<super::Model, FileError> {
+    let file = read_file(bytes)?;
+    let format = file.format();
+    let (graph, sample) = match &file {
+        ModelFile::Onnx(m) => onnx_model(m, input)?,
+        ModelFile::Keras(k) => {
+            let code = keras_graph::keras_code(k, input)?;
+            let graph = keras_graph::to_graph(k, &code)?;
+            (graph, code.input)
+        }
+    };
+    Ok(super::Model {
+        graph,
+        input: Some(sample),
+        origin: super::Origin::File {
+            format,
+            path: path.to_string(),
+        },
+        others: Vec::new(),
+        params: None,
+    })
+}
+
+/// An ONNX model's graph at the given sample size (the batch is the file's, else 1).
+fn onnx_model(
+    m: &OnnxModel,
+    input: Option<&[i64]>,
+) -> Result<(super::graph::Graph, Vec<i64>), FileError> {
+    use onnx::Dim;
+    let initializers: std::collections::HashSet<&str> = m
+        .graph
+        .initializers
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    let first = m
+        .graph
+        .inputs
+        .iter()
+        .find(|i| !initializers.contains(i.name.as_str()));
+    let describe = |dims: Option<&[Dim]>| match dims {
+        None => "(unknown rank)".to_string(),
+        Some(d) => {
+            let parts: Vec<String> = d
+                .iter()
+                .map(|d| match d {
+                    Dim::Value(v) => v.to_string(),
+                    Dim::Param(p) => p.clone(),
+                    Dim::Unknown => "?".into(),
+                })
+                .collect();
+            format!("[{}]", parts.join(", "))
+        }
+    };
+    let mut sizes = onnx_graph::InputSizes::default();
+    if let (Some(given), Some(first)) = (input, first) {
+        let dims = first.shape.as_deref();
+        let batch = match dims.and_then(|d| d.first()) {
+            Some(Dim::Value(v)) if *v > 0 => *v,
+            _ => 1,
+        };
+        let mut full = Vec::with_capacity(given.len() + 1);
+        full.push(batch);
+        full.extend_from_slice(given);
+        let fits = match dims {
+            None => true,
+            Some(d) => {
+                d.len() == full.len()
+                    && d.iter().zip(&full).all(|(d, &v)| match d {
+                        Dim::Value(x) => *x == v,
+                        _ => v > 0,
+                    })
+            }
+        };
+        if !fits {
+            return Err(FileError::InputMismatch {
+                input: first.name.clone(),
+                declared: describe(dims),
+                given: given.to_vec(),
+            });
+        }
+        sizes.first = Some(full);
+    }
+    let graph = onnx_graph::to_graph(m, &sizes)?;
+    let mut sample = None;
+    for (_, n) in graph.inputs() {
+        match n.shape() {
+            Some(s) => {
+                if sample.is_none() {
+                    sample = Some(s.get(1..).unwrap_or(&[]).to_vec());
+                }
+            }
+            None => {
+                let dims = m
+                    .graph
+                    .inputs
+                    .iter()
+                    .find(|i| i.name == n.name)
+                    .and_then(|i| i.shape.as_deref());
+                return Err(FileError::NeedsInput {
+                    input: n.name.clone(),
+                    declared: describe(dims),
+                });
+            }
+        }
+    }
+    let sample = sample.ok_or_else(|| FileError::Unsupported {
+        format: Format::Onnx,
+        what: "the graph has no input".into(),
+    })?;
+    Ok((graph, sample))
 }

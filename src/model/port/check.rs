@@ -62,6 +62,32 @@ const KERAS_FIND: &str = r#"def keras_layer(model, path):
         layer = next(l for l in layer._flatten_layers(include_self=False, recursive=True) if l.name == name)
     return layer"#;
 
+const ONNX_HELPERS: &str = r#"def onnx_value(node, k):
+    """Input k of an ONNX node as an array (an initializer or a Constant's value), None when absent."""
+    if len(node.input) <= k or not node.input[k]:
+        return None
+    if node.input[k] not in init:
+        init[node.input[k]] = onnx_computed(node.input[k])
+    return np.asarray(init[node.input[k]], dtype=np.float32)
+
+
+def onnx_computed(name):
+    """A weight the graph computes from its constants (a transposed or Identity weight), by ONNX Runtime."""
+    m = onnx.ModelProto()
+    m.CopyFrom(onnx_model)
+    m.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
+    s = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    return s.run([name], dict(zip([i.name for i in s.get_inputs()], FEEDS)))[0]
+
+
+def onnx_set(node, k, value):
+    """Replaces the initializer input k of an ONNX node reads (statistics away from their defaults)."""
+    for t in onnx_model.graph.initializer:
+        if t.name == node.input[k]:
+            value = value.astype(numpy_helper.to_array(t).dtype)
+            t.CopyFrom(numpy_helper.from_array(value, t.name))
+            init[t.name] = value"#;
+
 /// A Python string literal holding `text` exactly.
 pub fn string_literal(text: &str) -> String {
     let mut out = String::from("\"\"\"");
@@ -90,6 +116,7 @@ pub fn string_literal(text: &str) -> String {
 fn source_layer(source: Framework, name: &str) -> String {
     match source {
         Framework::Keras => format!("keras_layer(source, {name:?})"),
+        Framework::Onnx => format!("onnx_nodes[{name:?}]"),
         _ if name.is_empty() => "source".into(),
         _ => format!("source.get_submodule({name:?})"),
     }
@@ -100,6 +127,45 @@ fn source_layer(source: Framework, name: &str) -> String {
 /// (a separable convolution's pointwise kernel).
 fn read_source(py: &mut Py, source: Framework, target: Framework, load: &Load, src: &str) {
     match (&load.kind, source) {
+        (LoadKind::Conv { .. } | LoadKind::Embedding { .. }, Framework::Onnx) => {
+            // ONNX keeps PyTorch's layouts: [out, in/groups, k...], transposed [in, out/groups, k...].
+            py.line(format!("w, b = onnx_value({src}, 1), onnx_value({src}, 2)"));
+        }
+        (LoadKind::Dense { bias, .. }, Framework::Onnx) => {
+            // Gemm: alpha * A @ B' + beta * C; MatMul: A @ B.
+            py.line(format!("node = {src}"));
+            py.line("attrs = {a.name: a for a in node.attribute}");
+            py.line("w = onnx_value(node, 1)");
+            py.line("w = w if node.op_type == \"Gemm\" and \"transB\" in attrs and attrs[\"transB\"].i else w.T");
+            py.line("w = w * (attrs[\"alpha\"].f if \"alpha\" in attrs else 1.0)");
+            if *bias {
+                py.line(
+                    "b = onnx_value(node, 2) * (attrs[\"beta\"].f if \"beta\" in attrs else 1.0)",
+                );
+                py.line("b = np.ascontiguousarray(np.broadcast_to(b.reshape(-1), (w.shape[0],)), dtype=np.float32)");
+            } else {
+                py.line("b = None");
+            }
+            py.line("w = np.ascontiguousarray(w, dtype=np.float32)");
+        }
+        (LoadKind::BatchNorm { features, .. }, Framework::Onnx) => {
+            // Statistics and affine values away from their defaults, so they matter.
+            py.line(format!("node = {src}"));
+            py.block(
+                "for k, low, high in ((1, 0.5, 1.5), (2, -0.5, 0.5), (3, -0.5, 0.5), (4, 0.5, 2.0))",
+                |py| {
+                    py.line(format!(
+                        "onnx_set(node, k, rng.uniform(low, high, {features}).astype(np.float32))"
+                    ));
+                },
+            );
+            py.line("gamma, beta, mean, var = (onnx_value(node, k) for k in (1, 2, 3, 4))");
+        }
+        (LoadKind::LayerNorm { .. } | LoadKind::GroupNorm, Framework::Onnx) => {
+            py.line(format!(
+                "gamma, beta = onnx_value({src}, 1), onnx_value({src}, 2)"
+            ));
+        }
         (LoadKind::Conv { .. }, Framework::Torch)
         | (LoadKind::Dense { .. }, Framework::Torch)
         | (LoadKind::Embedding { .. }, Framework::Torch) => {
@@ -500,21 +566,22 @@ fn imports(py: &mut Py, f: Framework) {
 pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<String, PortError> {
     let source = plan.source;
     let target = plan.target;
-    let (code, build, defined) = match &model.origin {
-        Origin::Code {
-            code,
-            build,
-            defined,
-        } => (code, build, defined),
+    let file = match &model.origin {
         Origin::Missing { line, what } => return Err(PortError::at(*line, what.clone())),
+        Origin::File { path, .. } => Some(path.as_str()),
+        Origin::Code { .. } => None,
     };
     let input = model.input.clone().ok_or(PortError::NoInput)?;
     let mut py = Py::new();
     py.comment(format!(
-        "padlab self-check: the {} model from the paste, and its {} port, on one random batch.",
+        "padlab self-check: the {} model from the {}, and its {} port, on one random batch.",
         source.title(),
+        if file.is_some() { "file" } else { "paste" },
         target.title()
     ));
+    if file.is_some() {
+        py.comment("Usage: python this_script.py [MODEL_FILE]");
+    }
     // Keras before TensorFlow or torch (Keras on torch aborts if TensorFlow came first).
     let mut frameworks = vec![source, target];
     frameworks.sort_by_key(|f| match f {
@@ -527,6 +594,52 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         imports(&mut py, *f);
     }
     py.import("import numpy as np");
+    if let Some(path) = file {
+        py.import("import sys");
+        if source == Framework::Onnx {
+            py.import("import onnx");
+            py.import("from onnx import numpy_helper");
+        }
+        py.comment(format!(
+            "---- The source model, from the file ({}) ----",
+            source.title()
+        ));
+        py.line(format!(
+            "PATH = sys.argv[1] if len(sys.argv) > 1 else {}",
+            string_literal(path)
+        ));
+        if source == Framework::Onnx {
+            py.line("onnx_model = onnx.load(PATH)");
+            py.line(
+                "init = {t.name: numpy_helper.to_array(t) for t in onnx_model.graph.initializer}",
+            );
+            py.block("for n in onnx_model.graph.node", |py| {
+                py.block("if n.op_type == \"Constant\"", |py| {
+                    py.line("init.update({n.output[0]: numpy_helper.to_array(a.t) for a in n.attribute if a.name == \"value\"})");
+                });
+            });
+            py.comment("padlab names a node without a name by its operator and index.");
+            py.line("onnx_nodes = {(n.name or f\"{n.op_type}_{i}\"): n for i, n in enumerate(onnx_model.graph.node)}");
+        } else {
+            py.line("source = keras.saving.load_model(PATH, compile=False)");
+        }
+    } else {
+        source_from_paste(&mut py, model)?;
+    }
+    script_rest(py, model, plan, written, input, file.is_some())
+}
+
+/// The source model rebuilt from the paste.
+fn source_from_paste(py: &mut Py, model: &Model) -> Result<(), PortError> {
+    let source = model.graph.framework;
+    let Origin::Code {
+        code,
+        build,
+        defined,
+    } = &model.origin
+    else {
+        return Err(PortError::at(0, "the source is not code"));
+    };
     py.comment(format!(
         "---- The source model, from the paste ({}) ----",
         source.title()
@@ -548,6 +661,20 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     }
     py.line("exec(compile(PASTE, \"paste\", \"exec\"), namespace)");
     py.line(format!("source = eval({build:?}, namespace)"));
+    Ok(())
+}
+
+/// The port, the weights copied across, both run and compared.
+fn script_rest(
+    mut py: Py,
+    model: &Model,
+    plan: &PlanView,
+    written: &Written,
+    input: Vec<i64>,
+    from_file: bool,
+) -> Result<String, PortError> {
+    let source = plan.source;
+    let target = plan.target;
     py.blank();
     py.comment(format!("---- The {} port (padlab) ----", target.title()));
     py.append(&written.py);
@@ -556,6 +683,13 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     py.comment("---- Weights: source -> port ----");
     for line in HELPERS.lines() {
         py.line(line);
+    }
+    if source == Framework::Onnx {
+        py.blank();
+        py.blank();
+        for line in ONNX_HELPERS.lines() {
+            py.line(line);
+        }
     }
     if source == Framework::Keras {
         py.blank();
@@ -570,12 +704,18 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     // One random batch per model input, in the source's layout (token indices for an
     // input an embedding reads).
     let consumers = model.graph.consumers();
-    let inputs: Vec<(usize, Vec<i64>)> = model
+    let inputs: Vec<(usize, i64, Vec<i64>)> = model
         .graph
         .inputs()
         .map(|(id, n)| {
+            // A file's batch when it fixes one (an export at batch 1), else two samples.
+            let batch = match n.shape().and_then(|s| s.first()) {
+                Some(&b) if from_file && b > 0 => b,
+                _ => 2,
+            };
             (
                 id.0,
+                batch,
                 n.shape()
                     .map(|s| s[1..].to_vec())
                     .unwrap_or_else(|| input.clone()),
@@ -583,7 +723,7 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         })
         .collect();
     let mut xs = Vec::new();
-    for (k, (id, shape)) in inputs.iter().enumerate() {
+    for (k, (id, batch, shape)) in inputs.iter().enumerate() {
         let vocab = consumers[*id]
             .iter()
             .find_map(|c| match model.graph.node(*c).op {
@@ -597,16 +737,19 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         };
         match vocab {
             Some(v) => py.line(format!(
-                "{name} = rng.integers(0, {v}, (2, {}))  # token indices",
+                "{name} = rng.integers(0, {v}, ({batch}, {}))  # token indices",
                 crate::codegen::writer::join(shape)
             )),
             None => py.line(format!(
-                "{name} = rng.standard_normal((2, {})).astype(np.float32)  # {} layout",
+                "{name} = rng.standard_normal(({batch}, {})).astype(np.float32)  # {} layout",
                 crate::codegen::writer::join(shape),
                 source.title()
             )),
         };
         xs.push(name);
+    }
+    if source == Framework::Onnx {
+        py.line(format!("FEEDS = [{}]", xs.join(", ")));
     }
     let keras_args = if xs.len() == 1 {
         xs[0].clone()
@@ -617,6 +760,7 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
         Framework::Torch => {
             py.line("source.eval()");
         }
+        Framework::Onnx => {}
         _ => {
             py.line(format!(
                 "source({keras_args}, training=False)  # builds a model that has no input yet"
@@ -683,6 +827,13 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
                 .collect();
             py.line(format!("want = outputs_of(source({}))", args.join(", ")));
         }),
+        Framework::Onnx => {
+            py.line("session = ort.InferenceSession(onnx_model.SerializeToString(), providers=[\"CPUExecutionProvider\"])");
+            py.line(format!(
+                "want = outputs_of(session.run(None, dict(zip([i.name for i in session.get_inputs()], [{}]))))",
+                xs.join(", ")
+            ))
+        }
         _ => py.line(format!(
             "want = outputs_of(source({keras_args}, training=False))"
         )),

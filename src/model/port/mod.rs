@@ -65,7 +65,10 @@ impl fmt::Display for PortError {
             PortError::NoInput => f.write_str(
                 "the code does not state the input shape: give one sample's shape in the source's layout (e.g. --input 32x32x3 for Keras, 3x32x32 for PyTorch)",
             ),
+            // Line 0: a model file's node, which has no line.
+            PortError::Refused { line: 0, name, reason } => write!(f, "{name} is refused: {reason}"),
             PortError::Refused { line, name, reason } => write!(f, "line {line}: {name} is refused: {reason}"),
+            PortError::Untranslated { line: 0, what } => f.write_str(what),
             PortError::Untranslated { line, what } => write!(f, "line {line}: {what}"),
         }
     }

@@ -1094,6 +1094,23 @@ fn lower_node<P: Spelling>(
             constant,
             constant_first,
         } => {
+            // One operand and no scalar: the other is a constant tensor (an ONNX bias `Add`
+            // after a `MatMul`), which the op does not carry; ONNX `Mean` is not a sum.
+            if inputs.len() == 1 && constant.is_none() {
+                return Err(PortError::at(
+                    line,
+                    format!(
+                        "{}: {} with a constant tensor operand (not a scalar) is read, not ported",
+                        node.name, node.kind
+                    ),
+                ));
+            }
+            if source == Framework::Onnx && node.kind == "Mean" && inputs.len() > 1 {
+                return Err(PortError::at(
+                    line,
+                    format!("{}: ONNX Mean is read, not ported", node.name),
+                ));
+            }
             let first = x.ok_or(PortError::NoInput)?;
             let ranks: Vec<usize> = inputs.iter().map(|v| lw.tensor(*v).perm.len()).collect();
             let perms_equal = inputs

@@ -50,14 +50,14 @@ const PERMUTE: &str = r#"class Permute(nn.Module):
         return x.permute(*self.order)"#;
 
 const RESHAPE: &str = r#"class Reshape(nn.Module):
-    """Reshapes each sample (the batch is kept)."""
+    """Reshapes to (-1, *shape): the batch axis, or what ONNX's Flatten(axis > 1) folds into it."""
 
     def __init__(self, *shape):
         super().__init__()
         self.shape = shape
 
     def forward(self, x):
-        return x.reshape(x.shape[0], *self.shape)"#;
+        return x.reshape(-1, *self.shape)"#;
 
 const NORM_ON_AXIS: &str = r#"class BatchNormOnAxis(nn.Module):
     """Batch normalisation over an axis other than the channels (Keras BatchNormalization(axis=...))."""

@@ -1,0 +1,520 @@
+//! A Keras model file as a [`Graph`]: the configuration is written as the Keras code that
+//! builds it (one constructor per layer with its `config` as keyword arguments, one call per
+//! inbound node, nested models first) and read by the code front end. Each Keras layer thus
+//! has one rule, in `model::code::keras`, whether it was pasted or saved.
+//!
+//! The layers keep their file names (a nested layer `block/block_conv`, Keras's own path), so
+//! the self-check script finds them in the model `keras.saving.load_model` returns.
+
+use serde_json::Value;
+
+use super::super::graph::Graph;
+use super::keras::{InputShape, KerasConfig, KerasLayer, KerasModel, ModelClass, TensorRef};
+use super::{FileError, Format};
+
+/// The Keras code a configuration stands for, and which layer each line builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KerasCode {
+    pub code: String,
+    /// The variable holding the file's model.
+    pub build: String,
+    /// The sample shape given to the model's first input (batch left out).
+    pub input: Vec<i64>,
+    /// Per line of `code` (1-based: index `line - 1`), the layer path it builds or calls.
+    pub layers: Vec<String>,
+}
+
+/// Configuration keys that do not change the numbers a layer computes, or that the code
+/// gives apart (the name, an input shape).
+fn dropped(key: &str) -> bool {
+    matches!(
+        key,
+        "name"
+            | "trainable"
+            | "dtype"
+            | "batch_input_shape"
+            | "batch_shape"
+            | "input_shape"
+            | "input_dim_unused"
+            | "autocast"
+    ) || key.ends_with("_initializer")
+        || key.ends_with("_regularizer")
+        || key.ends_with("_constraint")
+}
+
+/// A JSON value as a Python literal (lists as tuples: Keras takes tuples for sizes).
+fn literal(v: &Value, depth: usize) -> Option<String> {
+    if depth > 32 {
+        return None;
+    }
+    Some(match v {
+        Value::Null => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => serde_json::to_string(s).ok()?,
+        Value::Array(items) => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|i| literal(i, depth + 1))
+                .collect::<Option<_>>()?;
+            match parts.len() {
+                1 => format!("({},)", parts[0]),
+                _ => format!("({})", parts.join(", ")),
+            }
+        }
+        Value::Object(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .map(|(k, v)| {
+                    Some(format!(
+                        "{}: {}",
+                        serde_json::to_string(k).ok()?,
+                        literal(v, depth + 1)?
+                    ))
+                })
+                .collect::<Option<_>>()?;
+            format!("{{{}}}", parts.join(", "))
+        }
+    })
+}
+
+struct Writer<'a> {
+    lines: Vec<String>,
+    layers: Vec<String>,
+    vars: usize,
+    /// `--input`: one sample's shape for the file's first input.
+    given: Option<&'a [i64]>,
+    /// The shape the first input got.
+    input: Option<Vec<i64>>,
+}
+
+impl Writer<'_> {
+    fn line(&mut self, layer: &str, text: String) {
+        // Inside `def build():`, so the first failing statement is the reading's error.
+        self.lines.push(format!("    {text}"));
+        self.layers.push(layer.to_string());
+    }
+
+    fn var(&mut self, prefix: &str) -> String {
+        self.vars += 1;
+        format!("{prefix}{}", self.vars)
+    }
+
+    fn error(&self, layer: &str, what: impl Into<String>) -> FileError {
+        FileError::Layer {
+            layer: layer.to_string(),
+            what: what.into(),
+        }
+    }
+
+    /// The shape for an input: `--input` for the file's first one, else the declared sizes
+    /// (batch left out). `top`: the file's own model (its free sizes need `--input`).
+    fn input_shape(
+        &mut self,
+        name: &str,
+        declared: Option<&[Option<i64>]>,
+        top: bool,
+    ) -> Result<Vec<Option<i64>>, FileError> {
+        let declared: Vec<Option<i64>> = declared
+            .map(|d| d.get(1..).unwrap_or(&[]).to_vec())
+            .unwrap_or_default();
+        if top && self.input.is_none() {
+            if let Some(g) = self.given {
+                let fits = declared.is_empty()
+                    || (g.len() == declared.len()
+                        && declared
+                            .iter()
+                            .zip(g)
+                            .all(|(d, &v)| v > 0 && d.is_none_or(|d| d == v)));
+                if !fits {
+                    return Err(FileError::InputMismatch {
+                        input: name.to_string(),
+                        declared: shape_text(&declared),
+                        given: g.to_vec(),
+                    });
+                }
+                self.input = Some(g.to_vec());
+                return Ok(g.iter().map(|&v| Some(v)).collect());
+            }
+            let known: Option<Vec<i64>> = declared.iter().copied().collect();
+            match known {
+                Some(k) if !declared.is_empty() => {
+                    self.input = Some(k);
+                }
+                _ => {
+                    return Err(FileError::NeedsInput {
+                        input: name.to_string(),
+                        declared: shape_text(&declared),
+                    });
+                }
+            }
+        } else if top && declared.iter().any(Option::is_none) {
+            return Err(FileError::NeedsInput {
+                input: name.to_string(),
+                declared: shape_text(&declared),
+            });
+        }
+        Ok(declared)
+    }
+
+    /// Writes `m` (and the models nested in it); returns the variable holding it.
+    fn model(
+        &mut self,
+        m: &KerasConfig,
+        path: &str,
+        top: bool,
+        depth: usize,
+    ) -> Result<String, FileError> {
+        if depth > super::limits::NESTING {
+            return Err(FileError::TooLarge {
+                format: Format::Keras,
+                what: "nested models",
+                limit: super::limits::NESTING,
+            });
+        }
+        match m.class {
+            ModelClass::Sequential => self.sequential(m, path, top, depth),
+            ModelClass::Functional => self.functional(m, path, top, depth),
+        }
+    }
+
+    fn layer_path(path: &str, name: &str) -> String {
+        if path.is_empty() {
+            name.to_string()
+        } else {
+            format!("{path}/{name}")
+        }
+    }
+
+    /// `lN = layers.Class(config..., name="...")`, or a nested model.
+    fn construct(&mut self, l: &KerasLayer, path: &str, depth: usize) -> Result<String, FileError> {
+        let at = Self::layer_path(path, &l.name);
+        if let Some(m) = &l.model {
+            return self.model(m, &at, false, depth + 1);
+        }
+        let mut kwargs = Vec::new();
+        if let Value::Object(config) = &l.config {
+            for (k, v) in config {
+                // A free (None) value is each Keras argument's default.
+                if dropped(k) || v.is_null() {
+                    continue;
+                }
+                // Keras 2 stores BatchNormalization's axis as a one-element list.
+                let v = match (k.as_str(), v) {
+                    ("axis", Value::Array(a)) if a.len() == 1 => &a[0],
+                    _ => v,
+                };
+                let text = literal(v, 0)
+                    .ok_or_else(|| self.error(&at, format!("{k} is nested too deeply")))?;
+                if !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || k.is_empty() {
+                    return Err(self.error(
+                        &at,
+                        format!("a configuration key padlab does not read: {k:?}"),
+                    ));
+                }
+                kwargs.push(format!("{k}={text}"));
+            }
+        }
+        let name = serde_json::to_string(&l.name).unwrap_or_default();
+        kwargs.push(format!("name={name}"));
+        if !l
+            .class_name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || l.class_name.is_empty()
+        {
+            return Err(self.error(
+                &at,
+                format!("a layer class padlab does not know: {:?}", l.class_name),
+            ));
+        }
+        let v = self.var("l");
+        self.line(
+            &at,
+            format!("{v} = layers.{}({})", l.class_name, kwargs.join(", ")),
+        );
+        Ok(v)
+    }
+
+    fn sequential(
+        &mut self,
+        m: &KerasConfig,
+        path: &str,
+        top: bool,
+        depth: usize,
+    ) -> Result<String, FileError> {
+        let mut items = Vec::new();
+        let mut declared: Option<Vec<Option<i64>>> = None;
+        let mut input_name = "input".to_string();
+        for l in &m.layers {
+            if l.class_name == "InputLayer" {
+                declared = batch_shape(&l.config);
+                input_name = l.name.clone();
+                continue;
+            }
+            if declared.is_none() && items.is_empty() {
+                declared = batch_shape(&l.config).or_else(|| one(l.build_input_shape.as_ref()));
+            }
+            items.push(self.construct(l, path, depth)?);
+        }
+        if declared.is_none() {
+            declared = one(m.build_input_shape.as_ref());
+        }
+        let at = if path.is_empty() {
+            m.name.clone()
+        } else {
+            path.to_string()
+        };
+        if top {
+            let shape = self.input_shape(&input_name, declared.as_deref(), true)?;
+            let name = serde_json::to_string(&input_name).unwrap_or_default();
+            items.insert(
+                0,
+                format!("keras.Input(shape={}, name={name})", shape_literal(&shape)),
+            );
+        }
+        let v = self.var("m");
+        let name = serde_json::to_string(&m.name).unwrap_or_default();
+        self.line(
+            &at,
+            format!(
+                "{v} = keras.Sequential([{}], name={name})",
+                items.join(", ")
+            ),
+        );
+        Ok(v)
+    }
+
+    fn functional(
+        &mut self,
+        m: &KerasConfig,
+        path: &str,
+        top: bool,
+        depth: usize,
+    ) -> Result<String, FileError> {
+        // Each layer's variable, and each call's output variable.
+        let mut layer_vars: Vec<(String, String)> = Vec::new();
+        let mut calls: Vec<(String, usize, String)> = Vec::new();
+        let at = if path.is_empty() {
+            m.name.clone()
+        } else {
+            path.to_string()
+        };
+        let find =
+            |calls: &Vec<(String, usize, String)>, r: &TensorRef, many: bool| -> Option<String> {
+                calls
+                    .iter()
+                    .find(|(l, n, _)| *l == r.layer && *n == r.node_index)
+                    .map(|(_, _, v)| {
+                        if many || r.tensor_index > 0 {
+                            format!("{v}[{}]", r.tensor_index)
+                        } else {
+                            v.clone()
+                        }
+                    })
+            };
+        // Layers whose outputs are read by index (several outputs).
+        let many = |name: &str| {
+            m.layers.iter().any(|l| {
+                l.inbound
+                    .iter()
+                    .any(|n| n.args.iter().any(|r| r.layer == name && r.tensor_index > 0))
+            }) || m
+                .outputs
+                .iter()
+                .any(|r| r.layer == name && r.tensor_index > 0)
+                || m.layers
+                    .iter()
+                    .find(|l| l.name == name)
+                    .and_then(|l| l.model.as_ref())
+                    .is_some_and(|n| n.outputs.len() > 1)
+        };
+        let mut first = true;
+        for l in &m.layers {
+            let lat = Self::layer_path(path, &l.name);
+            if l.class_name == "InputLayer" {
+                let declared = batch_shape(&l.config).or_else(|| one(l.build_input_shape.as_ref()));
+                let shape = self.input_shape(&l.name, declared.as_deref(), top && first)?;
+                if top && shape.iter().any(Option::is_none) {
+                    return Err(FileError::NeedsInput {
+                        input: l.name.clone(),
+                        declared: shape_text(&shape),
+                    });
+                }
+                first = false;
+                let v = self.var("t");
+                let name = serde_json::to_string(&l.name).unwrap_or_default();
+                self.line(
+                    &lat,
+                    format!(
+                        "{v} = keras.Input(shape={}, name={name})",
+                        shape_literal(&shape)
+                    ),
+                );
+                calls.push((l.name.clone(), 0, v));
+                continue;
+            }
+            let lv = self.construct(l, path, depth)?;
+            layer_vars.push((l.name.clone(), lv.clone()));
+            for (k, node) in l.inbound.iter().enumerate() {
+                let args: Vec<String> = node
+                    .args
+                    .iter()
+                    .map(|r| {
+                        let m = many(&r.layer);
+                        find(&calls, r, m).ok_or_else(|| {
+                            self.error(
+                                &lat,
+                                format!(
+                                    "reads {:?} (call {}), which no earlier layer makes",
+                                    r.layer, r.node_index
+                                ),
+                            )
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+                let arg = if args.len() == 1 && !merges(&l.class_name) {
+                    args[0].clone()
+                } else {
+                    format!("[{}]", args.join(", "))
+                };
+                let v = self.var("t");
+                self.line(&lat, format!("{v} = {lv}({arg})"));
+                calls.push((l.name.clone(), k, v));
+            }
+        }
+        let refs = |list: &[TensorRef]| -> Result<String, FileError> {
+            let parts: Vec<String> = list
+                .iter()
+                .map(|r| {
+                    find(&calls, r, many(&r.layer)).ok_or_else(|| {
+                        self.error(
+                            &at,
+                            format!("the model reads {:?}, which no layer makes", r.layer),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+            Ok(match parts.len() {
+                1 => parts[0].clone(),
+                _ => format!("[{}]", parts.join(", ")),
+            })
+        };
+        let inputs = refs(&m.inputs)?;
+        let outputs = refs(&m.outputs)?;
+        let v = self.var("m");
+        let name = serde_json::to_string(&m.name).unwrap_or_default();
+        self.line(
+            &at,
+            format!("{v} = keras.Model(inputs={inputs}, outputs={outputs}, name={name})"),
+        );
+        Ok(v)
+    }
+}
+
+/// Layers that take a list of tensors.
+fn merges(class: &str) -> bool {
+    matches!(
+        class,
+        "Add" | "Subtract" | "Multiply" | "Average" | "Maximum" | "Minimum" | "Concatenate" | "Dot"
+    )
+}
+
+/// An `InputLayer`'s (or Keras 2 first layer's) batch shape.
+fn batch_shape(config: &Value) -> Option<Vec<Option<i64>>> {
+    let v = config
+        .get("batch_shape")
+        .or_else(|| config.get("batch_input_shape"))?;
+    v.as_array()?
+        .iter()
+        .map(|d| match d {
+            Value::Null => Some(None),
+            d => d.as_i64().map(Some),
+        })
+        .collect()
+}
+
+fn one(s: Option<&InputShape>) -> Option<Vec<Option<i64>>> {
+    match s? {
+        InputShape::One(v) => Some(v.clone()),
+        InputShape::Many(v) => v.first().cloned(),
+    }
+}
+
+fn shape_literal(s: &[Option<i64>]) -> String {
+    let parts: Vec<String> = s
+        .iter()
+        .map(|d| d.map_or("None".to_string(), |v| v.to_string()))
+        .collect();
+    match parts.len() {
+        1 => format!("({},)", parts[0]),
+        _ => format!("({})", parts.join(", ")),
+    }
+}
+
+fn shape_text(s: &[Option<i64>]) -> String {
+    let parts: Vec<String> = s
+        .iter()
+        .map(|d| d.map_or("None".to_string(), |v| v.to_string()))
+        .collect();
+    format!("({})", parts.join(", "))
+}
+
+/// The Keras code that builds the file's model; `input`: one sample's shape for its first
+/// input (needed when the file leaves a size free).
+pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, FileError> {
+    let mut w = Writer {
+        lines: vec![
+            "import keras".into(),
+            "from keras import layers".into(),
+            "def build():".into(),
+        ],
+        layers: vec![String::new(); 3],
+        vars: 0,
+        given: input,
+        input: None,
+    };
+    let model = w.model(&k.model, "", true, 0)?;
+    w.line("", format!("return {model}"));
+    w.lines.push("model = build()".into());
+    w.layers.push(String::new());
+    let build = "model".to_string();
+    let input = w.input.clone().ok_or_else(|| FileError::NeedsInput {
+        input: k.model.name.clone(),
+        declared: "(no input layer)".into(),
+    })?;
+    Ok(KerasCode {
+        code: w.lines.join("\n") + "\n",
+        build,
+        input,
+        layers: w.layers,
+    })
+}
+
+/// The file's model as a graph (the code front end reading [`keras_code`]); nodes keep their
+/// Keras paths as names and have no line.
+pub fn to_graph(k: &KerasModel, code: &KerasCode) -> Result<Graph, FileError> {
+    let options = crate::model::code::Options {
+        input: None,
+        model: Some(code.build.clone()),
+    };
+    let reading = crate::model::code::read(&code.code, &options).map_err(|e| {
+        let layer = e
+            .line
+            .checked_sub(1)
+            .and_then(|i| code.layers.get(i))
+            .cloned()
+            .unwrap_or_default();
+        FileError::Layer {
+            layer,
+            what: e.message,
+        }
+    })?;
+    let mut graph = reading.graph;
+    graph.name = k.model.name.clone();
+    for n in &mut graph.nodes {
+        n.source.line = 0;
+        n.source.call_line = None;
+    }
+    Ok(graph)
+}

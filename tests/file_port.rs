@@ -1,0 +1,286 @@
+//! `padlab port FILE`: model files through the CLI. The tables are held to the runtimes' own
+//! record (tests/files/truth, made by truth.py with ONNX Runtime and Keras: every expected value
+//! here is read from it, never from padlab); bad files give one clear line on stderr and a
+//! non-zero exit, quickly; a few ports are pinned (review with `cargo insta review`). That the
+//! ports compute what the file computes is `tests/files/verify.py`'s proof, in the frameworks.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use padlab::core::Framework;
+use padlab::model::port::{PortOptions, port};
+use serde_json::Value;
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/files")
+        .join(rel)
+}
+
+fn truth(file: &str) -> Value {
+    let text = std::fs::read_to_string(fixture(&format!("truth/{file}.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Runs `padlab port ARGS`: exit success, stdout, stderr, time taken.
+fn padlab(args: &[&str]) -> (bool, String, String, Duration) {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_padlab"))
+        .arg("port")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        start.elapsed(),
+    )
+}
+
+fn table(args: &[&str]) -> Value {
+    let (ok, out, err, _) = padlab(args);
+    assert!(ok, "padlab port {args:?} failed: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// The truth's first input as `--input` (batch left out).
+fn truth_input(file: &str) -> String {
+    let t = truth(file);
+    let (_, shape) = t["inputs"].as_object().unwrap().iter().next().unwrap();
+    let dims: Vec<String> = shape.as_array().unwrap()[1..]
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    dims.join("x")
+}
+
+fn sample(shape: &Value) -> Value {
+    Value::Array(shape.as_array().unwrap()[1..].to_vec())
+}
+
+/// Every truth node of an ONNX file against the `--json` row of the same name: kind, output
+/// (one sample) and the pads (or crops) before each axis.
+fn onnx_rows_match_the_truth(file: &str, extra: &[&str]) -> usize {
+    let path = fixture(&format!("onnx/{file}"));
+    let mut args = vec![path.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    let t = table(&args);
+    let rows = t["layers"].as_array().unwrap();
+    let mut checked = 0;
+    for node in truth(file)["nodes"].as_array().unwrap() {
+        let name = node["name"].as_str().unwrap();
+        let Some(row) = rows.iter().find(|r| r["name"] == name) else {
+            // Shape arithmetic is folded into constants (no row); a conv or pool never is.
+            let op = node["op_type"].as_str().unwrap();
+            assert!(
+                !["Conv", "ConvTranspose", "MaxPool", "AveragePool"].contains(&op),
+                "{file}: no row named {name}"
+            );
+            continue;
+        };
+        assert_eq!(row["kind"], node["op_type"], "{file}: {name}");
+        assert_eq!(
+            row["output"],
+            sample(&node["outputs"][0]["shape"]),
+            "{file}: {name}"
+        );
+        for (key, mine) in [("pads_begin", "pad_before"), ("crop_begin", "crop_before")] {
+            if let Some(want) = node.get(key) {
+                assert_eq!(&row[mine], want, "{file}: {name} {mine}");
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn same_lower_files_put_the_odd_pad_before_as_onnx_runtime_does() {
+    for file in [
+        "conv2d_same_lower.onnx",
+        "maxpool2d_same_lower.onnx",
+        "averagepool1d_same_lower.onnx",
+        "convtranspose2d_same_lower.onnx",
+    ] {
+        assert_eq!(onnx_rows_match_the_truth(file, &[]), 1, "{file}");
+    }
+    // And the rows say so.
+    let t = table(&[
+        fixture("onnx/conv2d_same_lower.onnx").to_str().unwrap(),
+        "--json",
+    ]);
+    let flags = t["layers"][0]["flags"].to_string();
+    assert!(flags.contains("SAME_LOWER"), "{flags}");
+}
+
+#[test]
+fn asymmetric_pads_and_exported_models_match_onnx_runtime() {
+    for file in [
+        "conv2d_notset_asym.onnx",
+        "averagepool2d_asym_excluded.onnx",
+        "pad_then_conv.onnx",
+        "tf2onnx_static.onnx",
+    ] {
+        assert!(onnx_rows_match_the_truth(file, &[]) >= 1, "{file}");
+    }
+    // timm's dynamic 'same' (H and W free): at the truth's input size.
+    let given = truth_input("torch_timm_same_ts.onnx");
+    assert!(onnx_rows_match_the_truth("torch_timm_same_ts.onnx", &["--input", &given]) >= 1);
+}
+
+#[test]
+fn free_sizes_need_input_and_the_error_says_so() {
+    let path = fixture("onnx/dim_param_input.onnx");
+    let (ok, out, err, _) = padlab(&[path.to_str().unwrap(), "--json"]);
+    assert!(!ok && out.is_empty());
+    assert!(err.contains("--input"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let given = truth_input("dim_param_input.onnx");
+    assert!(onnx_rows_match_the_truth("dim_param_input.onnx", &["--input", &given]) >= 2);
+    // A size that does not fit the declared shape is refused, not ignored.
+    let (ok, _, err, _) = padlab(&[path.to_str().unwrap(), "--json", "--input", "5x17x22"]);
+    assert!(!ok && err.contains("does not fit"), "{err}");
+}
+
+#[test]
+fn keras_files_list_their_layers_by_name_with_keras_outputs() {
+    for file in [
+        "functional_residual.keras",
+        "functional_residual.h5",
+        "sequential_cnn.keras",
+        "keras2_functional.h5",
+        "functional_1d.keras",
+    ] {
+        let t = table(&[
+            fixture(&format!("keras/{file}")).to_str().unwrap(),
+            "--json",
+        ]);
+        let rows = t["layers"].as_array().unwrap();
+        for layer in truth(file)["layers"].as_array().unwrap() {
+            let name = layer["name"].as_str().unwrap();
+            // A nested model is its layers (`block/block_conv`): its output is its last one's.
+            let row = rows
+                .iter()
+                .rev()
+                .find(|r| {
+                    let n = r["name"].as_str().unwrap();
+                    n == name || n.starts_with(&format!("{name}/"))
+                })
+                .unwrap_or_else(|| panic!("{file}: no row for {name}"));
+            assert_eq!(row["output"], sample(&layer["output"]), "{file}: {name}");
+            if row["name"] == name {
+                assert_eq!(row["kind"], layer["class_name"], "{file}: {name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_files_are_one_clear_line_and_a_failure_quickly() {
+    let dir = std::env::temp_dir().join(format!("padlab-file-port-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let onnx = std::fs::read(fixture("onnx/torch_cnn_ts.onnx")).unwrap();
+    let keras = std::fs::read(fixture("keras/sequential_cnn.keras")).unwrap();
+    let h5 = std::fs::read(fixture("keras/sequential_cnn.h5")).unwrap();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty.onnx", Vec::new()),
+        (
+            "text.onnx",
+            b"import torch\nprint('not a model')\n".to_vec(),
+        ),
+        ("half.onnx", onnx[..onnx.len() / 2].to_vec()),
+        ("half.keras", keras[..keras.len() / 2].to_vec()),
+        // (An .h5 cut after its model_config still reads: the weights are not read.)
+        ("head.h5", h5[..200].to_vec()),
+        ("zeros.h5", {
+            let mut z = h5[..8].to_vec();
+            z.extend(std::iter::repeat_n(0u8, 4096));
+            z
+        }),
+        (
+            "huge_claim.onnx",
+            vec![0x3a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a],
+        ),
+    ];
+    for (name, bytes) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        for extra in [&["--json"][..], &["--to", "torch", "--check"][..]] {
+            let mut args = vec![path.to_str().unwrap()];
+            args.extend_from_slice(extra);
+            let (ok, out, err, took) = padlab(&args);
+            assert!(!ok, "{name}: accepted");
+            assert!(out.is_empty(), "{name}: printed {out}");
+            assert!(!err.contains("panicked"), "{name}: {err}");
+            assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
+            assert!(err.starts_with("padlab port: "), "{name}: {err}");
+            assert!(took < Duration::from_secs(1), "{name}: {took:?}");
+        }
+    }
+    let (ok, _, err, _) = padlab(&[dir.join("missing.onnx").to_str().unwrap(), "--json"]);
+    assert!(!ok && err.contains("missing.onnx"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_refused_by_onnx_runtime_is_refused_by_the_port_with_its_reason() {
+    let path = fixture("onnx/convtranspose2d_output_padding_too_big.onnx");
+    assert!(truth("convtranspose2d_output_padding_too_big.onnx")["error"].is_string());
+    let (ok, _, err, _) = padlab(&[path.to_str().unwrap(), "--to", "torch"]);
+    assert!(!ok, "ported a model ONNX Runtime refuses");
+    assert!(err.contains("output_padding"), "{err}");
+}
+
+/// A file's port as the library writes it (the path as the CLI would pass it, relative).
+fn file_port(rel: &str, target: Framework, check: bool) -> String {
+    let rel = rel.to_string();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let bytes = std::fs::read(fixture(&rel)).unwrap();
+            let shown = format!("tests/files/{rel}");
+            let model = padlab::model::file::open(&bytes, None, &shown).unwrap();
+            let p = port(&model, target, PortOptions { check }).unwrap();
+            p.script.unwrap_or(p.code)
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn same_lower_conv_file_to_torch_pads_before_explicitly() {
+    let code = file_port("onnx/conv2d_same_lower.onnx", Framework::Torch, false);
+    insta::assert_snapshot!(code);
+}
+
+#[test]
+fn torch_export_to_keras() {
+    insta::assert_snapshot!(file_port("onnx/torch_cnn_ts.onnx", Framework::Keras, false));
+}
+
+#[test]
+fn keras_file_with_a_nested_block_to_torch() {
+    insta::assert_snapshot!(file_port(
+        "keras/functional_residual.keras",
+        Framework::Torch,
+        false
+    ));
+}
+
+#[test]
+fn onnx_self_check_loads_the_file_given_or_its_own_path() {
+    let script = file_port("onnx/conv2d_notset_asym.onnx", Framework::Jax, true);
+    assert!(script.contains("PATH = sys.argv[1] if len(sys.argv) > 1 else"));
+    assert!(script.contains("ort.InferenceSession"));
+    assert!(script.contains("tests/files/onnx/conv2d_notset_asym.onnx"));
+    insta::assert_snapshot!(script);
+}
+
+#[test]
+fn keras_self_check_loads_the_file_with_keras() {
+    let script = file_port("keras/keras2_sequential.h5", Framework::Tf, true);
+    assert!(script.contains("keras.saving.load_model(PATH, compile=False)"));
+}
