@@ -19,36 +19,6 @@ use crate::forms::permalink::parse_query;
 use crate::view::model::{PRESETS, TARGETS, shell};
 use crate::worker::protocol::Request;
 
-/// The largest file the page reads (a 100 MB export fits; past this the tab's memory is at
-/// risk, and the CLI reads it instead).
-const MAX_FILE_BYTES: f64 = 512.0 * 1024.0 * 1024.0;
-
-/// Says in the view's output why a file was not read (the worker says it for the files it
-/// reads; this is for the ones the page does not send). The name is the user's: set as text.
-fn file_refused(name: &str, why: &str) {
-    let Some(out) = by_id("model-output") else {
-        return;
-    };
-    out.set_inner_html(
-        r#"<div class="error file-error" role="alert" data-testid="model-error"><p></p></div>"#,
-    );
-    dom::set_text(
-        out.query_selector("p").ok().flatten().as_ref(),
-        &format!("{name} was not read: {why}."),
-    );
-}
-
-/// A byte count for the status line.
-fn size_text(size: f64) -> String {
-    if size < 1e3 {
-        format!("{size} bytes")
-    } else if size < 1e6 {
-        format!("{:.1} KB", size / 1e3)
-    } else {
-        format!("{:.1} MB", size / 1e6)
-    }
-}
-
 /// Saves `text` as a file named `name` (the self-check script), through a link to a blob.
 fn download(name: &str, text: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
@@ -134,46 +104,40 @@ pub fn ModelView(
     let reads = StoredValue::new(0u64);
     // Files dragged over the view (enter/leave pairs, children included).
     let dragging = StoredValue::new(0i32);
+    // The worker refuses what it should not read (too large, or not read by the browser: sent
+    // with no bytes), so the page carries no file wording of its own.
     let send_file = move |f: web_sys::File| {
         let generation = reads.get_value() + 1;
         reads.set_value(generation);
         let name = f.name();
-        if f.size() > MAX_FILE_BYTES {
-            file_refused(
-                &name,
-                &format!(
-                    "it is {}, more than the page reads ({}); padlab port FILE --json reads it",
-                    size_text(f.size()),
-                    size_text(MAX_FILE_BYTES)
-                ),
-            );
-            return;
-        }
-        let promise = f.array_buffer();
+        // File sizes are whole numbers below 2^53.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let size = f.size() as u64;
+        let promise = (size <= crate::worker::protocol::MAX_FILE_BYTES).then(|| f.array_buffer());
         leptos::task::spawn_local(async move {
-            let read = wasm_bindgen_futures::JsFuture::from(promise).await;
+            let bytes = match promise {
+                Some(p) => wasm_bindgen_futures::JsFuture::from(p)
+                    .await
+                    .ok()
+                    .and_then(|b| b.dyn_into::<js_sys::ArrayBuffer>().ok()),
+                None => None,
+            };
             if reads.get_value() != generation {
                 return;
             }
-            match read.map(JsCast::dyn_into::<js_sys::ArrayBuffer>) {
-                Ok(Ok(bytes)) => {
-                    let check = checked("model-check");
-                    let target = TARGETS[selected.get_value().min(TARGETS.len() - 1)];
-                    let size = bytes.byte_length().into();
-                    generator.send_file(
-                        |id| Request::File {
-                            id,
-                            check,
-                            selected: target,
-                            input: value("model-input"),
-                            name,
-                            size,
-                        },
-                        bytes,
-                    );
-                }
-                _ => file_refused(&name, "the browser could not read it"),
-            }
+            let check = checked("model-check");
+            let target = TARGETS[selected.get_value().min(TARGETS.len() - 1)];
+            generator.send_file(
+                |id| Request::File {
+                    id,
+                    check,
+                    selected: target,
+                    input: value("model-input"),
+                    name,
+                    size,
+                },
+                bytes.unwrap_or_else(|| js_sys::ArrayBuffer::new(0)),
+            );
         });
     };
     let send_now = move || {
@@ -202,11 +166,7 @@ pub fn ModelView(
     // A file chosen or dropped: it replaces the paste in the output (the paste is kept in its
     // field), and the link holds no model.
     let open_file = move |f: web_sys::File| {
-        let status = format!(
-            "{} ({}): read in this browser, never uploaded.",
-            f.name(),
-            size_text(f.size())
-        );
+        let status = format!("{}: read in this browser, never uploaded.", f.name());
         dom::set_text(by_id("model-file-name").as_ref(), &status);
         dom::set_hidden(by_id("model-file-status").as_ref(), false);
         if let Some(out) = by_id("model-output") {
@@ -290,37 +250,45 @@ pub fn ModelView(
             open_file(f);
         }
     };
-    let on_drag_enter = move |ev: leptos::ev::DragEvent| {
+    // Drag and drop: one listener for the four events (a Leptos handler each would cost the
+    // first load a kilobyte), added once the section is in the page.
+    let on_drag = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
-        dragging.set_value(dragging.get_value() + 1);
-        if let Some(section) = by_id("view-model-panel") {
+        let Some(section) = by_id("view-model-panel") else {
+            return;
+        };
+        let count = match ev.type_().as_str() {
+            "dragenter" => dragging.get_value() + 1,
+            "dragleave" => (dragging.get_value() - 1).max(0),
+            "drop" => 0,
+            _ => return,
+        };
+        dragging.set_value(count);
+        if count > 0 {
             dom::set_attr(&section, "data-dragging", "true");
-        }
-    };
-    let on_drag_over = move |ev: leptos::ev::DragEvent| ev.prevent_default();
-    let on_drag_leave = move |_: leptos::ev::DragEvent| {
-        let left = (dragging.get_value() - 1).max(0);
-        dragging.set_value(left);
-        if left == 0
-            && let Some(section) = by_id("view-model-panel")
-        {
+        } else {
             let _ = section.remove_attribute("data-dragging");
         }
-    };
-    let on_drop = move |ev: leptos::ev::DragEvent| {
-        ev.prevent_default();
-        dragging.set_value(0);
-        if let Some(section) = by_id("view-model-panel") {
-            let _ = section.remove_attribute("data-dragging");
-        }
-        if let Some(f) = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|list| list.get(0))
+        if ev.type_() == "drop"
+            && let Some(f) = ev
+                .data_transfer()
+                .and_then(|d| d.files())
+                .and_then(|list| list.get(0))
         {
             open_file(f);
         }
     };
+    request_animation_frame(move || {
+        let Some(section) = by_id("view-model-panel") else {
+            return;
+        };
+        let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::DragEvent)>::new(on_drag);
+        for kind in ["dragenter", "dragover", "dragleave", "drop"] {
+            let _ =
+                section.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
+        }
+        listener.forget();
+    });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         // A row opens its layer in the picture, in the page (the model, or the file, stays
         // behind the other tab); a click that asks for another tab or window is the browser's.
@@ -415,10 +383,7 @@ pub fn ModelView(
             on:change=on_change
             on:click=on_click
             on:keydown=on_key
-            on:dragenter=on_drag_enter
-            on:dragover=on_drag_over
-            on:dragleave=on_drag_leave
-            on:drop=on_drop
+
             inner_html=shell().into_string()
         ></section>
     }

@@ -103,9 +103,10 @@ pub fn output(table: Result<Markup, String>, code: &[TargetCode], selected: Fram
                             Ok(text) => {
                                 @let script = text.contains("padlab self-check passed");
                                 button.copy type="button" data-testid={ "model-copy-" (name) } data-copy=(name) { "Copy" }
-                                button.copy type="button" data-testid={ "model-download-" (name) }
-                                    data-download={ "padlab_" (if script { "check" } else { "model" }) "_" (name) ".py" } {
-                                    "Download" @if script { " the self-check" } " (.py)"
+                                @let file = format!("padlab_{}_{name}.py", if script { "check" } else { "model" });
+                                button.copy.download type="button" data-testid={ "model-download-" (name) } data-download=(file)
+                                    aria-label={ "Download " (file) } {
+                                    "Download"
                                 }
                                 pre data-testid={ "model-code-" (name) } tabindex="0" { code { (highlighted(text)) } }
                             }
@@ -235,7 +236,7 @@ fn about_notice(model: &Model, about: &About, assumed_rows: &[usize]) -> Markup 
 }
 
 /// A byte count for people: `812 bytes`, `14.2 KB`, `97.9 MB`.
-fn size_text(size: usize) -> String {
+pub fn size_text(size: usize) -> String {
     // Sizes below 2^53 are exact as f64; larger files are not read in the page.
     #[allow(clippy::cast_precision_loss)]
     let s = size as f64;

@@ -10,6 +10,11 @@
 use crate::codegen::Options;
 use crate::core::Framework;
 
+/// The largest model file the page sends the worker (a 100 MB export fits; past this the
+/// tab's memory is at risk, and the CLI reads the file instead). A larger file's request goes
+/// without its bytes, and the worker says why.
+pub const MAX_FILE_BYTES: u64 = 512 << 20;
+
 /// What the app asks the worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {

@@ -114,13 +114,23 @@ fn file_reply(request: Request, bytes: Option<&[u8]>) -> Reply {
         return reply(request);
     };
     let markup = match bytes {
+        _ if size > super::protocol::MAX_FILE_BYTES => view::model::file_error(
+            &name,
+            &format!(
+                "it is {}, more than the page reads ({}); `padlab port FILE --json` reads it",
+                view::model::size_text(usize::try_from(size).unwrap_or(usize::MAX)),
+                view::model::size_text(
+                    usize::try_from(super::protocol::MAX_FILE_BYTES).unwrap_or(usize::MAX)
+                )
+            ),
+        ),
         Some(bytes) if u64::try_from(bytes.len()) == Ok(size) => {
             file_model(check, selected, &input, &name, bytes)
         }
         got => view::model::file_error(
             &name,
             &format!(
-                "the file did not arrive whole ({} of {size} bytes): choose it again",
+                "the browser did not hand over the whole file ({} of {size} bytes): choose it again",
                 got.map_or(0, <[u8]>::len)
             ),
         ),
@@ -787,12 +797,13 @@ mod file_and_notice_tests {
         // Bytes that do not match the framed length, or none at all.
         let (markup, _) = model_markup(&file_request("x.onnx", 10, ""), Some(b"12345"));
         assert!(
-            markup.contains("did not arrive whole (5 of 10 bytes)"),
+            markup.contains("did not hand over the whole file (5 of 10 bytes)"),
             "{markup}"
         );
         let (markup, _) = model_markup(&file_request("x.onnx", 10, ""), None);
+        assert!(markup.contains("x.onnx</strong> was not read"), "{markup}");
         assert!(
-            markup.contains("did not arrive whole (0 of 10 bytes)"),
+            markup.contains("did not hand over the whole file (0 of 10 bytes)"),
             "{markup}"
         );
     }
