@@ -52,7 +52,8 @@ pub struct Generator {
     next: StoredValue<u64>,
     /// The latest id sent per kind (layer, model, paste, unpack).
     latest: StoredValue<[u64; 4]>,
-    queue: StoredValue<Vec<String>>,
+    /// Requests made before the worker was ready: the text, and a file's bytes.
+    queue: StoredValue<Vec<(String, Option<js_sys::ArrayBuffer>)>, LocalStorage>,
     worker: StoredValue<Option<Worker>, LocalStorage>,
 }
 
@@ -81,7 +82,8 @@ const REQUEST_DELAY: std::time::Duration = std::time::Duration::from_millis(60);
 fn slot(request: &Request) -> usize {
     match request {
         Request::Layer { .. } => 0,
-        Request::Model { .. } => 1,
+        // A file's reply replaces the view's output like a paste's: one slot.
+        Request::Model { .. } | Request::File { .. } => 1,
         Request::PasteLayer { .. } => 2,
         Request::Unpack { .. } => 3,
     }
@@ -104,7 +106,7 @@ impl Generator {
             selected: StoredValue::new(Framework::Torch),
             next: StoredValue::new(0),
             latest: StoredValue::new([0; 4]),
-            queue: StoredValue::new(Vec::new()),
+            queue: StoredValue::new_local(Vec::new()),
             worker: StoredValue::new_local(None),
         };
         Effect::new(move |_| {
@@ -122,8 +124,8 @@ impl Generator {
                 if text == "ready" {
                     g.ready.set(true);
                     let queued = g.queue.try_update_value(std::mem::take).unwrap_or_default();
-                    for request in queued {
-                        g.post(&request);
+                    for (request, bytes) in queued {
+                        g.post(&request, bytes);
                     }
                 } else if text.starts_with("failed") {
                     g.failed.set(true);
@@ -176,23 +178,38 @@ impl Generator {
 
     /// Sends a request (made with its id), or queues it until the worker is ready.
     pub fn send(&self, make: impl FnOnce(u64) -> Request) {
+        self.send_with(make, None);
+    }
+
+    /// Sends a file request with the file's bytes beside it (`Request::File`): the buffer is
+    /// transferred to the worker, not copied, so the page's thread never touches the bytes.
+    pub fn send_file(&self, make: impl FnOnce(u64) -> Request, bytes: js_sys::ArrayBuffer) {
+        self.send_with(make, Some(bytes));
+    }
+
+    fn send_with(&self, make: impl FnOnce(u64) -> Request, bytes: Option<js_sys::ArrayBuffer>) {
         let id = self.next.get_value() + 1;
         self.next.set_value(id);
         let request = make(id);
         self.latest.update_value(|l| l[slot(&request)] = id);
         let text = request.encode();
         if self.ready.get_untracked() {
-            self.post(&text);
+            self.post(&text, bytes);
         } else {
-            self.queue.update_value(|q| q.push(text));
+            self.queue.update_value(|q| q.push((text, bytes)));
         }
     }
 
-    fn post(&self, text: &str) {
+    fn post(&self, text: &str, bytes: Option<js_sys::ArrayBuffer>) {
         self.worker.with_value(|w| {
-            if let Some(w) = w {
-                let _ = w.post_message(&JsValue::from_str(text));
-            }
+            let Some(w) = w else { return };
+            let _ = match bytes {
+                None => w.post_message(&JsValue::from_str(text)),
+                Some(bytes) => w.post_message_with_transfer(
+                    &js_sys::Array::of2(&JsValue::from_str(text), &bytes),
+                    &js_sys::Array::of1(&bytes),
+                ),
+            };
         });
     }
 

@@ -107,7 +107,7 @@ pub fn App() -> impl IntoView {
                 </Show>
             </div>
         </div>
-        <ModelView generator=generator packed=packed shown=view_model />
+        <ModelView generator=generator packed=packed shown=view_model form=form view=view />
     }
 }
 

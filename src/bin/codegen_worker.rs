@@ -1,6 +1,7 @@
 //! The code generator as a web worker (Trunk builds it with `data-type="worker"`), so the page's
 //! first load does not carry it: the code panel starts it after the first picture.
-//! Protocol: `padlab::worker::protocol` (plain text in, plain text out); "ready" once loaded.
+//! Protocol: `padlab::worker::protocol` (plain text in, plain text out; a model file comes as
+//! `[text, ArrayBuffer]`, the buffer transferred); "ready" once loaded.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -10,10 +11,24 @@ fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_to = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |message: MessageEvent| {
-        if let Some(request) = message.data().as_string() {
-            let reply = padlab::worker::serve::answer(&request);
-            let _ = reply_to.post_message(&JsValue::from_str(&reply));
-        }
+        let data = message.data();
+        let reply = if let Some(request) = data.as_string() {
+            padlab::worker::serve::answer(&request)
+        } else if js_sys::Array::is_array(&data) {
+            // A model file: [request text, the file's bytes as a transferred ArrayBuffer].
+            let parts: js_sys::Array = data.unchecked_into();
+            let request = parts.get(0).as_string().unwrap_or_default();
+            let bytes = parts.get(1);
+            let bytes = if bytes.is_instance_of::<js_sys::ArrayBuffer>() {
+                js_sys::Uint8Array::new(&bytes).to_vec()
+            } else {
+                Vec::new()
+            };
+            padlab::worker::serve::answer_with_bytes(&request, &bytes)
+        } else {
+            return;
+        };
+        let _ = reply_to.post_message(&JsValue::from_str(&reply));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

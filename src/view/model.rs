@@ -9,6 +9,7 @@ use crate::core::{Framework, Placement};
 use crate::forms::compact::CompactSpec;
 use crate::forms::permalink::format_query;
 use crate::model::Model;
+use crate::model::graph::Flag;
 use crate::model::op::Op;
 use crate::view::panels::TargetCode;
 use crate::view::panels::{highlighted, times};
@@ -29,11 +30,22 @@ pub const TARGETS: [Framework; 4] = [
 ];
 
 /// The view's fields and the place its output goes (`model-output`). Hooks: `model-source`,
-/// `model-input`, `model-check`, `model-preset-<id>`, `model-copy-link`, `model-status`.
+/// `model-input`, `model-check`, `model-preset-<id>`, `model-copy-link`, `model-status`,
+/// `model-file` (a real file input with its label; the whole view is also a drop zone, which
+/// the help text under the input describes), `model-file-status` and `model-file-close`.
 pub fn shell() -> Markup {
     html! {
         h2 { "Port a whole model" }
-        p.muted { "Paste a Keras or PyTorch model as code: a Sequential, a functional model, an nn.Module class. Every layer is translated exactly, at its real input size." }
+        p.muted { "Paste a Keras or PyTorch model as code (a Sequential, a functional model, an nn.Module class), what print(model) or model.summary() printed, or open an ONNX file. Every layer is translated exactly, at its real input size." }
+        div.model-file data-testid="model-drop" {
+            label.field for="model-file" { span { "Model file (.onnx)" } }
+            input type="file" id="model-file" data-testid="model-file" accept=".onnx,.keras,.h5" aria-describedby="model-file-help";
+            p.muted.drop-help id="model-file-help" { "Choose a file, or drop it anywhere on this view. It is read in this browser and never uploaded." }
+            p.file-status id="model-file-status" data-testid="model-file-status" hidden {
+                span id="model-file-name" {} " "
+                button type="button" data-close-file data-testid="model-file-close" { "Close the file" }
+            }
+        }
         div.model-presets role="group" aria-label="Example models" {
             @for (id, title, _) in PRESETS {
                 button type="button" data-preset=(id) data-testid={ "model-preset-" (id) } { (title) }
@@ -63,8 +75,8 @@ pub fn shell() -> Markup {
 }
 
 /// The worker's answer for a pasted model: the code per target (tabs; `selected` is shown;
-/// every tab is highlighted, so switching is only a matter of attributes), then the layer
-/// table; or why the paste cannot be read (`model-error`).
+/// every tab is highlighted, so switching is only a matter of attributes; each with copy and
+/// download), then the layer table; or why the paste cannot be read (`model-error`).
 pub fn output(table: Result<Markup, String>, code: &[TargetCode], selected: Framework) -> Markup {
     let table = match table {
         Ok(t) => t,
@@ -89,7 +101,13 @@ pub fn output(table: Result<Markup, String>, code: &[TargetCode], selected: Fram
                     div.tabpanel role="tabpanel" id={ "panel-model-" (name) } aria-labelledby={ "tab-model-" (name) } hidden[*target != selected] {
                         @match text {
                             Ok(text) => {
+                                @let script = text.contains("padlab self-check passed");
                                 button.copy type="button" data-testid={ "model-copy-" (name) } data-copy=(name) { "Copy" }
+                                @let file = format!("padlab_{}_{name}.py", if script { "check" } else { "model" });
+                                button.copy.download type="button" data-testid={ "model-download-" (name) } data-download=(file)
+                                    aria-label={ "Download " (file) } {
+                                    "Download"
+                                }
                                 pre data-testid={ "model-code-" (name) } tabindex="0" { code { (highlighted(text)) } }
                             }
                             Err(reason) => { p.error { (reason) } }
@@ -102,18 +120,143 @@ pub fn output(table: Result<Markup, String>, code: &[TargetCode], selected: Fram
     }
 }
 
+/// What the table was read from, for the notice above it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum About {
+    /// Python code.
+    Code,
+    /// A printed model, not code: `print(model)` of a torch module, or a Keras
+    /// `model.summary()` table (`summary`), starting at its 1-based `line` in the paste.
+    Printed { summary: bool, line: usize },
+    /// A model file read in the browser: its name and length in bytes.
+    File { name: String, size: usize },
+}
+
+/// Why a model file was not read: one notice, named by the file.
+pub fn file_error(name: &str, why: &str) -> Markup {
+    html! {
+        div.error.file-error role="alert" data-testid="model-error" {
+            p { strong { (name) } " was not read: " (why) "." }
+            p.muted { "padlab reads ONNX models (.onnx). Nothing was sent anywhere: the file is read in this browser." }
+        }
+    }
+}
+
+/// Why a paste cannot be read, with the line it names as written (`line`: its number and
+/// text, when the error names one).
+pub fn read_error(why: &str, line: Option<(usize, &str)>) -> Markup {
+    html! {
+        div.error role="alert" data-testid="model-error" {
+            p { (why) }
+            @if let Some((n, text)) = line {
+                pre.error-line data-testid="model-error-line" {
+                    span.line-number { (n) } " " code { (text) }
+                }
+            }
+        }
+    }
+}
+
+/// A flag's hook and its short name (the full sentence is the flag's `Display`).
+fn flag_name(flag: &Flag) -> (&'static str, &'static str) {
+    match flag {
+        Flag::InputDependent => ("input-dependent", "input-dependent pads"),
+        Flag::Asymmetric => ("asymmetric", "asymmetric pads"),
+        Flag::SameLower => ("same-lower", "SAME_LOWER"),
+        Flag::CeilMode => ("ceil-mode", "ceil_mode"),
+        Flag::CountsPadding => ("counts-padding", "counted padding"),
+        Flag::OutputPadding => ("output-padding", "output padding"),
+        Flag::PadFolded { .. } => ("pad-folded", "pad folded in"),
+        Flag::NormalisesSpatialAxis { .. } => ("spatial-axis", "spatial-axis norm"),
+        Flag::Declared { .. } => ("declared", "declared size differs"),
+        Flag::Assumed(_) => ("assumed", "assumed"),
+        Flag::RuntimeDiffers(_) => ("runtime-differs", "ONNX Runtime differs"),
+    }
+}
+
 /// A shape as the table writes it (one sample: the batch left out): `30 × 30 × 64`, or a
 /// dash when unknown.
 fn shape_text(shape: Option<&Vec<i64>>) -> String {
     shape.map_or("—".into(), |s| times(s.get(1..).unwrap_or(&[])))
 }
 
+/// Row numbers as a list: `3, 7 and 12`.
+fn row_list(rows: &[usize]) -> String {
+    let text: Vec<String> = rows.iter().map(|r| format!("#{r}")).collect();
+    match text.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => text.join(""),
+    }
+}
+
+/// The notice above the table: what the model was read from, and for a printed model what
+/// padlab assumed (the graph's notes, and the rows that state an assumption).
+fn about_notice(model: &Model, about: &About, assumed_rows: &[usize]) -> Markup {
+    let g = &model.graph;
+    let operations = g
+        .nodes
+        .iter()
+        .filter(|n| !matches!(n.op, Op::Input))
+        .count();
+    html! {
+        @match about {
+            About::Code => {}
+            About::Printed { summary, line } => {
+                div.model-about.printed role="note" data-testid="model-printed" {
+                    p {
+                        strong { "A printed model, not code. " }
+                        @if *summary {
+                            "From line " (line) " the paste is a Keras " code { "model.summary()" } " table: the shapes are the table's own, and the layers behind them were derived from its numbers."
+                        } @else {
+                            "From line " (line) " the paste is the output of " code { "print(model)" } " of a PyTorch module: its layers and their arguments, but not its " code { "forward" } "."
+                        }
+                    }
+                    @for note in &g.notes {
+                        p.note data-testid="model-note" { (note) }
+                    }
+                    @if !assumed_rows.is_empty() {
+                        p data-testid="model-printed-rows" {
+                            "Rows " (row_list(assumed_rows)) " state what padlab assumed (marked " span.flag data-flag="assumed" { "assumed" } ")."
+                        }
+                    }
+                }
+            }
+            About::File { name, size } => {
+                p.model-about role="note" data-testid="model-file-about" {
+                    strong { (name) } ": ONNX graph "
+                    @if !g.name.is_empty() { code { (g.name) } " " }
+                    "(" (operations) " operations, " (size_text(*size)) "), read in this browser: the file is never uploaded."
+                }
+                @for note in &g.notes {
+                    p.note data-testid="model-note" { (note) }
+                }
+            }
+        }
+    }
+}
+
+/// A byte count for people: `812 bytes`, `14.2 KB`, `97.9 MB`.
+pub fn size_text(size: usize) -> String {
+    // Sizes below 2^53 are exact as f64; larger files are not read in the page.
+    #[allow(clippy::cast_precision_loss)]
+    let s = size as f64;
+    if size < 1000 {
+        format!("{size} bytes")
+    } else if size < 1_000_000 {
+        format!("{:.1} KB", s / 1e3)
+    } else {
+        format!("{:.1} MB", s / 1e6)
+    }
+}
+
 /// The model's table: one row per operation in the order the framework runs them (its call as
 /// written and line, the rows it reads when not just the one before, input and output in the
 /// source's layout, pads or crops, what a porter must know, the refusal), each conv and pool
 /// row a link that opens the layer in the picture at its real input size (`fragment` keeps the
-/// model in the address). `problem` says why there are no shapes (no input shape).
-pub fn table(model: &Model, problem: Option<&str>, fragment: &str) -> Markup {
+/// model in the address). `problem` says why there are no shapes (no input shape); `about`
+/// what the model was read from (a printed model or a file gets a notice above the table).
+/// Above the table, the porter's list: each flag with the rows that carry it.
+pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About) -> Markup {
     let g = &model.graph;
     let f = g.framework;
     // Row numbers of the operations (inputs are not rows).
@@ -125,30 +268,65 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str) -> Markup {
             number[i] = k;
         }
     }
-    let reads = |i: usize| -> Option<String> {
+    // Each flag kind with its rows, in the order first met.
+    let mut flagged: Vec<(&'static str, &'static str, Vec<usize>)> = Vec::new();
+    for (i, n) in g.nodes.iter().enumerate() {
+        for flag in &n.inferred.flags {
+            let (key, name) = flag_name(flag);
+            match flagged.iter_mut().find(|(k, _, _)| *k == key) {
+                Some((_, _, rows)) => {
+                    if rows.last() != Some(&number[i]) {
+                        rows.push(number[i]);
+                    }
+                }
+                None => flagged.push((key, name, vec![number[i]])),
+            }
+        }
+    }
+    let assumed_rows: Vec<usize> = flagged
+        .iter()
+        .find(|(k, _, _)| *k == "assumed")
+        .map(|(_, _, r)| r.clone())
+        .unwrap_or_default();
+    let reads = |i: usize| -> Option<Vec<String>> {
         let n = &g.nodes[i];
         let previous = i.checked_sub(1);
         let plain = n.inputs.len() == 1 && Some(n.inputs[0].node.0) == previous;
         (!plain).then(|| {
             n.inputs
                 .iter()
-                .map(|e| match number[e.node.0] {
-                    0 => g.nodes[e.node.0].name.clone(),
-                    r => format!("#{r}"),
+                .map(|e| {
+                    let from = &g.nodes[e.node.0];
+                    match number[e.node.0] {
+                        0 => from.name.clone(),
+                        r => format!("#{r} {}", from.name),
+                    }
                 })
-                .collect::<Vec<_>>()
-                .join(", ")
+                .collect()
         })
     };
     html! {
+        (about_notice(model, about, &assumed_rows))
         @if let Some(problem) = problem {
             p.notice role="status" data-testid="model-notice" { (problem) }
         }
         @if !model.others.is_empty() {
             p.note { "The paste holds " (model.others.join(", ")) " too; this is " code { (g.name) } "." }
         }
-        @for note in &g.notes {
-            p.note data-testid="model-note" { (note) }
+        @if *about == About::Code {
+            @for note in &g.notes {
+                p.note data-testid="model-note" { (note) }
+            }
+        }
+        @if !flagged.is_empty() {
+            div.porter data-testid="model-flags" {
+                h3 { "What a porter must know" }
+                ul {
+                    @for (key, name, rows) in &flagged {
+                        li data-flag=(key) { span.flag data-flag=(key) { (name) } " " (if rows.len() == 1 { "row " } else { "rows " }) (row_list(rows)) }
+                    }
+                }
+            }
         }
         table.model data-testid="model-table" {
             caption.visually-hidden { (f.title()) " model: each operation's shapes and padding" }
@@ -163,14 +341,20 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str) -> Markup {
             tbody {
                 @for (i, n) in g.nodes.iter().enumerate().filter(|(_, n)| !matches!(n.op, Op::Input)) {
                     @let row = &n.inferred;
-                    tr data-testid="model-row" class=[row.error.as_ref().map(|_| "refused")] {
+                    @let keys = row.flags.iter().map(|f| flag_name(f).0).collect::<Vec<_>>().join(" ");
+                    tr data-testid="model-row" class=[row.error.as_ref().map(|_| "refused")] data-flags=[(!keys.is_empty()).then_some(&keys)] {
                         th scope="row" { (number[i]) }
                         td {
                             span.name { (n.name) } " "
                             code.source { (n.source.text) }
-                            " " span.muted { "line " (n.source.call_line.unwrap_or(n.source.line)) }
+                            @let line = n.source.call_line.unwrap_or(n.source.line);
+                            @if line > 0 {
+                                " " span.muted { "line " (line) }
+                            }
                             @if let Some(r) = reads(i) {
-                                " " span.reads data-testid="model-row-reads" { "← " (r) }
+                                " " span.reads data-testid="model-row-reads" {
+                                    span.visually-hidden { "reads " } "← " (r.join(", "))
+                                }
                             }
                         }
                         td data-label="input" { (shape_text(n.inputs.first().and_then(|e| g.shape_of(*e)))) }
@@ -193,7 +377,10 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str) -> Markup {
                                 span.refused data-testid="model-row-error" { (e) }
                             }
                             @for flag in &row.flags {
-                                span.flag { (flag) }
+                                @let (key, name) = flag_name(flag);
+                                span.flag-line data-testid="model-row-flag" {
+                                    span.flag data-flag=(key) { (name) } " " (flag)
+                                }
                             }
                         }
                     }
@@ -217,6 +404,9 @@ mod tests {
             "model-preset-seed-002",
             "model-copy-link",
             "id=\"model-output\"",
+            "<label class=\"field\" for=\"model-file\">",
+            "type=\"file\" id=\"model-file\"",
+            "aria-describedby=\"model-file-help\"",
         ] {
             assert!(shell.contains(hook), "{hook}");
         }

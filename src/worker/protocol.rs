@@ -10,6 +10,11 @@
 use crate::codegen::Options;
 use crate::core::Framework;
 
+/// The largest model file the page sends the worker (a 100 MB export fits; past this the
+/// tab's memory is at risk, and the CLI reads the file instead). A larger file's request goes
+/// without its bytes, and the worker says why.
+pub const MAX_FILE_BYTES: u64 = 512 << 20;
+
 /// What the app asks the worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -46,6 +51,23 @@ pub enum Request {
     },
     /// A model link's fragment to read back.
     Unpack { id: u64, fragment: String },
+    /// A model file chosen or dropped in the page: its table and ports (answered with a
+    /// [`Reply::Model`] whose fragment is empty: a file never goes in a link). The file's bytes
+    /// are not in the text: they travel beside it as a transferred `ArrayBuffer` (no copy, no
+    /// encoding on the page's thread), and `size` frames them: the worker reads exactly that
+    /// many bytes or answers that the file did not arrive whole.
+    File {
+        id: u64,
+        check: bool,
+        /// The code tab shown.
+        selected: Framework,
+        /// One sample's input shape as typed (empty: the file's own).
+        input: String,
+        /// The file's name, as the page shows it (never used to tell the format).
+        name: String,
+        /// The file's length in bytes.
+        size: u64,
+    },
 }
 
 /// The panels below the picture, as markup (empty: nothing to show).
@@ -227,6 +249,19 @@ impl Request {
                 Frame::new('P', *id).field(current).field(text)
             }
             Request::Unpack { id, fragment } => Frame::new('U', *id).field(fragment),
+            Request::File {
+                id,
+                check,
+                selected,
+                input,
+                name,
+                size,
+            } => Frame::new('F', *id)
+                .field(if *check { "c" } else { "" })
+                .field(selected.name())
+                .field(input)
+                .field(name)
+                .field(&size.to_string()),
         }
         .0
     }
@@ -261,6 +296,14 @@ impl Request {
             'U' => Request::Unpack {
                 id,
                 fragment: f.string()?,
+            },
+            'F' => Request::File {
+                id,
+                check: f.next()? == "c",
+                selected: f.next()?.parse().ok()?,
+                input: f.string()?,
+                name: f.string()?,
+                size: f.next()?.parse().ok()?,
             },
             _ => return None,
         };
@@ -370,6 +413,14 @@ mod tests {
                 id: 10,
                 fragment: "N4Ig".into(),
             },
+            Request::File {
+                id: 12,
+                check: true,
+                selected: Framework::Tf,
+                input: "3x8x8".into(),
+                name: "pads:\u{1e}.onnx".into(),
+                size: 1234,
+            },
         ] {
             assert_eq!(Request::decode(&request.encode()), Some(request));
         }
@@ -477,6 +528,22 @@ mod tests {
                 current
             }),
             (any::<u64>(), text()).prop_map(|(id, fragment)| Request::Unpack { id, fragment }),
+            (
+                any::<u64>(),
+                any::<bool>(),
+                framework(),
+                text(),
+                text(),
+                any::<u64>()
+            )
+                .prop_map(|(id, check, selected, input, name, size)| Request::File {
+                    id,
+                    check,
+                    selected,
+                    input,
+                    name,
+                    size,
+                }),
         ]
     }
 

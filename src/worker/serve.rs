@@ -85,7 +85,169 @@ fn reply(request: Request) -> Reply {
             id,
             result: unpack(&fragment),
         },
+        // A file request that came without its bytes (the page sends them beside the text).
+        request @ Request::File { .. } => file_reply(request, None),
     }
+}
+
+/// The reply text for a request text and the bytes that travelled beside it (a model file
+/// chosen or dropped in the page; see [`Request::File`]). Any other request ignores the bytes.
+pub fn answer_with_bytes(text: &str, bytes: &[u8]) -> String {
+    match Request::decode(text) {
+        Some(request @ Request::File { .. }) => file_reply(request, Some(bytes)).encode(),
+        _ => answer(text),
+    }
+}
+
+/// The Model view's reply for a file: its table and ports, or the one clear reason it was not
+/// read. The fragment is empty: a file never goes in a link.
+fn file_reply(request: Request, bytes: Option<&[u8]>) -> Reply {
+    let Request::File {
+        id,
+        check,
+        selected,
+        input,
+        name,
+        size,
+    } = request
+    else {
+        return reply(request);
+    };
+    let markup = match bytes {
+        _ if size > super::protocol::MAX_FILE_BYTES => view::model::file_error(
+            &name,
+            &format!(
+                "it is {}, more than the page reads ({}); `padlab port FILE --json` reads it",
+                view::model::size_text(usize::try_from(size).unwrap_or(usize::MAX)),
+                view::model::size_text(
+                    usize::try_from(super::protocol::MAX_FILE_BYTES).unwrap_or(usize::MAX)
+                )
+            ),
+        ),
+        Some(bytes) if u64::try_from(bytes.len()) == Ok(size) => {
+            file_model(check, selected, &input, &name, bytes)
+        }
+        got => view::model::file_error(
+            &name,
+            &format!(
+                "the browser did not hand over the whole file ({} of {size} bytes): choose it again",
+                got.map_or(0, <[u8]>::len)
+            ),
+        ),
+    };
+    Reply::Model {
+        id,
+        markup: markup.into_string(),
+        fragment: String::new(),
+    }
+}
+
+/// A model file read into a [`Model`](crate::model::Model): an ONNX graph at the typed sample
+/// shape (the batch is the file's, else 1). Keras files are read and checked, but their graph
+/// is not built here yet: they are refused with what was found.
+fn read_model_file(bytes: &[u8], given: Option<Vec<i64>>) -> Result<crate::model::Model, String> {
+    use crate::model::file::{ModelFile, onnx::Dim, onnx_graph, read_file};
+    let file = read_file(bytes).map_err(|e| e.to_string())?;
+    let m = match file {
+        ModelFile::Onnx(m) => m,
+        ModelFile::Keras(k) => {
+            return Err(format!(
+                "a {} model was found ({} layers), but the page does not table Keras files yet: read its code, or its ONNX export",
+                k.format.title(),
+                k.model.layers.len()
+            ));
+        }
+    };
+    let initializers: std::collections::HashSet<&str> = m
+        .graph
+        .initializers
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    let first = m
+        .graph
+        .inputs
+        .iter()
+        .find(|i| !initializers.contains(i.name.as_str()));
+    let mut sizes = onnx_graph::InputSizes::default();
+    if let Some(given) = &given {
+        let batch = match first
+            .and_then(|i| i.shape.as_deref())
+            .and_then(|d| d.first())
+        {
+            Some(Dim::Value(v)) if *v > 0 => *v,
+            _ => 1,
+        };
+        sizes.first = Some(
+            std::iter::once(batch)
+                .chain(given.iter().copied())
+                .collect(),
+        );
+    }
+    let graph = onnx_graph::to_graph(&m, &sizes).map_err(|e| e.to_string())?;
+    let input = graph
+        .inputs()
+        .next()
+        .and_then(|(_, n)| n.shape())
+        .map(|s| s.get(1..).unwrap_or(&[]).to_vec());
+    Ok(crate::model::Model {
+        graph,
+        input,
+        // The ports below are written without a self-check script (which would load the file
+        // itself), so the origin is never read.
+        origin: crate::model::Origin::Code {
+            code: String::new(),
+            build: String::new(),
+            defined: Vec::new(),
+        },
+        others: Vec::new(),
+        params: None,
+    })
+}
+
+/// The Model view's output for a file: the table of its graph and its port to each target, or
+/// why it cannot be read (named by the file).
+fn file_model(
+    check: bool,
+    selected: Framework,
+    input: &str,
+    name: &str,
+    bytes: &[u8],
+) -> maud::Markup {
+    let given = if input.trim().is_empty() {
+        None
+    } else {
+        match parse_shape(input) {
+            Ok(v) => Some(v),
+            Err(e) => return view::model::output(Err(format!("Input shape: {e}")), &[], selected),
+        }
+    };
+    let model = match read_model_file(bytes, given) {
+        Ok(m) => m,
+        Err(why) => return view::model::file_error(name, &why),
+    };
+    let problem = model.input.is_none().then(|| {
+        "The file leaves the input's sizes free: type one sample's shape (batch left out, e.g. 3x224x224) to get every row's shapes and pads.".to_string()
+    });
+    let about = view::model::About::File {
+        name: name.to_string(),
+        size: bytes.len(),
+    };
+    let table = view::model::table(&model, problem.as_deref(), "view=model", &about);
+    let code: Vec<TargetCode> = view::model::TARGETS
+        .iter()
+        .map(|&target| {
+            let text = if check {
+                Err("The self-check script for a file loads the file itself (ONNX Runtime) and is not written in the page yet: copy the port and compare it with `padlab port FILE --to TARGET --check`.".to_string())
+            } else {
+                port(&model, target, PortOptions { check: false })
+                    .map(|p| p.code)
+                    .map_err(|e| e.to_string())
+            };
+            TargetCode { target, code: text }
+        })
+        .collect();
+    view::model::output(Ok(table), &code, selected)
 }
 
 /// The layer a permalink query names, or why there is none.
@@ -206,13 +368,20 @@ fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::M
     };
     let model = match crate::model::read(source, &options) {
         Ok(m) => m,
-        Err(e) => return refuse(e.to_string()),
+        Err(e) => {
+            let line = source
+                .lines()
+                .nth(e.line.wrapping_sub(1))
+                .map(|text| (e.line, text));
+            return view::model::read_error(&e.to_string(), line);
+        }
     };
     let problem = model
         .input
         .is_none()
         .then(|| PortError::NoInput.to_string());
-    let table = view::model::table(&model, problem.as_deref(), &pack(input, source));
+    let about = about_paste(&model, source);
+    let table = view::model::table(&model, problem.as_deref(), &pack(input, source), &about);
     let code: Vec<TargetCode> = view::model::TARGETS
         .iter()
         .map(|&target| {
@@ -229,6 +398,33 @@ fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::M
         })
         .collect();
     view::model::output(Ok(table), &code, selected)
+}
+
+/// Whether the paste was read as code or as a printed model: printed when the paste holds one
+/// and every operation comes from its lines (a paste of code followed by what it printed is
+/// read as its code, and says so in a note).
+fn about_paste(model: &crate::model::Model, source: &str) -> view::model::About {
+    use crate::model::op::Op;
+    use crate::model::printed::{Kind, find};
+    let Some(found) = find(source) else {
+        return view::model::About::Code;
+    };
+    let mut operations = model
+        .graph
+        .nodes
+        .iter()
+        .filter(|n| !matches!(n.op, Op::Input))
+        .peekable();
+    let printed = operations.peek().is_some()
+        && operations.all(|n| n.source.line == 0 || n.source.line >= found.line);
+    if printed {
+        view::model::About::Printed {
+            summary: found.kind == Kind::Summary,
+            line: found.line,
+        }
+    } else {
+        view::model::About::Code
+    }
 }
 
 /// A pasted layer call as the form's query. The call states no input size: the form's own is
@@ -497,6 +693,178 @@ mod tests {
             paste_layer("nn.Conv2d(3, 8, 3", "")
                 .unwrap_err()
                 .contains("never closed")
+        );
+    }
+}
+
+#[cfg(test)]
+mod file_and_notice_tests {
+    use super::*;
+
+    fn model_markup(request: &Request, bytes: Option<&[u8]>) -> (String, String) {
+        let text = match bytes {
+            Some(b) => answer_with_bytes(&request.encode(), b),
+            None => answer(&request.encode()),
+        };
+        match Reply::decode(&text) {
+            Some(Reply::Model {
+                markup, fragment, ..
+            }) => (markup, fragment),
+            other => panic!("a model reply, not {other:?}"),
+        }
+    }
+
+    fn file_request(name: &str, size: usize, input: &str) -> Request {
+        Request::File {
+            id: 1,
+            check: false,
+            selected: Framework::Torch,
+            input: input.into(),
+            name: name.into(),
+            size: size as u64,
+        }
+    }
+
+    fn paste(source: &str, input: &str) -> String {
+        model_markup(
+            &Request::Model {
+                id: 1,
+                check: false,
+                selected: Framework::Torch,
+                input: input.into(),
+                source: source.into(),
+            },
+            None,
+        )
+        .0
+    }
+
+    #[test]
+    fn an_onnx_file_gets_its_table_flags_and_ports_and_no_link() {
+        let bytes = include_bytes!("../../tests/files/onnx/conv2d_notset_asym.onnx");
+        let (markup, fragment) = model_markup(
+            &file_request("asym <pads>.onnx", bytes.len(), ""),
+            Some(bytes),
+        );
+        assert_eq!(fragment, "", "a file never goes in the link");
+        assert!(markup.contains("asym &lt;pads&gt;.onnx"), "{markup}");
+        assert!(markup.contains(r#"data-testid="model-file-about""#));
+        assert!(
+            markup.contains(r#"<tr data-testid="model-row" data-flags="asymmetric">"#),
+            "{markup}"
+        );
+        assert!(
+            markup.contains(r#"<li data-flag="asymmetric">"#),
+            "{markup}"
+        );
+        assert!(!markup.contains("line 0"), "{markup}");
+        assert_eq!(markup.matches("data-testid=\"model-code-").count(), 4);
+        // A residual export: the add reads two rows.
+        let bytes = include_bytes!("../../tests/files/onnx/torch_residual_ts.onnx");
+        let (markup, _) = model_markup(&file_request("r.onnx", bytes.len(), ""), Some(bytes));
+        assert!(markup.contains("← #3 /conv2/Conv, #4"), "{markup}");
+        // Free sizes: the notice asks for the input, which then gives the shapes.
+        let bytes = include_bytes!("../../tests/files/onnx/dim_param_input.onnx");
+        let (markup, _) = model_markup(&file_request("d.onnx", bytes.len(), ""), Some(bytes));
+        assert!(markup.contains("model-notice"), "{markup}");
+        let (markup, _) =
+            model_markup(&file_request("d.onnx", bytes.len(), "3x32x32"), Some(bytes));
+        assert!(!markup.contains("model-notice"), "{markup}");
+    }
+
+    #[test]
+    fn a_bad_file_is_one_notice_never_a_panic() {
+        let good = include_bytes!("../../tests/files/onnx/torch_cnn_ts.onnx");
+        let mut cases: Vec<Vec<u8>> = vec![
+            Vec::new(),
+            b"hello, this is not a model".to_vec(),
+            b"PK\x03\x04 not really a zip".to_vec(),
+            b"\x89HDF\r\n\x1a\n cut".to_vec(),
+        ];
+        for cut in [1, 7, 100, good.len() / 2, good.len() - 1] {
+            cases.push(good[..cut].to_vec());
+        }
+        for bytes in &cases {
+            let (markup, fragment) =
+                model_markup(&file_request("bad.onnx", bytes.len(), ""), Some(bytes));
+            assert!(markup.contains("model-error"), "{bytes:?}: {markup}");
+            assert!(
+                markup.contains("bad.onnx</strong> was not read"),
+                "{markup}"
+            );
+            assert_eq!(fragment, "");
+        }
+        // Bytes that do not match the framed length, or none at all.
+        let (markup, _) = model_markup(&file_request("x.onnx", 10, ""), Some(b"12345"));
+        assert!(
+            markup.contains("did not hand over the whole file (5 of 10 bytes)"),
+            "{markup}"
+        );
+        let (markup, _) = model_markup(&file_request("x.onnx", 10, ""), None);
+        assert!(markup.contains("x.onnx</strong> was not read"), "{markup}");
+        assert!(
+            markup.contains("did not hand over the whole file (0 of 10 bytes)"),
+            "{markup}"
+        );
+    }
+
+    #[test]
+    fn a_residual_paste_shows_the_rows_each_add_reads() {
+        let markup = paste(include_str!("../../tests/models/keras_toy_resnet.py"), "");
+        assert_eq!(
+            markup.matches("data-testid=\"model-row-reads\"").count(),
+            2,
+            "{markup}"
+        );
+        assert!(
+            markup.contains("← #5 conv2d_3, #3 max_pooling2d"),
+            "{markup}"
+        );
+        assert!(!markup.contains("model-printed"));
+    }
+
+    #[test]
+    fn a_printed_model_says_so_and_what_was_assumed() {
+        let markup = paste(
+            include_str!("../../tests/models/printed_resnet18.txt"),
+            "3x224x224",
+        );
+        assert!(
+            markup.contains(r#"data-testid="model-printed""#),
+            "{markup}"
+        );
+        assert!(markup.contains("print(model)"), "{markup}");
+        assert!(markup.contains("Read from a printout"), "{markup}");
+        assert!(
+            markup.contains("data-testid=\"model-printed-rows\""),
+            "{markup}"
+        );
+        let markup = paste(
+            include_str!("../../tests/models/summary_toy_resnet.txt"),
+            "",
+        );
+        assert!(
+            markup.contains(r#"data-testid="model-printed""#),
+            "{markup}"
+        );
+        assert!(markup.contains("model.summary()"), "{markup}");
+        assert!(
+            markup.contains("← #5 conv2d_3, #3 max_pooling2d"),
+            "{markup}"
+        );
+    }
+
+    #[test]
+    fn a_read_error_shows_its_line_as_written() {
+        let markup = paste(
+            "import torch.nn as nn\nmodel = nn.Sequential(\n    nn.Conv2d(3, 8, 3),\n    nn.LSTM(8, 8),\n)\n",
+            "",
+        );
+        assert!(markup.contains("line 4"), "{markup}");
+        assert!(
+            markup
+                .contains(r#"<span class="line-number">4</span> <code>    nn.LSTM(8, 8),</code>"#),
+            "{markup}"
         );
     }
 }

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import type { Page, Request } from '@playwright/test';
+import { test, expect } from './fixtures/padlab';
+
+// A model file is read in the browser: chosen with the file input or dropped on the view, its
+// bytes go to the worker (a transferred buffer), never to the network.
+const onnx = (name: string) => readFileSync(`${__dirname}/../../tests/files/onnx/${name}`);
+
+async function openModelView(page: Page) {
+  await page.getByTestId('view-model').click();
+  await expect(page.getByTestId('model-view')).toBeVisible();
+}
+
+test('an ONNX file is read in the page: its table flags the asymmetric pads, a row opens in the picture, and no request carries the file', async ({ padlab }) => {
+  const page = padlab.page;
+  await padlab.open();
+  await openModelView(page);
+  // The file control is a real, labelled file input, described as a drop zone.
+  const input = page.getByLabel('Model file (.onnx)');
+  await expect(input).toHaveAttribute('type', 'file');
+  await expect(input).toHaveAccessibleDescription(/drop it anywhere on this view.*never uploaded/);
+
+  // Every request from here on (the page's and its worker's), with its body.
+  const requests: Request[] = [];
+  page.context().on('request', (r) => requests.push(r));
+  const bytes = onnx('conv2d_notset_asym.onnx');
+  await input.setInputFiles({ name: 'conv2d_notset_asym.onnx', mimeType: 'application/octet-stream', buffer: bytes });
+
+  await expect(page.getByTestId('model-file-about')).toContainText('conv2d_notset_asym.onnx');
+  await expect(page.getByTestId('model-file-about')).toContainText('never uploaded');
+  await expect(page.getByTestId('model-file-status')).toBeVisible();
+  const rows = page.getByTestId('model-row');
+  await expect(rows).toHaveCount(1);
+  // The asymmetric pads are flagged on their row and in the porter's list.
+  await expect(rows.first()).toHaveAttribute('data-flags', /\basymmetric\b/);
+  await expect(rows.first().getByTestId('model-row-flag')).toContainText('a symmetric port shifts the output');
+  await expect(page.getByTestId('model-flags')).toContainText('asymmetric pads row #1');
+  // Ported to every target.
+  await expect(page.getByTestId('model-code-torch')).toContainText('nn.ZeroPad2d((1, 1, 0, 2))');
+  // No request was made with the file: none has a body, none names it, and the address holds
+  // no model.
+  for (const r of requests) {
+    expect(r.method(), r.url()).toBe('GET');
+    expect(r.postDataBuffer(), r.url()).toBeNull();
+    expect(r.url()).not.toContain('conv2d_notset_asym');
+  }
+  expect(new URL(page.url()).hash).toBe('#view=model');
+
+  // The row opens its layer in the picture at its real input, in the page: the file stays
+  // behind the other tab.
+  const shape = (await rows.first().locator('td[data-label="input"]').innerText()).split(' × ').slice(1).join('x');
+  await rows.first().getByTestId('model-row-link').click();
+  await expect(page.getByTestId('view-layer')).toHaveAttribute('aria-selected', 'true');
+  await expect(padlab.field('framework')).toHaveValue('onnx');
+  await expect(padlab.field('input')).toHaveValue(shape);
+  await page.getByTestId('view-model').click();
+  await expect(page.getByTestId('model-file-about')).toContainText('conv2d_notset_asym.onnx');
+  await expect(rows).toHaveCount(1);
+  // Typing a paste closes the file.
+  await page.getByTestId('model-source').fill('import torch.nn as nn\nmodel = nn.Sequential(nn.Conv2d(3, 8, 3))\n');
+  await page.getByTestId('model-input').fill('3x8x8');
+  await expect(page.getByTestId('model-file-status')).toBeHidden();
+  await expect(page.getByTestId('model-output').first()).toHaveText('8 × 6 × 6');
+});
+
+test('a file dropped on the view is read: a residual export shows the rows its add reads', async ({ padlab }) => {
+  const page = padlab.page;
+  await padlab.open();
+  await openModelView(page);
+  const b64 = onnx('torch_residual_ts.onnx').toString('base64');
+  const dataTransfer = await page.evaluateHandle((data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'residual.onnx'));
+    return dt;
+  }, b64);
+  const view = page.getByTestId('model-view');
+  await view.dispatchEvent('dragenter', { dataTransfer });
+  await expect(view).toHaveAttribute('data-dragging', 'true');
+  await view.dispatchEvent('drop', { dataTransfer });
+  await expect(view).not.toHaveAttribute('data-dragging', 'true');
+  await expect(page.getByTestId('model-file-about')).toContainText('residual.onnx');
+  const add = page.getByTestId('model-row').filter({ hasText: 'Add()' });
+  await expect(add.getByTestId('model-row-reads')).toContainText('#3 /conv2/Conv, #4 /down/down.0/Conv');
+  // The ceil-mode average pool is flagged.
+  await expect(page.getByTestId('model-flags')).toContainText('ceil_mode');
+});
+
+test('a bad file gets one clear notice, and the view stays usable', async ({ padlab }) => {
+  const page = padlab.page;
+  await padlab.open();
+  await openModelView(page);
+  const input = page.getByTestId('model-file');
+  await input.setInputFiles({ name: 'notes.onnx', mimeType: 'text/plain', buffer: Buffer.from('these are my notes, not a model') });
+  const error = page.getByTestId('model-error');
+  await expect(error).toContainText('notes.onnx was not read');
+  await expect(error).toContainText('not a model file');
+  await expect(error).toHaveAttribute('role', 'alert');
+  // Cut short.
+  const cut = onnx('torch_cnn_ts.onnx');
+  await input.setInputFiles({ name: 'cut.onnx', mimeType: 'application/octet-stream', buffer: cut.subarray(0, Math.floor(cut.length / 2)) });
+  await expect(error).toContainText('cut.onnx was not read');
+  // Empty.
+  await input.setInputFiles({ name: 'empty.onnx', mimeType: 'application/octet-stream', buffer: Buffer.alloc(0) });
+  await expect(error).toContainText('empty.onnx was not read: the file is empty');
+  // A good file after the bad ones, then closing it returns to the (empty) paste.
+  await input.setInputFiles({ name: 'cnn.onnx', mimeType: 'application/octet-stream', buffer: cut });
+  await expect(page.getByTestId('model-file-about')).toContainText('cnn.onnx');
+  await page.getByTestId('model-file-close').click();
+  await expect(page.getByTestId('model-file-status')).toBeHidden();
+  await expect(page.locator('#model-output')).toContainText('Paste a model');
+});
