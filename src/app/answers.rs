@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::below::copy;
+use super::below::copy_beside;
 use crate::codegen::answer::answer;
 use crate::core::{Framework, LayerSpec};
 use crate::forms::compact::FieldError;
@@ -35,20 +35,10 @@ pub fn Answers(
         let Some(button) = super::dom::closest(&ev, "[data-copy-answer]") else {
             return;
         };
-        let text = button
-            .parent_element()
-            .and_then(|row| row.query_selector("code").ok().flatten())
-            .and_then(|code| code.text_content());
-        let target = button
-            .get_attribute("data-copy-answer")
-            .and_then(|n| n.parse::<Framework>().ok());
-        if let (Some(text), Some(t)) = (text, target) {
-            copy(
-                text,
-                "answer-status",
-                format!("Copied the {} line.", t.title()),
-            );
-        }
+        let source = ("data-copy-answer", "code");
+        copy_beside(&button, source, "answer-status", |t| {
+            format!("Copied the {} line.", t.title())
+        });
     };
     view! {
         <section class="answers" aria-labelledby="answers-title" data-testid="answers" on:click=on_click>

@@ -44,19 +44,28 @@ fn fill(name: &str, markup: &str, last: StoredValue<Vec<(String, String)>>) {
 /// A code tab's copy button (`data-copy` names the target): copies the tab's `pre`, then says
 /// so in the status line `status_id` ("Copied the PyTorch code.", `what` naming the thing).
 pub(super) fn copy_tab(button: &Element, status_id: &'static str, what: &str) {
+    copy_beside(button, ("data-copy", "pre"), status_id, |target| {
+        format!("Copied the {} {what}.", target.title())
+    });
+}
+
+/// A copy button whose attribute `attr` names a target: copies the text of the `selector`
+/// element beside it (in its parent), then says `done(target)` in the status line `status_id`.
+pub(super) fn copy_beside(
+    button: &Element,
+    (attr, selector): (&str, &str),
+    status_id: &'static str,
+    done: impl FnOnce(Framework) -> String,
+) {
     let text = button
         .parent_element()
-        .and_then(|panel| panel.query_selector("pre").ok().flatten())
-        .and_then(|pre| pre.text_content());
+        .and_then(|parent| parent.query_selector(selector).ok().flatten())
+        .and_then(|source| source.text_content());
     let target = button
-        .get_attribute("data-copy")
+        .get_attribute(attr)
         .and_then(|name| name.parse::<Framework>().ok());
     if let (Some(text), Some(target)) = (text, target) {
-        copy(
-            text,
-            status_id,
-            format!("Copied the {} {what}.", target.title()),
-        );
+        copy(text, status_id, done(target));
     }
 }
 

@@ -154,70 +154,58 @@ mod tests {
         answer(&test_layer((op, fw), [i, k, s, p], |_| {}), target).unwrap()
     }
 
+    /// The answer for `target` of a layer read from `fw`, checked to be the lines `want`.
+    fn lines_are(
+        layer: (Op, Framework),
+        fields: [&str; 4],
+        target: Framework,
+        want: &[Line],
+    ) -> Answer {
+        let a = lines(layer.0, layer.1, fields, target);
+        assert_eq!(a.lines, want, "{target:?}");
+        a
+    }
+
     #[test]
     fn seed_000_is_one_line_in_torch_and_a_pad_in_keras_free_forms() {
         // Keras 'same', kernel 4x1 on 100x20: torch's own 'same' is exact at stride 1.
+        let (keras, jax) = ((Op::Conv, Framework::Keras), (Op::Conv, Framework::Jax));
         let seed = ["100x20", "4x1", "1", "same"];
-        let torch = lines(Op::Conv, Framework::Keras, seed, Framework::Torch);
-        assert_eq!(
-            torch.lines,
-            vec![n("nn.Conv2d(C_in, C_out, (4, 1), padding='same')")]
-        );
+        let torch_same = n("nn.Conv2d(C_in, C_out, (4, 1), padding='same')");
+        let torch = lines_are(keras, seed, Framework::Torch, &[torch_same]);
         assert!(torch.native && torch.note.is_none());
-        let onnx = lines(Op::Conv, Framework::Keras, seed, Framework::Onnx);
-        assert_eq!(
-            onnx.lines,
-            vec![n("Conv(kernel_shape=[4, 1], auto_pad='SAME_UPPER')")]
-        );
+        let onnx_same = n("Conv(kernel_shape=[4, 1], auto_pad='SAME_UPPER')");
+        lines_are(keras, seed, Framework::Onnx, &[onnx_same]);
         // Explicit pairs that are 'same' are written 'same'.
-        let same = lines(
-            Op::Conv,
-            Framework::Jax,
-            ["100x20", "4x1", "1", "1,2x0,0"],
-            Framework::Keras,
-        );
-        assert_eq!(
-            same.lines,
-            vec![n("layers.Conv2D(C_out, (4, 1), padding='same')")]
-        );
+        let pairs = ["100x20", "4x1", "1", "1,2x0,0"];
+        let keras_same = n("layers.Conv2D(C_out, (4, 1), padding='same')");
+        lines_are(jax, pairs, Framework::Keras, &[keras_same]);
         // The odd pixel before: Keras needs a ZeroPadding2D, torch an F.pad (last dim first).
         let lower = ["100x20", "4x1", "1", "2,1x0,0"];
-        let keras = lines(Op::Conv, Framework::Jax, lower, Framework::Keras);
-        assert_eq!(
-            keras.lines,
-            vec![
-                c("layers.ZeroPadding2D(((2, 1), (0, 0)))"),
-                n("layers.Conv2D(C_out, (4, 1), padding='valid')")
-            ]
-        );
-        let torch = lines(Op::Conv, Framework::Jax, lower, Framework::Torch);
-        assert_eq!(
-            torch.lines,
-            vec![
-                c("x = F.pad(x, (0, 0, 2, 1))"),
-                n("nn.Conv2d(C_in, C_out, (4, 1), padding=0)")
-            ]
-        );
+        let keras_lower = [
+            c("layers.ZeroPadding2D(((2, 1), (0, 0)))"),
+            n("layers.Conv2D(C_out, (4, 1), padding='valid')"),
+        ];
+        lines_are(jax, lower, Framework::Keras, &keras_lower);
+        let torch_lower = [
+            c("x = F.pad(x, (0, 0, 2, 1))"),
+            n("nn.Conv2d(C_in, C_out, (4, 1), padding=0)"),
+        ];
+        let torch = lines_are(jax, lower, Framework::Torch, &torch_lower);
         assert!(!torch.native);
     }
 
     #[test]
     fn strided_same_says_its_pads_hold_for_this_size_only() {
-        let stem = ["224x224", "7", "2", "same"];
-        let torch = lines(Op::Conv, Framework::Keras, stem, Framework::Torch);
-        assert_eq!(
-            torch.lines,
-            vec![
-                c("x = F.pad(x, (2, 3, 2, 3))"),
-                n("nn.Conv2d(C_in, C_out, 7, stride=2, padding=0)")
-            ]
-        );
+        let (keras, stem) = ((Op::Conv, Framework::Keras), ["224x224", "7", "2", "same"]);
+        let torch_lines = [
+            c("x = F.pad(x, (2, 3, 2, 3))"),
+            n("nn.Conv2d(C_in, C_out, 7, stride=2, padding=0)"),
+        ];
+        let torch = lines_are(keras, stem, Framework::Torch, &torch_lines);
         assert!(torch.note.unwrap().contains("224×224 only"));
-        let tf = lines(Op::Conv, Framework::Keras, stem, Framework::Tf);
-        assert_eq!(
-            tf.lines,
-            vec![n("tf.nn.conv2d(x, w, strides=2, padding='SAME')")]
-        );
+        let tf_line = n("tf.nn.conv2d(x, w, strides=2, padding='SAME')");
+        let tf = lines_are(keras, stem, Framework::Tf, &[tf_line]);
         assert!(tf.native && tf.note.is_none());
     }
 

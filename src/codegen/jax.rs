@@ -127,9 +127,7 @@ impl Target for Jax {
 
     /// The layer as a function.
     fn layer(r: &Render<JaxPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import jax.numpy as jnp");
-        py.import("from jax import lax");
+        let mut py = Py::with_imports(&["import jax.numpy as jnp", "from jax import lax"]);
         let shape = r.shape();
         let n = shape.ndim();
         let op = r.op();
@@ -253,11 +251,8 @@ impl Target for Jax {
 
     /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
     fn runner(r: &Render<JaxPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import numpy as np");
-        py.import("import jax.numpy as jnp");
         let op = r.op();
-        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+        r.runner_def(Some("import jax.numpy as jnp"), |py| {
             if op.is_pool() {
                 py.line(format!("return np.asarray({}(jnp.asarray(x)))", r.name));
             } else {
@@ -267,8 +262,7 @@ impl Target for Jax {
                     r.weight_expr("w")
                 ));
             }
-        });
-        py
+        })
     }
 }
 

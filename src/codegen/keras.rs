@@ -7,8 +7,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, args, average_prologue, dilated_suffix, helper_note, pad_list,
-    pair_list, pair_tuples, short, tuple,
+    Line, Py, answer_lines, args, average_prologue, dilated_suffix, fill_helper, helper_note,
+    pad_list, pair_list, pair_tuples, short, tuple,
 };
 
 /// The Keras renderer.
@@ -33,7 +33,7 @@ impl Target for Keras {
     fn answer(plan: &Plan<KerasPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let n = shape.ndim();
-        let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
+        let padded = plan.fills().next().is_some();
         let pad = |p: &KerasPad| {
             let default = if padded { "" } else { "'valid'" };
             ("padding", format!("'{}'", keyword(p)), default)
@@ -115,8 +115,7 @@ impl Target for Keras {
 
     /// The layer definition: `def name(filters)` returning a `keras.Sequential`.
     fn layer(r: &Render<KerasPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import keras");
+        let mut py = Py::with_imports(&["import keras"]);
         let shape = r.shape();
         let n = shape.ndim();
         let op = r.op();
@@ -140,31 +139,39 @@ impl Target for Keras {
             py.blank();
         }
         let fills: Vec<Fill> = r.plan.fills().collect();
-        if fills.contains(&Fill::Replicate) {
-            py.block(format!("def {helper}pad_edge(t, pairs)"), |py| {
-                py.line("\"\"\"Pads by repeating the edge element (torch 'replicate').\"\"\"");
-                py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
-                    py.line("first = keras.ops.take(t, [0], axis=axis)");
-                    py.line("last = keras.ops.take(t, [t.shape[axis] - 1], axis=axis)");
-                    py.line("parts = [keras.ops.repeat(first, before, axis=axis), t, keras.ops.repeat(last, after, axis=axis)]");
-                    py.line("t = keras.ops.concatenate(parts, axis=axis)");
-                });
-                py.line("return t");
-            });
-            py.blank();
-        }
-        if fills.contains(&Fill::Circular) {
-            py.block(format!("def {helper}pad_wrap(t, pairs)"), |py| {
-                py.line("\"\"\"Pads by wrapping around (torch 'circular').\"\"\"");
-                py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
-                    py.line("size = t.shape[axis]");
-                    py.line("parts = [keras.ops.take(t, keras.ops.arange(size - before, size), axis=axis), t, keras.ops.take(t, keras.ops.arange(after), axis=axis)]");
-                    py.line("t = keras.ops.concatenate(parts, axis=axis)");
-                });
-                py.line("return t");
-            });
-            py.blank();
-        }
+        let edge = (
+            Fill::Replicate,
+            "Pads by repeating the edge element (torch 'replicate').",
+        );
+        fill_helper(
+            &mut py,
+            &fills,
+            edge,
+            &helper,
+            "t",
+            &[
+                "first = keras.ops.take(t, [0], axis=axis)",
+                "last = keras.ops.take(t, [t.shape[axis] - 1], axis=axis)",
+                "parts = [keras.ops.repeat(first, before, axis=axis), t, keras.ops.repeat(last, after, axis=axis)]",
+                "t = keras.ops.concatenate(parts, axis=axis)",
+            ],
+        );
+        let wrap = (
+            Fill::Circular,
+            "Pads by wrapping around (torch 'circular').",
+        );
+        fill_helper(
+            &mut py,
+            &fills,
+            wrap,
+            &helper,
+            "t",
+            &[
+                "size = t.shape[axis]",
+                "parts = [keras.ops.take(t, keras.ops.arange(size - before, size), axis=axis), t, keras.ops.take(t, keras.ops.arange(after), axis=axis)]",
+                "t = keras.ops.concatenate(parts, axis=axis)",
+            ],
+        );
         // Helpers used by Lambda layers.
         for (i, step) in r.plan.steps.iter().enumerate() {
             match step {
@@ -280,15 +287,13 @@ impl Target for Keras {
 
     /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
     fn runner(r: &Render<KerasPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import numpy as np");
         let n = r.shape().ndim();
         let op = r.op();
         let to_last = data_to_last(n);
         let to_first = data_to_first(n);
         let kernel_axes = kernel_to_last(n);
         let adds_bias = r.plan.adds_bias();
-        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+        r.runner_def(None, |py| {
             py.line(format!("x = np.transpose(x, {})", tuple(&to_last)));
             if op.is_pool() {
                 py.line(format!("model = {}()", r.name));
@@ -320,8 +325,7 @@ impl Target for Keras {
                 "return np.transpose(keras.ops.convert_to_numpy(model(x)), {})",
                 tuple(&to_first)
             ));
-        });
-        py
+        })
     }
 }
 

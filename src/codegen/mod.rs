@@ -294,12 +294,7 @@ fn header<P>(py: &mut Py, source: &LayerSpec, plan: &Plan<P>) {
         dims_text(&sem.shape.output)
     ));
     let pairs_text = |before: &[i64], after: &[i64]| {
-        before
-            .iter()
-            .zip(after)
-            .map(|(b, a)| format!("({b}, {a})"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        writer::pair_items(before.iter().copied().zip(after.iter().copied()), ", ")
     };
     match &sem.kind {
         Kind::Conv { before, after, .. } | Kind::Pool { before, after, .. } => {

@@ -135,9 +135,10 @@ impl Target for Onnx {
 
     /// The model-building function.
     fn layer(r: &Render<OnnxPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import numpy as np");
-        py.import("from onnx import TensorProto, helper, numpy_helper");
+        let mut py = Py::with_imports(&[
+            "import numpy as np",
+            "from onnx import TensorProto, helper, numpy_helper",
+        ]);
         let shape = r.shape();
         let n = shape.ndim();
         let op = r.op();
@@ -325,11 +326,8 @@ impl Target for Onnx {
 
     /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
     fn runner(r: &Render<OnnxPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import numpy as np");
-        py.import("import onnxruntime as ort");
         let op = r.op();
-        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+        r.runner_def(Some("import onnxruntime as ort"), |py| {
             if op.is_pool() {
                 py.line(format!("model = {}(x.shape[1])", r.name));
                 py.line("feeds = {\"x\": x}");
@@ -340,8 +338,7 @@ impl Target for Onnx {
             }
             py.line("session = ort.InferenceSession(model.SerializeToString(), providers=[\"CPUExecutionProvider\"])");
             py.line("return session.run(None, feeds)[0]");
-        });
-        py
+        })
     }
 }
 

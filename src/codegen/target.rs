@@ -69,6 +69,17 @@ impl<P> Render<'_, P> {
         }
     }
 
+    /// The runner's frame: numpy and the target's own `import`, then `def run_<name>(x, w, b)`
+    /// holding `body`.
+    pub fn runner_def(&self, import: Option<&str>, body: impl FnOnce(&mut Py)) -> Py {
+        let mut py = Py::with_imports(&["import numpy as np"]);
+        if let Some(import) = import {
+            py.import(import);
+        }
+        py.block(format!("def run_{}(x, w, b)", self.name), body);
+        py
+    }
+
     /// The layer kind.
     pub fn op(&self) -> Op {
         self.plan.semantics.op

@@ -7,8 +7,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, helper_note, join,
-    list, pad_list, pair_list, short, tuple,
+    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, fill_helper,
+    helper_note, join, list, pad_list, pair_list, short, tuple,
 };
 
 /// The `tf.nn` renderer.
@@ -110,41 +110,45 @@ impl Target for Tf {
 
     /// The layer as a function of NHWC tensors.
     fn layer(r: &Render<TfPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import tensorflow as tf");
+        let mut py = Py::with_imports(&["import tensorflow as tf"]);
         let shape = r.shape();
         let n = shape.ndim();
         let op = r.op();
         let helper = r.helper_prefix();
         let fills: Vec<Fill> = r.plan.fills().collect();
-        if fills.contains(&Fill::Replicate) {
-            py.block(format!("def {helper}pad_edge(x, pairs)"), |py| {
-                py.line("\"\"\"Pads by repeating the edge element (torch 'replicate', numpy 'edge').\"\"\"");
-                py.block("for axis, (before, after) in enumerate(pairs, start=1)", |py| {
-                    py.line("first = tf.gather(x, [0], axis=axis)");
-                    py.line("last = tf.gather(x, [x.shape[axis] - 1], axis=axis)");
-                    py.line("x = tf.concat([tf.repeat(first, before, axis=axis), x, tf.repeat(last, after, axis=axis)], axis=axis)");
-                });
-                py.line("return x");
-            });
-            py.blank();
-        }
-        if fills.contains(&Fill::Circular) {
-            py.block(format!("def {helper}pad_wrap(x, pairs)"), |py| {
-                py.line("\"\"\"Pads by wrapping around (torch 'circular', numpy 'wrap').\"\"\"");
-                py.block(
-                    "for axis, (before, after) in enumerate(pairs, start=1)",
-                    |py| {
-                        py.line("size = x.shape[axis]");
-                        py.line("head = tf.gather(x, tf.range(size - before, size), axis=axis)");
-                        py.line("tail = tf.gather(x, tf.range(after), axis=axis)");
-                        py.line("x = tf.concat([head, x, tail], axis=axis)");
-                    },
-                );
-                py.line("return x");
-            });
-            py.blank();
-        }
+        let edge = (
+            Fill::Replicate,
+            "Pads by repeating the edge element (torch 'replicate', numpy 'edge').",
+        );
+        fill_helper(
+            &mut py,
+            &fills,
+            edge,
+            &helper,
+            "x",
+            &[
+                "first = tf.gather(x, [0], axis=axis)",
+                "last = tf.gather(x, [x.shape[axis] - 1], axis=axis)",
+                "x = tf.concat([tf.repeat(first, before, axis=axis), x, tf.repeat(last, after, axis=axis)], axis=axis)",
+            ],
+        );
+        let wrap = (
+            Fill::Circular,
+            "Pads by wrapping around (torch 'circular', numpy 'wrap').",
+        );
+        fill_helper(
+            &mut py,
+            &fills,
+            wrap,
+            &helper,
+            "x",
+            &[
+                "size = x.shape[axis]",
+                "head = tf.gather(x, tf.range(size - before, size), axis=axis)",
+                "tail = tf.gather(x, tf.range(after), axis=axis)",
+                "x = tf.concat([head, x, tail], axis=axis)",
+            ],
+        );
         let args = if op.is_pool() {
             "x"
         } else {
@@ -226,15 +230,12 @@ impl Target for Tf {
 
     /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
     fn runner(r: &Render<TfPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import numpy as np");
-        py.import("import tensorflow as tf");
         let n = r.shape().ndim();
         let op = r.op();
         let to_last = data_to_last(n);
         let to_first = data_to_first(n);
         let kernel_axes = kernel_to_last(n);
-        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+        r.runner_def(Some("import tensorflow as tf"), |py| {
             py.line(format!(
                 "x = tf.constant(np.transpose(x, {}))",
                 tuple(&to_last)
@@ -253,8 +254,7 @@ impl Target for Tf {
                 "return np.transpose(y.numpy(), {})",
                 tuple(&to_first)
             ));
-        });
-        py
+        })
     }
 }
 

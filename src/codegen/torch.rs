@@ -41,7 +41,7 @@ impl Target for Torch {
     fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let n = shape.ndim();
-        let padded = plan.steps.iter().any(|s| matches!(s, Step::Pad { .. }));
+        let padded = plan.fills().next().is_some();
         let pad = |p: &TorchPad| {
             let value = match p {
                 TorchPad::Zero => "0".to_string(),
@@ -150,10 +150,11 @@ impl Target for Torch {
 
     /// The layer definition.
     fn layer(r: &Render<TorchPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import torch");
-        py.import("import torch.nn as nn");
-        py.import("import torch.nn.functional as F");
+        let mut py = Py::with_imports(&[
+            "import torch",
+            "import torch.nn as nn",
+            "import torch.nn.functional as F",
+        ]);
         let taps = r.plan.steps.iter().any(|s| {
             matches!(
                 s,
@@ -269,12 +270,9 @@ impl Target for Torch {
 
     /// `def run_<name>(x, w, b)`: NCHW numpy in and out, torch-layout weights.
     fn runner(r: &Render<TorchPad>) -> Py {
-        let mut py = Py::new();
-        py.import("import numpy as np");
-        py.import("import torch");
         let op = r.op();
         let adds_bias = r.plan.adds_bias();
-        py.block(format!("def run_{}(x, w, b)", r.name), |py| {
+        r.runner_def(Some("import torch"), |py| {
             py.line("x = torch.from_numpy(x)");
             if op.is_pool() {
                 let call = if r.functional {
@@ -306,8 +304,7 @@ impl Target for Torch {
                     py.line("return layer(x).numpy()");
                 }
             });
-        });
-        py
+        })
     }
 }
 

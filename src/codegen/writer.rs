@@ -17,6 +17,15 @@ impl Py {
         Py::default()
     }
 
+    /// A new file part that needs `lines` imported (in this order).
+    pub fn with_imports(lines: &[&str]) -> Py {
+        let mut py = Py::new();
+        for line in lines {
+            py.import(line);
+        }
+        py
+    }
+
     /// Adds an import line once (kept in first-use order, above the code).
     pub fn import(&mut self, line: &str) -> &mut Self {
         if !self.imports.iter().any(|l| l == line) {
@@ -141,18 +150,20 @@ pub fn onnx_pads(pairs: &[(i64, i64)], leading: usize) -> Vec<i64> {
         .collect()
 }
 
+/// `(1, 2), (0, 0)`: `(before, after)` pairs as Python tuples, joined by `sep`.
+pub fn pair_items(pairs: impl IntoIterator<Item = (i64, i64)>, sep: &str) -> String {
+    let items: Vec<String> = pairs
+        .into_iter()
+        .map(|(b, a)| format!("({b}, {a})"))
+        .collect();
+    items.join(sep)
+}
+
 /// `((1, 2), (0, 0))`, or `(1, 2)` for one dimension.
 pub fn pair_tuples(pairs: &[(i64, i64)]) -> String {
     match pairs {
         [(b, a)] => format!("({b}, {a})"),
-        _ => format!(
-            "({})",
-            pairs
-                .iter()
-                .map(|(b, a)| format!("({b}, {a})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        _ => format!("({})", pair_items(pairs.iter().copied(), ", ")),
     }
 }
 
@@ -172,14 +183,7 @@ pub fn pad_list(pairs: &[(i64, i64)], leading: usize, trailing: usize) -> String
 
 /// `[(1, 2), (0, 0)]`: per-dimension pairs as a list of tuples.
 pub fn pair_list(pairs: &[(i64, i64)]) -> String {
-    format!(
-        "[{}]",
-        pairs
-            .iter()
-            .map(|(b, a)| format!("({b}, {a})"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("[{}]", pair_items(pairs.iter().copied(), ", "))
 }
 
 /// NumPy/JAX `pad_width` for NCHW: `[(0, 0), (0, 0), (1, 2), ...]`.
@@ -308,6 +312,40 @@ fn spelled_out<P>(step: &Step<P>) -> Line {
         _ => "# a step spelled out in the full code below",
     };
     Line::new(LineKind::SpelledOut, text)
+}
+
+/// Defines the helper that pads with `fill` where the target has no such mode (`pad_edge` for
+/// replicate, `pad_wrap` for circular), if the plan's `fills` use it: `def
+/// {helper}pad_edge({x}, pairs)` with the docstring `doc`, a loop over the padded axes whose
+/// body is `body`, and `return {x}`.
+pub(crate) fn fill_helper(
+    py: &mut Py,
+    fills: &[Fill],
+    (fill, doc): (Fill, &str),
+    helper: &str,
+    x: &str,
+    body: &[&str],
+) {
+    if !fills.contains(&fill) {
+        return;
+    }
+    let name = match fill {
+        Fill::Replicate => "pad_edge",
+        _ => "pad_wrap",
+    };
+    py.block(format!("def {helper}{name}({x}, pairs)"), |py| {
+        py.line(format!("\"\"\"{doc}\"\"\""));
+        py.block(
+            "for axis, (before, after) in enumerate(pairs, start=1)",
+            |py| {
+                for line in body {
+                    py.line(line);
+                }
+            },
+        );
+        py.line(format!("return {x}"));
+    });
+    py.blank();
 }
 
 /// The comment after a pad line that calls a helper of the full code (TF and Keras have no

@@ -379,21 +379,8 @@ pub fn picture(spec: &LayerSpec, answer: &Answer) -> Option<Picture> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Framework, evaluate};
-    use crate::forms::compact::{CompactSpec, test_layer};
-
-    fn pic(
-        op: Op,
-        fw: Framework,
-        input: &str,
-        k: &str,
-        s: &str,
-        p: &str,
-        f: impl Fn(&mut CompactSpec),
-    ) -> Picture {
-        let spec = test_layer((op, fw), [input, k, s, p], f);
-        picture(&spec, &evaluate(&spec).unwrap()).unwrap()
-    }
+    use crate::core::Framework;
+    use crate::picture::test_picture as pic;
 
     fn kinds(axis: &Axis) -> String {
         (0..axis.len())
@@ -411,7 +398,7 @@ mod tests {
     #[test]
     fn seed_004_never_reads_its_last_padding_column_and_steps_row_major() {
         // 6 + 2 + 2 = 10 positions, windows of 5 start at 0, 2, 4: position 9 is never read.
-        let p = pic(Op::Conv, Framework::Torch, "6x6", "5", "2", "2", |_| {});
+        let p = pic((Op::Conv, Framework::Torch), ["6x6", "5", "2", "2"], |_| {});
         assert_eq!(kinds(&p.axes[0]), "ppiiiiiipP");
         assert_eq!(p.steps(), 9);
         assert_eq!(p.step_index(4), vec![1, 1]);
@@ -425,10 +412,11 @@ mod tests {
     #[test]
     fn the_floor_drops_the_last_row_and_reports_it_dead() {
         // 7 with kernel 2, stride 2, no padding: windows 0-1, 2-3, 4-5; element 6 is never read.
-        let p = pic(Op::MaxPool, Framework::Torch, "7", "2", "2", "0", |_| {});
+        let layer = (Op::MaxPool, Framework::Torch);
+        let p = pic(layer, ["7", "2", "2", "0"], |_| {});
         assert_eq!(kinds(&p.axes[0]), "iiiiiiI");
         // With ceil mode the last window reaches past the input instead.
-        let p = pic(Op::MaxPool, Framework::Torch, "7", "2", "2", "0", |c| {
+        let p = pic((Op::MaxPool, Framework::Torch), ["7", "2", "2", "0"], |c| {
             c.ceil_mode = true
         });
         assert_eq!(kinds(&p.axes[0]), "iiiiiiib");
@@ -439,7 +427,7 @@ mod tests {
     fn untouched_padding_is_dead_and_readers_invert_taps() {
         // Keras 'same' on 30 with pool 2 stride 2: no padding at all; torch p=1 k=2 s=2 on 5:
         // windows -1..0, 1..2, 3..4: all read.
-        let p = pic(Op::Conv, Framework::Torch, "5", "1", "3", "1", |_| {});
+        let p = pic((Op::Conv, Framework::Torch), ["5", "1", "3", "1"], |_| {});
         // Kernel 1, stride 3 from the left pad: reads -1, 2, 5 -> pad, input 2 and the right pad.
         assert_eq!(kinds(&p.axes[0]), "pIIiIIp");
         let axis = &p.axes[0];
@@ -520,15 +508,8 @@ mod tests {
 
     #[test]
     fn transposed_is_drawn_as_zero_inserted_input_with_the_crop_marked() {
-        let p = pic(
-            Op::ConvTranspose,
-            Framework::Keras,
-            "4",
-            "3",
-            "2",
-            "same",
-            |_| {},
-        );
+        let layer = (Op::ConvTranspose, Framework::Keras);
+        let p = pic(layer, ["4", "3", "2", "same"], |_| {});
         let axis = &p.axes[0];
         assert_eq!(kinds(axis), "ppizizizipp");
         assert_eq!(axis.output, 9);

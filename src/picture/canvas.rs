@@ -19,28 +19,24 @@ mod tests {
 
     #[test]
     fn every_cell_kind_has_a_paint() {
-        assert_eq!(
-            p(CellKind::Input { dead: false }),
-            ("--c-input", 1.0, false)
-        );
-        assert_eq!(
-            p(CellKind::Input { dead: true }),
-            ("--c-input", 0.35, false)
-        );
         let pad = |side, dead| CellKind::Pad { side, dead };
-        assert_eq!(p(pad(Side::Before, true)), ("--c-dead", 0.35, false));
-        assert_eq!(p(pad(Side::Before, false)), ("--c-pad", 1.0, false));
-        assert_eq!(p(pad(Side::After, false)), ("--c-pad-after", 1.0, false));
-        assert_eq!(p(pad(Side::Corner, false)), ("--c-pad-corner", 1.0, false));
-        assert_eq!(p(CellKind::Beyond), ("--line", 1.0, true));
-        assert_eq!(
-            p(CellKind::Output { cropped: true }),
-            ("--c-cropped", 1.0, false)
-        );
-        assert_eq!(
-            p(CellKind::Output { cropped: false }),
-            ("--c-out", 1.0, false)
-        );
+        let paints = [
+            (CellKind::Input { dead: false }, ("--c-input", 1.0, false)),
+            (CellKind::Input { dead: true }, ("--c-input", 0.35, false)),
+            (pad(Side::Before, true), ("--c-dead", 0.35, false)),
+            (pad(Side::Before, false), ("--c-pad", 1.0, false)),
+            (pad(Side::After, false), ("--c-pad-after", 1.0, false)),
+            (pad(Side::Corner, false), ("--c-pad-corner", 1.0, false)),
+            (CellKind::Beyond, ("--line", 1.0, true)),
+            (
+                CellKind::Output { cropped: true },
+                ("--c-cropped", 1.0, false),
+            ),
+            (CellKind::Output { cropped: false }, ("--c-out", 1.0, false)),
+        ];
+        for (kind, paint) in paints {
+            assert_eq!(p(kind), paint, "{kind:?}");
+        }
         // Padding that copies the input has its own colour; dead padding stays grey.
         assert_eq!(
             pad(Side::After, false).style_in(Fill::Circular).var,

@@ -34,17 +34,22 @@ pub use scene::{
 };
 pub use strip::{Slot, Strip};
 
+/// The picture of a test layer: `(op, framework)`, `[input, kernel, stride, padding]` in the
+/// compact notation, and any other field set by `f`.
+#[cfg(test)]
+pub(crate) fn test_picture(
+    layer: (crate::core::Op, crate::core::Framework),
+    fields: [&str; 4],
+    f: impl Fn(&mut crate::forms::compact::CompactSpec),
+) -> Picture {
+    let spec = crate::forms::compact::test_layer(layer, fields, f);
+    let answer = crate::core::evaluate(&spec).expect("an accepted test layer");
+    picture(&spec, &answer).expect("a test layer with a picture")
+}
+
 /// Seed 004 (6×6, kernel 5, stride 2, padding 2 -> 3×3), the picture several tests read.
 #[cfg(test)]
 fn seed_004() -> Picture {
-    use crate::core::{Framework, Op, evaluate};
-    use crate::forms::compact::CompactSpec;
-    let c = CompactSpec {
-        stride: "2".into(),
-        padding: "2".into(),
-        ..CompactSpec::new(Op::Conv, Framework::Torch, "6x6", "5")
-    };
-    let spec = c.to_spec().expect("seed 004 is valid");
-    let answer = evaluate(&spec).expect("seed 004 is accepted");
-    picture(&spec, &answer).expect("seed 004 has a picture")
+    use crate::core::{Framework, Op};
+    test_picture((Op::Conv, Framework::Torch), ["6x6", "5", "2", "2"], |_| {})
 }

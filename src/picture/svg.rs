@@ -156,53 +156,37 @@ pub fn overlay_svg(p: &Picture, at: &Layout, step: i64, slice: i64, hover: Optio
         outline(&mut out, "next-window", jr, jc + 1);
     }
     outline(&mut out, "window", jr, jc);
-    let one = |strip: &Strip, p: i64| strip.slot(p).map(|s| vec![(s, 1)]).unwrap_or_default();
-    rects(
-        &mut out,
+    // The marks: a block's origin, its (row, column) runs, the class.
+    let one = |rows: &Strip, cols: &Strip, r: i64, c: i64| {
+        let slot = |strip: &Strip, p: i64| strip.slot(p).map(|s| vec![(s, 1)]).unwrap_or_default();
+        (slot(rows, r), slot(cols, c))
+    };
+    let mut marks = vec![(
         at.output,
-        cell,
-        &one(&at.out_rows, jr),
-        &one(&at.out_cols, jc),
+        one(&at.out_rows, &at.out_cols, jr, jc),
         "current",
-    );
+    )];
     match hover {
         Some(Hit::Output { r, c }) => {
-            rects(
-                &mut out,
-                at.input,
-                cell,
-                &tap_runs(&rows, &at.in_rows, r),
-                &tap_runs(&cols, &at.in_cols, c),
-                "hl",
+            let taps = (
+                tap_runs(&rows, &at.in_rows, r),
+                tap_runs(&cols, &at.in_cols, c),
             );
-            rects(
-                &mut out,
-                at.output,
-                cell,
-                &one(&at.out_rows, r),
-                &one(&at.out_cols, c),
-                "hl",
-            );
+            marks.push((at.input, taps, "hl"));
+            marks.push((at.output, one(&at.out_rows, &at.out_cols, r, c), "hl"));
         }
         Some(Hit::Input { r, c }) => {
-            rects(
-                &mut out,
-                at.output,
-                cell,
-                &reader_runs(&rows, &at.out_rows, r),
-                &reader_runs(&cols, &at.out_cols, c),
-                "hl",
+            let readers = (
+                reader_runs(&rows, &at.out_rows, r),
+                reader_runs(&cols, &at.out_cols, c),
             );
-            rects(
-                &mut out,
-                at.input,
-                cell,
-                &one(&at.in_rows, r),
-                &one(&at.in_cols, c),
-                "hl",
-            );
+            marks.push((at.output, readers, "hl"));
+            marks.push((at.input, one(&at.in_rows, &at.in_cols, r, c), "hl"));
         }
         None => {}
+    }
+    for (grid, (row_runs, col_runs), class) in marks {
+        rects(&mut out, grid, cell, &row_runs, &col_runs, class);
     }
     out
 }

@@ -303,64 +303,46 @@ pub fn sum_text(p: &Picture, step: i64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Framework, Op, evaluate};
-    use crate::forms::compact::{CompactSpec, test_layer};
-    use crate::picture::picture;
+    use crate::core::{Framework, Op};
+    use crate::forms::compact::CompactSpec;
 
-    fn pic(
-        op: Op,
-        input: &str,
-        k: &str,
-        s: &str,
-        p: &str,
-        f: impl Fn(&mut CompactSpec),
-    ) -> Picture {
-        let spec = test_layer((op, Framework::Torch), [input, k, s, p], f);
-        picture(&spec, &evaluate(&spec).unwrap()).unwrap()
+    /// A PyTorch layer's picture.
+    fn pic(op: Op, fields: [&str; 4], f: impl Fn(&mut CompactSpec)) -> Picture {
+        crate::picture::test_picture((op, Framework::Torch), fields, f)
     }
 
     #[test]
     fn zeros_minus_infinity_and_copied_edges_are_where_the_padding_is() {
-        let zeros = pic(Op::Conv, "4", "3", "1", "1", |_| {});
+        let zeros = pic(Op::Conv, ["4", "3", "1", "1"], |_| {});
         assert_eq!(value_at(&zeros, 0, 0, 0), Some(Value::Num(0)));
         assert_eq!(
             value_at(&zeros, 0, 0, 1),
             Some(Value::Num(input_value(0, 0, 0)))
         );
-        let max = pic(Op::MaxPool, "4", "3", "1", "1", |_| {});
+        let max = pic(Op::MaxPool, ["4", "3", "1", "1"], |_| {});
         assert_eq!(value_at(&max, 0, 0, 0), Some(Value::NegInf));
-        // Reflect: the padding before position 0 mirrors element 1; replicate repeats element 0.
-        let reflect = pic(Op::Conv, "4", "3", "1", "1", |c| {
-            c.padding_mode = Some("reflect".parse().unwrap())
-        });
-        assert_eq!(
-            value_at(&reflect, 0, 0, 0),
-            Some(Value::Num(input_value(0, 0, 1)))
-        );
-        let replicate = pic(Op::Conv, "4", "3", "1", "2", |c| {
-            c.padding_mode = Some("replicate".parse().unwrap())
-        });
-        assert_eq!(
-            value_at(&replicate, 0, 0, 0),
-            Some(Value::Num(input_value(0, 0, 0)))
-        );
-        assert_eq!(
-            value_at(&replicate, 0, 0, 7),
-            Some(Value::Num(input_value(0, 0, 3)))
-        );
-        let circular = pic(Op::Conv, "4", "3", "1", "1", |c| {
-            c.padding_mode = Some("circular".parse().unwrap())
-        });
-        assert_eq!(
-            value_at(&circular, 0, 0, 0),
-            Some(Value::Num(input_value(0, 0, 3)))
-        );
+        // Reflect: the padding before position 0 mirrors element 1; replicate repeats element 0
+        // (and, past the end, element 3); circular wraps around to element 3.
+        // (mode, padding, position drawn, the input element it holds)
+        let copies = [
+            ("reflect", "1", 0, 1),
+            ("replicate", "2", 0, 0),
+            ("replicate", "2", 7, 3),
+            ("circular", "1", 0, 3),
+        ];
+        for (mode, padding, at, element) in copies {
+            let copied = pic(Op::Conv, ["4", "3", "1", padding], |c| {
+                c.padding_mode = Some(mode.parse().unwrap())
+            });
+            let want = Some(Value::Num(input_value(0, 0, element)));
+            assert_eq!(value_at(&copied, 0, 0, at), want, "{mode} at {at}");
+        }
     }
 
     #[test]
     fn an_output_is_its_window_s_sum_max_or_average() {
         // 1-D, kernel 3, padding 1: output 0 reads the zero pad, x0 and x1.
-        let conv = pic(Op::Conv, "4", "3", "1", "1", |_| {});
+        let conv = pic(Op::Conv, ["4", "3", "1", "1"], |_| {});
         let (x0, x1) = (input_value(0, 0, 0), input_value(0, 0, 1));
         let expected = x0 * weight(&[0, 0, 1]) + x1 * weight(&[0, 0, 2]);
         assert_eq!(
@@ -373,24 +355,24 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("(one tap reads a zero)"), "{text}");
-        let max = pic(Op::MaxPool, "4", "3", "1", "1", |_| {});
+        let max = pic(Op::MaxPool, ["4", "3", "1", "1"], |_| {});
         assert_eq!(
             output(&max, 0, 0, 0).map(|o| o.0),
             Some(Value::Num(x0.max(x1)))
         );
         // torch's average counts the padding by default: (0 + x0 + x1) / 3.
-        let avg = pic(Op::AvgPool, "4", "3", "1", "1", |_| {});
+        let avg = pic(Op::AvgPool, ["4", "3", "1", "1"], |_| {});
         assert!(
             sum_text(&avg, 0)
                 .unwrap()
                 .ends_with(&format!("/ 3 = {}/3", x0 + x1))
         );
-        let uncounted = pic(Op::AvgPool, "4", "3", "1", "1", |c| {
+        let uncounted = pic(Op::AvgPool, ["4", "3", "1", "1"], |c| {
             c.count_include_pad = Some(false)
         });
         assert!(sum_text(&uncounted, 0).unwrap().contains("/ 2"));
         // Huge windows are not summed.
-        let huge = pic(Op::Conv, "9000", "9000", "1", "0", |_| {});
+        let huge = pic(Op::Conv, ["9000", "9000", "1", "0"], |_| {});
         assert_eq!(output(&huge, 0, 0, 0), None);
     }
 }

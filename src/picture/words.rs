@@ -133,25 +133,12 @@ mod tests {
     use super::*;
     use crate::core::{Framework, Op, evaluate};
     use crate::forms::compact::CompactSpec;
-    use crate::picture::{Fit, layout, picture, scene};
+    use crate::picture::{Fit, layout, picture, scene, test_picture};
 
-    fn legend_of(
-        op: Op,
-        fw: Framework,
-        input: &str,
-        k: &str,
-        s: &str,
-        p: &str,
-        mode: Option<&str>,
-    ) -> Vec<String> {
-        let mut c = CompactSpec {
-            stride: s.into(),
-            padding: p.into(),
-            ..CompactSpec::new(op, fw, input, k)
-        };
-        c.padding_mode = mode.map(|m| m.parse().unwrap());
-        let spec = c.to_spec().unwrap();
-        let pic = picture(&spec, &evaluate(&spec).unwrap()).unwrap();
+    fn legend_of(layer: (Op, Framework), fields: [&str; 4], mode: Option<&str>) -> Vec<String> {
+        let pic = test_picture(layer, fields, |c: &mut CompactSpec| {
+            c.padding_mode = mode.map(|m| m.parse().unwrap())
+        });
         let at = layout(&pic, 0, &Fit::default());
         legend(&pic, &scene(&pic, &at, 0), &at)
             .into_iter()
@@ -162,7 +149,7 @@ mod tests {
     #[test]
     fn the_legend_lists_only_what_the_picture_shows() {
         // Valid padding: no padding, dead or ceil entries.
-        let plain = legend_of(Op::Conv, Framework::Torch, "6x6", "3", "1", "0", None);
+        let plain = legend_of((Op::Conv, Framework::Torch), ["6x6", "3", "1", "0"], None);
         assert!(
             !plain
                 .iter()
@@ -171,12 +158,8 @@ mod tests {
         );
         // Reflect padding is named as such, not as zeros.
         let reflect = legend_of(
-            Op::Conv,
-            Framework::Torch,
-            "6x6",
-            "3",
-            "1",
-            "1",
+            (Op::Conv, Framework::Torch),
+            ["6x6", "3", "1", "1"],
             Some("reflect"),
         );
         assert!(
@@ -186,18 +169,14 @@ mod tests {
         assert!(!reflect.iter().any(|t| t.contains("zeros")));
         // A transposed layer: inserted zeros and the cropped output.
         let t = legend_of(
-            Op::ConvTranspose,
-            Framework::Keras,
-            "4",
-            "3",
-            "2",
-            "same",
+            (Op::ConvTranspose, Framework::Keras),
+            ["4", "3", "2", "same"],
             None,
         );
         assert!(t.iter().any(|t| t.contains("zero inserted")), "{t:?}");
         assert!(t.iter().any(|t| t.contains("cropped")), "{t:?}");
         // Max pooling pads with −∞; ceil mode reaches past the padding.
-        let pool = legend_of(Op::MaxPool, Framework::Torch, "7", "2", "2", "0", None);
+        let pool = legend_of((Op::MaxPool, Framework::Torch), ["7", "2", "2", "0"], None);
         assert!(!pool.iter().any(|t| t.contains("padding")));
         let mut c = CompactSpec::new(Op::MaxPool, Framework::Torch, "7", "2");
         c.ceil_mode = true;

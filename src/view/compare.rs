@@ -203,11 +203,16 @@ pub fn compare(spec: &LayerSpec) -> Vec<Row> {
 mod tests {
     use super::*;
 
-    fn resnet_stem() -> Vec<Row> {
-        let mut spec = LayerSpec::new(Op::Conv, Framework::Keras, vec![224, 224], Dims::All(7));
-        spec.stride = Some(Dims::All(2));
+    /// The rows of a Keras layer with 'same' padding: `op` with `kernel` and `stride` on `input`.
+    fn keras_same(op: Op, input: Vec<i64>, kernel: i64, stride: i64) -> Vec<Row> {
+        let mut spec = LayerSpec::new(op, Framework::Keras, input, Dims::All(kernel));
+        spec.stride = Some(Dims::All(stride));
         spec.padding = Some(Padding::Same);
         compare(&spec)
+    }
+
+    fn resnet_stem() -> Vec<Row> {
+        keras_same(Op::Conv, vec![224, 224], 7, 2)
     }
 
     #[test]
@@ -247,10 +252,7 @@ mod tests {
     fn keras_backends_that_part_get_their_own_rows() {
         // AveragePooling1D(3, strides=2, padding='same') on 2: the same size everywhere, other
         // numbers on torch.
-        let mut spec = LayerSpec::new(Op::AvgPool, Framework::Keras, vec![2], Dims::All(3));
-        spec.stride = Some(Dims::All(2));
-        spec.padding = Some(Padding::Same);
-        let rows = compare(&spec);
+        let rows = keras_same(Op::AvgPool, vec![2], 3, 2);
         let torch = rows
             .iter()
             .find(|r| r.label == "Keras 'same', torch backend")
@@ -264,10 +266,7 @@ mod tests {
 
     #[test]
     fn a_transposed_layer_compares_the_naive_port_too() {
-        let mut spec = LayerSpec::new(Op::ConvTranspose, Framework::Keras, vec![4], Dims::All(3));
-        spec.stride = Some(Dims::All(2));
-        spec.padding = Some(Padding::Same);
-        let rows = compare(&spec);
+        let rows = keras_same(Op::ConvTranspose, vec![4], 3, 2);
         assert_eq!(rows[0].versus, Versus::Same);
         assert_eq!(rows[1].label, "PyTorch padding=1, output_padding=1");
         // The classic trap: same length 8, shifted one pixel.

@@ -117,29 +117,22 @@ mod tests {
     use crate::core::evaluate;
     use crate::forms::compact::{CompactSpec, test_layer};
 
-    fn lines(
-        op: Op,
-        fw: Framework,
-        input: &str,
-        k: &str,
-        s: &str,
-        p: &str,
-        f: impl Fn(&mut CompactSpec),
-    ) -> Vec<Line> {
-        let spec = test_layer((op, fw), [input, k, s, p], f);
+    fn lines(layer: (Op, Framework), fields: [&str; 4], f: impl Fn(&mut CompactSpec)) -> Vec<Line> {
+        let spec = test_layer(layer, fields, f);
         explain(&spec, &evaluate(&spec).unwrap())
     }
 
     #[test]
     fn seed_004_reads_like_the_textbook() {
-        let l = lines(Op::Conv, Framework::Torch, "6x6", "5", "2", "2", |_| {});
+        let l = lines((Op::Conv, Framework::Torch), ["6x6", "5", "2", "2"], |_| {});
         assert_eq!(l[0].output, "⌊(6 + 2 + 2 − 5) / 2⌋ + 1 = 3");
         assert_eq!(l[1].dimension, "width");
     }
 
     #[test]
     fn same_shows_the_split_and_ceil_mode_shows_the_dropped_window() {
-        let l = lines(Op::Conv, Framework::Keras, "224", "7", "2", "same", |_| {});
+        let layer = (Op::Conv, Framework::Keras);
+        let l = lines(layer, ["224", "7", "2", "same"], |_| {});
         assert_eq!(
             l[0].padding.as_deref(),
             Some(
@@ -148,7 +141,7 @@ mod tests {
         );
         // torch MaxPool(2, 2, padding=1, ceil) on 5: ⌈(5+2-2)/2⌉+1 = 4, but the last window would
         // start at 6 = i + p, in the right padding: dropped, 3.
-        let l = lines(Op::MaxPool, Framework::Torch, "5", "2", "2", "1", |c| {
+        let l = lines((Op::MaxPool, Framework::Torch), ["5", "2", "2", "1"], |c| {
             c.ceil_mode = true
         });
         assert!(
@@ -157,7 +150,7 @@ mod tests {
             "{}",
             l[0].output
         );
-        let l = lines(Op::MaxPool, Framework::Torch, "4", "2", "2", "1", |c| {
+        let l = lines((Op::MaxPool, Framework::Torch), ["4", "2", "2", "1"], |c| {
             c.ceil_mode = true
         });
         assert_eq!(l[0].output, "⌈(4 + 1 + 1 − 2) / 2⌉ + 1 = 3");
@@ -166,19 +159,15 @@ mod tests {
     #[test]
     fn transposed_and_dilated() {
         let l = lines(
-            Op::ConvTranspose,
-            Framework::Torch,
-            "249",
-            "7",
-            "6",
-            "9",
+            (Op::ConvTranspose, Framework::Torch),
+            ["249", "7", "6", "9"],
             |c| c.output_padding = "4".into(),
         );
         assert_eq!(
             l[0].output,
             "full = (249 − 1)·6 + 7 = 1495; output = 1495 − 9 − 5 = 1481"
         );
-        let l = lines(Op::Conv, Framework::Jax, "9", "3", "1", "valid", |c| {
+        let l = lines((Op::Conv, Framework::Jax), ["9", "3", "1", "valid"], |c| {
             c.dilation = "2".into()
         });
         assert_eq!(l[0].kernel.as_deref(), Some("k' = 2·(3 − 1) + 1 = 5"));
