@@ -125,7 +125,16 @@ fn source_layer(source: Framework, name: &str) -> String {
 /// Lines that read one load's weights from the source into canonical torch-layout arrays:
 /// `w`, `b` (convolutions, dense), `gamma`, `beta`, `mean`, `var` (normalisations), `pw`
 /// (a separable convolution's pointwise kernel).
-fn read_source(py: &mut Py, source: Framework, target: Framework, load: &Load, src: &str) {
+/// `randomise`: move batch-norm statistics away from their defaults first (only at a layer's
+/// first load: a layer used twice is read again, not randomised again).
+fn read_source(
+    py: &mut Py,
+    source: Framework,
+    target: Framework,
+    load: &Load,
+    src: &str,
+    randomise: bool,
+) {
     match (&load.kind, source) {
         (LoadKind::Conv { .. } | LoadKind::Embedding { .. }, Framework::Onnx) => {
             // ONNX keeps PyTorch's layouts: [out, in/groups, k...], transposed [in, out/groups, k...].
@@ -151,14 +160,16 @@ fn read_source(py: &mut Py, source: Framework, target: Framework, load: &Load, s
         (LoadKind::BatchNorm { features, .. }, Framework::Onnx) => {
             // Statistics and affine values away from their defaults, so they matter.
             py.line(format!("node = {src}"));
-            py.block(
-                "for k, low, high in ((1, 0.5, 1.5), (2, -0.5, 0.5), (3, -0.5, 0.5), (4, 0.5, 2.0))",
-                |py| {
-                    py.line(format!(
-                        "onnx_set(node, k, rng.uniform(low, high, {features}).astype(np.float32))"
-                    ));
-                },
-            );
+            if randomise {
+                py.block(
+                    "for k, low, high in ((1, 0.5, 1.5), (2, -0.5, 0.5), (3, -0.5, 0.5), (4, 0.5, 2.0))",
+                    |py| {
+                        py.line(format!(
+                            "onnx_set(node, k, rng.uniform(low, high, {features}).astype(np.float32))"
+                        ));
+                    },
+                );
+            }
             py.line("gamma, beta, mean, var = (onnx_value(node, k) for k in (1, 2, 3, 4))");
         }
         (LoadKind::LayerNorm { .. } | LoadKind::GroupNorm, Framework::Onnx) => {
@@ -230,12 +241,14 @@ fn read_source(py: &mut Py, source: Framework, target: Framework, load: &Load, s
         }
         (LoadKind::BatchNorm { features, .. }, Framework::Torch) => {
             // Statistics and affine values away from their defaults, so they matter.
-            py.line(format!("{src}.running_mean.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, {features}).astype(np.float32)))"));
-            py.line(format!("{src}.running_var.copy_(torch.from_numpy(rng.uniform(0.5, 2.0, {features}).astype(np.float32)))"));
-            py.block(format!("if {src}.weight is not None"), |py| {
-                py.line(format!("{src}.weight.copy_(torch.from_numpy(rng.uniform(0.5, 1.5, {features}).astype(np.float32)))"));
-                py.line(format!("{src}.bias.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, {features}).astype(np.float32)))"));
-            });
+            if randomise {
+                py.line(format!("{src}.running_mean.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, {features}).astype(np.float32)))"));
+                py.line(format!("{src}.running_var.copy_(torch.from_numpy(rng.uniform(0.5, 2.0, {features}).astype(np.float32)))"));
+                py.block(format!("if {src}.weight is not None"), |py| {
+                    py.line(format!("{src}.weight.copy_(torch.from_numpy(rng.uniform(0.5, 1.5, {features}).astype(np.float32)))"));
+                    py.line(format!("{src}.bias.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, {features}).astype(np.float32)))"));
+                });
+            }
             py.line(format!("gamma, beta, mean, var = as_numpy({src}.weight), as_numpy({src}.bias), as_numpy({src}.running_mean), as_numpy({src}.running_var)"));
         }
         (
@@ -246,23 +259,29 @@ fn read_source(py: &mut Py, source: Framework, target: Framework, load: &Load, s
             },
             _,
         ) => {
-            py.line(format!(
-                "{src}.moving_mean.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"
-            ));
-            py.line(format!(
-                "{src}.moving_variance.assign(rng.uniform(0.5, 2.0, {features}).astype(np.float32))"
-            ));
+            if randomise {
+                py.line(format!(
+                    "{src}.moving_mean.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"
+                ));
+                py.line(format!(
+                    "{src}.moving_variance.assign(rng.uniform(0.5, 2.0, {features}).astype(np.float32))"
+                ));
+            }
             py.line("gamma = beta = None");
             if *scale {
-                py.line(format!(
-                    "{src}.gamma.assign(rng.uniform(0.5, 1.5, {features}).astype(np.float32))"
-                ));
+                if randomise {
+                    py.line(format!(
+                        "{src}.gamma.assign(rng.uniform(0.5, 1.5, {features}).astype(np.float32))"
+                    ));
+                }
                 py.line(format!("gamma = as_numpy({src}.gamma)"));
             }
             if *center {
-                py.line(format!(
-                    "{src}.beta.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"
-                ));
+                if randomise {
+                    py.line(format!(
+                        "{src}.beta.assign(rng.uniform(-0.5, 0.5, {features}).astype(np.float32))"
+                    ));
+                }
                 py.line(format!("beta = as_numpy({src}.beta)"));
             }
             py.line(format!(
@@ -779,8 +798,10 @@ fn script_rest(
     }
     py.blank();
     let mut body = Py::new();
+    let mut read = std::collections::HashSet::new();
     for load in &plan.loads {
         let node = model.graph.node(load.node);
+        let first = read.insert(load.node);
         let access = written
             .access
             .iter()
@@ -793,7 +814,7 @@ fn script_rest(
             crate::model::code::eval::short(&node.source.text)
         ));
         let src = source_layer(source, &node.name);
-        read_source(&mut body, source, target, load, &src);
+        read_source(&mut body, source, target, load, &src, first);
         match target {
             Framework::Torch => write_torch(&mut body, load, &access),
             Framework::Keras => write_keras(&mut body, load, &access),
