@@ -313,7 +313,14 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
     } else {
         pick.value.clone()
     };
-    let (graph, input) = trace(&mut it, &model, &pick.build)?;
+    // An error while tracing that has no line of its own (a limit reached inside a container)
+    // names the line that made the model.
+    let (graph, input) = trace(&mut it, &model, &pick.build).map_err(|mut e| {
+        if e.line == 0 && pick.line != usize::MAX {
+            e.line = pick.line;
+        }
+        e
+    })?;
     let kept = it
         .top
         .iter()
@@ -521,7 +528,14 @@ fn variables(it: &Interp, body: &[super::ast::Stmt]) -> Vec<Candidate> {
             let Some(v) = it.globals.get(n.as_str()) else {
                 continue;
             };
-            if is_model(v) && seen.insert(id_of(v)) {
+            if is_model(v) && !seen.insert(id_of(v)) {
+                // Bound again (`model = nn.Sequential(model, model)`): its line is the last.
+                if let Some(c) = found.iter_mut().find(|c| c.build == n) {
+                    c.line = s.line;
+                }
+                continue;
+            }
+            if is_model(v) {
                 found.push(Candidate {
                     build: n.clone(),
                     value: v.clone(),

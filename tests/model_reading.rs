@@ -1,0 +1,213 @@
+//! The model reader's contract, as a user meets it: pasted code becomes a graph whose last
+//! output is the framework's (the numbers below were printed by torch and Keras for the same
+//! code: `tests/models/truth_torch.py` and `truth_keras.py` produce them for the corpus), an
+//! error names the line and the construct, the bounds hold, and the CLI ends quietly on a
+//! closed pipe.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use padlab::model::{Options, read};
+use proptest::prelude::*;
+
+fn last_shape(src: &str, input: Option<Vec<i64>>) -> Option<Vec<i64>> {
+    let m = read(src, &Options { input, model: None }).unwrap_or_else(|e| panic!("{e}"));
+    let out = m.graph.outputs.first()?;
+    m.graph.node(out.node).shape().map(|s| s[1..].to_vec())
+}
+
+/// Ordinary Python around a model: tuple unpacking, a config list in a loop, a helper with
+/// parameters, `nn.Sequential(*layers)` and a residual `+` (torch: [10] from 3x32x32).
+#[test]
+fn python_as_models_are_written_is_evaluated() {
+    let src = r#"
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+nc, ndf = 3, 16
+cfg = [ndf, "M", ndf * 2, "M"]
+
+def block(cin, cout, stride=1):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+class Net(nn.Module):
+    def __init__(self, num_classes=10):
+        super().__init__()
+        layers, c = [], nc
+        for v in cfg:
+            if v == "M":
+                layers += [nn.MaxPool2d(2)]
+            else:
+                layers.append(block(c, v))
+                c = v
+        self.features = nn.Sequential(*layers)
+        self.res = block(c, c)
+        self.fc = nn.Linear(c * 8 * 8, num_classes)
+
+    def forward(self, x):
+        x = self.features(x)
+        x = x + self.res(x)
+        return F.log_softmax(self.fc(torch.flatten(x, 1)), dim=1)
+
+model = Net()
+"#;
+    assert_eq!(last_shape(src, Some(vec![3, 32, 32])), Some(vec![10]));
+}
+
+/// A Keras functional residual: every add is a row (Keras runs 14 operations here: the
+/// functional guide's toy ResNet, whose dropped adds were issue 17's silent misread).
+#[test]
+fn a_keras_residual_keeps_every_add() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/keras_toy_resnet.py"
+    ))
+    .unwrap();
+    let m = read(&src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let adds = m.graph.nodes.iter().filter(|n| n.kind == "Add").count();
+    assert_eq!(
+        adds,
+        2,
+        "{:?}",
+        m.graph.nodes.iter().map(|n| &n.kind).collect::<Vec<_>>()
+    );
+    assert_eq!(m.params, Some(223_242));
+}
+
+/// What padlab does not translate is refused with the line and the framework's construct.
+#[test]
+fn a_refusal_names_the_line_and_the_construct() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/refused/torch_segnet.py"
+    ))
+    .unwrap();
+    let e = read(&src, &Options::default()).unwrap_err();
+    assert!(e.line > 0, "{e}");
+    assert!(
+        e.to_string()
+            .contains("return_indices=True is not translated by padlab"),
+        "{e}"
+    );
+}
+
+/// A model built after another that fails is the answer, not the smaller model before it.
+#[test]
+fn a_later_model_that_fails_is_not_replaced_by_an_earlier_one() {
+    let src = "import keras\nfrom keras import layers\naug = keras.Sequential([layers.RandomFlip()])\nmodel = keras.Sequential([aug, layers.Dense(num_classes)])\n";
+    let e = read(src, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 4, "{e}");
+    assert!(e.message.contains("num_classes"), "{e}");
+    assert!(e.message.contains("`aug`"), "{e}");
+}
+
+/// The MNIST example's Net, pasted without an input: its fc1 (9216 features) fixes 1x28x28,
+/// and a note says the size was assumed (torch: [10]).
+#[test]
+fn an_input_fixed_by_the_first_linear_is_found_and_said() {
+    let src = r#"
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.conv1 = nn.Conv2d(1, 32, 3, 1)
+        self.conv2 = nn.Conv2d(32, 64, 3, 1)
+        self.fc1 = nn.Linear(9216, 128)
+        self.fc2 = nn.Linear(128, 10)
+
+    def forward(self, x):
+        x = F.relu(self.conv1(x))
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        return F.log_softmax(self.fc2(F.relu(self.fc1(x))), dim=1)
+"#;
+    let m = read(src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.input, Some(vec![1, 28, 28]));
+    assert!(
+        m.graph.notes[0].starts_with("input 1×28×28 assumed"),
+        "{:?}",
+        m.graph.notes
+    );
+    // A fully convolutional model fixes nothing: no size is assumed.
+    let conv = "import torch.nn as nn\nmodel = nn.Sequential(nn.Conv2d(3, 8, 3), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 2))\n";
+    let m = read(conv, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.input, None);
+}
+
+/// Bounds: a loop that does not end and a model that doubles itself stop with the line.
+#[test]
+fn limits_stop_with_the_line() {
+    let e = read("x = 0\nwhile True:\n    x += 1\n", &Options::default()).unwrap_err();
+    assert!(e.line >= 2, "{e}");
+    let mut doubling = String::from("import torch.nn as nn\nmodel = nn.Sequential(nn.ReLU())\n");
+    for _ in 0..40 {
+        doubling.push_str("model = nn.Sequential(model, model)\n");
+    }
+    let e = read(
+        &doubling,
+        &Options {
+            input: Some(vec![4]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.line > 0, "{e}");
+}
+
+/// `padlab port --json | head -c 1`: the closed pipe ends the CLI quietly.
+#[test]
+fn a_closed_pipe_ends_the_cli_quietly() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/keras_toy_resnet.py"
+    ))
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_padlab"))
+        .args(["port", "--to", "torch", "--check"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(src.as_bytes())
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(64) })]
+
+    /// Any text: read or refused with a line inside the paste, never a panic.
+    #[test]
+    fn any_text_reads_or_fails_with_a_line(text in "[a-z_()\\[\\]=+*:, .0-9\\n\"'#]{0,400}") {
+        match read(&text, &Options::default()) {
+            Ok(m) => prop_assert!(m.graph.check().is_ok()),
+            Err(e) => prop_assert!(e.line <= text.lines().count() + 1, "{}", e),
+        }
+    }
+
+    /// Token soup made of model code: never a panic.
+    #[test]
+    fn model_token_soup_never_panics(words in prop::collection::vec(prop::sample::select(vec![
+        "import torch.nn as nn\n", "class M(nn.Module):\n", "    def __init__(self):\n",
+        "        super().__init__()\n", "        self.c = nn.Conv2d(3, 4, 3)\n", "    def forward(self, x):\n",
+        "        return self.c(x)\n", "model = M()\n", "for i in range(3):\n", "    x = i\n",
+        "def f(a, b=2, *c, **d):\n", "    return f(a)\n", "y = f(1)\n", "z = [k for k in range(9)]\n",
+        "model = nn.Sequential(model, model)\n", ")", "(", ":", "lambda q: q\n",
+    ]), 0..30)) {
+        let text: String = words.concat();
+        let _ = read(&text, &Options { input: Some(vec![3, 16, 16]), model: None });
+    }
+}
