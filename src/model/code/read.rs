@@ -418,17 +418,7 @@ fn builds_model(it: &Interp, t: &super::eval::TopLevel) -> bool {
     if calls("Sequential") || calls("Model") {
         return true;
     }
-    let model_class = |v: &Value| {
-        matches!(v, Value::Class(c) if matches!(
-            c.framework,
-            Some(
-                FrameworkBase::TorchModule
-                    | FrameworkBase::TorchSequential
-                    | FrameworkBase::KerasModel
-                    | FrameworkBase::KerasSequential
-            )
-        ))
-    };
+    let model_class = |v: &Value| matches!(v, Value::Class(c) if is_model_class(c));
     // A function of the paste that builds one (its body calls `Sequential(`, `Model(` or a
     // model class).
     let builder = |v: &Value| {
@@ -463,17 +453,23 @@ fn is_model(v: &Value) -> bool {
             l.kind,
             LayerKind::Sequential(_) | LayerKind::Functional { .. }
         ),
-        Value::Instance(i) => matches!(
-            i.class.framework,
-            Some(
-                FrameworkBase::TorchModule
-                    | FrameworkBase::TorchSequential
-                    | FrameworkBase::KerasModel
-                    | FrameworkBase::KerasSequential
-            )
-        ),
+        Value::Instance(i) => is_model_class(&i.class),
         _ => false,
     }
+}
+
+/// Whether a class derives from a framework's model class (torch `nn.Module` or `Sequential`,
+/// Keras `Model` or `Sequential`).
+fn is_model_class(c: &super::value::Class) -> bool {
+    matches!(
+        c.framework,
+        Some(
+            FrameworkBase::TorchModule
+                | FrameworkBase::TorchSequential
+                | FrameworkBase::KerasModel
+                | FrameworkBase::KerasSequential
+        )
+    )
 }
 
 /// A module's or layer's object id.
