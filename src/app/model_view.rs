@@ -17,7 +17,65 @@ use super::tabs;
 use crate::forms::compact::CompactSpec;
 use crate::forms::permalink::parse_query;
 use crate::view::model::{PRESETS, TARGETS, shell};
-use crate::worker::protocol::Request;
+use crate::worker::protocol::{Piece, Request};
+
+/// The pieces of the latest model reply not yet in the page.
+type Queue = StoredValue<Vec<Piece>, LocalStorage>;
+
+/// Whether a piece's element is in the page and not in a hidden code tab (a hidden tab's code
+/// waits until the tab is shown).
+fn showable(piece: &Piece) -> Option<bool> {
+    let el = by_id(&piece.into)?;
+    Some(el.closest(".tabpanel[hidden]").ok().flatten().is_none())
+}
+
+fn append(piece: &Piece) {
+    if let Some(el) = by_id(&piece.into) {
+        let _ = el.insert_adjacent_html("beforeend", &piece.markup);
+    }
+}
+
+/// Appends the reply's pieces one per animation frame (a `tbody` of at most
+/// `view::model::ROWS_PER_PIECE` rows, or a part of the shown tab's code), so a model of 500
+/// rows never makes a long task (issue 17). Stops when what is left belongs to hidden tabs;
+/// showing one calls this again.
+fn pump(queue: Queue, pumping: StoredValue<bool>) {
+    if pumping.get_value() {
+        return;
+    }
+    pumping.set_value(true);
+    request_animation_frame(move || {
+        pumping.set_value(false);
+        let next = queue
+            .try_update_value(|q| {
+                // A piece whose element is gone (a newer output) is dropped.
+                let at = q.iter().position(|p| showable(p) != Some(false))?;
+                Some(q.remove(at))
+            })
+            .flatten();
+        if let Some(piece) = next {
+            append(&piece);
+            pump(queue, pumping);
+        }
+    });
+}
+
+/// Appends at once what is left of a code tab's pieces (before its code is copied or saved).
+fn flush(queue: Queue, panel: &web_sys::Element) {
+    let inside = |p: &Piece| {
+        by_id(&p.into)
+            .and_then(|el| el.closest(".tabpanel").ok().flatten())
+            .is_some_and(|owner| &owner == panel)
+    };
+    let now: Vec<Piece> = queue
+        .try_update_value(|q| {
+            let (now, later): (Vec<Piece>, Vec<Piece>) = q.drain(..).partition(inside);
+            *q = later;
+            now
+        })
+        .unwrap_or_default();
+    now.iter().for_each(append);
+}
 
 /// Saves `text` as a file named `name` (the self-check script), through a link to a blob.
 fn download(name: &str, text: &str) {
@@ -97,6 +155,15 @@ pub fn ModelView(
 ) -> impl IntoView {
     // The code tab shown (an index into TARGETS), kept across replies.
     let selected = StoredValue::new(0usize);
+    let queue: Queue = StoredValue::new_local(Vec::new());
+    let pumping = StoredValue::new(false);
+    // Everything written to the output goes through here: what was still to come is dropped.
+    let set_output = move |html: &str| {
+        queue.update_value(Vec::clear);
+        if let Some(out) = by_id("model-output") {
+            out.set_inner_html(html);
+        }
+    };
     let pending = StoredValue::new(None::<TimeoutHandle>);
     // The model file chosen or dropped, while it is what the view shows (a paste replaces it).
     let file = StoredValue::new_local(None::<web_sys::File>);
@@ -148,9 +215,7 @@ pub fn ModelView(
         let source = value("model-source");
         if source.trim().is_empty() {
             packed.set(String::new());
-            if let Some(out) = by_id("model-output") {
-                out.set_inner_html(r#"<p class="muted">Paste a model, or pick an example.</p>"#);
-            }
+            set_output(r#"<p class="muted">Paste a model, or pick an example.</p>"#);
             return;
         }
         let check = checked("model-check");
@@ -169,9 +234,7 @@ pub fn ModelView(
         let status = format!("{}: read in this browser, never uploaded.", f.name());
         dom::set_text(by_id("model-file-name").as_ref(), &status);
         dom::set_hidden(by_id("model-file-status").as_ref(), false);
-        if let Some(out) = by_id("model-output") {
-            out.set_inner_html(r#"<p class="muted">Reading the file…</p>"#);
-        }
+        set_output(r#"<p class="muted">Reading the file…</p>"#);
         file.set_value(Some(f.clone()));
         packed.set(String::new());
         send_file(f);
@@ -196,27 +259,37 @@ pub fn ModelView(
         };
         pending.set_value(set_timeout_with_handle(later, MODEL_DELAY).ok());
     };
-    // The worker's answer goes in as it is; the address follows.
+    // The worker's answer: its head at once, its rows and code a frame at a time; the address
+    // follows.
     Effect::new(move |_| {
-        generator.model.with(|m| {
-            if let (Some(m), Some(out)) = (m, by_id("model-output")) {
-                out.set_inner_html(&m.markup);
-                packed.set(m.fragment.clone());
-                // The reply was rendered with the tab selected when it was asked for.
-                let name = TARGETS[selected.get_value().min(TARGETS.len() - 1)].name();
-                if let Some(tab) = by_id(&format!("tab-model-{name}")) {
-                    tabs::select(&tab);
-                }
-            }
-        });
+        let Some(fragment) = generator.model.with(|m| {
+            m.as_ref().map(|m| {
+                set_output(&m.markup);
+                m.fragment.clone()
+            })
+        }) else {
+            return;
+        };
+        // The pieces move to the queue (a megabyte for a ResNet: not copied).
+        let pieces = generator
+            .model
+            .try_update_untracked(|m| m.as_mut().map(|m| std::mem::take(&mut m.pieces)))
+            .flatten()
+            .unwrap_or_default();
+        queue.set_value(pieces);
+        // The reply was rendered with the tab selected when it was asked for.
+        let name = TARGETS[selected.get_value().min(TARGETS.len() - 1)].name();
+        if let Some(tab) = by_id(&format!("tab-model-{name}")) {
+            tabs::select(&tab);
+        }
+        // The head is laid out in a frame of its own, the pieces from the next one.
+        request_animation_frame(move || pump(queue, pumping));
+        // The address in a task of its own (writing a long fragment takes a while).
+        set_timeout(move || packed.set(fragment), std::time::Duration::ZERO);
     });
     Effect::new(move |_| {
-        if generator.failed.get()
-            && let Some(out) = by_id("model-output")
-        {
-            out.set_inner_html(
-                r#"<p class="error">The model reader could not start in this browser.</p>"#,
-            );
+        if generator.failed.get() {
+            set_output(r#"<p class="error">The model reader could not start in this browser.</p>"#);
         }
     });
     // A model link read back fills the fields.
@@ -343,6 +416,9 @@ pub fn ModelView(
                 "Link copied: it opens this model.".into(),
             );
         } else if let Some(name) = button.get_attribute("data-download") {
+            if let Some(panel) = button.parent_element() {
+                flush(queue, &panel);
+            }
             let text = button
                 .parent_element()
                 .and_then(|panel| panel.query_selector("pre").ok().flatten())
@@ -357,9 +433,13 @@ pub fn ModelView(
                 );
             }
         } else if button.has_attribute("data-copy") {
+            if let Some(panel) = button.parent_element() {
+                flush(queue, &panel);
+            }
             copy_tab(&button, "model-status", "model");
         } else if let Some(index) = tabs::select(&button) {
             selected.set_value(index);
+            pump(queue, pumping);
         }
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -369,6 +449,7 @@ pub fn ModelView(
         if let Some(index) = tabs::key(&tab, &ev.key()) {
             ev.prevent_default();
             selected.set_value(index);
+            pump(queue, pumping);
         }
     };
     view! {

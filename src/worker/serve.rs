@@ -8,7 +8,7 @@ use crate::forms::permalink::parse_query;
 use crate::model::port::{PortError, PortOptions, port};
 use crate::view::{self, panels, plot};
 
-use super::protocol::{Panels, Reply, Request};
+use super::protocol::{Panels, Piece, Reply, Request};
 use crate::view::panels::{Plot, PlotImage, TargetCode};
 
 /// The plot's size in SVG pixels (it scales to the page width).
@@ -72,11 +72,11 @@ fn reply(request: Request) -> Reply {
             selected,
             input,
             source,
-        } => Reply::Model {
+        } => model_reply(
             id,
-            markup: model(check, selected, &input, &source).into_string(),
-            fragment: pack(&input, &source),
-        },
+            model(check, selected, &input, &source),
+            pack(&input, &source),
+        ),
         Request::PasteLayer { id, text, current } => Reply::PasteLayer {
             id,
             result: paste_layer(&text, &current),
@@ -135,10 +135,20 @@ fn file_reply(request: Request, bytes: Option<&[u8]>) -> Reply {
             ),
         ),
     };
+    model_reply(id, markup, String::new())
+}
+
+/// The Model view's reply: the output's head as markup, its rows and code as pieces.
+fn model_reply(id: u64, output: view::model::Output, fragment: String) -> Reply {
     Reply::Model {
         id,
-        markup: markup.into_string(),
-        fragment: String::new(),
+        markup: output.head.into_string(),
+        pieces: output
+            .pieces
+            .into_iter()
+            .map(|(into, markup)| Piece { into, markup })
+            .collect(),
+        fragment,
     }
 }
 
@@ -213,7 +223,7 @@ fn file_model(
     input: &str,
     name: &str,
     bytes: &[u8],
-) -> maud::Markup {
+) -> view::model::Output {
     let given = if input.trim().is_empty() {
         None
     } else {
@@ -349,7 +359,7 @@ pub fn unpack(fragment: &str) -> Result<(String, String), String> {
 
 /// The Model view's output for a paste: its code per target (the self-check scripts with
 /// `check`) and its table, or why it cannot be read.
-fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::Markup {
+fn model(check: bool, selected: Framework, input: &str, source: &str) -> view::model::Output {
     let refuse = |why: String| view::model::output(Err(why), &[], selected);
     if source.trim().is_empty() {
         return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
@@ -480,6 +490,72 @@ mod tests {
         }
     }
 
+    /// The output as the page builds it: each piece appended to the element it names (the
+    /// elements are empty in the head but for the table's head, and pieces hold no such tag).
+    pub(super) fn assembled(head: &str, pieces: &[Piece]) -> String {
+        let mut text = head.to_string();
+        for Piece { into, markup } in pieces {
+            let at = text
+                .find(&format!("id=\"{into}\""))
+                .unwrap_or_else(|| panic!("no element {into}"));
+            let tag = text[..at].rfind('<').expect("an element");
+            let name: String = text[tag + 1..]
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            // The first closing tag of its kind after it: the pieces for a `pre` are `code`s,
+            // for the table `tbody`s.
+            let end = at + text[at..].find(&format!("</{name}>")).expect("closed");
+            text.insert_str(end, markup);
+        }
+        text
+    }
+
+    #[test]
+    fn a_large_model_comes_in_bounded_pieces() {
+        use crate::view::model::{CODE_PIECE_BYTES, ROWS_PER_PIECE};
+        let source = include_str!("../../tests/models/torch_resnet152.py");
+        let text = answer(
+            &Request::Model {
+                id: 1,
+                check: false,
+                selected: Framework::Torch,
+                input: "3x224x224".into(),
+                source: format!("{source}\nmodel = ResNet152()\n"),
+            }
+            .encode(),
+        );
+        let Some(Reply::Model { markup, pieces, .. }) = Reply::decode(&text) else {
+            panic!("a model reply")
+        };
+        let rows: Vec<usize> = pieces
+            .iter()
+            .filter(|p| p.into == "model-table")
+            .map(|p| p.markup.matches("data-testid=\"model-row\"").count())
+            .collect();
+        assert!(rows.len() > 10, "{rows:?}");
+        assert!(rows.iter().all(|&n| n <= ROWS_PER_PIECE), "{rows:?}");
+        let whole = assembled(&markup, &pieces);
+        assert_eq!(
+            rows.iter().sum::<usize>(),
+            whole.matches("data-testid=\"model-row\"").count()
+        );
+        for target in crate::view::model::TARGETS {
+            let into = format!("model-code-text-{}", target.name());
+            let code: Vec<&Piece> = pieces.iter().filter(|p| p.into == into).collect();
+            assert!(code.len() > 2, "{into}");
+            // A piece ends a line and is about the size asked (a line longer is kept whole).
+            for p in &code[..code.len() - 1] {
+                assert!(p.markup.ends_with("\n</code>"), "{}", p.markup);
+                assert!(
+                    p.markup.len() < CODE_PIECE_BYTES + 4096,
+                    "{}",
+                    p.markup.len()
+                );
+            }
+        }
+    }
+
     fn layer_panels_for(query: &str, options: Options, selected: Framework) -> Panels {
         let text = answer(
             &Request::Layer {
@@ -593,8 +669,9 @@ mod tests {
                     assert!(!panels.code.contains("<pre"), "{junk:?}");
                     assert!(!panels.plot.contains("<svg"), "{junk:?}");
                 }
-                Reply::Model { markup, .. } => {
-                    assert!(markup.contains("model-error"), "{junk:?}")
+                Reply::Model { markup, pieces, .. } => {
+                    assert!(markup.contains("model-error"), "{junk:?}");
+                    assert!(pieces.is_empty(), "{junk:?}");
                 }
                 Reply::PasteLayer { result, .. } => assert!(result.is_err(), "{junk:?}"),
                 Reply::Unpack { result, .. } => assert!(result.is_err(), "{junk:?}"),
@@ -616,11 +693,18 @@ mod tests {
             .encode(),
         );
         let Some(Reply::Model {
-            markup, fragment, ..
+            markup,
+            pieces,
+            fragment,
+            ..
         }) = Reply::decode(&text)
         else {
             panic!("a model reply")
         };
+        // The head carries no rows and no code: they come in pieces.
+        assert!(!markup.contains("model-row"), "{markup}");
+        assert!(!markup.contains("class=\"kw\""), "{markup}");
+        let markup = assembled(&markup, &pieces);
         assert_eq!(markup.matches("data-testid=\"model-row\"").count(), 9);
         assert!(markup.contains("15 × 15 × 64"), "{markup}");
         assert!(
@@ -648,9 +732,10 @@ mod tests {
             }
             .encode(),
         );
-        let Some(Reply::Model { markup, .. }) = Reply::decode(&text) else {
+        let Some(Reply::Model { markup, pieces, .. }) = Reply::decode(&text) else {
             panic!()
         };
+        let markup = assembled(&markup, &pieces);
         assert_eq!(markup.matches("padlab self-check passed").count(), 4);
         assert!(markup.contains(r#"id="tab-model-jax" data-testid="model-tab-jax" aria-controls="panel-model-jax" aria-selected="true""#));
         // Without the input shape the table lists the layers and says what is missing.
@@ -708,8 +793,11 @@ mod file_and_notice_tests {
         };
         match Reply::decode(&text) {
             Some(Reply::Model {
-                markup, fragment, ..
-            }) => (markup, fragment),
+                markup,
+                pieces,
+                fragment,
+                ..
+            }) => (super::tests::assembled(&markup, &pieces), fragment),
             other => panic!("a model reply, not {other:?}"),
         }
     }
