@@ -87,7 +87,8 @@ fn slot(request: &Request) -> usize {
         // A file's reply replaces the view's output like a paste's: one slot.
         Request::Model { .. } | Request::File { .. } => 1,
         Request::PasteLayer { .. } => 2,
-        Request::Unpack { .. } => 3,
+        // An example's text comes back like a model link's.
+        Request::Unpack { .. } | Request::Preset { .. } => 3,
     }
 }
 

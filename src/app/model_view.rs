@@ -16,7 +16,7 @@ use super::generator::Generator;
 use super::tabs;
 use crate::forms::compact::CompactSpec;
 use crate::forms::permalink::parse_query;
-use crate::view::model::{PRESETS, TARGETS, shell};
+use crate::view::model::{TARGETS, shell};
 use crate::worker::protocol::{Piece, Request};
 
 /// The pieces of the latest model reply not yet in the page.
@@ -101,23 +101,6 @@ fn download(name: &str, text: &str) {
         },
         std::time::Duration::from_secs(10),
     );
-}
-
-/// The preset models' texts, by `view::model::PRESETS` id.
-fn preset_text(id: &str) -> Option<&'static str> {
-    match id {
-        "seed-002" => Some(include_str!("../../tests/models/seed002_keras.py")),
-        "dcgan" => Some(include_str!("../../tests/models/dcgan_generator.py")),
-        _ => None,
-    }
-}
-
-/// A corpus file without its `# padlab-input:` line (the preset types the input instead).
-fn without_header(text: &str) -> String {
-    text.lines()
-        .filter(|l| !l.starts_with("# padlab-input:"))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// How long a model request waits for typing to pause.
@@ -387,15 +370,11 @@ pub fn ModelView(
         let Some(button) = dom::closest(&ev, "button") else {
             return;
         };
-        if let Some(id) = button.get_attribute("data-preset") {
-            if let (Some(text), Some((_, _, input))) =
-                (preset_text(&id), PRESETS.iter().find(|p| p.0 == id))
-            {
-                close_file();
-                set_value("model-input", input);
-                set_value("model-source", &without_header(text));
-                send_now();
-            }
+        if let Some(preset) = button.get_attribute("data-preset") {
+            // The worker holds the example's text (not the first load); its reply fills the
+            // fields like a model link's.
+            close_file();
+            generator.send(|id| Request::Preset { id, preset });
         } else if button.has_attribute("data-close-file") {
             close_file();
             send_now();

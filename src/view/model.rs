@@ -21,6 +21,23 @@ pub const PRESETS: [(&str, &str, &str); 2] = [
     ("dcgan", "DCGAN generator (PyTorch)", "100x1x1"),
 ];
 
+/// An example model's (input, text) by [`PRESETS`] id: a corpus file without its
+/// `# padlab-input:` line (the input field gets it). The worker's, not the first load's.
+pub fn preset(id: &str) -> Option<(String, String)> {
+    let text = match id {
+        "seed-002" => include_str!("../../tests/models/seed002_keras.py"),
+        "dcgan" => include_str!("../../tests/models/dcgan_generator.py"),
+        _ => return None,
+    };
+    let (_, _, input) = PRESETS.iter().find(|p| p.0 == id)?;
+    let source = text
+        .lines()
+        .filter(|l| !l.starts_with("# padlab-input:"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some((input.to_string(), source))
+}
+
 /// The targets a model is ported to, in tab order.
 pub const TARGETS: [Framework; 4] = [
     Framework::Torch,
@@ -487,6 +504,19 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_example_has_its_text_and_input() {
+        for (id, _, input) in PRESETS {
+            let (given, source) = preset(id).expect(id);
+            assert_eq!(given, input);
+            assert!(
+                !source.contains("# padlab-input:") && source.len() > 200,
+                "{id}"
+            );
+        }
+        assert_eq!(preset("nope"), None);
+    }
 
     #[test]
     fn code_is_cut_at_line_ends_outside_tokens() {

@@ -52,6 +52,9 @@ pub enum Request {
     },
     /// A model link's fragment to read back.
     Unpack { id: u64, fragment: String },
+    /// One of the example models (`view::model::PRESETS` id): its text and input, answered as
+    /// a [`Reply::Unpack`] (the texts live in the worker, not in the page's first load).
+    Preset { id: u64, preset: String },
     /// A model file chosen or dropped in the page: its table and ports (answered with a
     /// [`Reply::Model`] whose fragment is empty: a file never goes in a link). The file's bytes
     /// are not in the text: they travel beside it as a transferred `ArrayBuffer` (no copy, no
@@ -261,6 +264,7 @@ impl Request {
                 Frame::new('P', *id).field(current).field(text)
             }
             Request::Unpack { id, fragment } => Frame::new('U', *id).field(fragment),
+            Request::Preset { id, preset } => Frame::new('E', *id).field(preset),
             Request::File {
                 id,
                 check,
@@ -308,6 +312,10 @@ impl Request {
             'U' => Request::Unpack {
                 id,
                 fragment: f.string()?,
+            },
+            'E' => Request::Preset {
+                id,
+                preset: f.string()?,
             },
             'F' => Request::File {
                 id,
@@ -450,6 +458,10 @@ mod tests {
                 id: 10,
                 fragment: "N4Ig".into(),
             },
+            Request::Preset {
+                id: 13,
+                preset: "dcgan".into(),
+            },
             Request::File {
                 id: 12,
                 check: true,
@@ -583,6 +595,7 @@ mod tests {
                 current
             }),
             (any::<u64>(), text()).prop_map(|(id, fragment)| Request::Unpack { id, fragment }),
+            (any::<u64>(), text()).prop_map(|(id, preset)| Request::Preset { id, preset }),
             (
                 any::<u64>(),
                 any::<bool>(),

@@ -85,6 +85,10 @@ fn reply(request: Request) -> Reply {
             id,
             result: unpack(&fragment),
         },
+        Request::Preset { id, preset } => Reply::Unpack {
+            id,
+            result: view::model::preset(&preset).ok_or_else(|| format!("No example {preset:?}.")),
+        },
         // A file request that came without its bytes (the page sends them beside the text).
         request @ Request::File { .. } => file_reply(request, None),
     }
@@ -753,6 +757,37 @@ mod tests {
             panic!()
         };
         assert!(markup.contains("model-notice"));
+    }
+
+    #[test]
+    fn an_example_comes_back_as_its_text_and_input() {
+        let reply = Reply::decode(&answer(
+            &Request::Preset {
+                id: 5,
+                preset: "seed-002".into(),
+            }
+            .encode(),
+        ));
+        let Some(Reply::Unpack {
+            id: 5,
+            result: Ok((input, source)),
+        }) = reply
+        else {
+            panic!("{reply:?}")
+        };
+        assert_eq!(input, "32x32x3");
+        assert!(source.contains("Sequential"), "{source}");
+        let reply = Reply::decode(&answer(
+            &Request::Preset {
+                id: 6,
+                preset: "<none>".into(),
+            }
+            .encode(),
+        ));
+        assert!(
+            matches!(reply, Some(Reply::Unpack { result: Err(_), .. })),
+            "{reply:?}"
+        );
     }
 
     #[test]
