@@ -53,9 +53,9 @@ pub const TARGETS: [Framework; 4] = [
 pub fn shell() -> Markup {
     html! {
         h2 { "Port a whole model" }
-        p.muted { "Paste a Keras or PyTorch model as code (a Sequential, a functional model, an nn.Module class), what print(model) or model.summary() printed, or open an ONNX file. Every layer is translated exactly, at its real input size." }
+        p.muted { "Paste a Keras or PyTorch model as code (a Sequential, a functional model, an nn.Module class), what print(model) or model.summary() printed, or open an ONNX or Keras file. Every layer is translated exactly, at its real input size." }
         div.model-file data-testid="model-drop" {
-            label.field for="model-file" { span { "Model file (.onnx)" } }
+            label.field for="model-file" { span { "Model file (.onnx, .keras, .h5)" } }
             input type="file" id="model-file" data-testid="model-file" accept=".onnx,.keras,.h5" aria-describedby="model-file-help";
             p.muted.drop-help id="model-file-help" { "Choose a file, or drop it anywhere on this view. It is read in this browser and never uploaded." }
             p.file-status id="model-file-status" data-testid="model-file-status" hidden {
@@ -227,8 +227,12 @@ pub enum About {
     /// A printed model, not code: `print(model)` of a torch module, or a Keras
     /// `model.summary()` table (`summary`), starting at its 1-based `line` in the paste.
     Printed { summary: bool, line: usize },
-    /// A model file read in the browser: its name and length in bytes.
-    File { name: String, size: usize },
+    /// A model file read in the browser: its name, length in bytes and format.
+    File {
+        name: String,
+        size: usize,
+        format: crate::model::file::Format,
+    },
 }
 
 /// Why a model file was not read: one notice, named by the file.
@@ -236,7 +240,7 @@ pub fn file_error(name: &str, why: &str) -> Output {
     Output::whole(html! {
         div.error.file-error role="alert" data-testid="model-error" {
             p { strong { (name) } " was not read: " (why) "." }
-            p.muted { "padlab reads ONNX models (.onnx). Nothing was sent anywhere: the file is read in this browser." }
+            p.muted { "padlab reads ONNX (.onnx) and Keras (.keras, .h5) models. Nothing was sent anywhere: the file is read in this browser." }
         }
     })
 }
@@ -320,9 +324,9 @@ fn about_notice(model: &Model, about: &About, assumed_rows: &[usize]) -> Markup 
                     }
                 }
             }
-            About::File { name, size } => {
+            About::File { name, size, format } => {
                 p.model-about role="note" data-testid="model-file-about" {
-                    strong { (name) } ": ONNX graph "
+                    strong { (name) } ": " (format.title()) " model "
                     @if !g.name.is_empty() { code { (g.name) } " " }
                     "(" (operations) " operations, " (size_text(*size)) "), read in this browser: the file is never uploaded."
                 }

@@ -156,67 +156,50 @@ fn model_reply(id: u64, output: view::model::Output, fragment: String) -> Reply 
     }
 }
 
-/// A model file read into a [`Model`](crate::model::Model): an ONNX graph at the typed sample
-/// shape (the batch is the file's, else 1). Keras files are read and checked, but their graph
-/// is not built here yet: they are refused with what was found.
-fn read_model_file(bytes: &[u8], given: Option<Vec<i64>>) -> Result<crate::model::Model, String> {
-    use crate::model::file::{ModelFile, onnx::Dim, onnx_graph, read_file};
-    let file = read_file(bytes).map_err(|e| e.to_string())?;
-    let m = match file {
-        ModelFile::Onnx(m) => m,
-        ModelFile::Keras(k) => {
-            return Err(format!(
-                "a {} model was found ({} layers), but the page does not table Keras files yet: read its code, or its ONNX export",
-                k.format.title(),
-                k.model.layers.len()
-            ));
-        }
-    };
-    let initializers: std::collections::HashSet<&str> = m
-        .graph
-        .initializers
-        .iter()
-        .map(|t| t.name.as_str())
-        .collect();
-    let first = m
-        .graph
-        .inputs
-        .iter()
-        .find(|i| !initializers.contains(i.name.as_str()));
-    let mut sizes = onnx_graph::InputSizes::default();
-    if let Some(given) = &given {
-        let batch = match first
-            .and_then(|i| i.shape.as_deref())
-            .and_then(|d| d.first())
-        {
-            Some(Dim::Value(v)) if *v > 0 => *v,
-            _ => 1,
-        };
-        sizes.first = Some(
-            std::iter::once(batch)
-                .chain(given.iter().copied())
-                .collect(),
-        );
-    }
-    let graph = onnx_graph::to_graph(&m, &sizes).map_err(|e| e.to_string())?;
-    let input = graph
-        .inputs()
-        .next()
-        .and_then(|(_, n)| n.shape())
-        .map(|s| s.get(1..).unwrap_or(&[]).to_vec());
-    Ok(crate::model::Model {
-        graph,
-        input,
-        // The ports below are written without a self-check script (which would load the file
-        // itself), so the origin is never read.
-        origin: crate::model::Origin::Code {
-            code: String::new(),
-            build: String::new(),
-            defined: Vec::new(),
+/// A model file read into a [`Model`](crate::model::Model) by `model::file::open`: an ONNX
+/// graph, a Keras 3 archive (.keras) or a legacy Keras file (.h5), told by content, at the typed
+/// sample shape; the file's name is its self-check script's default path. An ONNX file that
+/// leaves a size free, with none typed, is still tabled (its rows without shapes: `input` is
+/// `None`); a Keras one says what to type.
+fn read_model_file(
+    bytes: &[u8],
+    given: Option<Vec<i64>>,
+    name: &str,
+) -> Result<crate::model::Model, String> {
+    use crate::core::join;
+    use crate::model::file::{FileError, ModelFile, onnx_graph, open, read_file};
+    match open(bytes, given.as_deref(), name) {
+        Ok(model) => Ok(model),
+        // The reader's own words name its command-line flag: the page's field instead.
+        Err(FileError::NeedsInput { input, declared }) => match read_file(bytes) {
+            Ok(ModelFile::Onnx(m)) if given.is_none() => {
+                let graph = onnx_graph::to_graph(&m, &onnx_graph::InputSizes::default())
+                    .map_err(|e| e.to_string())?;
+                Ok(crate::model::Model {
+                    graph,
+                    input: None,
+                    origin: crate::model::Origin::File {
+                        format: crate::model::file::Format::Onnx,
+                        path: name.to_string(),
+                    },
+                    others: Vec::new(),
+                    params: None,
+                })
+            }
+            _ => Err(format!(
+                "the input {input:?} has free sizes {declared}: type one sample's shape in the input field (batch left out, e.g. 224x224x3 for Keras, 3x224x224 for ONNX)"
+            )),
         },
-        others: Vec::new(),
-        params: None,
-    })
+        Err(FileError::InputMismatch {
+            input,
+            declared,
+            given,
+        }) => Err(format!(
+            "the input shape {} does not fit the input {input:?}, declared {declared} (one sample, batch left out)",
+            join(&given, "x")
+        )),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// The Model view's output for a file: the table of its graph and its port to each target, or
@@ -236,7 +219,7 @@ fn file_model(
             Err(e) => return view::model::output(Err(format!("Input shape: {e}")), &[], selected),
         }
     };
-    let model = match read_model_file(bytes, given) {
+    let model = match read_model_file(bytes, given, name) {
         Ok(m) => m,
         Err(why) => return view::model::file_error(name, &why),
     };
@@ -246,18 +229,23 @@ fn file_model(
     let about = view::model::About::File {
         name: name.to_string(),
         size: bytes.len(),
+        format: crate::model::file::Format::detect(bytes),
     };
     let table = view::model::table(&model, problem.as_deref(), "view=model", &about);
     let code: Vec<TargetCode> = view::model::TARGETS
         .iter()
         .map(|&target| {
-            let text = if check {
-                Err("The self-check script for a file loads the file itself (ONNX Runtime) and is not written in the page yet: copy the port and compare it with `padlab port FILE --to TARGET --check`.".to_string())
-            } else {
-                port(&model, target, PortOptions { check: false })
-                    .map(|p| p.code)
-                    .map_err(|e| e.to_string())
-            };
+            // With `check`, the script that loads the file itself (ONNX Runtime, or Keras) and
+            // compares the port with it: run beside the file, or given its path.
+            let text = port(&model, target, PortOptions { check })
+                .map(|p| {
+                    if check {
+                        p.script.unwrap_or(p.code)
+                    } else {
+                        p.code
+                    }
+                })
+                .map_err(|e| e.to_string());
             TargetCode { target, code: text }
         })
         .collect();
@@ -893,6 +881,55 @@ mod file_and_notice_tests {
         let (markup, _) =
             model_markup(&file_request("d.onnx", bytes.len(), "3x32x32"), Some(bytes));
         assert!(!markup.contains("model-notice"), "{markup}");
+    }
+
+    #[test]
+    fn a_keras_file_gets_its_table_and_ports_and_with_check_its_scripts() {
+        for (name, bytes, title) in [
+            (
+                "cnn.keras",
+                &include_bytes!("../../tests/files/keras/sequential_cnn.keras")[..],
+                "Keras (.keras) model",
+            ),
+            (
+                "residual.h5",
+                &include_bytes!("../../tests/files/keras/functional_residual.h5")[..],
+                "Keras HDF5 (.h5) model",
+            ),
+        ] {
+            let (markup, fragment) =
+                model_markup(&file_request(name, bytes.len(), ""), Some(bytes));
+            assert_eq!(fragment, "");
+            assert!(!markup.contains("model-error"), "{name}: {markup}");
+            assert!(markup.contains(title), "{name}: {markup}");
+            assert!(
+                markup.matches("data-testid=\"model-row\"").count() > 3,
+                "{name}"
+            );
+            assert_eq!(markup.matches("data-testid=\"model-code-").count(), 4);
+            assert!(!markup.contains("padlab self-check passed"), "{name}");
+            let mut request = file_request(name, bytes.len(), "");
+            if let Request::File { check, .. } = &mut request {
+                *check = true;
+            }
+            let (markup, _) = model_markup(&request, Some(bytes));
+            assert!(!markup.contains("not written in the page"), "{markup}");
+            // Each target's script loads the file by its name and checks the port.
+            assert_eq!(
+                markup.matches("padlab self-check passed").count(),
+                4,
+                "{name}: {markup}"
+            );
+            assert!(markup.contains(name), "{name}");
+        }
+        // A size that does not fit the file's input says so in the page's words.
+        let bytes = include_bytes!("../../tests/files/keras/sequential_cnn.keras");
+        let (markup, _) = model_markup(
+            &file_request("cnn.keras", bytes.len(), "7x7x7x7"),
+            Some(bytes),
+        );
+        assert!(markup.contains("model-error"), "{markup}");
+        assert!(!markup.contains("--input"), "{markup}");
     }
 
     #[test]
