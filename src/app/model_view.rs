@@ -67,14 +67,12 @@ fn flush(queue: Queue, panel: &web_sys::Element) {
             .and_then(|el| el.closest(".tabpanel").ok().flatten())
             .is_some_and(|owner| &owner == panel)
     };
-    let now: Vec<Piece> = queue
-        .try_update_value(|q| {
-            let (now, later): (Vec<Piece>, Vec<Piece>) = q.drain(..).partition(inside);
-            *q = later;
-            now
-        })
-        .unwrap_or_default();
-    now.iter().for_each(append);
+    while let Some(piece) = queue
+        .try_update_value(|q| q.iter().position(inside).map(|at| q.remove(at)))
+        .flatten()
+    {
+        append(&piece);
+    }
 }
 
 /// Saves `text` as a file named `name` (the self-check script), through a link to a blob.
@@ -254,21 +252,21 @@ pub fn ModelView(
             return;
         };
         // The pieces move to the queue (a megabyte for a ResNet: not copied).
-        let pieces = generator
+        let mut pieces = generator
             .model
             .try_update_untracked(|m| m.as_mut().map(|m| std::mem::take(&mut m.pieces)))
             .flatten()
             .unwrap_or_default();
+        // First a piece for no element: the head is laid out in a frame of its own.
+        pieces.insert(0, Piece::default());
         queue.set_value(pieces);
         // The reply was rendered with the tab selected when it was asked for.
         let name = TARGETS[selected.get_value().min(TARGETS.len() - 1)].name();
         if let Some(tab) = by_id(&format!("tab-model-{name}")) {
             tabs::select(&tab);
         }
-        // The head is laid out in a frame of its own, the pieces from the next one.
-        request_animation_frame(move || pump(queue, pumping));
-        // The address in a task of its own (writing a long fragment takes a while).
-        set_timeout(move || packed.set(fragment), std::time::Duration::ZERO);
+        pump(queue, pumping);
+        packed.set(fragment);
     });
     Effect::new(move |_| {
         if generator.failed.get() {

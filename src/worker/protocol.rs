@@ -101,7 +101,7 @@ impl Panels {
 
 /// Markup to append to the element with id `into` (a `tbody` of rows to the table, a part of a
 /// target's code to its code block).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Piece {
     pub into: String,
     pub markup: String,
