@@ -5,6 +5,7 @@ import { test, expect } from './fixtures/padlab';
 // A model file is read in the browser: chosen with the file input or dropped on the view, its
 // bytes go to the worker (a transferred buffer), never to the network.
 const onnx = (name: string) => readFileSync(`${__dirname}/../../tests/files/onnx/${name}`);
+const keras = (name: string) => readFileSync(`${__dirname}/../../tests/files/keras/${name}`);
 
 async function openModelView(page: Page) {
   await page.getByTestId('view-model').click();
@@ -16,7 +17,7 @@ test('an ONNX file is read in the page: its table flags the asymmetric pads, a r
   await padlab.open();
   await openModelView(page);
   // The file control is a real, labelled file input, described as a drop zone.
-  const input = page.getByLabel('Model file (.onnx)');
+  const input = page.getByLabel('Model file (.onnx, .keras, .h5)');
   await expect(input).toHaveAttribute('type', 'file');
   await expect(input).toHaveAccessibleDescription(/drop it anywhere on this view.*never uploaded/);
 
@@ -84,6 +85,43 @@ test('a file dropped on the view is read: a residual export shows the rows its a
   await expect(add.getByTestId('model-row-reads')).toContainText('#3 /conv2/Conv, #4 /down/down.0/Conv');
   // The ceil-mode average pool is flagged.
   await expect(page.getByTestId('model-flags')).toContainText('ceil_mode');
+});
+
+test('a Keras file is read like ONNX: its table and ports, and with the self-check option, scripts that load the file', async ({ padlab }) => {
+  const page = padlab.page;
+  await padlab.open();
+  await openModelView(page);
+  const input = page.getByTestId('model-file');
+  await input.setInputFiles({ name: 'sequential_cnn.keras', mimeType: 'application/octet-stream', buffer: keras('sequential_cnn.keras') });
+  await expect(page.getByTestId('model-file-about')).toContainText('sequential_cnn.keras: Keras (.keras) model');
+  await expect(page.getByTestId('model-error')).toHaveCount(0);
+  const rows = page.getByTestId('model-row');
+  await expect(rows.first()).toContainText('conv_a');
+  // Keras's own layout (height, width, channels), one sample: 28 × 28 × 1 in, 'same' at stride 2.
+  await expect(rows.first().locator('td[data-label="input"]')).toHaveText('28 × 28 × 1');
+  await expect(page.getByTestId('model-output').first()).toHaveText('14 × 14 × 8');
+  await expect(page.getByTestId('model-code-torch')).toContainText('nn.Conv2d');
+  await expect(page.getByTestId('model-code-torch')).not.toContainText('padlab self-check passed');
+  // The self-check: each target's script loads the file by its name (no "not available" note).
+  await page.getByTestId('model-check').check();
+  const torch = page.getByTestId('model-code-torch');
+  await expect(torch).toContainText('padlab self-check passed');
+  await expect(torch).toContainText('sequential_cnn.keras');
+  await page.getByTestId('model-tab-jax').click();
+  await expect(page.getByTestId('model-code-jax')).toContainText('padlab self-check passed');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('model-download-jax').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('padlab_check_jax.py');
+  const script = readFileSync(await download.path(), 'utf8');
+  expect(script).toContain('sequential_cnn.keras');
+  expect(script).toContain('padlab self-check passed');
+  // A legacy Keras file (.h5), functional with a residual add.
+  await input.setInputFiles({ name: 'residual.h5', mimeType: 'application/octet-stream', buffer: keras('functional_residual.h5') });
+  await expect(page.getByTestId('model-file-about')).toContainText('residual.h5: Keras HDF5 (.h5) model');
+  await expect(page.getByTestId('model-row-reads').first()).toBeVisible();
+  await expect(page.getByTestId('model-code-jax')).toContainText('residual.h5');
 });
 
 test('a bad file gets one clear notice, and the view stays usable', async ({ padlab }) => {

@@ -12,7 +12,7 @@ use crate::core::Framework;
 use crate::core::LayerSpec;
 use crate::forms::compact::{CompactSpec, FieldError};
 use crate::forms::permalink::format_query;
-use crate::worker::protocol::{Panels, Reply, Request};
+use crate::worker::protocol::{Panels, Piece, Reply, Request};
 
 /// The latest layer reply: the panels below the picture (code and plot included), as markup.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,10 +20,12 @@ pub struct LayerReply {
     pub panels: Panels,
 }
 
-/// The latest model reply: the view's output markup and the fragment that restores the model.
+/// The latest model reply: the view's output markup without its rows and code, the pieces that
+/// hold them (appended a frame at a time), and the fragment that restores the model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelReply {
     pub markup: String,
+    pub pieces: Vec<Piece>,
     pub fragment: String,
 }
 
@@ -85,7 +87,8 @@ fn slot(request: &Request) -> usize {
         // A file's reply replaces the view's output like a paste's: one slot.
         Request::Model { .. } | Request::File { .. } => 1,
         Request::PasteLayer { .. } => 2,
-        Request::Unpack { .. } => 3,
+        // An example's text comes back like a model link's.
+        Request::Unpack { .. } | Request::Preset { .. } => 3,
     }
 }
 
@@ -118,7 +121,12 @@ impl Generator {
                 return;
             };
             let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |message: MessageEvent| {
-                let Some(text) = message.data().as_string() else {
+                // A model reply comes as UTF-8 bytes (a transferred buffer), the rest as text.
+                let data = message.data();
+                let Some(text) = data.as_string().or_else(|| {
+                    let bytes = js_sys::Uint8Array::new(data.dyn_ref::<js_sys::ArrayBuffer>()?);
+                    String::from_utf8(bytes.to_vec()).ok()
+                }) else {
                     return;
                 };
                 if text == "ready" {
@@ -221,9 +229,16 @@ impl Generator {
                 self.reply.set(Some(LayerReply { panels }));
             }
             Reply::Model {
-                markup, fragment, ..
+                markup,
+                pieces,
+                fragment,
+                ..
             } if current(1) => {
-                self.model.set(Some(ModelReply { markup, fragment }));
+                self.model.set(Some(ModelReply {
+                    markup,
+                    pieces,
+                    fragment,
+                }));
             }
             Reply::PasteLayer { result, .. } if current(2) => self.pasted.set(Some(result)),
             Reply::Unpack { result, .. } if current(3) => self.unpacked.set(Some(result)),

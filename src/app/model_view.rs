@@ -16,8 +16,64 @@ use super::generator::Generator;
 use super::tabs;
 use crate::forms::compact::CompactSpec;
 use crate::forms::permalink::parse_query;
-use crate::view::model::{PRESETS, TARGETS, shell};
-use crate::worker::protocol::Request;
+use crate::view::model::{TARGETS, shell};
+use crate::worker::protocol::{Piece, Request};
+
+/// The pieces of the latest model reply not yet in the page.
+type Queue = StoredValue<Vec<Piece>, LocalStorage>;
+
+/// Whether a piece's element is in the page and not in a hidden code tab (a hidden tab's code
+/// waits until the tab is shown).
+fn showable(piece: &Piece) -> Option<bool> {
+    let el = by_id(&piece.into)?;
+    Some(el.closest(".tabpanel[hidden]").ok().flatten().is_none())
+}
+
+fn append(piece: &Piece) {
+    if let Some(el) = by_id(&piece.into) {
+        let _ = el.insert_adjacent_html("beforeend", &piece.markup);
+    }
+}
+
+/// Appends the reply's pieces one per animation frame (a `tbody` of at most
+/// `view::model::ROWS_PER_PIECE` rows, or a part of the shown tab's code), so a model of 500
+/// rows never makes a long task (issue 17). Stops when what is left belongs to hidden tabs;
+/// showing one calls this again.
+fn pump(queue: Queue, pumping: StoredValue<bool>) {
+    if pumping.get_value() {
+        return;
+    }
+    pumping.set_value(true);
+    request_animation_frame(move || {
+        pumping.set_value(false);
+        let next = queue
+            .try_update_value(|q| {
+                // A piece whose element is gone (a newer output) is dropped.
+                let at = q.iter().position(|p| showable(p) != Some(false))?;
+                Some(q.remove(at))
+            })
+            .flatten();
+        if let Some(piece) = next {
+            append(&piece);
+            pump(queue, pumping);
+        }
+    });
+}
+
+/// Appends at once what is left of a code tab's pieces (before its code is copied or saved).
+fn flush(queue: Queue, panel: &web_sys::Element) {
+    let inside = |p: &Piece| {
+        by_id(&p.into)
+            .and_then(|el| el.closest(".tabpanel").ok().flatten())
+            .is_some_and(|owner| &owner == panel)
+    };
+    while let Some(piece) = queue
+        .try_update_value(|q| q.iter().position(inside).map(|at| q.remove(at)))
+        .flatten()
+    {
+        append(&piece);
+    }
+}
 
 /// Saves `text` as a file named `name` (the self-check script), through a link to a blob.
 fn download(name: &str, text: &str) {
@@ -43,23 +99,6 @@ fn download(name: &str, text: &str) {
         },
         std::time::Duration::from_secs(10),
     );
-}
-
-/// The preset models' texts, by `view::model::PRESETS` id.
-fn preset_text(id: &str) -> Option<&'static str> {
-    match id {
-        "seed-002" => Some(include_str!("../../tests/models/seed002_keras.py")),
-        "dcgan" => Some(include_str!("../../tests/models/dcgan_generator.py")),
-        _ => None,
-    }
-}
-
-/// A corpus file without its `# padlab-input:` line (the preset types the input instead).
-fn without_header(text: &str) -> String {
-    text.lines()
-        .filter(|l| !l.starts_with("# padlab-input:"))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// How long a model request waits for typing to pause.
@@ -97,6 +136,15 @@ pub fn ModelView(
 ) -> impl IntoView {
     // The code tab shown (an index into TARGETS), kept across replies.
     let selected = StoredValue::new(0usize);
+    let queue: Queue = StoredValue::new_local(Vec::new());
+    let pumping = StoredValue::new(false);
+    // Everything written to the output goes through here: what was still to come is dropped.
+    let set_output = move |html: &str| {
+        queue.update_value(Vec::clear);
+        if let Some(out) = by_id("model-output") {
+            out.set_inner_html(html);
+        }
+    };
     let pending = StoredValue::new(None::<TimeoutHandle>);
     // The model file chosen or dropped, while it is what the view shows (a paste replaces it).
     let file = StoredValue::new_local(None::<web_sys::File>);
@@ -148,9 +196,7 @@ pub fn ModelView(
         let source = value("model-source");
         if source.trim().is_empty() {
             packed.set(String::new());
-            if let Some(out) = by_id("model-output") {
-                out.set_inner_html(r#"<p class="muted">Paste a model, or pick an example.</p>"#);
-            }
+            set_output(r#"<p class="muted">Paste a model, or pick an example.</p>"#);
             return;
         }
         let check = checked("model-check");
@@ -169,9 +215,7 @@ pub fn ModelView(
         let status = format!("{}: read in this browser, never uploaded.", f.name());
         dom::set_text(by_id("model-file-name").as_ref(), &status);
         dom::set_hidden(by_id("model-file-status").as_ref(), false);
-        if let Some(out) = by_id("model-output") {
-            out.set_inner_html(r#"<p class="muted">Reading the file…</p>"#);
-        }
+        set_output(r#"<p class="muted">Reading the file…</p>"#);
         file.set_value(Some(f.clone()));
         packed.set(String::new());
         send_file(f);
@@ -196,27 +240,37 @@ pub fn ModelView(
         };
         pending.set_value(set_timeout_with_handle(later, MODEL_DELAY).ok());
     };
-    // The worker's answer goes in as it is; the address follows.
+    // The worker's answer: its head at once, its rows and code a frame at a time; the address
+    // follows.
     Effect::new(move |_| {
-        generator.model.with(|m| {
-            if let (Some(m), Some(out)) = (m, by_id("model-output")) {
-                out.set_inner_html(&m.markup);
-                packed.set(m.fragment.clone());
-                // The reply was rendered with the tab selected when it was asked for.
-                let name = TARGETS[selected.get_value().min(TARGETS.len() - 1)].name();
-                if let Some(tab) = by_id(&format!("tab-model-{name}")) {
-                    tabs::select(&tab);
-                }
-            }
-        });
+        let Some(fragment) = generator.model.with(|m| {
+            m.as_ref().map(|m| {
+                set_output(&m.markup);
+                m.fragment.clone()
+            })
+        }) else {
+            return;
+        };
+        // The pieces move to the queue (a megabyte for a ResNet: not copied).
+        let mut pieces = generator
+            .model
+            .try_update_untracked(|m| m.as_mut().map(|m| std::mem::take(&mut m.pieces)))
+            .flatten()
+            .unwrap_or_default();
+        // First a piece for no element: the head is laid out in a frame of its own.
+        pieces.insert(0, Piece::default());
+        queue.set_value(pieces);
+        // The reply was rendered with the tab selected when it was asked for.
+        let name = TARGETS[selected.get_value().min(TARGETS.len() - 1)].name();
+        if let Some(tab) = by_id(&format!("tab-model-{name}")) {
+            tabs::select(&tab);
+        }
+        pump(queue, pumping);
+        packed.set(fragment);
     });
     Effect::new(move |_| {
-        if generator.failed.get()
-            && let Some(out) = by_id("model-output")
-        {
-            out.set_inner_html(
-                r#"<p class="error">The model reader could not start in this browser.</p>"#,
-            );
+        if generator.failed.get() {
+            set_output(r#"<p class="error">The model reader could not start in this browser.</p>"#);
         }
     });
     // A model link read back fills the fields.
@@ -314,15 +368,11 @@ pub fn ModelView(
         let Some(button) = dom::closest(&ev, "button") else {
             return;
         };
-        if let Some(id) = button.get_attribute("data-preset") {
-            if let (Some(text), Some((_, _, input))) =
-                (preset_text(&id), PRESETS.iter().find(|p| p.0 == id))
-            {
-                close_file();
-                set_value("model-input", input);
-                set_value("model-source", &without_header(text));
-                send_now();
-            }
+        if let Some(preset) = button.get_attribute("data-preset") {
+            // The worker holds the example's text (not the first load); its reply fills the
+            // fields like a model link's.
+            close_file();
+            generator.send(|id| Request::Preset { id, preset });
         } else if button.has_attribute("data-close-file") {
             close_file();
             send_now();
@@ -343,6 +393,9 @@ pub fn ModelView(
                 "Link copied: it opens this model.".into(),
             );
         } else if let Some(name) = button.get_attribute("data-download") {
+            if let Some(panel) = button.parent_element() {
+                flush(queue, &panel);
+            }
             let text = button
                 .parent_element()
                 .and_then(|panel| panel.query_selector("pre").ok().flatten())
@@ -357,9 +410,13 @@ pub fn ModelView(
                 );
             }
         } else if button.has_attribute("data-copy") {
+            if let Some(panel) = button.parent_element() {
+                flush(queue, &panel);
+            }
             copy_tab(&button, "model-status", "model");
         } else if let Some(index) = tabs::select(&button) {
             selected.set_value(index);
+            pump(queue, pumping);
         }
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -369,6 +426,7 @@ pub fn ModelView(
         if let Some(index) = tabs::key(&tab, &ev.key()) {
             ev.prevent_default();
             selected.set_value(index);
+            pump(queue, pumping);
         }
     };
     view! {

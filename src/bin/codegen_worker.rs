@@ -1,7 +1,8 @@
 //! The code generator as a web worker (Trunk builds it with `data-type="worker"`), so the page's
 //! first load does not carry it: the code panel starts it after the first picture.
 //! Protocol: `padlab::worker::protocol` (plain text in, plain text out; a model file comes as
-//! `[text, ArrayBuffer]`, the buffer transferred); "ready" once loaded.
+//! `[text, ArrayBuffer]`, the buffer transferred; a model reply goes back as its text's UTF-8
+//! bytes, a transferred `ArrayBuffer`); "ready" once loaded.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -28,7 +29,15 @@ fn main() {
         } else {
             return;
         };
-        let _ = reply_to.post_message(&JsValue::from_str(&reply));
+        if reply.starts_with('M') {
+            // A model reply (a megabyte for a ResNet) goes as UTF-8 bytes in a transferred
+            // buffer: the page copies them into its wasm at once, where a string would be
+            // re-encoded there by a JavaScript loop for tens of milliseconds.
+            let buffer = js_sys::Uint8Array::from(reply.as_bytes()).buffer();
+            let _ = reply_to.post_message_with_transfer(&buffer, &js_sys::Array::of1(&buffer));
+        } else {
+            let _ = reply_to.post_message(&JsValue::from_str(&reply));
+        }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

@@ -21,6 +21,23 @@ pub const PRESETS: [(&str, &str, &str); 2] = [
     ("dcgan", "DCGAN generator (PyTorch)", "100x1x1"),
 ];
 
+/// An example model's (input, text) by [`PRESETS`] id: a corpus file without its
+/// `# padlab-input:` line (the input field gets it). The worker's, not the first load's.
+pub fn preset(id: &str) -> Option<(String, String)> {
+    let text = match id {
+        "seed-002" => include_str!("../../tests/models/seed002_keras.py"),
+        "dcgan" => include_str!("../../tests/models/dcgan_generator.py"),
+        _ => return None,
+    };
+    let (_, _, input) = PRESETS.iter().find(|p| p.0 == id)?;
+    let source = text
+        .lines()
+        .filter(|l| !l.starts_with("# padlab-input:"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some((input.to_string(), source))
+}
+
 /// The targets a model is ported to, in tab order.
 pub const TARGETS: [Framework; 4] = [
     Framework::Torch,
@@ -36,9 +53,9 @@ pub const TARGETS: [Framework; 4] = [
 pub fn shell() -> Markup {
     html! {
         h2 { "Port a whole model" }
-        p.muted { "Paste a Keras or PyTorch model as code (a Sequential, a functional model, an nn.Module class), what print(model) or model.summary() printed, or open an ONNX file. Every layer is translated exactly, at its real input size." }
+        p.muted { "Paste a Keras or PyTorch model as code (a Sequential, a functional model, an nn.Module class), what print(model) or model.summary() printed, or open an ONNX or Keras file. Every layer is translated exactly, at its real input size." }
         div.model-file data-testid="model-drop" {
-            label.field for="model-file" { span { "Model file (.onnx)" } }
+            label.field for="model-file" { span { "Model file (.onnx, .keras, .h5)" } }
             input type="file" id="model-file" data-testid="model-file" accept=".onnx,.keras,.h5" aria-describedby="model-file-help";
             p.muted.drop-help id="model-file-help" { "Choose a file, or drop it anywhere on this view. It is read in this browser and never uploaded." }
             p.file-status id="model-file-status" data-testid="model-file-status" hidden {
@@ -74,15 +91,96 @@ pub fn shell() -> Markup {
     }
 }
 
+/// The table rows one piece holds at most. The page appends one piece per animation frame, so
+/// a ResNet's 500 rows never make one long task (issue 17: none over 50 ms).
+pub const ROWS_PER_PIECE: usize = 16;
+
+/// About how many bytes of highlighted code one piece holds (cut at a line's end outside any
+/// token, so a docstring stays whole).
+pub const CODE_PIECE_BYTES: usize = 8 * 1024;
+
+/// The view's output in parts the page can insert a frame at a time: the `head` (the tabs and
+/// their empty code blocks, the notices, the table without its rows, or the error), then the
+/// `pieces`, each (the id of an element in the head, markup to append to it): groups of at
+/// most [`ROWS_PER_PIECE`] rows (a `tbody` each) and each target's code in about
+/// [`CODE_PIECE_BYTES`]. The page appends them in order, one per frame, a hidden tab's code when
+/// the tab is shown.
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub head: Markup,
+    pub pieces: Vec<(String, String)>,
+}
+
+impl Output {
+    /// An output with no pieces (an error, a notice).
+    pub fn whole(head: Markup) -> Output {
+        Output {
+            head,
+            pieces: Vec::new(),
+        }
+    }
+}
+
+/// The model's table ([`table`]): everything but the rows, and each row.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub head: Markup,
+    pub rows: Vec<Markup>,
+}
+
+/// Cuts markup into pieces of at least `size` bytes (the last may be shorter), each ending at a
+/// line's end outside any element.
+fn cut(markup: &str, size: usize) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    let bytes = markup.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'<' if bytes.get(i + 1) == Some(&b'/') => depth = depth.saturating_sub(1),
+            b'<' => depth += 1,
+            b'\n' if depth == 0 && i + 1 - start >= size => {
+                pieces.push(markup[start..=i].to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < markup.len() {
+        pieces.push(markup[start..].to_string());
+    }
+    pieces
+}
+
 /// The worker's answer for a pasted model: the code per target (tabs; `selected` is shown;
 /// every tab is highlighted, so switching is only a matter of attributes; each with copy and
-/// download), then the layer table; or why the paste cannot be read (`model-error`).
-pub fn output(table: Result<Markup, String>, code: &[TargetCode], selected: Framework) -> Markup {
+/// download), then the layer table; or why the paste cannot be read (`model-error`). The code
+/// and the rows come as [`Output::pieces`].
+pub fn output(table: Result<Table, String>, code: &[TargetCode], selected: Framework) -> Output {
     let table = match table {
         Ok(t) => t,
-        Err(why) => return html! { p.error role="alert" data-testid="model-error" { (why) } },
+        Err(why) => {
+            return Output::whole(
+                html! { p.error role="alert" data-testid="model-error" { (why) } },
+            );
+        }
     };
-    html! {
+    let mut pieces = Vec::new();
+    for TargetCode { target, code: text } in code {
+        if let Ok(text) = text {
+            let into = format!("model-code-text-{}", target.name());
+            let markup = highlighted(text).into_string();
+            // A block each: appending one does not lay out again the lines before it.
+            for piece in cut(&markup, CODE_PIECE_BYTES) {
+                pieces.push((into.clone(), format!("<code>{piece}</code>")));
+            }
+        }
+    }
+    for rows in table.rows.chunks(ROWS_PER_PIECE) {
+        let group = html! { tbody { @for row in rows { (row) } } };
+        pieces.push(("model-table".to_string(), group.into_string()));
+    }
+    let table = table.head;
+    let head = html! {
         div.model-code {
             h3 { "The model in" }
             div.tabs role="tablist" aria-label="Target framework" {
@@ -108,7 +206,7 @@ pub fn output(table: Result<Markup, String>, code: &[TargetCode], selected: Fram
                                     aria-label={ "Download " (file) } {
                                     "Download"
                                 }
-                                pre data-testid={ "model-code-" (name) } tabindex="0" { code { (highlighted(text)) } }
+                                pre id={ "model-code-text-" (name) } data-testid={ "model-code-" (name) } tabindex="0" {}
                             }
                             Err(reason) => { p.error { (reason) } }
                         }
@@ -117,7 +215,8 @@ pub fn output(table: Result<Markup, String>, code: &[TargetCode], selected: Fram
             }
         }
         div.model-table { (table) }
-    }
+    };
+    Output { head, pieces }
 }
 
 /// What the table was read from, for the notice above it.
@@ -128,24 +227,28 @@ pub enum About {
     /// A printed model, not code: `print(model)` of a torch module, or a Keras
     /// `model.summary()` table (`summary`), starting at its 1-based `line` in the paste.
     Printed { summary: bool, line: usize },
-    /// A model file read in the browser: its name and length in bytes.
-    File { name: String, size: usize },
+    /// A model file read in the browser: its name, length in bytes and format.
+    File {
+        name: String,
+        size: usize,
+        format: crate::model::file::Format,
+    },
 }
 
 /// Why a model file was not read: one notice, named by the file.
-pub fn file_error(name: &str, why: &str) -> Markup {
-    html! {
+pub fn file_error(name: &str, why: &str) -> Output {
+    Output::whole(html! {
         div.error.file-error role="alert" data-testid="model-error" {
             p { strong { (name) } " was not read: " (why) "." }
-            p.muted { "padlab reads ONNX models (.onnx). Nothing was sent anywhere: the file is read in this browser." }
+            p.muted { "padlab reads ONNX (.onnx) and Keras (.keras, .h5) models. Nothing was sent anywhere: the file is read in this browser." }
         }
-    }
+    })
 }
 
 /// Why a paste cannot be read, with the line it names as written (`line`: its number and
 /// text, when the error names one).
-pub fn read_error(why: &str, line: Option<(usize, &str)>) -> Markup {
-    html! {
+pub fn read_error(why: &str, line: Option<(usize, &str)>) -> Output {
+    Output::whole(html! {
         div.error role="alert" data-testid="model-error" {
             p { (why) }
             @if let Some((n, text)) = line {
@@ -154,7 +257,7 @@ pub fn read_error(why: &str, line: Option<(usize, &str)>) -> Markup {
                 }
             }
         }
-    }
+    })
 }
 
 /// A flag's hook and its short name (the full sentence is the flag's `Display`).
@@ -221,9 +324,9 @@ fn about_notice(model: &Model, about: &About, assumed_rows: &[usize]) -> Markup 
                     }
                 }
             }
-            About::File { name, size } => {
+            About::File { name, size, format } => {
                 p.model-about role="note" data-testid="model-file-about" {
-                    strong { (name) } ": ONNX graph "
+                    strong { (name) } ": " (format.title()) " model "
                     @if !g.name.is_empty() { code { (g.name) } " " }
                     "(" (operations) " operations, " (size_text(*size)) "), read in this browser: the file is never uploaded."
                 }
@@ -256,7 +359,7 @@ pub fn size_text(size: usize) -> String {
 /// model in the address). `problem` says why there are no shapes (no input shape); `about`
 /// what the model was read from (a printed model or a file gets a notice above the table).
 /// Above the table, the porter's list: each flag with the rows that carry it.
-pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About) -> Markup {
+pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About) -> Table {
     let g = &model.graph;
     let f = g.framework;
     // Row numbers of the operations (inputs are not rows).
@@ -305,7 +408,7 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About
                 .collect()
         })
     };
-    html! {
+    let head = html! {
         (about_notice(model, about, &assumed_rows))
         @if let Some(problem) = problem {
             p.notice role="status" data-testid="model-notice" { (problem) }
@@ -328,7 +431,7 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About
                 }
             }
         }
-        table.model data-testid="model-table" {
+        table.model id="model-table" data-testid="model-table" {
             caption.visually-hidden { (f.title()) " model: each operation's shapes and padding" }
             thead { tr {
                 th scope="col" { "#" }
@@ -338,61 +441,108 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About
                 th scope="col" { "pads / crops (before, after)" }
                 th scope="col" { "note" }
             } }
-            tbody {
-                @for (i, n) in g.nodes.iter().enumerate().filter(|(_, n)| !matches!(n.op, Op::Input)) {
-                    @let row = &n.inferred;
-                    @let keys = row.flags.iter().map(|f| flag_name(f).0).collect::<Vec<_>>().join(" ");
-                    tr data-testid="model-row" class=[row.error.as_ref().map(|_| "refused")] data-flags=[(!keys.is_empty()).then_some(&keys)] {
-                        th scope="row" { (number[i]) }
-                        td {
-                            span.name { (n.name) } " "
-                            code.source { (n.source.text) }
-                            @let line = n.source.call_line.unwrap_or(n.source.line);
-                            @if line > 0 {
-                                " " span.muted { "line " (line) }
-                            }
-                            @if let Some(r) = reads(i) {
-                                " " span.reads data-testid="model-row-reads" {
-                                    span.visually-hidden { "reads " } "← " (r.join(", "))
-                                }
+        }
+    };
+    let rows = g
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| !matches!(n.op, Op::Input))
+        .map(|(i, n)| {
+            let row = &n.inferred;
+            let keys = row
+                .flags
+                .iter()
+                .map(|f| flag_name(f).0)
+                .collect::<Vec<_>>()
+                .join(" ");
+            html! {
+                tr data-testid="model-row" class=[row.error.as_ref().map(|_| "refused")] data-flags=[(!keys.is_empty()).then_some(&keys)] {
+                    th scope="row" { (number[i]) }
+                    td {
+                        span.name { (n.name) } " "
+                        code.source { (n.source.text) }
+                        @let line = n.source.call_line.unwrap_or(n.source.line);
+                        @if line > 0 {
+                            " " span.muted { "line " (line) }
+                        }
+                        @if let Some(r) = reads(i) {
+                            " " span.reads data-testid="model-row-reads" {
+                                span.visually-hidden { "reads " } "← " (r.join(", "))
                             }
                         }
-                        td data-label="input" { (shape_text(n.inputs.first().and_then(|e| g.shape_of(*e)))) }
-                        td data-label="output" data-testid="model-output" { (shape_text(n.shape())) }
-                        td data-label="pads" {
-                            @if let Some(a) = &row.answer {
-                                @let word = if a.placement == Placement::Crop { "crop " } else { "" };
-                                (word)
-                                (a.pairs().iter().map(|(b, e)| format!("({b}, {e})")).collect::<Vec<_>>().join(" "))
-                            }
-                            @if let Some(spec) = &row.spec {
-                                " "
-                                a data-testid="model-row-link" href={ "?" (format_query(&CompactSpec::from_spec(spec))) "#" (fragment) } {
-                                    "open" span.visually-hidden { " operation " (number[i]) " in the picture" }
-                                }
+                    }
+                    td data-label="input" { (shape_text(n.inputs.first().and_then(|e| g.shape_of(*e)))) }
+                    td data-label="output" data-testid="model-output" { (shape_text(n.shape())) }
+                    td data-label="pads" {
+                        @if let Some(a) = &row.answer {
+                            @let word = if a.placement == Placement::Crop { "crop " } else { "" };
+                            (word)
+                            (a.pairs().iter().map(|(b, e)| format!("({b}, {e})")).collect::<Vec<_>>().join(" "))
+                        }
+                        @if let Some(spec) = &row.spec {
+                            " "
+                            a data-testid="model-row-link" href={ "?" (format_query(&CompactSpec::from_spec(spec))) "#" (fragment) } {
+                                "open" span.visually-hidden { " operation " (number[i]) " in the picture" }
                             }
                         }
-                        td.note {
-                            @if let Some(e) = &row.error {
-                                span.refused data-testid="model-row-error" { (e) }
-                            }
-                            @for flag in &row.flags {
-                                @let (key, name) = flag_name(flag);
-                                span.flag-line data-testid="model-row-flag" {
-                                    span.flag data-flag=(key) { (name) } " " (flag)
-                                }
+                    }
+                    td.note {
+                        @if let Some(e) = &row.error {
+                            span.refused data-testid="model-row-error" { (e) }
+                        }
+                        @for flag in &row.flags {
+                            @let (key, name) = flag_name(flag);
+                            span.flag-line data-testid="model-row-flag" {
+                                span.flag data-flag=(key) { (name) } " " (flag)
                             }
                         }
                     }
                 }
             }
-        }
-    }
+        })
+        .collect();
+    Table { head, rows }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_example_has_its_text_and_input() {
+        for (id, _, input) in PRESETS {
+            let (given, source) = preset(id).expect(id);
+            assert_eq!(given, input);
+            assert!(
+                !source.contains("# padlab-input:") && source.len() > 200,
+                "{id}"
+            );
+        }
+        assert_eq!(preset("nope"), None);
+    }
+
+    #[test]
+    fn code_is_cut_at_line_ends_outside_tokens() {
+        let code = "x = 1\n\"\"\"a docstring\nof <two> lines\"\"\"\ny = 2\n".repeat(50);
+        let markup = highlighted(&code).into_string();
+        let pieces = cut(&markup, 64);
+        assert!(pieces.len() > 10, "{pieces:?}");
+        assert_eq!(pieces.concat(), markup);
+        for p in &pieces {
+            // Every span opened in a piece closes in it.
+            assert_eq!(
+                p.matches("<span").count(),
+                p.matches("</span>").count(),
+                "{p}"
+            );
+        }
+        for p in &pieces[..pieces.len() - 1] {
+            assert!(p.ends_with('\n') && p.len() >= 64, "{p:?}");
+        }
+        assert_eq!(cut("", 64), Vec::<String>::new());
+        assert_eq!(cut("one line", 1), vec!["one line".to_string()]);
+    }
 
     #[test]
     fn the_shell_has_its_hooks_and_the_output_escapes() {
@@ -410,9 +560,10 @@ mod tests {
         ] {
             assert!(shell.contains(hook), "{hook}");
         }
-        let refused = output(Err("line 2: <b>".into()), &[], Framework::Torch).into_string();
+        let refused = output(Err("line 2: <b>".into()), &[], Framework::Torch);
+        assert!(refused.pieces.is_empty());
         assert_eq!(
-            refused,
+            refused.head.into_string(),
             r#"<p class="error" role="alert" data-testid="model-error">line 2: &lt;b&gt;</p>"#
         );
         let code = vec![
@@ -425,7 +576,28 @@ mod tests {
                 code: Err("no <way>".to_string()),
             },
         ];
-        let html = output(Ok(html! { table {} }), &code, Framework::Keras).into_string();
+        let table = Table {
+            head: html! { table id="model-table" {} },
+            rows: vec![html! { tr { td { "<1>" } } }],
+        };
+        let out = output(Ok(table), &code, Framework::Keras);
+        assert_eq!(
+            out.pieces,
+            [
+                (
+                    "model-code-text-torch".to_string(),
+                    "<code>x = <span class=\"num\">1</span></code>".to_string()
+                ),
+                (
+                    "model-table".to_string(),
+                    "<tbody><tr><td>&lt;1&gt;</td></tr></tbody>".to_string()
+                )
+            ]
+        );
+        let html = out.head.into_string();
+        assert!(html.contains(
+            r#"<pre id="model-code-text-torch" data-testid="model-code-torch" tabindex="0"></pre>"#
+        ));
         assert!(html.contains(r#"id="tab-model-keras" data-testid="model-tab-keras" aria-controls="panel-model-keras" aria-selected="true" tabindex="0""#));
         assert!(
             html.contains(r#"id="panel-model-torch" aria-labelledby="tab-model-torch" hidden>"#)

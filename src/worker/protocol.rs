@@ -5,7 +5,8 @@
 //! bytes, `:`, and its text, so a field may hold any characters (a paste with control
 //! characters, the old separators U+001E / U+001F, newlines) and comes back byte for byte. A
 //! reply carries the request's id (the app drops stale ones); a result is `ok` or `err` and its
-//! text.
+//! text. A model reply travels as its text's UTF-8 bytes in a transferred buffer (see
+//! `bin/codegen_worker.rs`).
 
 use crate::codegen::Options;
 use crate::core::Framework;
@@ -51,6 +52,9 @@ pub enum Request {
     },
     /// A model link's fragment to read back.
     Unpack { id: u64, fragment: String },
+    /// One of the example models (`view::model::PRESETS` id): its text and input, answered as
+    /// a [`Reply::Unpack`] (the texts live in the worker, not in the page's first load).
+    Preset { id: u64, preset: String },
     /// A model file chosen or dropped in the page: its table and ports (answered with a
     /// [`Reply::Model`] whose fragment is empty: a file never goes in a link). The file's bytes
     /// are not in the text: they travel beside it as a transferred `ArrayBuffer` (no copy, no
@@ -95,6 +99,14 @@ impl Panels {
     }
 }
 
+/// Markup to append to the element with id `into` (a `tbody` of rows to the table, a part of a
+/// target's code to its code block).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Piece {
+    pub into: String,
+    pub markup: String,
+}
+
 /// What the worker answers.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
@@ -104,9 +116,12 @@ pub enum Reply {
     },
     Model {
         id: u64,
-        /// The view's output (`view::model::output`): the code per target (the self-check
-        /// scripts when asked) and the layer table, or why the paste cannot be read.
+        /// The view's output (`view::model::output`) without its rows and code: the tabs, the
+        /// notices and the table's head, or why the paste cannot be read.
         markup: String,
+        /// The rows and the code, in pieces the page appends one per frame (so a model of 500
+        /// rows makes no long task).
+        pieces: Vec<Piece>,
         /// The URL fragment that restores the paste and its input.
         fragment: String,
     },
@@ -249,6 +264,7 @@ impl Request {
                 Frame::new('P', *id).field(current).field(text)
             }
             Request::Unpack { id, fragment } => Frame::new('U', *id).field(fragment),
+            Request::Preset { id, preset } => Frame::new('E', *id).field(preset),
             Request::File {
                 id,
                 check,
@@ -297,6 +313,10 @@ impl Request {
                 id,
                 fragment: f.string()?,
             },
+            'E' => Request::Preset {
+                id,
+                preset: f.string()?,
+            },
             'F' => Request::File {
                 id,
                 check: f.next()? == "c",
@@ -322,8 +342,15 @@ impl Reply {
             Reply::Model {
                 id,
                 markup,
+                pieces,
                 fragment,
-            } => Frame::new('M', *id).field(markup).field(fragment),
+            } => pieces.iter().fold(
+                Frame::new('M', *id)
+                    .field(markup)
+                    .field(fragment)
+                    .field(&pieces.len().to_string()),
+                |frame, piece| frame.field(&piece.into).field(&piece.markup),
+            ),
             Reply::PasteLayer { id, result } => Frame::new('P', *id).result(result),
             Reply::Unpack { id, result } => match result {
                 Ok((input, source)) => Frame::new('U', *id).field("ok").field(input).field(source),
@@ -347,11 +374,29 @@ impl Reply {
                     plot: f.string()?,
                 },
             },
-            'M' => Reply::Model {
-                id,
-                markup: f.string()?,
-                fragment: f.string()?,
-            },
+            'M' => {
+                let markup = f.string()?;
+                let fragment = f.string()?;
+                let count: usize = f.next()?.parse().ok()?;
+                // Each piece is two fields of at least two bytes: a count the text cannot hold
+                // is refused before anything is read for it.
+                if count > f.0.len() / 4 {
+                    return None;
+                }
+                let mut pieces = Vec::with_capacity(count);
+                for _ in 0..count {
+                    pieces.push(Piece {
+                        into: f.string()?,
+                        markup: f.string()?,
+                    });
+                }
+                Reply::Model {
+                    id,
+                    markup,
+                    pieces,
+                    fragment,
+                }
+            }
             'P' => Reply::PasteLayer {
                 id,
                 result: f.result()?,
@@ -413,6 +458,10 @@ mod tests {
                 id: 10,
                 fragment: "N4Ig".into(),
             },
+            Request::Preset {
+                id: 13,
+                preset: "dcgan".into(),
+            },
             Request::File {
                 id: 12,
                 check: true,
@@ -437,7 +486,17 @@ mod tests {
             },
             Reply::Model {
                 id: 4,
-                markup: "<table></table>".into(),
+                markup: "<table id=\"t\"></table>".into(),
+                pieces: vec![
+                    Piece {
+                        into: "t".into(),
+                        markup: "<tbody></tbody>".into(),
+                    },
+                    Piece {
+                        into: "c".into(),
+                        markup: String::new(),
+                    },
+                ],
                 fragment: "abc".into(),
             },
             Reply::PasteLayer {
@@ -461,6 +520,10 @@ mod tests {
         let text = Reply::Model {
             id: 4,
             markup: "<table></table>".into(),
+            pieces: vec![Piece {
+                into: "t".into(),
+                markup: "<tr></tr>".into(),
+            }],
             fragment: "abc".into(),
         }
         .encode();
@@ -468,6 +531,10 @@ mod tests {
             assert_eq!(Reply::decode(&text[..end]), None, "{:?}", &text[..end]);
         }
         assert_eq!(Reply::decode(&format!("{text}0:")), None);
+        // A count of pieces the text cannot hold is refused, not allocated for.
+        assert_eq!(Reply::decode("M1:40:0:20:99999999999999999999"), None);
+        assert_eq!(Reply::decode("M1:40:0:1:10:"), None);
+        assert!(Reply::decode("M1:40:0:1:10:0:").is_some());
     }
 
     /// Any text at all: the old separators, control characters, newlines, and the framing's own
@@ -528,6 +595,7 @@ mod tests {
                 current
             }),
             (any::<u64>(), text()).prop_map(|(id, fragment)| Request::Unpack { id, fragment }),
+            (any::<u64>(), text()).prop_map(|(id, preset)| Request::Preset { id, preset }),
             (
                 any::<u64>(),
                 any::<bool>(),
@@ -561,11 +629,21 @@ mod tests {
                     },
                 }
             ),
-            (any::<u64>(), text(), text()).prop_map(|(id, markup, fragment)| Reply::Model {
-                id,
-                markup,
-                fragment,
-            }),
+            (
+                any::<u64>(),
+                text(),
+                prop::collection::vec((text(), text()), 0..4),
+                text()
+            )
+                .prop_map(|(id, markup, pieces, fragment)| Reply::Model {
+                    id,
+                    markup,
+                    pieces: pieces
+                        .into_iter()
+                        .map(|(into, markup)| Piece { into, markup })
+                        .collect(),
+                    fragment,
+                }),
             (any::<u64>(), result()).prop_map(|(id, result)| Reply::PasteLayer { id, result }),
             (
                 any::<u64>(),

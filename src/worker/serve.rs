@@ -8,7 +8,7 @@ use crate::forms::permalink::parse_query;
 use crate::model::port::{PortError, PortOptions, port};
 use crate::view::{self, panels, plot};
 
-use super::protocol::{Panels, Reply, Request};
+use super::protocol::{Panels, Piece, Reply, Request};
 use crate::view::panels::{Plot, PlotImage, TargetCode};
 
 /// The plot's size in SVG pixels (it scales to the page width).
@@ -72,11 +72,11 @@ fn reply(request: Request) -> Reply {
             selected,
             input,
             source,
-        } => Reply::Model {
+        } => model_reply(
             id,
-            markup: model(check, selected, &input, &source).into_string(),
-            fragment: pack(&input, &source),
-        },
+            model(check, selected, &input, &source),
+            pack(&input, &source),
+        ),
         Request::PasteLayer { id, text, current } => Reply::PasteLayer {
             id,
             result: paste_layer(&text, &current),
@@ -84,6 +84,10 @@ fn reply(request: Request) -> Reply {
         Request::Unpack { id, fragment } => Reply::Unpack {
             id,
             result: unpack(&fragment),
+        },
+        Request::Preset { id, preset } => Reply::Unpack {
+            id,
+            result: view::model::preset(&preset).ok_or_else(|| format!("No example {preset:?}.")),
         },
         // A file request that came without its bytes (the page sends them beside the text).
         request @ Request::File { .. } => file_reply(request, None),
@@ -135,74 +139,67 @@ fn file_reply(request: Request, bytes: Option<&[u8]>) -> Reply {
             ),
         ),
     };
+    model_reply(id, markup, String::new())
+}
+
+/// The Model view's reply: the output's head as markup, its rows and code as pieces.
+fn model_reply(id: u64, output: view::model::Output, fragment: String) -> Reply {
     Reply::Model {
         id,
-        markup: markup.into_string(),
-        fragment: String::new(),
+        markup: output.head.into_string(),
+        pieces: output
+            .pieces
+            .into_iter()
+            .map(|(into, markup)| Piece { into, markup })
+            .collect(),
+        fragment,
     }
 }
 
-/// A model file read into a [`Model`](crate::model::Model): an ONNX graph at the typed sample
-/// shape (the batch is the file's, else 1). Keras files are read and checked, but their graph
-/// is not built here yet: they are refused with what was found.
-fn read_model_file(bytes: &[u8], given: Option<Vec<i64>>) -> Result<crate::model::Model, String> {
-    use crate::model::file::{ModelFile, onnx::Dim, onnx_graph, read_file};
-    let file = read_file(bytes).map_err(|e| e.to_string())?;
-    let m = match file {
-        ModelFile::Onnx(m) => m,
-        ModelFile::Keras(k) => {
-            return Err(format!(
-                "a {} model was found ({} layers), but the page does not table Keras files yet: read its code, or its ONNX export",
-                k.format.title(),
-                k.model.layers.len()
-            ));
-        }
-    };
-    let initializers: std::collections::HashSet<&str> = m
-        .graph
-        .initializers
-        .iter()
-        .map(|t| t.name.as_str())
-        .collect();
-    let first = m
-        .graph
-        .inputs
-        .iter()
-        .find(|i| !initializers.contains(i.name.as_str()));
-    let mut sizes = onnx_graph::InputSizes::default();
-    if let Some(given) = &given {
-        let batch = match first
-            .and_then(|i| i.shape.as_deref())
-            .and_then(|d| d.first())
-        {
-            Some(Dim::Value(v)) if *v > 0 => *v,
-            _ => 1,
-        };
-        sizes.first = Some(
-            std::iter::once(batch)
-                .chain(given.iter().copied())
-                .collect(),
-        );
-    }
-    let graph = onnx_graph::to_graph(&m, &sizes).map_err(|e| e.to_string())?;
-    let input = graph
-        .inputs()
-        .next()
-        .and_then(|(_, n)| n.shape())
-        .map(|s| s.get(1..).unwrap_or(&[]).to_vec());
-    Ok(crate::model::Model {
-        graph,
-        input,
-        // The ports below are written without a self-check script (which would load the file
-        // itself), so the origin is never read.
-        origin: crate::model::Origin::Code {
-            code: String::new(),
-            build: String::new(),
-            defined: Vec::new(),
+/// A model file read into a [`Model`](crate::model::Model) by `model::file::open`: an ONNX
+/// graph, a Keras 3 archive (.keras) or a legacy Keras file (.h5), told by content, at the typed
+/// sample shape; the file's name is its self-check script's default path. An ONNX file that
+/// leaves a size free, with none typed, is still tabled (its rows without shapes: `input` is
+/// `None`); a Keras one says what to type.
+fn read_model_file(
+    bytes: &[u8],
+    given: Option<Vec<i64>>,
+    name: &str,
+) -> Result<crate::model::Model, String> {
+    use crate::core::join;
+    use crate::model::file::{FileError, ModelFile, onnx_graph, open, read_file};
+    match open(bytes, given.as_deref(), name) {
+        Ok(model) => Ok(model),
+        // The reader's own words name its command-line flag: the page's field instead.
+        Err(FileError::NeedsInput { input, declared }) => match read_file(bytes) {
+            Ok(ModelFile::Onnx(m)) if given.is_none() => {
+                let graph = onnx_graph::to_graph(&m, &onnx_graph::InputSizes::default())
+                    .map_err(|e| e.to_string())?;
+                Ok(crate::model::Model {
+                    graph,
+                    input: None,
+                    origin: crate::model::Origin::File {
+                        format: crate::model::file::Format::Onnx,
+                        path: name.to_string(),
+                    },
+                    others: Vec::new(),
+                    params: None,
+                })
+            }
+            _ => Err(format!(
+                "the input {input:?} has free sizes {declared}: type one sample's shape in the input field (batch left out, e.g. 224x224x3 for Keras, 3x224x224 for ONNX)"
+            )),
         },
-        others: Vec::new(),
-        params: None,
-    })
+        Err(FileError::InputMismatch {
+            input,
+            declared,
+            given,
+        }) => Err(format!(
+            "the input shape {} does not fit the input {input:?}, declared {declared} (one sample, batch left out)",
+            join(&given, "x")
+        )),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// The Model view's output for a file: the table of its graph and its port to each target, or
@@ -213,7 +210,7 @@ fn file_model(
     input: &str,
     name: &str,
     bytes: &[u8],
-) -> maud::Markup {
+) -> view::model::Output {
     let given = if input.trim().is_empty() {
         None
     } else {
@@ -222,7 +219,7 @@ fn file_model(
             Err(e) => return view::model::output(Err(format!("Input shape: {e}")), &[], selected),
         }
     };
-    let model = match read_model_file(bytes, given) {
+    let model = match read_model_file(bytes, given, name) {
         Ok(m) => m,
         Err(why) => return view::model::file_error(name, &why),
     };
@@ -232,18 +229,23 @@ fn file_model(
     let about = view::model::About::File {
         name: name.to_string(),
         size: bytes.len(),
+        format: crate::model::file::Format::detect(bytes),
     };
     let table = view::model::table(&model, problem.as_deref(), "view=model", &about);
     let code: Vec<TargetCode> = view::model::TARGETS
         .iter()
         .map(|&target| {
-            let text = if check {
-                Err("The self-check script for a file loads the file itself (ONNX Runtime) and is not written in the page yet: copy the port and compare it with `padlab port FILE --to TARGET --check`.".to_string())
-            } else {
-                port(&model, target, PortOptions { check: false })
-                    .map(|p| p.code)
-                    .map_err(|e| e.to_string())
-            };
+            // With `check`, the script that loads the file itself (ONNX Runtime, or Keras) and
+            // compares the port with it: run beside the file, or given its path.
+            let text = port(&model, target, PortOptions { check })
+                .map(|p| {
+                    if check {
+                        p.script.unwrap_or(p.code)
+                    } else {
+                        p.code
+                    }
+                })
+                .map_err(|e| e.to_string());
             TargetCode { target, code: text }
         })
         .collect();
@@ -349,7 +351,7 @@ pub fn unpack(fragment: &str) -> Result<(String, String), String> {
 
 /// The Model view's output for a paste: its code per target (the self-check scripts with
 /// `check`) and its table, or why it cannot be read.
-fn model(check: bool, selected: Framework, input: &str, source: &str) -> maud::Markup {
+fn model(check: bool, selected: Framework, input: &str, source: &str) -> view::model::Output {
     let refuse = |why: String| view::model::output(Err(why), &[], selected);
     if source.trim().is_empty() {
         return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
@@ -480,6 +482,72 @@ mod tests {
         }
     }
 
+    /// The output as the page builds it: each piece appended to the element it names (the
+    /// elements are empty in the head but for the table's head, and pieces hold no such tag).
+    pub(super) fn assembled(head: &str, pieces: &[Piece]) -> String {
+        let mut text = head.to_string();
+        for Piece { into, markup } in pieces {
+            let at = text
+                .find(&format!("id=\"{into}\""))
+                .unwrap_or_else(|| panic!("no element {into}"));
+            let tag = text[..at].rfind('<').expect("an element");
+            let name: String = text[tag + 1..]
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            // The first closing tag of its kind after it: the pieces for a `pre` are `code`s,
+            // for the table `tbody`s.
+            let end = at + text[at..].find(&format!("</{name}>")).expect("closed");
+            text.insert_str(end, markup);
+        }
+        text
+    }
+
+    #[test]
+    fn a_large_model_comes_in_bounded_pieces() {
+        use crate::view::model::{CODE_PIECE_BYTES, ROWS_PER_PIECE};
+        let source = include_str!("../../tests/models/torch_resnet152.py");
+        let text = answer(
+            &Request::Model {
+                id: 1,
+                check: false,
+                selected: Framework::Torch,
+                input: "3x224x224".into(),
+                source: format!("{source}\nmodel = ResNet152()\n"),
+            }
+            .encode(),
+        );
+        let Some(Reply::Model { markup, pieces, .. }) = Reply::decode(&text) else {
+            panic!("a model reply")
+        };
+        let rows: Vec<usize> = pieces
+            .iter()
+            .filter(|p| p.into == "model-table")
+            .map(|p| p.markup.matches("data-testid=\"model-row\"").count())
+            .collect();
+        assert!(rows.len() > 10, "{rows:?}");
+        assert!(rows.iter().all(|&n| n <= ROWS_PER_PIECE), "{rows:?}");
+        let whole = assembled(&markup, &pieces);
+        assert_eq!(
+            rows.iter().sum::<usize>(),
+            whole.matches("data-testid=\"model-row\"").count()
+        );
+        for target in crate::view::model::TARGETS {
+            let into = format!("model-code-text-{}", target.name());
+            let code: Vec<&Piece> = pieces.iter().filter(|p| p.into == into).collect();
+            assert!(code.len() > 2, "{into}");
+            // A piece ends a line and is about the size asked (a line longer is kept whole).
+            for p in &code[..code.len() - 1] {
+                assert!(p.markup.ends_with("\n</code>"), "{}", p.markup);
+                assert!(
+                    p.markup.len() < CODE_PIECE_BYTES + 4096,
+                    "{}",
+                    p.markup.len()
+                );
+            }
+        }
+    }
+
     fn layer_panels_for(query: &str, options: Options, selected: Framework) -> Panels {
         let text = answer(
             &Request::Layer {
@@ -593,8 +661,9 @@ mod tests {
                     assert!(!panels.code.contains("<pre"), "{junk:?}");
                     assert!(!panels.plot.contains("<svg"), "{junk:?}");
                 }
-                Reply::Model { markup, .. } => {
-                    assert!(markup.contains("model-error"), "{junk:?}")
+                Reply::Model { markup, pieces, .. } => {
+                    assert!(markup.contains("model-error"), "{junk:?}");
+                    assert!(pieces.is_empty(), "{junk:?}");
                 }
                 Reply::PasteLayer { result, .. } => assert!(result.is_err(), "{junk:?}"),
                 Reply::Unpack { result, .. } => assert!(result.is_err(), "{junk:?}"),
@@ -616,11 +685,18 @@ mod tests {
             .encode(),
         );
         let Some(Reply::Model {
-            markup, fragment, ..
+            markup,
+            pieces,
+            fragment,
+            ..
         }) = Reply::decode(&text)
         else {
             panic!("a model reply")
         };
+        // The head carries no rows and no code: they come in pieces.
+        assert!(!markup.contains("model-row"), "{markup}");
+        assert!(!markup.contains("class=\"kw\""), "{markup}");
+        let markup = assembled(&markup, &pieces);
         assert_eq!(markup.matches("data-testid=\"model-row\"").count(), 9);
         assert!(markup.contains("15 × 15 × 64"), "{markup}");
         assert!(
@@ -648,9 +724,10 @@ mod tests {
             }
             .encode(),
         );
-        let Some(Reply::Model { markup, .. }) = Reply::decode(&text) else {
+        let Some(Reply::Model { markup, pieces, .. }) = Reply::decode(&text) else {
             panic!()
         };
+        let markup = assembled(&markup, &pieces);
         assert_eq!(markup.matches("padlab self-check passed").count(), 4);
         assert!(markup.contains(r#"id="tab-model-jax" data-testid="model-tab-jax" aria-controls="panel-model-jax" aria-selected="true""#));
         // Without the input shape the table lists the layers and says what is missing.
@@ -668,6 +745,37 @@ mod tests {
             panic!()
         };
         assert!(markup.contains("model-notice"));
+    }
+
+    #[test]
+    fn an_example_comes_back_as_its_text_and_input() {
+        let reply = Reply::decode(&answer(
+            &Request::Preset {
+                id: 5,
+                preset: "seed-002".into(),
+            }
+            .encode(),
+        ));
+        let Some(Reply::Unpack {
+            id: 5,
+            result: Ok((input, source)),
+        }) = reply
+        else {
+            panic!("{reply:?}")
+        };
+        assert_eq!(input, "32x32x3");
+        assert!(source.contains("Sequential"), "{source}");
+        let reply = Reply::decode(&answer(
+            &Request::Preset {
+                id: 6,
+                preset: "<none>".into(),
+            }
+            .encode(),
+        ));
+        assert!(
+            matches!(reply, Some(Reply::Unpack { result: Err(_), .. })),
+            "{reply:?}"
+        );
     }
 
     #[test]
@@ -708,8 +816,11 @@ mod file_and_notice_tests {
         };
         match Reply::decode(&text) {
             Some(Reply::Model {
-                markup, fragment, ..
-            }) => (markup, fragment),
+                markup,
+                pieces,
+                fragment,
+                ..
+            }) => (super::tests::assembled(&markup, &pieces), fragment),
             other => panic!("a model reply, not {other:?}"),
         }
     }
@@ -770,6 +881,55 @@ mod file_and_notice_tests {
         let (markup, _) =
             model_markup(&file_request("d.onnx", bytes.len(), "3x32x32"), Some(bytes));
         assert!(!markup.contains("model-notice"), "{markup}");
+    }
+
+    #[test]
+    fn a_keras_file_gets_its_table_and_ports_and_with_check_its_scripts() {
+        for (name, bytes, title) in [
+            (
+                "cnn.keras",
+                &include_bytes!("../../tests/files/keras/sequential_cnn.keras")[..],
+                "Keras (.keras) model",
+            ),
+            (
+                "residual.h5",
+                &include_bytes!("../../tests/files/keras/functional_residual.h5")[..],
+                "Keras HDF5 (.h5) model",
+            ),
+        ] {
+            let (markup, fragment) =
+                model_markup(&file_request(name, bytes.len(), ""), Some(bytes));
+            assert_eq!(fragment, "");
+            assert!(!markup.contains("model-error"), "{name}: {markup}");
+            assert!(markup.contains(title), "{name}: {markup}");
+            assert!(
+                markup.matches("data-testid=\"model-row\"").count() > 3,
+                "{name}"
+            );
+            assert_eq!(markup.matches("data-testid=\"model-code-").count(), 4);
+            assert!(!markup.contains("padlab self-check passed"), "{name}");
+            let mut request = file_request(name, bytes.len(), "");
+            if let Request::File { check, .. } = &mut request {
+                *check = true;
+            }
+            let (markup, _) = model_markup(&request, Some(bytes));
+            assert!(!markup.contains("not written in the page"), "{markup}");
+            // Each target's script loads the file by its name and checks the port.
+            assert_eq!(
+                markup.matches("padlab self-check passed").count(),
+                4,
+                "{name}: {markup}"
+            );
+            assert!(markup.contains(name), "{name}");
+        }
+        // A size that does not fit the file's input says so in the page's words.
+        let bytes = include_bytes!("../../tests/files/keras/sequential_cnn.keras");
+        let (markup, _) = model_markup(
+            &file_request("cnn.keras", bytes.len(), "7x7x7x7"),
+            Some(bytes),
+        );
+        assert!(markup.contains("model-error"), "{markup}");
+        assert!(!markup.contains("--input"), "{markup}");
     }
 
     #[test]
