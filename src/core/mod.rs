@@ -10,6 +10,7 @@ mod conv;
 mod error;
 mod geometry;
 mod inverse;
+mod onnx_spec;
 mod pool;
 mod rules;
 mod spec;
@@ -19,6 +20,7 @@ pub use answer::{Answer, AxisAnswer, Placement};
 pub use error::{PadError, layer_name};
 pub use geometry::Geometry;
 pub use inverse::{InverseError, Solution, inverse};
+pub use onnx_spec::{SpecAxis, onnx_spec_departure, onnx_spec_same};
 pub use rules::{Arg, default_padding, takes};
 pub use spec::{Backend, Dims, Framework, LayerSpec, Op, Padding, PaddingMode, UnknownName};
 

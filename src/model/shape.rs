@@ -6,7 +6,9 @@
 //! with `-1`, adaptive pooling, upsampling, embedding, global pooling). Refusals are worded as
 //! the source framework words them where practical. Arithmetic is checked: no input panics.
 
-use crate::core::{Answer, Framework, LayerSpec, Op as LayerOp, Padding, Placement, evaluate};
+use crate::core::{
+    Answer, Framework, LayerSpec, Op as LayerOp, Padding, Placement, evaluate, onnx_spec_departure,
+};
 
 use super::graph::{Flag, Inferred, Shape};
 use super::op::{Conv, Groups, Norm, Op, SliceAxis};
@@ -493,6 +495,9 @@ fn core_answer(spec: &LayerSpec, spatial: &[i64], out: &mut Inferred) -> Result<
     }
     if spec.op.is_pool() && spec.ceil_mode == Some(true) {
         out.flags.push(Flag::CeilMode);
+    }
+    if let Some(what) = onnx_spec_departure(&spec, &answer) {
+        out.flags.push(Flag::RuntimeDiffers(what));
     }
     let padded = answer.axes.iter().any(|a| a.before != 0 || a.after != 0);
     let counts = match spec.framework {
