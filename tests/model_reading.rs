@@ -186,6 +186,53 @@ fn a_closed_pipe_ends_the_cli_quietly() {
     assert!(out.status.success(), "{err}");
 }
 
+/// Runs `f` with the stack a release build's worker has (1 MB; debug frames are several times
+/// larger, so a debug build gets 8 MB): a deep paste must fail with Python's RecursionError
+/// there, not overflow the stack.
+fn on_worker_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let kb = if cfg!(debug_assertions) { 8192 } else { 1024 };
+    std::thread::Builder::new()
+        .stack_size(kb * 1024)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+/// Recursion in the paste, through functions, methods, lambdas, a module's forward and
+/// comprehensions: each is Python's own RecursionError with its line, on the worker's stack.
+#[test]
+fn recursion_in_the_paste_is_a_recursion_error_on_the_worker_stack() {
+    let pastes = [
+        "def f(a, b=2, *c, **d):\n    return f(a)\ny = f(1)\n",
+        "def f(a):\n    return [f(a) for _ in range(2)]\nf(1)\n",
+        "g = lambda q: g(q)\ng(1)\n",
+        "import torch.nn as nn\nclass M(nn.Module):\n    def go(self, x):\n        return self.go(x)\n    def forward(self, x):\n        return self.go(x)\nmodel = M()\n",
+        "def f(*a, **k):\n    return f(*a, **k)\nf(1, z=2)\n",
+        "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.c = nn.Conv2d(3, 4, 3)\n    def forward(self, x):\n        return self.forward(self.c(x))\nmodel = M()\n",
+        "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.m = M()\nmodel = M()\n",
+    ];
+    for src in pastes {
+        let err = on_worker_stack(move || {
+            read(
+                src,
+                &Options {
+                    input: Some(vec![3, 16, 16]),
+                    model: None,
+                },
+            )
+            .map(|_| ())
+        });
+        let Err(e) = err else {
+            panic!("read endless recursion:\n{src}")
+        };
+        assert!(
+            e.message.contains("RecursionError") || e.message.contains("recursion"),
+            "{src}\n{e}"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(64) })]
 
@@ -208,6 +255,8 @@ proptest! {
         "model = nn.Sequential(model, model)\n", ")", "(", ":", "lambda q: q\n",
     ]), 0..30)) {
         let text: String = words.concat();
-        let _ = read(&text, &Options { input: Some(vec![3, 16, 16]), model: None });
+        on_worker_stack(move || {
+            let _ = read(&text, &Options { input: Some(vec![3, 16, 16]), model: None });
+        });
     }
 }
