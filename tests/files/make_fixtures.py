@@ -420,6 +420,26 @@ def keras_models():
         m.save(KERAS_DIR / f"{m.name}.h5")
 
 
+def keras_ops_models():
+    """Operations a Keras 3 functional model records as nodes of their own (module
+    keras.src.ops.*, constants among the arguments), as MobileNetV3's hard swish writes them."""
+    import keras
+    from keras import layers
+
+    keras.utils.set_random_seed(19)
+    inp = keras.Input((24, 20, 3), name="image")
+    x = layers.Conv2D(8, 3, strides=2, padding="same", name="stem")(inp)
+    gate = layers.ReLU(6.0, name="relu6")(x + 3.0)
+    x = layers.Multiply(name="hard_swish")([x, gate * (1.0 / 6.0)])
+    squeeze = keras.ops.mean(x, axis=(1, 2), keepdims=True)
+    squeeze = layers.Conv2D(8, 1, name="excite")(squeeze)
+    x = x * keras.ops.sigmoid(squeeze)
+    x = layers.Conv2D(4, 3, padding="valid", name="head")(x - 0.5)
+    model = keras.Model(inp, x, name="functional_ops")
+    # Only .keras: Keras's own legacy .h5 loader refuses operations (`Unknown layer: 'Mean'`).
+    model.save(KERAS_DIR / f"{model.name}.keras")
+
+
 def keras2_models():
     """Keras 2 (tf_keras) .h5 files: the legacy layout, inbound_nodes as nested lists."""
     import tf_keras as k2
@@ -504,7 +524,7 @@ def h5_variants():
 def main():
     ONNX_DIR.mkdir(parents=True, exist_ok=True)
     KERAS_DIR.mkdir(parents=True, exist_ok=True)
-    what = set(sys.argv[1:]) or {"helper", "torch", "tf2onnx", "keras", "keras2", "h5"}
+    what = set(sys.argv[1:]) or {"helper", "torch", "tf2onnx", "keras", "keras-ops", "keras2", "h5"}
     if "helper" in what:
         helper_graphs()
     if "torch" in what:
@@ -513,6 +533,8 @@ def main():
         tf2onnx_exports()
     if "keras" in what:
         keras_models()
+    if "keras-ops" in what:
+        keras_ops_models()
     if "keras2" in what:
         keras2_models()
     if "h5" in what:

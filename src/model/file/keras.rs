@@ -62,6 +62,9 @@ pub struct KerasLayer {
     pub inbound: Vec<Inbound>,
     /// A model used as a layer.
     pub model: Option<Box<KerasConfig>>,
+    /// Where the class lives (`keras.layers`, or `keras.src.ops.numpy` for an operation a
+    /// functional model recorded, such as `x + 3.0`); `None` in Keras 2 files.
+    pub module: Option<String>,
 }
 
 /// A shape as Keras states it: one, or one per input (`Add`, `Concatenate`).
@@ -78,6 +81,9 @@ pub struct Inbound {
     pub args: Vec<TensorRef>,
     /// Keyword arguments as written (`{}` when none).
     pub kwargs: Value,
+    /// The positional arguments as written (Keras 3), constants included: an operation's
+    /// `3.0` in `x + 3.0`. `Null` in Keras 2 files.
+    pub raw_args: Value,
 }
 
 /// A tensor: output `tensor_index` of call `node_index` of layer `layer`.
@@ -268,6 +274,7 @@ impl Parser {
             Some(_) => Some(Box::new(self.model(l, depth + 1)?)),
             None => None,
         };
+        let module = l.get("module").and_then(Value::as_str).map(str::to_string);
         Ok(KerasLayer {
             class_name,
             name,
@@ -275,6 +282,7 @@ impl Parser {
             build_input_shape,
             inbound,
             model,
+            module,
         })
     }
 }
@@ -308,6 +316,7 @@ fn inbound(n: &Value) -> Option<Inbound> {
             tensors(o.get("args")?, &mut args, 0)?;
             Some(Inbound {
                 args,
+                raw_args: o.get("args").cloned().unwrap_or(Value::Null),
                 kwargs: o
                     .get("kwargs")
                     .cloned()
@@ -328,7 +337,11 @@ fn inbound(n: &Value) -> Option<Inbound> {
                     kwargs = k.clone();
                 }
             }
-            Some(Inbound { args, kwargs })
+            Some(Inbound {
+                args,
+                kwargs,
+                raw_args: Value::Null,
+            })
         }
         _ => None,
     }

@@ -354,6 +354,70 @@ impl Writer<'_> {
                 calls.push((l.name.clone(), 0, v));
                 continue;
             }
+            if is_operation(l) {
+                // `x + 3.0` in a functional model: an operation, called with its arguments as
+                // recorded (constants included), written as the `keras.ops` call it is.
+                let function = snake_case(&l.class_name);
+                for (k, node) in l.inbound.iter().enumerate() {
+                    let resolve = |r: &TensorRef| {
+                        find(&calls, r, many(&r.layer)).ok_or_else(|| {
+                            self.error(
+                                &lat,
+                                format!(
+                                    "reads {:?} (call {}), which no earlier layer makes",
+                                    r.layer, r.node_index
+                                ),
+                            )
+                        })
+                    };
+                    let mut parts = Vec::new();
+                    for a in node.raw_args.as_array().map_or(&[][..], Vec::as_slice) {
+                        parts.push(python_arg(a, &resolve, 0).unwrap_or_else(|| {
+                            Err(self.error(&lat, "an argument padlab cannot write"))
+                        })?);
+                    }
+                    if let Value::Object(kw) = &node.kwargs {
+                        for (key, v) in kw {
+                            let text = python_arg(v, &resolve, 0).unwrap_or_else(|| {
+                                Err(self
+                                    .error(&lat, format!("{key}: an argument padlab cannot write")))
+                            })?;
+                            if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                                return Err(self.error(
+                                    &lat,
+                                    format!("a keyword padlab does not read: {key:?}"),
+                                ));
+                            }
+                            parts.push(format!("{key}={text}"));
+                        }
+                    }
+                    // The operation's own arguments (`Mean`'s axis and keepdims) are its config.
+                    if let Value::Object(config) = &l.config {
+                        for (key, v) in config {
+                            if dropped(key) || v.is_null() {
+                                continue;
+                            }
+                            let text = literal(v, 0).ok_or_else(|| {
+                                self.error(&lat, format!("{key} is nested too deeply"))
+                            })?;
+                            if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                                return Err(self.error(
+                                    &lat,
+                                    format!("a configuration key padlab does not read: {key:?}"),
+                                ));
+                            }
+                            parts.push(format!("{key}={text}"));
+                        }
+                    }
+                    let v = self.var("t");
+                    self.line(
+                        &lat,
+                        format!("{v} = keras.ops.{function}({})", parts.join(", ")),
+                    );
+                    calls.push((l.name.clone(), k, v));
+                }
+                continue;
+            }
             let lv = self.construct(l, path, depth)?;
             layer_vars.push((l.name.clone(), lv.clone()));
             for (k, node) in l.inbound.iter().enumerate() {
@@ -409,6 +473,66 @@ impl Writer<'_> {
             format!("{v} = keras.Model(inputs={inputs}, outputs={outputs}, name={name})"),
         );
         Ok(v)
+    }
+}
+
+/// An operation a Keras 3 functional model recorded (`x + 3.0`, `ops.mean(x)`), not a layer.
+fn is_operation(l: &KerasLayer) -> bool {
+    l.module
+        .as_deref()
+        .is_some_and(|m| m.starts_with("keras.src.ops.") || m == "keras.ops")
+}
+
+/// `TrueDivide` → `true_divide`: an operation's function from its class.
+fn snake_case(class: &str) -> String {
+    let mut out = String::with_capacity(class.len() + 4);
+    for (i, c) in class.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One recorded argument as Python: a tensor as its variable, a list as a list, a constant as
+/// its literal; `None` for anything else (an object padlab does not know).
+fn python_arg(
+    v: &Value,
+    resolve: &dyn Fn(&TensorRef) -> Result<String, FileError>,
+    depth: usize,
+) -> Option<Result<String, FileError>> {
+    if depth > 32 {
+        return None;
+    }
+    match v {
+        Value::Object(o)
+            if o.get("class_name").and_then(Value::as_str) == Some("__keras_tensor__") =>
+        {
+            let h = o.get("config")?.get("keras_history")?.as_array()?;
+            let r = TensorRef {
+                layer: h.first()?.as_str()?.to_string(),
+                node_index: usize::try_from(h.get(1)?.as_u64()?).ok()?,
+                tensor_index: usize::try_from(h.get(2)?.as_u64()?).ok()?,
+            };
+            Some(resolve(&r))
+        }
+        Value::Array(items) => {
+            let mut parts = Vec::with_capacity(items.len());
+            for x in items {
+                match python_arg(x, resolve, depth + 1)? {
+                    Ok(p) => parts.push(p),
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            Some(Ok(format!("[{}]", parts.join(", "))))
+        }
+        Value::Object(_) => None,
+        other => literal(other, depth).map(Ok),
     }
 }
 
