@@ -13,6 +13,7 @@
 //! count are capped, each an error naming the line); no input panics.
 
 pub mod derive;
+pub mod forward;
 pub mod summary;
 pub mod torch;
 
