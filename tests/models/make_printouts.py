@@ -52,6 +52,15 @@ PRINTOUTS = {
     "textcnn_kim": "torch_textcnn_kim.py",
     # ModuleDict (_DenseBlock) and custom modules, an OrderedDict-named stem
     "densenet121": "torch_densenet121.py",
+    # blocks whose forward padlab knows by class and children: SqueezeNet's Fire (a concat of two
+    # branches), pix2pix's U-Net levels (a concat around a nested block), CycleGAN's ResnetBlock
+    "squeezenet": "torch_squeezenet.py",
+    "pix2pix_unet_generator": "torch_pix2pix_unet_generator.py",
+    "cyclegan_resnet_generator": "torch_cyclegan_resnet_generator.py",
+    # blocks of other classes with exactly a torchvision block's children (a Bottleneck named
+    # `block` with `identity_downsample`; 3-D BasicBlocks)
+    "resnet152": "torch_resnet152.py",
+    "resnet3d": "torch_resnet3d.py",
 }
 
 

@@ -106,95 +106,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
     let c = children;
     match m.class.as_str() {
         // torchvision: relu after the residual add, the shortcut through `downsample`.
-        "BasicBlock"
-            if exactly(
-                c,
-                &[
-                    ("conv1", "Conv2d"),
-                    ("bn1", "BatchNorm2d"),
-                    ("relu", "ReLU"),
-                    ("conv2", "Conv2d"),
-                    ("bn2", "BatchNorm2d"),
-                ][..],
-            ) || (has("downsample")
-                && exactly(
-                    c,
-                    &[
-                        ("conv1", "Conv2d"),
-                        ("bn1", "BatchNorm2d"),
-                        ("relu", "ReLU"),
-                        ("conv2", "Conv2d"),
-                        ("bn2", "BatchNorm2d"),
-                        ("downsample", "*"),
-                    ],
-                )) =>
-        {
-            let mut body = vec![
-                "identity = x",
-                "out = self.conv1(x)",
-                "out = self.bn1(out)",
-                "out = self.relu(out)",
-                "out = self.conv2(out)",
-                "out = self.bn2(out)",
-            ];
-            if has("downsample") {
-                body.push("identity = self.downsample(x)");
-            }
-            body.extend(["out += identity", "out = self.relu(out)", "return out"]);
-            Some(known(
-                "torchvision's BasicBlock",
-                if has("downsample") {
-                    "relu(bn2(conv2(relu(bn1(conv1(x))))) + downsample(x))"
-                } else {
-                    "relu(bn2(conv2(relu(bn1(conv1(x))))) + x)"
-                },
-                &body,
-            ))
-        }
-        "Bottleneck"
-            if {
-                let base = [
-                    ("conv1", "Conv2d"),
-                    ("bn1", "BatchNorm2d"),
-                    ("conv2", "Conv2d"),
-                    ("bn2", "BatchNorm2d"),
-                    ("conv3", "Conv2d"),
-                    ("bn3", "BatchNorm2d"),
-                    ("relu", "ReLU"),
-                ];
-                exactly(c, &base)
-                    || (has("downsample") && {
-                        let mut with = base.to_vec();
-                        with.push(("downsample", "*"));
-                        exactly(c, &with)
-                    })
-            } =>
-        {
-            let mut body = vec![
-                "identity = x",
-                "out = self.conv1(x)",
-                "out = self.bn1(out)",
-                "out = self.relu(out)",
-                "out = self.conv2(out)",
-                "out = self.bn2(out)",
-                "out = self.relu(out)",
-                "out = self.conv3(out)",
-                "out = self.bn3(out)",
-            ];
-            if has("downsample") {
-                body.push("identity = self.downsample(x)");
-            }
-            body.extend(["out += identity", "out = self.relu(out)", "return out"]);
-            Some(known(
-                "torchvision's Bottleneck",
-                if has("downsample") {
-                    "relu(bn3(conv3(relu(bn2(conv2(relu(bn1(conv1(x)))))))) + downsample(x))"
-                } else {
-                    "relu(bn3(conv3(relu(bn2(conv2(relu(bn1(conv1(x)))))))) + x)"
-                },
-                &body,
-            ))
-        }
+        _ if torchvision_block(m).is_some() => torchvision_block(m),
         // kuangliu/pytorch-cifar: F.relu, the shortcut a Sequential (empty: the input itself).
         "BasicBlock"
             if exactly(
@@ -641,8 +553,154 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 takes_list: false,
             })
         }
+        // torchvision's SqueezeNet: Fire concatenates its two expand branches.
+        "Fire"
+            if exactly(
+                c,
+                &[
+                    ("squeeze", "Conv2d"),
+                    ("squeeze_activation", "*"),
+                    ("expand1x1", "Conv2d"),
+                    ("expand1x1_activation", "*"),
+                    ("expand3x3", "Conv2d"),
+                    ("expand3x3_activation", "*"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "torchvision's SqueezeNet Fire",
+                "cat([expand1x1_activation(expand1x1(s)), expand3x3_activation(expand3x3(s))], 1) where s = squeeze_activation(squeeze(x))",
+                &[
+                    "x = self.squeeze_activation(self.squeeze(x))",
+                    "return torch.cat([self.expand1x1_activation(self.expand1x1(x)), self.expand3x3_activation(self.expand3x3(x))], 1)",
+                ],
+            ))
+        }
+        "SqueezeNet"
+            if exactly(
+                c,
+                &[("features", "Sequential"), ("classifier", "Sequential")],
+            ) =>
+        {
+            Some(known(
+                "torchvision's SqueezeNet",
+                "flatten(classifier(features(x)))",
+                &[
+                    "x = self.features(x)",
+                    "x = self.classifier(x)",
+                    "return torch.flatten(x, 1)",
+                ],
+            ))
+        }
+        // pytorch-CycleGAN-and-pix2pix: the ResNet generator's block, and the U-Net's level
+        // (the outermost one, whose `model` starts with its conv, has no skip).
+        "ResnetBlock" if exactly(c, &[("conv_block", "Sequential")]) => Some(known(
+            "pix2pix/CycleGAN's ResnetBlock",
+            "x + conv_block(x)",
+            &["return x + self.conv_block(x)"],
+        )),
+        "UnetSkipConnectionBlock" if exactly(c, &[("model", "Sequential")]) => {
+            let Body::Container {
+                children: inner, ..
+            } = &c[0].body
+            else {
+                return None;
+            };
+            let outermost = inner.first().is_some_and(|f| f.class == "Conv2d");
+            Some(if outermost {
+                known(
+                    "pix2pix's UnetSkipConnectionBlock (the outermost: its `model` starts with its conv)",
+                    "model(x)",
+                    &["return self.model(x)"],
+                )
+            } else {
+                known(
+                    "pix2pix's UnetSkipConnectionBlock (an inner level: its `model` starts with an activation)",
+                    "cat([x, model(x)], 1)",
+                    &["return torch.cat([x, self.model(x)], 1)"],
+                )
+            })
+        }
         _ => None,
     }
+}
+
+/// torchvision's BasicBlock or Bottleneck — or a block of any class with exactly their children
+/// (2-D or 3-D; the shortcut named `downsample`, `identity_downsample` or `shortcut`), whose
+/// forward is then stated as assumed from that shape.
+fn torchvision_block(m: &Module) -> Option<Known> {
+    let Body::Container { children: c, .. } = &m.body else {
+        return None;
+    };
+    let is = |name: &str, classes: &[&str]| class_of(c, name).is_some_and(|k| classes.contains(&k));
+    let conv = &["Conv2d", "Conv3d"][..];
+    let bn = &["BatchNorm2d", "BatchNorm3d"][..];
+    let shortcut = ["downsample", "identity_downsample", "shortcut"]
+        .into_iter()
+        .find(|n| class_of(c, n).is_some());
+    let n = c.len() - usize::from(shortcut.is_some());
+    let common = is("conv1", conv)
+        && is("bn1", bn)
+        && is("conv2", conv)
+        && is("bn2", bn)
+        && is("relu", &["ReLU"]);
+    if !common {
+        return None;
+    }
+    let bottleneck = n == 7 && is("conv3", conv) && is("bn3", bn);
+    if !(bottleneck || n == 5) {
+        return None;
+    }
+    let mut body = vec![
+        "identity = x",
+        "out = self.conv1(x)",
+        "out = self.bn1(out)",
+        "out = self.relu(out)",
+        "out = self.conv2(out)",
+        "out = self.bn2(out)",
+    ];
+    if bottleneck {
+        body.extend([
+            "out = self.relu(out)",
+            "out = self.conv3(out)",
+            "out = self.bn3(out)",
+        ]);
+    }
+    let call = shortcut.map(|s| format!("identity = self.{s}(x)"));
+    if let Some(call) = &call {
+        body.push(call);
+    }
+    body.extend(["out += identity", "out = self.relu(out)", "return out"]);
+    let name = if bottleneck {
+        "Bottleneck"
+    } else {
+        "BasicBlock"
+    };
+    let main = if bottleneck {
+        "relu(bn3(conv3(relu(bn2(conv2(relu(bn1(conv1(x)))))))))"
+    } else {
+        "relu(bn2(conv2(relu(bn1(conv1(x))))))"
+    };
+    let rule = match shortcut {
+        Some(s) => format!("relu({} + {s}(x))", &main[5..main.len() - 1]),
+        None => format!("relu({} + x)", &main[5..main.len() - 1]),
+    };
+    let what = if m.class == name && matches!(shortcut, None | Some("downsample")) {
+        format!("torchvision's {name}")
+    } else {
+        format!(
+            "torchvision's {name}, assumed: `{}` has exactly its children (conv, norm, one `relu` used after each norm and after the add{})",
+            m.class,
+            shortcut.map_or(String::new(), |s| format!(", `{s}` on the shortcut"))
+        )
+    };
+    Some(Known {
+        what,
+        rule,
+        body: body.into_iter().map(str::to_string).collect(),
+        lists: Vec::new(),
+        takes_list: false,
+    })
 }
 
 /// Whether a module of `class` is printed anywhere under `m`.

@@ -88,6 +88,11 @@ fn every_printout_reads() {
         ("printed_textcnn_kim.txt", None, 2_856_326),
         ("printed_unet_modulelist.txt", None, 31_037_633),
         ("printed_vgg11.txt", None, 132_863_336),
+        ("printed_squeezenet.txt", None, 1_248_424),
+        ("printed_pix2pix_unet_generator.txt", None, 54_413_955),
+        ("printed_cyclegan_resnet_generator.txt", None, 7_837_699),
+        ("printed_resnet152.txt", None, 60_192_808),
+        ("printed_resnet3d.txt", None, 14_604_624),
     ];
     let files: Vec<String> =
         std::fs::read_dir(format!("{}/tests/models", env!("CARGO_MANIFEST_DIR")))
@@ -189,8 +194,24 @@ fn a_known_forward_adds_the_residual_and_says_whose_it_is() {
 #[test]
 fn an_unknown_block_runs_in_printed_order_and_breaks_with_its_line() {
     let text = corpus("printed_resnet18.txt");
+    // Another class with exactly a BasicBlock's children: its forward, said to be assumed.
+    let renamed = text.replace("BasicBlock(", "MyBlock(");
+    let m = read(&renamed, &options(&renamed)).unwrap();
+    assert!(m.graph.first_error().is_none(), "{}", table(&m.graph));
+    let add = m
+        .graph
+        .nodes
+        .iter()
+        .find(|n| n.name == "layer2.0.add")
+        .unwrap();
+    assert!(
+        add.inferred.flags.iter().any(|f| f
+            .to_string()
+            .contains("torchvision's BasicBlock, assumed: `MyBlock` has exactly its children")),
+        "{:?}",
+        add.inferred.flags
+    );
     for renamed in [
-        text.replace("BasicBlock(", "MyBlock("),
         // A child the forward does not use: not torchvision's BasicBlock.
         text.replace(
             "      (bn2): BatchNorm2d(128, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n      (downsample)",

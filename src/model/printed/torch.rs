@@ -1267,5 +1267,12 @@ fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
             if ordered.len() == 1 { "its" } else { "their" },
         );
     }
+    if owners.get("").is_some_and(|o| o.how == How::Order) {
+        let _ = write!(
+            note,
+            " Nor does a printout show what `{}`'s forward does after its last child (a softmax, a `view`, a second output): the model's output is its last child's.",
+            root.class
+        );
+    }
     note
 }
