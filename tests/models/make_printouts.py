@@ -61,6 +61,12 @@ PRINTOUTS = {
     # `block` with `identity_downsample`; 3-D BasicBlocks)
     "resnet152": "torch_resnet152.py",
     "resnet3d": "torch_resnet3d.py",
+    # torchvision's GoogLeNet (Inception: a concat of four branches; aux heads off in eval) and
+    # kuangliu/pytorch-cifar-style models whose forwards use F.relu and F.avg_pool2d
+    "googlenet": "torch_googlenet.py",
+    "cifar_preact_resnet": "torch_cifar_preact_resnet.py",
+    "cifar_wide_resnet": "torch_cifar_wide_resnet.py",
+    "cifar_mobilenet": "torch_cifar_mobilenet.py",
 }
 
 

@@ -621,6 +621,251 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 )
             })
         }
+        // torchvision's GoogLeNet (eval: the auxiliary classifiers run only in training).
+        "BasicConv2d" if exactly(c, &[("conv", "Conv2d"), ("bn", "BatchNorm2d")]) => Some(known(
+            "torchvision's BasicConv2d (GoogLeNet, Inception)",
+            "relu(bn(conv(x)))",
+            &["x = self.conv(x)", "x = self.bn(x)", "return F.relu(x)"],
+        )),
+        "Inception"
+            if exactly(
+                c,
+                &[
+                    ("branch1", "*"),
+                    ("branch2", "*"),
+                    ("branch3", "*"),
+                    ("branch4", "*"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "torchvision's GoogLeNet Inception",
+                "cat([branch1(x), branch2(x), branch3(x), branch4(x)], 1)",
+                &[
+                    "b1 = self.branch1(x)",
+                    "b2 = self.branch2(x)",
+                    "b3 = self.branch3(x)",
+                    "b4 = self.branch4(x)",
+                    "return torch.cat([b1, b2, b3, b4], 1)",
+                ],
+            ))
+        }
+        "GoogLeNet" => {
+            const MAIN: &[&str] = &[
+                "conv1",
+                "maxpool1",
+                "conv2",
+                "conv3",
+                "maxpool2",
+                "inception3a",
+                "inception3b",
+                "maxpool3",
+                "inception4a",
+                "inception4b",
+                "inception4c",
+                "inception4d",
+                "inception4e",
+                "maxpool4",
+                "inception5a",
+                "inception5b",
+                "avgpool",
+                "dropout",
+                "fc",
+            ];
+            let aux = c.iter().filter(|m| m.name.starts_with("aux")).count();
+            let ok = c.len() == MAIN.len() + aux
+                && MAIN.iter().all(|n| has(n))
+                && (aux == 0 || (has("aux1") && has("aux2") && aux == 2));
+            if !ok {
+                return None;
+            }
+            let mut body = Vec::new();
+            for n in MAIN {
+                body.push(format!("x = self.{n}(x)"));
+                if *n == "avgpool" {
+                    body.push("x = torch.flatten(x, 1)".into());
+                }
+            }
+            body.push("return x".into());
+            Some(Known {
+                what: "torchvision's GoogLeNet (in eval mode, without transform_input: the printout shows neither; aux1/aux2 run only in training)".into(),
+                rule: "fc(dropout(flatten(avgpool(inception5b(...(maxpool1(conv1(x)))...)))))".into(),
+                body,
+                lists: Vec::new(),
+                takes_list: false,
+            })
+        }
+        // kuangliu/pytorch-cifar's pre-activation blocks: the shortcut (when printed) reads the
+        // activated input; the sum is not activated.
+        "PreActBlock" | "PreActBottleneck" => {
+            let bottleneck = m.class == "PreActBottleneck";
+            let mut want = vec![
+                ("bn1", "BatchNorm2d"),
+                ("conv1", "Conv2d"),
+                ("bn2", "BatchNorm2d"),
+                ("conv2", "Conv2d"),
+            ];
+            if bottleneck {
+                want.extend([("bn3", "BatchNorm2d"), ("conv3", "Conv2d")]);
+            }
+            let shortcut = has("shortcut");
+            if shortcut {
+                want.push(("shortcut", "Sequential"));
+            }
+            if !exactly(c, &want) {
+                return None;
+            }
+            let mut body = vec!["out = F.relu(self.bn1(x))"];
+            body.push(if shortcut {
+                "shortcut = self.shortcut(out)"
+            } else {
+                "shortcut = x"
+            });
+            body.push("out = self.conv1(out)");
+            body.push("out = self.conv2(F.relu(self.bn2(out)))");
+            if bottleneck {
+                body.push("out = self.conv3(F.relu(self.bn3(out)))");
+            }
+            body.extend(["out += shortcut", "return out"]);
+            Some(known(
+                &format!("the CIFAR {} (kuangliu/pytorch-cifar)", m.class),
+                if shortcut {
+                    "convs(relu(bn1(x))) + shortcut(relu(bn1(x)))"
+                } else {
+                    "convs(relu(bn1(x))) + x"
+                },
+                &body,
+            ))
+        }
+        "PreActResNet"
+            if exactly(
+                c,
+                &[
+                    ("conv1", "Conv2d"),
+                    ("layer1", "Sequential"),
+                    ("layer2", "Sequential"),
+                    ("layer3", "Sequential"),
+                    ("layer4", "Sequential"),
+                    ("bn", "BatchNorm2d"),
+                    ("linear", "Linear"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "the CIFAR PreActResNet (kuangliu/pytorch-cifar, with the final `bn`)",
+                "linear(flatten(avg_pool2d(relu(bn(layer4(...(conv1(x))))), 4)))",
+                &[
+                    "out = self.conv1(x)",
+                    "out = self.layer1(out)",
+                    "out = self.layer2(out)",
+                    "out = self.layer3(out)",
+                    "out = self.layer4(out)",
+                    "out = F.relu(self.bn(out))",
+                    "out = F.avg_pool2d(out, 4)",
+                    "out = torch.flatten(out, 1)",
+                    "return self.linear(out)",
+                ],
+            ))
+        }
+        // The CIFAR Wide ResNet (meliketoy/wide-resnet.pytorch).
+        "wide_basic"
+            if exactly(
+                c,
+                &[
+                    ("bn1", "BatchNorm2d"),
+                    ("conv1", "Conv2d"),
+                    ("dropout", "Dropout"),
+                    ("bn2", "BatchNorm2d"),
+                    ("conv2", "Conv2d"),
+                    ("shortcut", "Sequential"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "the CIFAR Wide ResNet's wide_basic",
+                "conv2(relu(bn2(dropout(conv1(relu(bn1(x))))))) + shortcut(x)",
+                &[
+                    "out = self.dropout(self.conv1(F.relu(self.bn1(x))))",
+                    "out = self.conv2(F.relu(self.bn2(out)))",
+                    "out += self.shortcut(x)",
+                    "return out",
+                ],
+            ))
+        }
+        "Wide_ResNet"
+            if exactly(
+                c,
+                &[
+                    ("conv1", "Conv2d"),
+                    ("layer1", "Sequential"),
+                    ("layer2", "Sequential"),
+                    ("layer3", "Sequential"),
+                    ("bn1", "BatchNorm2d"),
+                    ("linear", "Linear"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "the CIFAR Wide ResNet",
+                "linear(flatten(avg_pool2d(relu(bn1(layer3(layer2(layer1(conv1(x)))))), 8)))",
+                &[
+                    "out = self.conv1(x)",
+                    "out = self.layer1(out)",
+                    "out = self.layer2(out)",
+                    "out = self.layer3(out)",
+                    "out = F.relu(self.bn1(out))",
+                    "out = F.avg_pool2d(out, 8)",
+                    "out = torch.flatten(out, 1)",
+                    "return self.linear(out)",
+                ],
+            ))
+        }
+        // kuangliu/pytorch-cifar's MobileNet (v1).
+        "Block"
+            if parent == Some("Sequential")
+                && exactly(
+                    c,
+                    &[
+                        ("conv1", "Conv2d"),
+                        ("bn1", "BatchNorm2d"),
+                        ("conv2", "Conv2d"),
+                        ("bn2", "BatchNorm2d"),
+                    ],
+                ) =>
+        {
+            Some(known(
+                "the CIFAR MobileNet's Block (kuangliu/pytorch-cifar)",
+                "relu(bn2(conv2(relu(bn1(conv1(x))))))",
+                &[
+                    "out = F.relu(self.bn1(self.conv1(x)))",
+                    "out = F.relu(self.bn2(self.conv2(out)))",
+                    "return out",
+                ],
+            ))
+        }
+        "MobileNet"
+            if exactly(
+                c,
+                &[
+                    ("conv1", "Conv2d"),
+                    ("bn1", "BatchNorm2d"),
+                    ("layers", "Sequential"),
+                    ("linear", "Linear"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "the CIFAR MobileNet (kuangliu/pytorch-cifar)",
+                "linear(flatten(avg_pool2d(layers(relu(bn1(conv1(x)))), 2)))",
+                &[
+                    "out = F.relu(self.bn1(self.conv1(x)))",
+                    "out = self.layers(out)",
+                    "out = F.avg_pool2d(out, 2)",
+                    "out = torch.flatten(out, 1)",
+                    "return self.linear(out)",
+                ],
+            ))
+        }
         _ => None,
     }
 }

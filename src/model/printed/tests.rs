@@ -93,6 +93,10 @@ fn every_printout_reads() {
         ("printed_cyclegan_resnet_generator.txt", None, 7_837_699),
         ("printed_resnet152.txt", None, 60_192_808),
         ("printed_resnet3d.txt", None, 14_604_624),
+        ("printed_googlenet.txt", None, 13_385_816),
+        ("printed_cifar_preact_resnet.txt", None, 11_172_170),
+        ("printed_cifar_wide_resnet.txt", None, 2_751_146),
+        ("printed_cifar_mobilenet.txt", None, 3_217_226),
     ];
     let files: Vec<String> =
         std::fs::read_dir(format!("{}/tests/models", env!("CARGO_MANIFEST_DIR")))
