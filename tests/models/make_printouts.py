@@ -67,6 +67,8 @@ PRINTOUTS = {
     "cifar_preact_resnet": "torch_cifar_preact_resnet.py",
     "cifar_wide_resnet": "torch_cifar_wide_resnet.py",
     "cifar_mobilenet": "torch_cifar_mobilenet.py",
+    # milesial's U-Net: `Up` takes two inputs and pads the upsampled map to its skip's size
+    "unet_bilinear": "torch_unet_bilinear.py",
 }
 
 

@@ -21,8 +21,8 @@ pub struct Known {
     pub body: Vec<String>,
     /// Children the forward indexes (`self.ups[0]`): built as `nn.ModuleList`.
     pub lists: Vec<String>,
-    /// Whether it takes a list of tensors (a DenseNet layer) rather than one.
-    pub takes_list: bool,
+    /// Its parameters after `self` (`x`; `inputs`, a list, for a DenseNet layer; `x1, x2`).
+    pub params: &'static str,
 }
 
 /// A child's class by name, if the module has that child.
@@ -93,7 +93,7 @@ fn known(what: &str, rule: &str, body: &[&str]) -> Known {
         rule: rule.to_string(),
         body: body.iter().map(|s| s.to_string()).collect(),
         lists: Vec::new(),
-        takes_list: false,
+        params: "x",
     }
 }
 
@@ -295,7 +295,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 rule: "cat([x, layer1([x]), layer2([x, ...]), ...], 1): each layer reads all before it".into(),
                 body,
                 lists: Vec::new(),
-                takes_list: false,
+                params: "x",
             })
         }
         "_DenseLayer"
@@ -321,7 +321,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                     "return self.conv2(self.relu2(self.norm2(x)))",
                 ],
             );
-            k.takes_list = true;
+            k.params = "inputs";
             Some(k)
         }
         // torchvision's MobileNetV2: a residual add where the block keeps the shape.
@@ -497,7 +497,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 rule: "fc1(dropout(cat([max_pool1d(relu(conv(embed(x).unsqueeze(1))).squeeze(3)) for conv in convs], 1)))".into(),
                 body,
                 lists: vec!["convs".into()],
-                takes_list: false,
+                params: "x",
             })
         }
         // The ModuleList U-Net (aladdinpersson's): `downs` each saved for a skip then pooled,
@@ -550,7 +550,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 rule: "each down block saved for a skip, then pool; bottleneck; each up: ConvTranspose2d, resized to the skip if they differ, cat([skip, x], 1), block; final_conv".into(),
                 body,
                 lists: vec!["ups".into(), "downs".into()],
-                takes_list: false,
+                params: "x",
             })
         }
         // torchvision's SqueezeNet: Fire concatenates its two expand branches.
@@ -692,7 +692,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 rule: "fc(dropout(flatten(avgpool(inception5b(...(maxpool1(conv1(x)))...)))))".into(),
                 body,
                 lists: Vec::new(),
-                takes_list: false,
+                params: "x",
             })
         }
         // kuangliu/pytorch-cifar's pre-activation blocks: the shortcut (when printed) reads the
@@ -866,6 +866,61 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 ],
             ))
         }
+        // milesial/Pytorch-UNet: `Up` reads the upsampled map and its skip, padding the first to
+        // the second's size.
+        "UNet"
+            if exactly(
+                c,
+                &[
+                    ("inc", "*"),
+                    ("down1", "*"),
+                    ("down2", "*"),
+                    ("down3", "*"),
+                    ("down4", "*"),
+                    ("up1", "Up"),
+                    ("up2", "Up"),
+                    ("up3", "Up"),
+                    ("up4", "Up"),
+                    ("outc", "*"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "the U-Net of milesial/Pytorch-UNet",
+                "x1 = inc(x), x2..x5 = down1..down4, then up1(x5, x4), up2(., x3), up3(., x2), up4(., x1), outc",
+                &[
+                    "x1 = self.inc(x)",
+                    "x2 = self.down1(x1)",
+                    "x3 = self.down2(x2)",
+                    "x4 = self.down3(x3)",
+                    "x5 = self.down4(x4)",
+                    "x = self.up1(x5, x4)",
+                    "x = self.up2(x, x3)",
+                    "x = self.up3(x, x2)",
+                    "x = self.up4(x, x1)",
+                    "return self.outc(x)",
+                ],
+            ))
+        }
+        "Up" if parent == Some("UNet")
+            && exactly(c, &[("up", "*"), ("conv", "*")])
+            && matches!(class_of(c, "up"), Some("Upsample" | "ConvTranspose2d")) =>
+        {
+            let mut k = known(
+                "milesial/Pytorch-UNet's Up",
+                "conv(cat([x2, pad(up(x1) to x2's size)], 1))",
+                &[
+                    "x1 = self.up(x1)",
+                    "dy = x2.shape[2] - x1.shape[2]",
+                    "dx = x2.shape[3] - x1.shape[3]",
+                    "x1 = F.pad(x1, [dx // 2, dx - dx // 2, dy // 2, dy - dy // 2])",
+                    "x = torch.cat([x2, x1], dim=1)",
+                    "return self.conv(x)",
+                ],
+            );
+            k.params = "x1, x2";
+            Some(k)
+        }
         _ => None,
     }
 }
@@ -944,7 +999,7 @@ fn torchvision_block(m: &Module) -> Option<Known> {
         rule,
         body: body.into_iter().map(str::to_string).collect(),
         lists: Vec::new(),
-        takes_list: false,
+        params: "x",
     })
 }
 

@@ -97,6 +97,7 @@ fn every_printout_reads() {
         ("printed_cifar_preact_resnet.txt", None, 11_172_170),
         ("printed_cifar_wide_resnet.txt", None, 2_751_146),
         ("printed_cifar_mobilenet.txt", None, 3_217_226),
+        ("printed_unet_bilinear.txt", None, 17_263_042),
     ];
     let files: Vec<String> =
         std::fs::read_dir(format!("{}/tests/models", env!("CARGO_MANIFEST_DIR")))
@@ -191,6 +192,59 @@ fn a_known_forward_adds_the_residual_and_says_whose_it_is() {
     // The flatten before `fc` is the forward's own.
     let flat = m.graph.nodes.iter().find(|n| n.kind == "flatten").unwrap();
     assert_eq!(flat.shape(), Some(&vec![2, 512]));
+}
+
+/// Where known forwards join and branch, torch's shapes (as torch's own run records them).
+#[test]
+fn known_forwards_join_as_torch_does() {
+    let shapes = |file: &str, kind: &str| -> Vec<(String, Vec<i64>)> {
+        read_corpus(file)
+            .graph
+            .nodes
+            .iter()
+            .filter(|n| n.kind == kind)
+            .map(|n| (n.name.clone(), n.shape().unwrap()[1..].to_vec()))
+            .collect()
+    };
+    // DenseNet: each block's output concatenates its input with every layer's growth.
+    let blocks: Vec<Vec<i64>> = shapes("printed_densenet121.txt", "cat")
+        .into_iter()
+        .filter(|(name, _)| name.matches('.').count() == 2)
+        .map(|(_, s)| s)
+        .collect();
+    assert_eq!(
+        blocks,
+        [
+            vec![256, 56, 56],
+            vec![512, 28, 28],
+            vec![1024, 14, 14],
+            vec![1024, 7, 7]
+        ]
+    );
+    // MobileNetV2: an add in each of the ten blocks that keep their shape.
+    assert_eq!(shapes("printed_mobilenet_v2.txt", "add").len(), 10);
+    // The ModuleList U-Net at 90x90: resized where an odd size was floored, then joined.
+    let unet: Vec<Vec<i64>> = shapes("printed_unet_modulelist.txt", "interpolate")
+        .into_iter()
+        .chain(shapes("printed_unet_modulelist.txt", "cat"))
+        .map(|(_, s)| s)
+        .collect();
+    assert_eq!(
+        unet,
+        [
+            vec![512, 11, 11],
+            vec![128, 45, 45],
+            vec![1024, 11, 11],
+            vec![512, 22, 22],
+            vec![256, 45, 45],
+            vec![128, 90, 90]
+        ]
+    );
+    // SqueezeNet's Fire: its two expand branches side by side.
+    assert_eq!(
+        shapes("printed_squeezenet.txt", "cat")[0],
+        ("features.3.cat".to_string(), vec![128, 54, 54])
+    );
 }
 
 /// A class padlab does not know, or a known class whose children differ from the forward's:

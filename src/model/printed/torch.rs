@@ -754,14 +754,14 @@ fn emit(
         && !items.is_empty()
         && children.iter().all(|c| plain_attribute(&c.name));
     if classed {
-        let (how, body, takes_list) = match known {
+        let (how, body, params) = match known {
             Some(k) => (
                 How::Known {
                     what: k.what,
                     rule: k.rule,
                 },
                 k.body,
-                k.takes_list,
+                k.params,
             ),
             None => {
                 let mut body = Vec::new();
@@ -772,7 +772,7 @@ fn emit(
                     body.push(format!("x = self.{}(x)", c.name));
                 }
                 body.push("return x".to_string());
-                (How::Order, body, false)
+                (How::Order, body, "x")
             }
         };
         let comment = match &how {
@@ -801,8 +801,11 @@ fn emit(
         for (name, line, expr, text) in items {
             out.line(format!("        self.{name} = {expr}"), line, &text);
         }
-        let arg = if takes_list { "inputs" } else { "x" };
-        out.line(format!("    def forward(self, {arg}):"), m.line, &printed);
+        out.line(
+            format!("    def forward(self, {params}):"),
+            m.line,
+            &printed,
+        );
         for statement in body {
             if let Some((code, child)) = statement.split_once("  # -> ") {
                 out.flattens
@@ -1034,7 +1037,7 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
                     )));
                     if let Some(e) = node.inferred.error.take() {
                         node.inferred.error = Some(format!(
-                            "{e} — traced in printed order: the printout does not show the forward of {what}{}",
+                            "{e} — traced in printed order: the printout does not show the forward of {what}, and padlab does not know it{}: paste its code",
                             flatten_hint(&node.op, received.as_deref()).unwrap_or_default()
                         ));
                     }
