@@ -5,16 +5,23 @@
 //! `(0-2): 3 x Block(` stands for three identical children (torch's `ModuleList` notation).
 //! Lines of a module that are none of these are its `extra_repr`.
 //!
-//! The tree is rebuilt as Python — each leaf the constructor torch printed (`nn.` in front),
-//! each module an `nn.Sequential` of its children under their printed names — and that code is
-//! evaluated by the code reader ([`crate::model::code`]), so a printout's layers are built and
-//! traced by the same vocabulary and shape rules as pasted code, and the self-check rebuilds
-//! exactly this code. A `Sequential`'s order is its forward; any other module's forward is not
-//! in the printout, so its children run in the printed order: its rows carry
-//! [`Flag::Assumed`], the graph's notes say so, and where that order is not the forward (a
-//! ResNet's `downsample` printed after `bn2`, a flatten before a classifier) the row's error
-//! shows where it breaks. Nothing is added that the printout does not show: no residual, no
-//! flatten.
+//! The tree is rebuilt as Python — each leaf the constructor torch printed (`nn.` in front), each
+//! `Sequential` (and torchvision's Sequential subclasses) an `nn.Sequential` of its children
+//! under their printed names, each other module a class of its own — and that code is evaluated
+//! by the code reader ([`crate::model::code`]), so a printout's layers are built and traced by
+//! the same vocabulary and shape rules as pasted code, and the self-check rebuilds exactly this
+//! code.
+//!
+//! torch does not print `forward`. A module whose class name and printed children are those of
+//! a forward padlab knows ([`super::forward`]: torchvision's ResNet, DenseNet, MobileNetV2,
+//! GoogLeNet, SqueezeNet, AlexNet, VGG; the common CIFAR, U-Net, C3D and text-CNN classes) gets
+//! that forward; every row under it carries [`Flag::Assumed`] naming whose forward it is, so a
+//! porter whose class only shares the name pastes the code instead. Any other module runs its
+//! children in the printed order, said the same way on its rows; the one thing added to that
+//! order is a flatten before a child whose linear layer declares exactly the values of the map it
+//! gets (torch's `torch.flatten(x, 1)` in forward), said on the flatten's row. Where the printed
+//! order is not the forward (a residual, a branch), the row where the shapes break carries the
+//! error, on its line: nothing else is guessed.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
