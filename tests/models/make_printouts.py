@@ -69,6 +69,10 @@ PRINTOUTS = {
     "cifar_mobilenet": "torch_cifar_mobilenet.py",
     # milesial's U-Net: `Up` takes two inputs and pads the upsampled map to its skip's size
     "unet_bilinear": "torch_unet_bilinear.py",
+    # the PyTorch tutorials' and examples' Nets: relu and pools are F. calls, not printed
+    "tutorial_cifar10": "torch_tutorial_cifar10.py",
+    "tutorial_nn_lenet": "torch_tutorial_nn_lenet.py",
+    "examples_mnist": "torch_examples_mnist.py",
 }
 
 

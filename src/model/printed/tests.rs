@@ -98,6 +98,9 @@ fn every_printout_reads() {
         ("printed_cifar_wide_resnet.txt", None, 2_751_146),
         ("printed_cifar_mobilenet.txt", None, 3_217_226),
         ("printed_unet_bilinear.txt", None, 17_263_042),
+        ("printed_tutorial_cifar10.txt", None, 62_006),
+        ("printed_tutorial_nn_lenet.txt", None, 61_706),
+        ("printed_examples_mnist.txt", None, 1_199_882),
     ];
     let files: Vec<String> =
         std::fs::read_dir(format!("{}/tests/models", env!("CARGO_MANIFEST_DIR")))
