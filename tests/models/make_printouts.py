@@ -73,6 +73,12 @@ PRINTOUTS = {
     "tutorial_cifar10": "torch_tutorial_cifar10.py",
     "tutorial_nn_lenet": "torch_tutorial_nn_lenet.py",
     "examples_mnist": "torch_examples_mnist.py",
+    # torchvision's Bottleneck by name (ResNet-50), the CIFAR Bottleneck, VGG with batch norm,
+    # and today's MobileNetV2 (Conv2dNormActivation; pooled and flattened at the head)
+    "resnet50": "torch_resnet50.py",
+    "cifar_resnet50": "torch_cifar_resnet50.py",
+    "vgg16_bn": "torch_vgg16_bn.py",
+    "mobilenet_v2_normact": "torch_mobilenet_v2_normact.py",
 }
 
 

@@ -101,6 +101,10 @@ fn every_printout_reads() {
         ("printed_tutorial_cifar10.txt", None, 62_006),
         ("printed_tutorial_nn_lenet.txt", None, 61_706),
         ("printed_examples_mnist.txt", None, 1_199_882),
+        ("printed_resnet50.txt", None, 25_557_032),
+        ("printed_cifar_resnet50.txt", None, 23_520_842),
+        ("printed_vgg16_bn.txt", None, 135_088_392),
+        ("printed_mobilenet_v2_normact.txt", None, 3_504_872),
     ];
     let files: Vec<String> =
         std::fs::read_dir(format!("{}/tests/models", env!("CARGO_MANIFEST_DIR")))
