@@ -825,8 +825,26 @@ fn emit(
         out.line(format!("{var} = {class}()"), m.line, &printed);
         return Ok(var);
     }
-    let comment = if forward::sequential(&m.class) {
+    let comment = if m.class == "Sequential" {
         String::new()
+    } else if forward::sequential(&m.class) {
+        // A subclass torchvision writes only to fill an nn.Sequential: still said, as a class of
+        // the same name could be a module of another forward.
+        out.owners.insert(
+            path.to_string(),
+            Owner {
+                class: m.class.clone(),
+                how: How::Known {
+                    what: format!("torchvision's {} (an nn.Sequential subclass)", m.class),
+                    rule: "its children in order".into(),
+                },
+                classed: false,
+            },
+        );
+        format!(
+            "  # {}: torchvision's nn.Sequential subclass: its children in order",
+            m.class
+        )
     } else {
         out.owners.insert(
             path.to_string(),
