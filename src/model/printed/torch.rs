@@ -1081,6 +1081,17 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
         }
         hidden_defaults(node);
     }
+    if rebuilt.owners.get("").is_some_and(|o| o.how == How::Order) {
+        let outputs: Vec<usize> = graph.outputs.iter().map(|e| e.node.0).collect();
+        for i in outputs {
+            if let Some(node) = graph.nodes.get_mut(i) {
+                node.inferred.flags.push(Flag::Assumed(format!(
+                    "the model's output is `{}`'s last child's: a printout does not show what its forward does after it (a softmax, a `view`, a second output)",
+                    root.class
+                )));
+            }
+        }
+    }
     graph.notes.insert(0, order_note(&root, &rebuilt.owners));
     Ok(Model {
         graph,
