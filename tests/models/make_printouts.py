@@ -52,6 +52,33 @@ PRINTOUTS = {
     "textcnn_kim": "torch_textcnn_kim.py",
     # ModuleDict (_DenseBlock) and custom modules, an OrderedDict-named stem
     "densenet121": "torch_densenet121.py",
+    # blocks whose forward padlab knows by class and children: SqueezeNet's Fire (a concat of two
+    # branches), pix2pix's U-Net levels (a concat around a nested block), CycleGAN's ResnetBlock
+    "squeezenet": "torch_squeezenet.py",
+    "pix2pix_unet_generator": "torch_pix2pix_unet_generator.py",
+    "cyclegan_resnet_generator": "torch_cyclegan_resnet_generator.py",
+    # blocks of other classes with exactly a torchvision block's children (a Bottleneck named
+    # `block` with `identity_downsample`; 3-D BasicBlocks)
+    "resnet152": "torch_resnet152.py",
+    "resnet3d": "torch_resnet3d.py",
+    # torchvision's GoogLeNet (Inception: a concat of four branches; aux heads off in eval) and
+    # kuangliu/pytorch-cifar-style models whose forwards use F.relu and F.avg_pool2d
+    "googlenet": "torch_googlenet.py",
+    "cifar_preact_resnet": "torch_cifar_preact_resnet.py",
+    "cifar_wide_resnet": "torch_cifar_wide_resnet.py",
+    "cifar_mobilenet": "torch_cifar_mobilenet.py",
+    # milesial's U-Net: `Up` takes two inputs and pads the upsampled map to its skip's size
+    "unet_bilinear": "torch_unet_bilinear.py",
+    # the PyTorch tutorials' and examples' Nets: relu and pools are F. calls, not printed
+    "tutorial_cifar10": "torch_tutorial_cifar10.py",
+    "tutorial_nn_lenet": "torch_tutorial_nn_lenet.py",
+    "examples_mnist": "torch_examples_mnist.py",
+    # torchvision's Bottleneck by name (ResNet-50), the CIFAR Bottleneck, VGG with batch norm,
+    # and today's MobileNetV2 (Conv2dNormActivation; pooled and flattened at the head)
+    "resnet50": "torch_resnet50.py",
+    "cifar_resnet50": "torch_cifar_resnet50.py",
+    "vgg16_bn": "torch_vgg16_bn.py",
+    "mobilenet_v2_normact": "torch_mobilenet_v2_normact.py",
 }
 
 

@@ -3,8 +3,9 @@
 //! [`summary`], made a graph by [`derive`]). Each is read into the same [`Model`] as pasted
 //! code, through the same layer vocabulary and shape rules.
 //!
-//! *What a printout lacks is said, never guessed*: torch does not print `forward`, so modules
-//! other than a `Sequential` run their children in the printed order, and their rows say so;
+//! *What a printout lacks is said, never guessed*: torch does not print `forward`, so a module
+//! other than a `Sequential` runs the forward padlab knows for its class and children
+//! ([`forward`]), else its children in the printed order, and its rows say which;
 //! a summary shows no kernel sizes, strides, padding nor activations, so padlab derives what
 //! its numbers decide, states each assumption on its row, and a port refuses with the first
 //! fact that is missing.
@@ -13,6 +14,7 @@
 //! count are capped, each an error naming the line); no input panics.
 
 pub mod derive;
+pub mod forward;
 pub mod summary;
 pub mod torch;
 

@@ -5,16 +5,23 @@
 //! `(0-2): 3 x Block(` stands for three identical children (torch's `ModuleList` notation).
 //! Lines of a module that are none of these are its `extra_repr`.
 //!
-//! The tree is rebuilt as Python — each leaf the constructor torch printed (`nn.` in front),
-//! each module an `nn.Sequential` of its children under their printed names — and that code is
-//! evaluated by the code reader ([`crate::model::code`]), so a printout's layers are built and
-//! traced by the same vocabulary and shape rules as pasted code, and the self-check rebuilds
-//! exactly this code. A `Sequential`'s order is its forward; any other module's forward is not
-//! in the printout, so its children run in the printed order: its rows carry
-//! [`Flag::Assumed`], the graph's notes say so, and where that order is not the forward (a
-//! ResNet's `downsample` printed after `bn2`, a flatten before a classifier) the row's error
-//! shows where it breaks. Nothing is added that the printout does not show: no residual, no
-//! flatten.
+//! The tree is rebuilt as Python — each leaf the constructor torch printed (`nn.` in front), each
+//! `Sequential` (and torchvision's Sequential subclasses) an `nn.Sequential` of its children
+//! under their printed names, each other module a class of its own — and that code is evaluated
+//! by the code reader ([`crate::model::code`]), so a printout's layers are built and traced by
+//! the same vocabulary and shape rules as pasted code, and the self-check rebuilds exactly this
+//! code.
+//!
+//! torch does not print `forward`. A module whose class name and printed children are those of
+//! a forward padlab knows ([`super::forward`]: torchvision's ResNet, DenseNet, MobileNetV2,
+//! GoogLeNet, SqueezeNet, AlexNet, VGG; the common CIFAR, U-Net, C3D and text-CNN classes) gets
+//! that forward; every row under it carries [`Flag::Assumed`] naming whose forward it is, so a
+//! porter whose class only shares the name pastes the code instead. Any other module runs its
+//! children in the printed order, said the same way on its rows; the one thing added to that
+//! order is a flatten before a child whose linear layer declares exactly the values of the map it
+//! gets (torch's `torch.flatten(x, 1)` in forward), said on the flatten's row. Where the printed
+//! order is not the forward (a residual, a branch), the row where the shapes break carries the
+//! error, on its line: nothing else is guessed.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -24,7 +31,7 @@ use crate::model::graph::Flag;
 use crate::model::op::Op;
 use crate::model::{Model, Origin};
 
-use super::{error, is_identifier, lines};
+use super::{error, forward, is_identifier, lines};
 
 /// How deep modules may nest in a printout.
 pub const MAX_NESTING: usize = 64;
@@ -63,13 +70,6 @@ pub enum Body {
         children: Vec<Module>,
         extra: Vec<String>,
     },
-}
-
-impl Module {
-    /// Whether its forward is known to be its children in order (a `Sequential`).
-    fn ordered(&self) -> bool {
-        self.class == "Sequential"
-    }
 }
 
 /// Whether a trimmed line is a child line: `(name): ...` or `(0-2): ...`.
@@ -337,7 +337,7 @@ pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
 }
 
 /// A printed argument list's top-level items: `(keyword, value)` as printed.
-fn split_args(args: &str) -> Vec<(Option<&str>, &str)> {
+pub(super) fn split_args(args: &str) -> Vec<(Option<&str>, &str)> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
@@ -490,13 +490,34 @@ fn known_layer(class: &str) -> bool {
     code::layers::is_layer_class(&format!("torch.nn.{class}"))
 }
 
+/// How padlab runs a module that is not a `Sequential`.
+#[derive(Clone, Debug, PartialEq)]
+enum How {
+    /// Its children in the printed order: an assumption.
+    Order,
+    /// A forward padlab knows for its class and children ([`super::forward`]).
+    Known { what: String, rule: String },
+}
+
+/// A module whose forward the printout does not show: its class and how it was run.
+#[derive(Clone, Debug, PartialEq)]
+struct Owner {
+    class: String,
+    how: How,
+    /// Whether it was written as a class of its own (a forward that can take a flatten).
+    classed: bool,
+}
+
 /// The Python that rebuilds a printout, and where each of its lines comes from.
 struct Rebuilt {
     code: String,
-    /// Per generated line (1-based index - 1): the printout's line and the text printed there.
+    /// Per generated line (1-based index - 1): the printout's line and the text printed there
+    /// (for a line of a forward, the statement).
     origin: Vec<(usize, String)>,
-    /// Modules whose order is assumed: path -> class.
-    assumed: HashMap<String, String>,
+    /// Modules whose forward the printout does not show, by path.
+    owners: HashMap<String, Owner>,
+    /// Generated lines that flatten before a linear layer: the line -> the child it feeds.
+    flattens: HashMap<usize, String>,
 }
 
 impl Rebuilt {
@@ -601,14 +622,73 @@ fn leaf_call(m: &Module, args: &str) -> Result<String, ReadError> {
     }
 }
 
-/// Writes the container `m` (at `path`) as `var = nn.Sequential(...)`, its containers first,
-/// each as a variable of its own (so the code nests one call deep whatever the printout's
-/// depth); returns its variable.
+/// Python's keywords and the names a module's attribute must not shadow.
+fn plain_attribute(name: &str) -> bool {
+    is_identifier(name)
+        && !matches!(
+            name,
+            "and"
+                | "as"
+                | "assert"
+                | "async"
+                | "await"
+                | "break"
+                | "class"
+                | "continue"
+                | "def"
+                | "del"
+                | "elif"
+                | "else"
+                | "except"
+                | "finally"
+                | "for"
+                | "from"
+                | "global"
+                | "if"
+                | "import"
+                | "in"
+                | "is"
+                | "lambda"
+                | "nonlocal"
+                | "not"
+                | "or"
+                | "pass"
+                | "raise"
+                | "return"
+                | "try"
+                | "while"
+                | "with"
+                | "yield"
+                | "None"
+                | "True"
+                | "False"
+                | "forward"
+                | "training"
+                | "self"
+        )
+}
+
+/// What [`emit`] is told about a module beyond itself.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    /// The class of the module holding it.
+    parent: Option<&'a str>,
+    /// Whether its owner's forward indexes it (`self.ups[0]`): an `nn.ModuleList`.
+    list: bool,
+    /// Children (by path) to flatten before: a linear layer reads their input flattened.
+    flatten: &'a HashSet<String>,
+}
+
+/// Writes the container `m` (at `path`) — its containers first, each as a variable of its own
+/// (so the code nests one call deep whatever the printout's depth) — and returns its variable.
+/// A `Sequential` is an `nn.Sequential` of its children; any other module a class of its own
+/// whose forward is the one padlab knows for it, or else its children in printed order.
 fn emit(
     out: &mut Rebuilt,
     used: &mut HashSet<String>,
     m: &Module,
     path: &str,
+    cx: Context<'_>,
 ) -> Result<String, ReadError> {
     let printed = printed_text(m);
     let Body::Container { children, extra } = &m.body else {
@@ -635,6 +715,11 @@ fn emit(
             ),
         ));
     }
+    let known = if forward::sequential(&m.class) {
+        None
+    } else {
+        forward::of(m, cx.parent)
+    };
     // Its containers first.
     let mut items: Vec<(String, usize, String, String)> = Vec::with_capacity(children.len());
     for c in children {
@@ -647,7 +732,15 @@ fn emit(
             {
                 leaf_call(c, &extra.join(", "))?
             }
-            Body::Container { .. } => emit(out, used, c, &at)?,
+            Body::Container { .. } => {
+                let list = known.as_ref().is_some_and(|k| k.lists.contains(&c.name));
+                let inner = Context {
+                    parent: Some(&m.class),
+                    list,
+                    ..cx
+                };
+                emit(out, used, c, &at, inner)?
+            }
         };
         items.push((c.name.clone(), c.line, expr, printed_text(c)));
     }
@@ -656,10 +749,111 @@ fn emit(
         .iter()
         .enumerate()
         .all(|(i, c)| c.name == i.to_string());
-    let comment = if m.ordered() {
+    if cx.list && positional {
+        out.line(format!("{var} = nn.ModuleList(["), m.line, &printed);
+        for (_, line, expr, text) in items {
+            out.line(format!("    {expr},"), line, &text);
+        }
+        out.line("])".to_string(), m.line, &printed);
+        return Ok(var);
+    }
+    let classed = !forward::sequential(&m.class)
+        && !items.is_empty()
+        && children.iter().all(|c| plain_attribute(&c.name));
+    if classed {
+        let (how, body, params) = match known {
+            Some(k) => (
+                How::Known {
+                    what: k.what,
+                    rule: k.rule,
+                },
+                k.body,
+                k.params,
+            ),
+            None => {
+                let mut body = Vec::new();
+                for c in children {
+                    if cx.flatten.contains(&path_of(path, &c.name)) {
+                        body.push(format!("x = torch.flatten(x, 1)  # -> {}", c.name));
+                    }
+                    body.push(format!("x = self.{}(x)", c.name));
+                }
+                body.push("return x".to_string());
+                (How::Order, body, "x")
+            }
+        };
+        let comment = match &how {
+            How::Order => format!(
+                "{}: its forward is not in the printout: its children in printed order",
+                m.class
+            ),
+            How::Known { what, .. } => format!("{}: the forward of {what}", m.class),
+        };
+        out.owners.insert(
+            path.to_string(),
+            Owner {
+                class: m.class.clone(),
+                how,
+                classed: true,
+            },
+        );
+        let class = variable(&format!("{} {path}", m.class), used);
+        out.line(
+            format!("class {class}(nn.Module):  # {comment}"),
+            m.line,
+            &printed,
+        );
+        out.line("    def __init__(self):".into(), m.line, &printed);
+        out.line("        super().__init__()".into(), m.line, &printed);
+        for (name, line, expr, text) in items {
+            out.line(format!("        self.{name} = {expr}"), line, &text);
+        }
+        out.line(
+            format!("    def forward(self, {params}):"),
+            m.line,
+            &printed,
+        );
+        for statement in body {
+            if let Some((code, child)) = statement.split_once("  # -> ") {
+                out.flattens
+                    .insert(out.origin.len() + 1, path_of(path, child));
+                out.line(format!("        {code}"), m.line, code);
+            } else {
+                out.line(format!("        {statement}"), m.line, statement.trim());
+            }
+        }
+        out.line(format!("{var} = {class}()"), m.line, &printed);
+        return Ok(var);
+    }
+    let comment = if m.class == "Sequential" {
         String::new()
+    } else if forward::sequential(&m.class) {
+        // A subclass torchvision writes only to fill an nn.Sequential: still said, as a class of
+        // the same name could be a module of another forward.
+        out.owners.insert(
+            path.to_string(),
+            Owner {
+                class: m.class.clone(),
+                how: How::Known {
+                    what: format!("torchvision's {} (an nn.Sequential subclass)", m.class),
+                    rule: "its children in order".into(),
+                },
+                classed: false,
+            },
+        );
+        format!(
+            "  # {}: torchvision's nn.Sequential subclass: its children in order",
+            m.class
+        )
     } else {
-        out.assumed.insert(path.to_string(), m.class.clone());
+        out.owners.insert(
+            path.to_string(),
+            Owner {
+                class: m.class.clone(),
+                how: How::Order,
+                classed: false,
+            },
+        );
         match m.class.as_str() {
             "ModuleList" | "ModuleDict" => format!(
                 "  # {}: no forward of its own (its owner's is not printed): its children in printed order",
@@ -696,35 +890,230 @@ fn emit(
     Ok(var)
 }
 
-/// The Python that rebuilds the printed `root`.
-fn rebuild(root: &Module) -> Result<Rebuilt, ReadError> {
+/// The Python that rebuilds the printed `root`, flattening before the children `flatten`
+/// names.
+fn rebuild(root: &Module, flatten: &HashSet<String>) -> Result<Rebuilt, ReadError> {
     let mut out = Rebuilt {
         code: String::new(),
         origin: Vec::new(),
-        assumed: HashMap::new(),
+        owners: HashMap::new(),
+        flattens: HashMap::new(),
     };
     let header = [
         format!(
             "# `{}` rebuilt from its printout (`print(model)`): each layer the constructor torch printed,",
             root.class
         ),
-        "# each module an nn.Sequential of its children under their printed names.".to_string(),
+        "# each Sequential an nn.Sequential of its children under their printed names, each other"
+            .to_string(),
+        "# module a class whose forward is the one padlab knows for it, or its children in order."
+            .to_string(),
         "import torch".to_string(),
         "import torch.nn as nn".to_string(),
+        "import torch.nn.functional as F".to_string(),
         "from collections import OrderedDict".to_string(),
         String::new(),
     ];
     for h in header {
         out.line(h, 0, "");
     }
-    emit(&mut out, &mut HashSet::new(), root, "")?;
+    let cx = Context {
+        parent: None,
+        list: false,
+        flatten,
+    };
+    emit(&mut out, &mut HashSet::new(), root, "", cx)?;
     Ok(out)
+}
+
+/// The element-wise layers a flatten may move past (their output is their input's shape).
+fn elementwise(kind: &str) -> bool {
+    matches!(
+        kind,
+        "Dropout"
+            | "Dropout1d"
+            | "Dropout2d"
+            | "Dropout3d"
+            | "AlphaDropout"
+            | "ReLU"
+            | "ReLU6"
+            | "LeakyReLU"
+            | "PReLU"
+            | "ELU"
+            | "SELU"
+            | "CELU"
+            | "GELU"
+            | "SiLU"
+            | "Mish"
+            | "Tanh"
+            | "Sigmoid"
+            | "Hardswish"
+            | "Hardsigmoid"
+            | "Hardtanh"
+            | "Identity"
+    )
+}
+
+/// The children (by path) of modules run in printed order whose linear layer reads a feature
+/// map it declares the values of — torch's forward flattens it first (`torch.flatten(x, 1)`,
+/// `x.view(x.size(0), -1)`): the flatten goes before that child, where nothing but element-wise
+/// layers come between it and the linear layer.
+fn flatten_points(
+    graph: &crate::model::graph::Graph,
+    owners: &HashMap<String, Owner>,
+) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for (i, node) in graph.nodes.iter().enumerate() {
+        let Op::Dense {
+            in_features: Some(declared),
+            ..
+        } = &node.op
+        else {
+            continue;
+        };
+        let Some(received) = node.inputs.first().and_then(|e| graph.shape_of(*e)) else {
+            continue;
+        };
+        let Some(sample) = received.get(1..) else {
+            continue;
+        };
+        if sample.len() < 2
+            || sample.last() == Some(declared)
+            || crate::model::shape::elements(sample) != Some(*declared)
+        {
+            continue;
+        }
+        let Some((owner, _)) = owner_of(&node.name, owners) else {
+            continue;
+        };
+        if !owners[&owner].classed || owners[&owner].how != How::Order {
+            continue;
+        }
+        let rest = if owner.is_empty() {
+            node.name.as_str()
+        } else {
+            &node.name[owner.len() + 1..]
+        };
+        let child = path_of(&owner, rest.split('.').next().unwrap_or(rest));
+        let inside = |n: &crate::model::graph::Node| {
+            n.name == child || n.name.starts_with(&format!("{child}."))
+        };
+        let Some(first) = graph.nodes[..=i].iter().position(inside) else {
+            continue;
+        };
+        let between_elementwise = graph.nodes[first..i]
+            .iter()
+            .all(|n| inside(n) && elementwise(&n.kind));
+        let same_input = graph.nodes[first]
+            .inputs
+            .first()
+            .and_then(|e| graph.shape_of(*e))
+            == Some(received);
+        if between_elementwise && same_input {
+            out.insert(child);
+        }
+    }
+    out
 }
 
 /// Reads the printout whose root is on line `start` of `text` into a model.
 pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadError> {
     let (root, _end) = parse(text, start)?;
-    let rebuilt = rebuild(&root)?;
+    let (rebuilt, reading) = trace(&root, start, options, &HashSet::new())?;
+    let flatten = flatten_points(&reading.graph, &rebuilt.owners);
+    let (rebuilt, reading) = if flatten.is_empty() {
+        (rebuilt, reading)
+    } else {
+        trace(&root, start, options, &flatten)?
+    };
+    let mut graph = reading.graph;
+    graph.name = root.class.clone();
+    for i in 0..graph.nodes.len() {
+        let received = graph.nodes[i]
+            .inputs
+            .first()
+            .and_then(|e| graph.shape_of(*e))
+            .cloned();
+        let node = &mut graph.nodes[i];
+        if matches!(node.op, Op::Input) {
+            continue;
+        }
+        let generated = node.source.line;
+        if let Some((line, printed)) = rebuilt.origin.get(generated.wrapping_sub(1)) {
+            node.source.line = *line;
+            node.source.text = printed.clone();
+        }
+        node.source.call_line = None;
+        if let Some(child) = rebuilt.flattens.get(&generated) {
+            node.inferred.flags.push(Flag::Assumed(format!(
+                "a flatten before `{child}`, as torch's forward does (`torch.flatten(x, 1)`): the linear layer it feeds declares as many input features as this map holds values; the printout does not show it"
+            )));
+        }
+        if let Some((path, owner)) = owner_of(&node.name, &rebuilt.owners) {
+            let what = if path.is_empty() {
+                format!("`{}`", owner.class)
+            } else {
+                format!("`{path}` ({})", owner.class)
+            };
+            match &owner.how {
+                How::Order => {
+                    node.inferred.flags.push(Flag::Assumed(format!(
+                        "the printed order of {what}: a printout does not show its forward"
+                    )));
+                    if let Some(e) = node.inferred.error.take() {
+                        node.inferred.error = Some(format!(
+                            "{e} — traced in printed order: the printout does not show the forward of {what}, and padlab does not know it{}: paste its code",
+                            flatten_hint(&node.op, received.as_deref()).unwrap_or_default()
+                        ));
+                    }
+                }
+                How::Known { what: whose, rule } => {
+                    node.inferred.flags.push(Flag::Assumed(format!(
+                        "the forward of {whose} for {what}, known by its class and children: {rule} (a printout does not show forward: if yours differs, paste its code)"
+                    )));
+                    if let Some(e) = node.inferred.error.take() {
+                        node.inferred.error = Some(format!(
+                            "{e} — traced through the forward of {whose}, which padlab took {what} for by its class and children: if its forward differs, paste its code"
+                        ));
+                    }
+                }
+            }
+        }
+        hidden_defaults(node);
+    }
+    if rebuilt.owners.get("").is_some_and(|o| o.how == How::Order) {
+        let outputs: Vec<usize> = graph.outputs.iter().map(|e| e.node.0).collect();
+        for i in outputs {
+            if let Some(node) = graph.nodes.get_mut(i) {
+                node.inferred.flags.push(Flag::Assumed(format!(
+                    "the model's output is `{}`'s last child's: a printout does not show what its forward does after it (a softmax, a `view`, a second output)",
+                    root.class
+                )));
+            }
+        }
+    }
+    graph.notes.insert(0, order_note(&root, &rebuilt.owners));
+    Ok(Model {
+        graph,
+        input: reading.input,
+        origin: Origin::Code {
+            code: rebuilt.code,
+            build: "model".into(),
+            defined: Vec::new(),
+        },
+        others: Vec::new(),
+        params: reading.params,
+    })
+}
+
+/// Rebuilds the printout as code (flattening before the children `flatten` names) and reads it.
+fn trace(
+    root: &Module,
+    start: usize,
+    options: &Options,
+    flatten: &HashSet<String>,
+) -> Result<(Rebuilt, code::read::Reading), ReadError> {
+    let rebuilt = rebuild(root, flatten)?;
     if rebuilt.code.len() > code::read::MAX_PASTE {
         return Err(error(
             start,
@@ -766,57 +1155,12 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
     if reading.build != "model" {
         return Err(error(start, "the printout's model was not built"));
     }
-    let mut graph = reading.graph;
-    graph.name = root.class.clone();
-    for i in 0..graph.nodes.len() {
-        let received = graph.nodes[i]
-            .inputs
-            .first()
-            .and_then(|e| graph.shape_of(*e))
-            .cloned();
-        let node = &mut graph.nodes[i];
-        if matches!(node.op, Op::Input) {
-            continue;
-        }
-        if let Some((line, printed)) = rebuilt.origin.get(node.source.line.wrapping_sub(1)) {
-            node.source.line = *line;
-            node.source.text = printed.clone();
-        }
-        node.source.call_line = None;
-        if let Some((path, class)) = assumed_owner(&node.name, &rebuilt.assumed) {
-            let what = if path.is_empty() {
-                format!("`{class}`")
-            } else {
-                format!("`{path}` ({class})")
-            };
-            node.inferred.flags.push(Flag::Assumed(format!(
-                "the printed order of {what}: a printout does not show its forward"
-            )));
-            if let Some(e) = node.inferred.error.take() {
-                node.inferred.error = Some(format!(
-                    "{e} — traced in printed order: the printout does not show the forward of {what}{}",
-                    flatten_hint(&node.op, received.as_deref()).unwrap_or_default()
-                ));
-            }
-        }
-        hidden_defaults(node);
-    }
-    graph.notes.insert(0, order_note(&root, &rebuilt.assumed));
-    Ok(Model {
-        graph,
-        input: reading.input,
-        origin: Origin::Code {
-            code: rebuilt.code,
-            build: "model".into(),
-            defined: Vec::new(),
-        },
-        others: Vec::new(),
-        params: reading.params,
-    })
+    Ok((rebuilt, reading))
 }
 
-/// The innermost module above `path` whose order was assumed: its path and class.
-fn assumed_owner(path: &str, assumed: &HashMap<String, String>) -> Option<(String, String)> {
+/// The innermost module above `path` whose forward the printout does not show: its path and
+/// how it was run.
+fn owner_of<'a>(path: &str, owners: &'a HashMap<String, Owner>) -> Option<(String, &'a Owner)> {
     let mut scope = path;
     loop {
         scope = match scope.rfind('.') {
@@ -824,8 +1168,8 @@ fn assumed_owner(path: &str, assumed: &HashMap<String, String>) -> Option<(Strin
             None if !scope.is_empty() => "",
             None => return None,
         };
-        if let Some(class) = assumed.get(scope) {
-            return Some((scope.to_string(), class.clone()));
+        if let Some(owner) = owners.get(scope) {
+            return Some((scope.to_string(), owner));
         }
     }
 }
@@ -896,25 +1240,19 @@ fn hidden_defaults(node: &mut crate::model::graph::Node) {
     }
 }
 
-/// The graph's note on the order it traced.
-fn order_note(root: &Module, assumed: &HashMap<String, String>) -> String {
-    if assumed.is_empty() {
-        return format!(
-            "Read from a printout of `print(model)`: `{}` and the modules in it are Sequentials, whose forward is their children in order.",
-            root.class
-        );
-    }
-    let mut classes: Vec<(&str, usize)> = Vec::new();
-    let mut sorted: Vec<&String> = assumed.values().collect();
+/// `A x2, B` from class names.
+fn class_list(classes: Vec<&str>) -> String {
+    let mut sorted = classes;
     sorted.sort();
+    let mut counted: Vec<(&str, usize)> = Vec::new();
     for c in sorted {
-        match classes.last_mut() {
-            Some((last, n)) if *last == c.as_str() => *n += 1,
-            _ => classes.push((c.as_str(), 1)),
+        match counted.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => counted.push((c, 1)),
         }
     }
     let mut list = String::new();
-    for (i, (c, n)) in classes.iter().enumerate() {
+    for (i, (c, n)) in counted.iter().enumerate() {
         if i > 0 {
             list.push_str(", ");
         }
@@ -923,11 +1261,57 @@ fn order_note(root: &Module, assumed: &HashMap<String, String>) -> String {
             let _ = write!(list, " x{n}");
         }
     }
-    format!(
-        "Read from a printout of `print(model)`, which does not show `forward`: {} module{} ({list}) {} not a Sequential, so padlab ran {} children in the printed order (their rows say so). Where that is not what the forward does (a residual added, a flatten, a branch), a row's error shows where the order breaks; padlab adds nothing the printout does not show.",
-        assumed.len(),
-        if assumed.len() == 1 { "" } else { "s" },
-        if assumed.len() == 1 { "is" } else { "are" },
-        if assumed.len() == 1 { "its" } else { "their" },
-    )
+    list
+}
+
+/// The graph's note on the forwards it traced.
+fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
+    if owners.is_empty() {
+        return format!(
+            "Read from a printout of `print(model)`: `{}` and the modules in it are Sequentials, whose forward is their children in order.",
+            root.class
+        );
+    }
+    let known: Vec<&str> = owners
+        .values()
+        .filter(|o| matches!(o.how, How::Known { .. }))
+        .map(|o| o.class.as_str())
+        .collect();
+    let ordered: Vec<&str> = owners
+        .values()
+        .filter(|o| o.how == How::Order)
+        .map(|o| o.class.as_str())
+        .collect();
+    let mut note =
+        "Read from a printout of `print(model)`, which does not show `forward`.".to_string();
+    if !known.is_empty() {
+        let _ = write!(
+            note,
+            " {} module{} ({}) {} run by the forward padlab knows for {} class, recognised by the class name and the printed children (their rows name it): if yours differs, paste the code.",
+            known.len(),
+            if known.len() == 1 { "" } else { "s" },
+            class_list(known.clone()),
+            if known.len() == 1 { "is" } else { "are" },
+            if known.len() == 1 { "its" } else { "their" },
+        );
+    }
+    if !ordered.is_empty() {
+        let _ = write!(
+            note,
+            " {} module{} ({}) {} not a Sequential and not one padlab knows, so padlab ran {} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks.",
+            ordered.len(),
+            if ordered.len() == 1 { "" } else { "s" },
+            class_list(ordered.clone()),
+            if ordered.len() == 1 { "is" } else { "are" },
+            if ordered.len() == 1 { "its" } else { "their" },
+        );
+    }
+    if owners.get("").is_some_and(|o| o.how == How::Order) {
+        let _ = write!(
+            note,
+            " Nor does a printout show what `{}`'s forward does after its last child (a softmax, a `view`, a second output): the model's output is its last child's.",
+            root.class
+        );
+    }
+    note
 }
