@@ -11,7 +11,8 @@ use crate::model::op::Binary;
 
 use super::float;
 
-use super::plan::{PortPlan, PortStep, Var};
+use super::lines::{assignments, fill, note, variable_names};
+use super::plan::{PortPlan, Var};
 
 /// One step's code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -142,87 +143,6 @@ impl Names {
     }
 }
 
-/// The source line and text of a step's operation, as a comment.
-fn note<P>(g: &Graph, step: &PortStep<P>) -> Option<String> {
-    let node = g.node(step.node?);
-    let line = node.source.line;
-    let text = crate::model::code::eval::short(&node.source.text);
-    let mut c = if line > 0 {
-        format!("line {line}: {text}")
-    } else {
-        text
-    };
-    if let Some(a) = &node.inferred.answer
-        && a.pads_depend_on_input
-    {
-        c.push_str(" (strided 'same': these pads are for this input size)");
-    }
-    Some(c)
-}
-
-/// Python names of the port's tensors. A value that computes nothing (an alias) shares its
-/// input's name; along a path the value is `x`, and a value read again later (or returned)
-/// keeps its step's name.
-fn variable_names<P>(plan: &PortPlan<P>, codes: &[Code], names: &mut Names) -> Vec<String> {
-    let n = plan.tensors.len();
-    // Each variable's root: the value it is an alias of.
-    let mut root: Vec<usize> = (0..n).collect();
-    for (s, c) in plan.steps.iter().zip(codes) {
-        if c.alias
-            && let (Some(i), Some(o)) = (s.inputs.first(), s.outputs.first())
-        {
-            root[o.0] = root[i.0];
-        }
-    }
-    let computed: Vec<usize> = (0..plan.steps.len()).filter(|&i| !codes[i].alias).collect();
-    let mut last_use = vec![0usize; n];
-    let mut readers = vec![0usize; n];
-    for &i in &computed {
-        for v in &plan.steps[i].inputs {
-            last_use[root[v.0]] = i;
-            readers[root[v.0]] += 1;
-        }
-    }
-    let outputs: Vec<usize> = plan.outputs.iter().map(|p| root[p.var.0]).collect();
-    for &o in &outputs {
-        last_use[o] = usize::MAX;
-    }
-    let mut own: Vec<Option<String>> = vec![None; n];
-    let mut x_holder: Option<usize> = None;
-    for p in &plan.inputs {
-        own[p.var.0] = Some(if plan.inputs.len() == 1 {
-            x_holder = Some(p.var.0);
-            "x".into()
-        } else {
-            names.take(&p.name)
-        });
-    }
-    for (k, &i) in computed.iter().enumerate() {
-        let s = &plan.steps[i];
-        let next = computed.get(k + 1).map(|&j| &plan.steps[j]);
-        let reads = |v: usize| s.inputs.iter().any(|u| root[u.0] == v);
-        for (j, v) in s.outputs.iter().enumerate() {
-            let v = v.0;
-            let next_only = readers[v] == 1
-                && next.is_some_and(|nx| nx.inputs.iter().any(|u| root[u.0] == v))
-                && !outputs.contains(&v)
-                && s.outputs.len() == 1;
-            let x_free = x_holder.is_none_or(|h| last_use[h] <= i || reads(h) && last_use[h] == i);
-            own[v] = Some(if next_only && x_free {
-                x_holder = Some(v);
-                "x".into()
-            } else if s.outputs.len() > 1 {
-                names.take(&format!("{}_{j}", s.name))
-            } else {
-                names.take(&s.name)
-            });
-        }
-    }
-    (0..n)
-        .map(|v| own[root[v]].clone().unwrap_or_else(|| "x".into()))
-        .collect()
-}
-
 /// The whole port: `head` (imports, helpers, embedded layer functions), then
 /// `def model(<inputs>, params)` with `doc` as its docstring, each input through `convert`
 /// (`{}` is the input), each step's lines, and the outputs returned.
@@ -235,7 +155,8 @@ pub(super) fn assemble<P>(
     doc: &str,
     convert: &str,
 ) -> Py {
-    let vars = variable_names(plan, codes, names);
+    let alias: Vec<bool> = codes.iter().map(|c| c.alias).collect();
+    let vars = variable_names(plan, &alias, &[] as &[&str], "x", |base| names.take(base));
     let mut py = Py::new();
     py.append(head);
     if head
@@ -277,16 +198,10 @@ pub(super) fn assemble<P>(
             if target.is_empty() {
                 continue;
             }
-            for (j, line) in code.lines.iter().enumerate() {
-                let input = if j == 0 {
-                    xs.first().copied().unwrap_or("x").to_string()
-                } else {
-                    target.clone()
-                };
-                let mut text = line.replace("{x}", &input).replace("{xs}", &xs.join(", "));
-                for (k, x) in xs.iter().enumerate() {
-                    text = text.replace(&format!("{{x{k}}}"), x);
-                }
+            let texts = assignments(&xs, &target, &code.lines, |line, input| {
+                fill(line, input, &xs)
+            });
+            for (j, text) in texts.iter().enumerate() {
                 let c = match (&comment, j) {
                     (Some(c), 0) => format!("  # {c}"),
                     _ => String::new(),

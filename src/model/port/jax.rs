@@ -17,6 +17,7 @@ use super::function::{
     Code, Names, assemble, crop_index, elementwise, linear_ratio, nearest_indices, repeat_factor,
     shape_text, slice_index,
 };
+use super::lines::error_line;
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{Access, PortError, Written, float, py_bool};
 
@@ -281,10 +282,7 @@ fn step_code(
     plan: &PortPlan<JaxPad>,
     step: &PortStep<JaxPad>,
 ) -> Result<Code, PortError> {
-    let line = step.node.map_or(0, |n| {
-        let node = g.node(n);
-        node.source.call_line.unwrap_or(node.source.line)
-    });
+    let line = error_line(g, step);
     let p = format!("params[{:?}]", step.name);
     let input_shape = |k: usize| -> Vec<i64> {
         step.inputs

@@ -12,6 +12,7 @@
 
 use std::collections::HashSet;
 
+use super::lines::{error_line, note, variable_names};
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
 use crate::codegen::keras::{Keras, KerasPad};
@@ -532,7 +533,7 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
         return Ok(Written { py, access });
     }
     // The functional API: one line per layer, values named where they are read again.
-    let vars = variable_names(plan, &names);
+    let vars = variable_names(plan, &[], &names, "inputs", variable);
     let names = vars;
     for (k, p) in plan.inputs.iter().enumerate() {
         py.line(format!("{} = {}", names[p.var.0], input_ctor(k)));
@@ -640,24 +641,6 @@ fn integer_inputs(plan: &PortPlan<KerasPad>) -> Vec<Var> {
     out
 }
 
-/// The source line and text of a step's operation, as a comment.
-fn note(g: &Graph, step: &PortStep<KerasPad>) -> Option<String> {
-    let node = g.node(step.node?);
-    let line = node.source.line;
-    let text = crate::model::code::eval::short(&node.source.text);
-    let mut c = if line > 0 {
-        format!("line {line}: {text}")
-    } else {
-        text
-    };
-    if let Some(a) = &node.inferred.answer
-        && a.pads_depend_on_input
-    {
-        c.push_str(" (strided 'same': these pads are for this input size)");
-    }
-    Some(c)
-}
-
 /// A step name as a Python variable (never one of the script's own names).
 fn variable(name: &str) -> String {
     if RESERVED.contains(&name) {
@@ -665,56 +648,6 @@ fn variable(name: &str) -> String {
     } else {
         name.to_string()
     }
-}
-
-/// Python names of the port's tensors: `x` along a path, a step's own name where a value is
-/// read again later; the inputs keep their names (`inputs` for a lone one).
-fn variable_names(plan: &PortPlan<KerasPad>, step_names: &[String]) -> Vec<String> {
-    let n = plan.tensors.len();
-    let mut names = vec![String::new(); n];
-    let mut last_use = vec![0usize; n];
-    let mut readers = vec![0usize; n];
-    for (i, s) in plan.steps.iter().enumerate() {
-        for v in &s.inputs {
-            last_use[v.0] = i;
-            readers[v.0] += 1;
-        }
-    }
-    let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
-    // A returned value lives to the end.
-    for v in &outputs {
-        last_use[v.0] = usize::MAX;
-    }
-    for p in &plan.inputs {
-        names[p.var.0] = if plan.inputs.len() == 1 {
-            "inputs".into()
-        } else {
-            variable(&p.name)
-        };
-    }
-    let mut x_holder: Option<Var> = None;
-    for (i, (s, name)) in plan.steps.iter().zip(step_names).enumerate() {
-        for (k, v) in s.outputs.iter().enumerate() {
-            let next_only = readers[v.0] == 1
-                && plan
-                    .steps
-                    .get(i + 1)
-                    .is_some_and(|nx| nx.inputs.contains(v))
-                && !outputs.contains(v)
-                && s.outputs.len() == 1;
-            let x_free = x_holder
-                .is_none_or(|h| last_use[h.0] <= i || s.inputs.contains(&h) && last_use[h.0] == i);
-            names[v.0] = if next_only && x_free {
-                x_holder = Some(*v);
-                "x".into()
-            } else if s.outputs.len() > 1 {
-                variable(&format!("{name}_{k}"))
-            } else {
-                variable(name)
-            };
-        }
-    }
-    names
 }
 
 fn step_lines(
@@ -725,10 +658,7 @@ fn step_lines(
     name: &str,
 ) -> Result<Vec<Line>, PortError> {
     let name = name.to_string();
-    let line = step.node.map_or(0, |n| {
-        let node = g.node(n);
-        node.source.call_line.unwrap_or(node.source.line)
-    });
+    let line = error_line(g, step);
     let input = step.inputs.first().copied().unwrap_or(Var(0));
     let in_shape = plan.tensors.get(input.0).map_or(&[][..], |t| &t.shape[..]);
     let rank = in_shape.len();

@@ -7,6 +7,7 @@ pub mod check;
 mod function;
 pub mod jax;
 pub mod keras;
+mod lines;
 pub mod plan;
 pub mod tf;
 pub mod torch;

@@ -13,6 +13,7 @@ use crate::core::PaddingMode;
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
 
+use super::lines::{assignments, error_line, fill, note, variable_names};
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
 
@@ -289,7 +290,8 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
         py.line("        pass");
     }
     py.blank();
-    let names = variable_names(plan);
+    let step_names: Vec<&str> = plan.steps.iter().map(|s| s.name.as_str()).collect();
+    let names = variable_names(plan, &[], &step_names, "x", str::to_string);
     let inputs: Vec<&str> = plan
         .inputs
         .iter()
@@ -308,23 +310,11 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
         if target.is_empty() {
             continue;
         }
-        for (j, line) in p.lines.iter().enumerate() {
-            // The first line reads the step's inputs; each next line the previous result.
-            let input = if j == 0 {
-                xs.first().copied().unwrap_or("x").to_string()
-            } else {
-                target.clone()
-            };
-            let text = match line {
-                Line::Module(m) => format!("self.{m}({input})"),
-                Line::Expr(t) => {
-                    let mut text = t.replace("{x}", &input).replace("{xs}", &xs.join(", "));
-                    for (k, x) in xs.iter().enumerate() {
-                        text = text.replace(&format!("{{x{k}}}"), x);
-                    }
-                    text
-                }
-            };
+        let texts = assignments(&xs, &target, &p.lines, |line, input| match line {
+            Line::Module(m) => format!("self.{m}({input})"),
+            Line::Expr(t) => fill(t, input, &xs),
+        });
+        for (j, text) in texts.iter().enumerate() {
             let c = if j == 0 {
                 comment
                     .clone()
@@ -374,77 +364,6 @@ fn record_access(
     }
 }
 
-/// The source line and text of a step's operation, as a comment.
-fn note(g: &Graph, step: &PortStep<TorchPad>) -> Option<String> {
-    let node = g.node(step.node?);
-    let line = node.source.line;
-    let text = crate::model::code::eval::short(&node.source.text);
-    let mut c = if line > 0 {
-        format!("line {line}: {text}")
-    } else {
-        text
-    };
-    if let Some(a) = &node.inferred.answer
-        && a.pads_depend_on_input
-    {
-        c.push_str(" (strided 'same': these pads are for this input size)");
-    }
-    Some(c)
-}
-
-/// Python names of the port's tensors: `x` along a path, a step's own name where a value is
-/// read again later.
-fn variable_names(plan: &PortPlan<TorchPad>) -> Vec<String> {
-    let n = plan.tensors.len();
-    let mut names = vec![String::new(); n];
-    let mut last_use = vec![0usize; n];
-    let mut readers = vec![0usize; n];
-    for (i, s) in plan.steps.iter().enumerate() {
-        for v in &s.inputs {
-            last_use[v.0] = i;
-            readers[v.0] += 1;
-        }
-    }
-    let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
-    // A returned value lives to the end.
-    for v in &outputs {
-        last_use[v.0] = usize::MAX;
-    }
-    let mut x_holder: Option<Var> = None;
-    for p in &plan.inputs {
-        names[p.var.0] = if plan.inputs.len() == 1 {
-            "x".into()
-        } else {
-            p.name.clone()
-        };
-        if plan.inputs.len() == 1 {
-            x_holder = Some(p.var);
-        }
-    }
-    for (i, s) in plan.steps.iter().enumerate() {
-        for (k, v) in s.outputs.iter().enumerate() {
-            let next_only = readers[v.0] == 1
-                && plan
-                    .steps
-                    .get(i + 1)
-                    .is_some_and(|nx| nx.inputs.contains(v))
-                && !outputs.contains(v)
-                && s.outputs.len() == 1;
-            let x_free = x_holder
-                .is_none_or(|h| last_use[h.0] <= i || s.inputs.contains(&h) && last_use[h.0] == i);
-            names[v.0] = if next_only && x_free {
-                x_holder = Some(*v);
-                "x".into()
-            } else if s.outputs.len() > 1 {
-                format!("{}_{k}", s.name)
-            } else {
-                s.name.clone()
-            };
-        }
-    }
-    names
-}
-
 fn step_parts(
     w: &mut Writer,
     g: &Graph,
@@ -457,10 +376,7 @@ fn step_parts(
         p.lines.push(Line::Module(mname.clone()));
         p.modules.push((mname, ctor));
     };
-    let line = step.node.map_or(0, |n| {
-        let node = g.node(n);
-        node.source.call_line.unwrap_or(node.source.line)
-    });
+    let line = error_line(g, step);
     let rank_of = |v: Var| plan.tensors[v.0].shape.len();
     match &step.op {
         PortOp::Alias => {

@@ -1,0 +1,143 @@
+//! What every target's writer shares about a step's lines: the source line it names in an
+//! error, its comment, the Python names of the port's tensors, and a step's lines with their
+//! placeholders filled.
+
+use crate::model::graph::Graph;
+
+use super::plan::{PortPlan, PortStep};
+
+/// The source line an error about `step` names: the call's line where the layer is defined
+/// apart (0 for a step no source operation made).
+pub(super) fn error_line<P>(g: &Graph, step: &PortStep<P>) -> usize {
+    step.node.map_or(0, |n| {
+        let node = g.node(n);
+        node.source.call_line.unwrap_or(node.source.line)
+    })
+}
+
+/// The source line and text of a step's operation, as a comment.
+pub(super) fn note<P>(g: &Graph, step: &PortStep<P>) -> Option<String> {
+    let node = g.node(step.node?);
+    let line = node.source.line;
+    let text = crate::model::code::eval::short(&node.source.text);
+    let mut c = if line > 0 {
+        format!("line {line}: {text}")
+    } else {
+        text
+    };
+    if let Some(a) = &node.inferred.answer
+        && a.pads_depend_on_input
+    {
+        c.push_str(" (strided 'same': these pads are for this input size)");
+    }
+    Some(c)
+}
+
+/// Python names of the port's tensors. A step marked in `alias` computes nothing: its output
+/// shares its input's name. Along a path the value is `x`; a value read again later (or
+/// returned) keeps its step's name (from `step_names`, `_k` added for the k-th of several
+/// outputs). A lone input is `lone_input` (which, when it is `x`, is the first value on the
+/// path), several inputs keep their names; `fresh` makes a name Python can take.
+pub(super) fn variable_names<P, N: AsRef<str>>(
+    plan: &PortPlan<P>,
+    alias: &[bool],
+    step_names: &[N],
+    lone_input: &str,
+    mut fresh: impl FnMut(&str) -> String,
+) -> Vec<String> {
+    let n = plan.tensors.len();
+    let aliased = |i: usize| alias.get(i).copied().unwrap_or(false);
+    // Each variable's root: the value it is an alias of.
+    let mut root: Vec<usize> = (0..n).collect();
+    for (i, s) in plan.steps.iter().enumerate() {
+        if aliased(i)
+            && let (Some(x), Some(o)) = (s.inputs.first(), s.outputs.first())
+        {
+            root[o.0] = root[x.0];
+        }
+    }
+    let computed: Vec<usize> = (0..plan.steps.len()).filter(|&i| !aliased(i)).collect();
+    let mut last_use = vec![0usize; n];
+    let mut readers = vec![0usize; n];
+    for &i in &computed {
+        for v in &plan.steps[i].inputs {
+            last_use[root[v.0]] = i;
+            readers[root[v.0]] += 1;
+        }
+    }
+    // A returned value lives to the end.
+    let outputs: Vec<usize> = plan.outputs.iter().map(|p| root[p.var.0]).collect();
+    for &o in &outputs {
+        last_use[o] = usize::MAX;
+    }
+    let mut own: Vec<Option<String>> = vec![None; n];
+    let mut x_holder: Option<usize> = None;
+    for p in &plan.inputs {
+        own[p.var.0] = Some(if plan.inputs.len() == 1 {
+            if lone_input == "x" {
+                x_holder = Some(p.var.0);
+            }
+            lone_input.into()
+        } else {
+            fresh(&p.name)
+        });
+    }
+    for (k, &i) in computed.iter().enumerate() {
+        let s = &plan.steps[i];
+        let name = step_names.get(i).map_or(s.name.as_str(), |n| n.as_ref());
+        let next = computed.get(k + 1).map(|&j| &plan.steps[j]);
+        let reads = |v: usize| s.inputs.iter().any(|u| root[u.0] == v);
+        for (j, v) in s.outputs.iter().enumerate() {
+            let v = v.0;
+            let next_only = readers[v] == 1
+                && next.is_some_and(|nx| nx.inputs.iter().any(|u| root[u.0] == v))
+                && !outputs.contains(&v)
+                && s.outputs.len() == 1;
+            let x_free = x_holder.is_none_or(|h| last_use[h] <= i || reads(h) && last_use[h] == i);
+            own[v] = Some(if next_only && x_free {
+                x_holder = Some(v);
+                "x".into()
+            } else if s.outputs.len() > 1 {
+                fresh(&format!("{name}_{j}"))
+            } else {
+                fresh(name)
+            });
+        }
+    }
+    (0..n)
+        .map(|v| own[root[v]].clone().unwrap_or_else(|| "x".into()))
+        .collect()
+}
+
+/// The right-hand sides of a step's assignments to `target` (its outputs, comma separated):
+/// `text` writes each line given its input, the step's first input (`xs`) for the first line
+/// and the previous line's result after.
+pub(super) fn assignments<T>(
+    xs: &[&str],
+    target: &str,
+    lines: &[T],
+    mut text: impl FnMut(&T, &str) -> String,
+) -> Vec<String> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(j, line)| {
+            let input = if j == 0 {
+                xs.first().copied().unwrap_or("x")
+            } else {
+                target
+            };
+            text(line, input)
+        })
+        .collect()
+}
+
+/// An expression's placeholders filled: `{x}` is `input`, `{xs}` all the step's inputs comma
+/// separated, `{x0}`, `{x1}`... each of them.
+pub(super) fn fill(expr: &str, input: &str, xs: &[&str]) -> String {
+    let mut text = expr.replace("{x}", input).replace("{xs}", &xs.join(", "));
+    for (k, x) in xs.iter().enumerate() {
+        text = text.replace(&format!("{{x{k}}}"), x);
+    }
+    text
+}
