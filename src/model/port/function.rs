@@ -5,14 +5,18 @@
 
 use std::collections::HashSet;
 
+use crate::codegen::plan::{Fill, Plan, Step};
+use crate::codegen::target::Target;
 use crate::codegen::writer::Py;
+use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
-use crate::model::op::Binary;
+use crate::model::op::{Activation, Binary, Conv, Interpolation, PadFill};
 
-use super::float;
+use super::lines::{embed_layer, single_calls};
+use super::{Access, PortError, Written, float, py_bool};
 
 use super::lines::{assignments, fill, note, variable_names};
-use super::plan::{PortPlan, Var};
+use super::plan::{PortPlan, PortStep, Var};
 
 /// One step's code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,6 +50,309 @@ impl Code {
             ..Code::default()
         }
     }
+
+    /// A step of these lines.
+    pub fn lines(lines: Vec<String>) -> Code {
+        Code {
+            lines,
+            ..Code::default()
+        }
+    }
+
+    /// A step of these lines, or, with none, one that computes nothing (`why`).
+    fn lines_or_alias(lines: Vec<String>, why: &str) -> Code {
+        if lines.is_empty() {
+            Code::alias(why)
+        } else {
+            Code::lines(lines)
+        }
+    }
+}
+
+/// What a function-form target (TensorFlow, JAX) spells its own way; the walk over the model
+/// and over the steps the two write alike is [`write`] and the `*_code` functions here.
+pub(super) trait Function {
+    /// The target's padding forms.
+    type Pad;
+    /// The single-layer target whose function a pool no one call computes embeds.
+    type Layer: Target<Pad = Self::Pad>;
+    /// The framework and its tensors, as the docstring names them.
+    const TITLE: &'static str;
+    const TENSORS: &'static str;
+    /// The imports the port starts with.
+    const IMPORTS: &'static [&'static str];
+    /// What each input goes through (`{}` is the input).
+    const CONVERT: &'static str;
+    /// What the docstring says about `params`.
+    const DOC: &'static str;
+    /// The helpers' names (never a tensor's).
+    const HELPER_NAMES: &'static [&'static str];
+    /// The first spatial axis: 1 channels last, 2 channels first.
+    const SPATIAL: usize;
+    /// The helpers that resize one axis linearly and by cubic convolution.
+    const RESIZE_LINEAR: &'static str;
+    const RESIZE_CUBIC: &'static str;
+
+    /// One step's lines.
+    fn step_code(
+        w: &mut Writer,
+        g: &Graph,
+        plan: &PortPlan<Self::Pad>,
+        step: &PortStep<Self::Pad>,
+    ) -> Result<Code, PortError>;
+    /// An activation of `x`.
+    fn activation(a: Activation, x: &str) -> String;
+    /// A pad of the spatial axes.
+    fn pad_spatial(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String;
+    /// A pad of every axis (`pairs`, amounts >= 0).
+    fn pad(w: &mut Writer, pairs: &[(i64, i64)], fill: PadFill) -> String;
+    /// Each element repeated `r` times along `axis`.
+    fn repeat(r: i64, axis: usize) -> String;
+    /// The elements at `indices` along `axis`.
+    fn gather(indices: &[i64], axis: usize) -> String;
+}
+
+/// A TF or JAX port being written.
+pub(super) struct Writer {
+    /// Helper definitions, in the order first used.
+    helpers: Vec<&'static str>,
+    /// Single-layer functions embedded for pools no single call computes.
+    pub defs: Py,
+    pub names: Names,
+    /// Random ops so far (in JAX each takes its own key).
+    pub keys: usize,
+}
+
+impl Writer {
+    /// Defines `text` ahead of the model (once).
+    pub fn helper(&mut self, text: &'static str) {
+        if !self.helpers.contains(&text) {
+            self.helpers.push(text);
+        }
+    }
+}
+
+/// Writes the plan as the function-form target `T`.
+pub(super) fn write<T: Function>(g: &Graph, plan: &PortPlan<T::Pad>) -> Result<Written, PortError> {
+    let mut w = Writer {
+        helpers: Vec::new(),
+        defs: Py::new(),
+        names: Names::new(T::HELPER_NAMES),
+        keys: 0,
+    };
+    let codes = plan
+        .steps
+        .iter()
+        .map(|s| T::step_code(&mut w, g, plan, s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut head = Py::new();
+    for i in T::IMPORTS {
+        head.import(i);
+    }
+    for h in &w.helpers {
+        head.line(*h);
+        head.blank();
+        head.blank();
+    }
+    head.append(&w.defs);
+    let inputs: Vec<String> = plan
+        .inputs
+        .iter()
+        .map(|p| shape_text(&p.tensor.shape))
+        .collect();
+    let doc = format!(
+        "The {} model `{}` in {}, on {} (input {}). {}",
+        plan.source.title(),
+        g.name,
+        T::TITLE,
+        T::TENSORS,
+        inputs.join(", "),
+        T::DOC
+    );
+    let py = assemble(g, plan, &codes, &mut w.names, &head, &doc, T::CONVERT);
+    let access = plan
+        .loads
+        .iter()
+        .map(|l| {
+            let name = plan.steps.get(l.step).map_or("", |s| s.name.as_str());
+            (
+                l.step,
+                Access {
+                    layer: format!("params[{name:?}]"),
+                    ..Access::default()
+                },
+            )
+        })
+        .collect();
+    Ok(Written { py, access })
+}
+
+/// A crop of the spatial axes.
+pub(super) fn crop_spatial<T: Function>(pairs: &[(i64, i64)]) -> String {
+    let mut all = vec![(0, 0); T::SPATIAL];
+    all.extend_from_slice(pairs);
+    format!("{{x}}{}", crop_index(&all))
+}
+
+/// A convolution's lines: its single-layer plan's pads and crops, `call` for the layer step
+/// (the bias `b` added to it unless the plan adds it after a crop; `None` for a step that is
+/// no convolution), the pointwise half of a separable one, then the activation.
+pub(super) fn conv_code<T: Function>(
+    w: &mut Writer,
+    line: usize,
+    cp: &Plan<T::Pad>,
+    conv: &Conv,
+    b: &str,
+    pointwise: impl FnOnce() -> String,
+    mut call: impl FnMut(&Step<T::Pad>) -> Option<String>,
+) -> Result<Code, PortError> {
+    let layer_bias = conv.bias && !cp.adds_bias() && !conv.separable;
+    let mut lines = Vec::new();
+    for s in &cp.steps {
+        match s {
+            Step::Pad { pairs, fill } => lines.push(T::pad_spatial(w, pairs, *fill)),
+            Step::Crop { pairs } => lines.push(crop_spatial::<T>(pairs)),
+            Step::AddBias => {
+                if conv.bias && !conv.separable {
+                    lines.push(format!("{{x}} + {b}"));
+                }
+            }
+            layer => {
+                let text = call(layer)
+                    .ok_or_else(|| PortError::at(line, "a pooling step in a convolution"))?;
+                lines.push(if layer_bias {
+                    format!("{text} + {b}")
+                } else {
+                    text
+                });
+            }
+        }
+    }
+    if conv.separable {
+        let call = pointwise();
+        lines.push(if conv.bias {
+            format!("{call} + {b}")
+        } else {
+            call
+        });
+    }
+    if let Some(a) = conv.activation {
+        lines.push(T::activation(a, "{x}"));
+    }
+    Ok(Code::lines(lines))
+}
+
+/// A pool's lines: one call per step of its single-layer plan when each is one (`window`
+/// writes the pooling and empty-window steps), else the single-layer function embedded.
+pub(super) fn pool_code<T: Function>(
+    w: &mut Writer,
+    line: usize,
+    step: &PortStep<T::Pad>,
+    (spec, pp): (&LayerSpec, &Plan<T::Pad>),
+    dilated_window: bool,
+    mut window: impl FnMut(&Step<T::Pad>) -> Option<String>,
+) -> Result<Code, PortError> {
+    if !single_calls(&pp.steps, dilated_window) {
+        let f = w.names.take(&format!("{}_pool", step.name));
+        embed_layer::<T::Layer>(&mut w.defs, spec, pp, &f);
+        return Ok(Code::expr(format!("{f}({{x}})")));
+    }
+    let mut lines = Vec::new();
+    for s in &pp.steps {
+        lines.push(match s {
+            Step::Pad { pairs, fill } => T::pad_spatial(w, pairs, *fill),
+            Step::Crop { pairs } => crop_spatial::<T>(pairs),
+            other => window(other).ok_or_else(|| {
+                PortError::at(line, "a pooling step the port writes as a function")
+            })?,
+        });
+    }
+    Ok(Code::lines(lines))
+}
+
+/// A dense layer's lines: `text`, then the activation.
+pub(super) fn dense_code<T: Function>(text: String, activation: Option<Activation>) -> Code {
+    let mut lines = vec![text];
+    if let Some(a) = activation {
+        lines.push(T::activation(a, "{x}"));
+    }
+    Code::lines(lines)
+}
+
+/// A pad of every axis: the negative amounts cropped first, then the positive ones padded.
+pub(super) fn pad_code<T: Function>(w: &mut Writer, pairs: &[(i64, i64)], fill: PadFill) -> Code {
+    let crop: Vec<(i64, i64)> = pairs
+        .iter()
+        .map(|&(b, a)| ((-b).max(0), (-a).max(0)))
+        .collect();
+    let pad: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (b.max(0), a.max(0))).collect();
+    let any = |v: &[(i64, i64)]| v.iter().any(|&(b, a)| b > 0 || a > 0);
+    let mut lines = Vec::new();
+    if any(&crop) {
+        lines.push(format!("{{x}}{}", crop_index(&crop)));
+    }
+    if any(&pad) {
+        lines.push(T::pad(w, &pad, fill));
+    }
+    Code::lines_or_alias(lines, "pads nothing")
+}
+
+/// How an upsampling resizes: per spatial axis, from `input` to `output` elements.
+pub(super) struct Resize<'a> {
+    pub input: &'a [i64],
+    pub output: &'a [i64],
+    pub scale: &'a Option<Vec<f64>>,
+    pub mode: Interpolation,
+    pub align_corners: bool,
+}
+
+/// An upsampling's lines, one axis at a time, as the source computes it (`source`).
+pub(super) fn upsample_code<T: Function>(w: &mut Writer, source: Framework, r: Resize) -> Code {
+    let mut lines = Vec::new();
+    for (a, (&i, &o)) in r.input.iter().zip(r.output).enumerate() {
+        let axis = a + T::SPATIAL;
+        let f = r
+            .scale
+            .as_ref()
+            .and_then(|s| if s.len() == 1 { s.first() } else { s.get(a) })
+            .copied();
+        match r.mode {
+            Interpolation::Nearest => {
+                let idx = nearest_indices(source == Framework::Keras, i, o, f);
+                match repeat_factor(&idx, i) {
+                    Some(1) => {}
+                    Some(k) => lines.push(T::repeat(k, axis)),
+                    None => lines.push(T::gather(&idx, axis)),
+                }
+            }
+            Interpolation::Linear => {
+                let ratio = linear_ratio(i, o, f, r.align_corners);
+                if i == o && ratio == 1.0 {
+                    continue;
+                }
+                w.helper(T::RESIZE_LINEAR);
+                lines.push(format!(
+                    "resize_linear({{x}}, {axis}, {o}, {}, {})",
+                    float(ratio),
+                    py_bool(r.align_corners)
+                ));
+            }
+            Interpolation::Bicubic => {
+                // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
+                // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
+                let keras = source == Framework::Keras;
+                let ratio = linear_ratio(i, o, f, r.align_corners && !keras);
+                w.helper(T::RESIZE_CUBIC);
+                lines.push(format!(
+                    "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
+                    float(ratio),
+                    py_bool(r.align_corners && !keras),
+                    py_bool(!keras)
+                ));
+            }
+        }
+    }
+    Code::lines_or_alias(lines, "the size is unchanged")
 }
 
 /// Python names in use in the port: module names, helpers, Python's keywords and the builtins

@@ -6,20 +6,18 @@
 //! function. `params[<step>]` holds a layer's weights in PyTorch's layouts.
 
 use crate::codegen::jax::{Jax, JaxPad};
-use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, Step, Window};
-use crate::codegen::writer::{Py, join, list, nchw_pad_width, pair_list, tuple};
-use crate::core::Framework;
+use crate::codegen::plan::{Fill, Step};
+use crate::codegen::writer::{join, list, nchw_pad_width, pair_list, tuple};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, Groups, PadFill, Reduce};
 
 use super::function::{
-    Code, Names, assemble, crop_index, elementwise, linear_ratio, nearest_indices, repeat_factor,
-    shape_text, slice_index,
+    self, Code, Function, Resize, Writer, conv_code, dense_code, elementwise, pad_code, pool_code,
+    slice_index, upsample_code,
 };
 use super::lines::error_line;
 use super::plan::{PortOp, PortPlan, PortStep};
-use super::{Access, PortError, Written, float, py_bool};
+use super::{PortError, Written, float, py_bool};
 
 /// What the docstring says about `params`.
 const DOC: &str = "params[<layer>] holds its weights in PyTorch's layouts: convolution kernels \
@@ -97,84 +95,78 @@ const HELPER_NAMES: &[&str] = &[
     "group_norm",
 ];
 
-struct Writer {
-    helpers: Vec<&'static str>,
-    /// Single-layer functions embedded for pools no single call computes.
-    defs: Py,
-    names: Names,
-    /// Random ops so far (each takes its own key).
-    keys: usize,
-}
+/// The port as JAX.
+pub struct JaxPort;
 
-impl Writer {
-    fn helper(&mut self, text: &'static str) {
-        if text == GROUP_NORM {
-            self.helper(NORMALIZE);
+impl Function for JaxPort {
+    type Pad = JaxPad;
+    type Layer = Jax;
+    const TITLE: &'static str = "JAX";
+    const TENSORS: &'static str = "NCHW arrays";
+    const IMPORTS: &'static [&'static str] = &[
+        "import jax",
+        "import jax.numpy as jnp",
+        "from jax import lax",
+    ];
+    const CONVERT: &'static str = "jnp.asarray({})";
+    const DOC: &'static str = DOC;
+    const HELPER_NAMES: &'static [&'static str] = HELPER_NAMES;
+    const SPATIAL: usize = 2;
+    const RESIZE_LINEAR: &'static str = RESIZE_LINEAR;
+    const RESIZE_CUBIC: &'static str = RESIZE_CUBIC;
+
+    fn step_code(
+        w: &mut Writer,
+        g: &Graph,
+        plan: &PortPlan<JaxPad>,
+        step: &PortStep<JaxPad>,
+    ) -> Result<Code, PortError> {
+        step_code(w, g, plan, step)
+    }
+
+    fn activation(a: Activation, x: &str) -> String {
+        activation(a, x)
+    }
+
+    fn pad_spatial(_: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String {
+        let pw = nchw_pad_width(pairs);
+        match fill {
+            Fill::Zero => format!("jnp.pad({{x}}, {pw})"),
+            Fill::NegInf => format!("jnp.pad({{x}}, {pw}, constant_values=-jnp.inf)"),
+            Fill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
+            Fill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
+            Fill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
         }
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
+    }
+
+    fn pad(_: &mut Writer, pad: &[(i64, i64)], fill: PadFill) -> String {
+        let pw = pair_list(pad);
+        match fill {
+            PadFill::Constant(0.0) => format!("jnp.pad({{x}}, {pw})"),
+            PadFill::Constant(v) => {
+                format!("jnp.pad({{x}}, {pw}, constant_values={})", float(v))
+            }
+            PadFill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
+            PadFill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
+            PadFill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
         }
+    }
+
+    fn repeat(r: i64, axis: usize) -> String {
+        format!("jnp.repeat({{x}}, {r}, axis={axis})")
+    }
+
+    fn gather(indices: &[i64], axis: usize) -> String {
+        format!(
+            "jnp.take({{x}}, jnp.asarray({}), axis={axis})",
+            list(indices)
+        )
     }
 }
 
 /// Writes the plan as JAX.
 pub fn write(g: &Graph, plan: &PortPlan<JaxPad>) -> Result<Written, PortError> {
-    let mut w = Writer {
-        helpers: Vec::new(),
-        defs: Py::new(),
-        names: Names::new(HELPER_NAMES),
-        keys: 0,
-    };
-    let codes = plan
-        .steps
-        .iter()
-        .map(|s| step_code(&mut w, g, plan, s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut head = Py::new();
-    head.import("import jax");
-    head.import("import jax.numpy as jnp");
-    head.import("from jax import lax");
-    for h in &w.helpers {
-        head.line(*h);
-        head.blank();
-        head.blank();
-    }
-    head.append(&w.defs);
-    let inputs: Vec<String> = plan
-        .inputs
-        .iter()
-        .map(|p| shape_text(&p.tensor.shape))
-        .collect();
-    let doc = format!(
-        "The {} model `{}` in JAX, on NCHW arrays (input {}). {DOC}",
-        plan.source.title(),
-        g.name,
-        inputs.join(", ")
-    );
-    let py = assemble(
-        g,
-        plan,
-        &codes,
-        &mut w.names,
-        &head,
-        &doc,
-        "jnp.asarray({})",
-    );
-    let access = plan
-        .loads
-        .iter()
-        .map(|l| {
-            let name = plan.steps.get(l.step).map_or("", |s| s.name.as_str());
-            (
-                l.step,
-                Access {
-                    layer: format!("params[{name:?}]"),
-                    ..Access::default()
-                },
-            )
-        })
-        .collect();
-    Ok(Written { py, access })
+    function::write::<JaxPort>(g, plan)
 }
 
 fn dimension_numbers(n: usize) -> String {
@@ -207,25 +199,6 @@ fn per_channel(n: usize) -> String {
     } else {
         format!("[:, {}]", vec!["None"; n].join(", "))
     }
-}
-
-/// A pad of the spatial axes of an NCHW array.
-fn pad_spatial(pairs: &[(i64, i64)], fill: Fill) -> String {
-    let pw = nchw_pad_width(pairs);
-    match fill {
-        Fill::Zero => format!("jnp.pad({{x}}, {pw})"),
-        Fill::NegInf => format!("jnp.pad({{x}}, {pw}, constant_values=-jnp.inf)"),
-        Fill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
-        Fill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
-        Fill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
-    }
-}
-
-/// A crop of the spatial axes of an NCHW array.
-fn crop_spatial(pairs: &[(i64, i64)]) -> String {
-    let mut all = vec![(0, 0), (0, 0)];
-    all.extend_from_slice(pairs);
-    format!("{{x}}{}", crop_index(&all))
 }
 
 /// An activation of `x`.
@@ -312,197 +285,127 @@ fn step_code(
         } => {
             let n = spec.input.len();
             let shape = &cp.semantics.shape;
-            let (out, groups) = match conv.groups {
-                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
-                Groups::Count(k) => (conv.filters, k),
+            let groups = match conv.groups {
+                Groups::Depthwise { .. } => *in_channels,
+                Groups::Count(k) => k,
             };
             let wt = format!("{p}[\"w\"]");
             let b = format!("{p}[\"b\"]{}", per_channel(n));
-            let layer_bias = conv.bias && !cp.adds_bias() && !conv.separable;
             let dn = dimension_numbers(n);
-            let mut lines = Vec::new();
-            for s in &cp.steps {
-                match s {
-                    Step::Pad { pairs, fill } => lines.push(pad_spatial(pairs, *fill)),
-                    Step::Crop { pairs } => lines.push(crop_spatial(pairs)),
-                    Step::Conv {
-                        padding, dilation, ..
-                    } => {
-                        let dl = if dilation.iter().all(|&d| d == 1) {
-                            String::new()
-                        } else {
-                            format!(", rhs_dilation={}", tuple(dilation))
-                        };
-                        let gc = if groups == 1 {
-                            String::new()
-                        } else {
-                            format!(", feature_group_count={groups}")
-                        };
-                        let call = format!(
-                            "lax.conv_general_dilated({{x}}, {wt}, {}, {}{dl}, dimension_numbers={dn}{gc})",
-                            tuple(&shape.stride),
-                            padding_arg(padding)
-                        );
-                        lines.push(if layer_bias {
-                            format!("{call} + {b}")
-                        } else {
-                            call
-                        });
-                    }
-                    Step::ConvTranspose {
-                        padding,
-                        kernel,
-                        dilation,
-                        output_padding,
-                        output_size,
-                        ..
-                    } => {
-                        // As the single-layer code: the full output is lax's padding
-                        // (keff-1, keff-1); lax's own 'VALID' is not it when the kernel is
-                        // shorter than the stride.
-                        let pad = if output_padding.is_some() || output_size.is_some() {
-                            let full: Vec<(i64, i64)> = kernel
-                                .iter()
-                                .zip(dilation)
-                                .map(|(k, d)| (d * (k - 1), d * (k - 1)))
-                                .collect();
-                            pair_list(&full)
-                        } else {
-                            padding_arg(padding)
-                        };
-                        let dl = if dilation.iter().all(|&d| d == 1) {
-                            String::new()
-                        } else {
-                            format!(", rhs_dilation={}", tuple(dilation))
-                        };
-                        let call = |x: &str, wg: &str| {
-                            format!(
-                                "lax.conv_transpose({x}, {wg}, {}, {pad}{dl}, dimension_numbers={dn}, transpose_kernel=True)",
-                                tuple(&shape.stride)
-                            )
-                        };
-                        let text = if groups == 1 {
-                            call("{x}", &wt)
-                        } else {
-                            // lax.conv_transpose takes no groups: one per group.
-                            format!(
-                                "jnp.concatenate([{} for xg, wg in zip(jnp.split({{x}}, {groups}, axis=1), jnp.split({wt}, {groups}, axis=0))], axis=1)",
-                                call("xg", "wg")
-                            )
-                        };
-                        lines.push(if layer_bias {
-                            format!("{text} + {b}")
-                        } else {
-                            text
-                        });
-                    }
-                    Step::AddBias => {
-                        if conv.bias && !conv.separable {
-                            lines.push(format!("{{x}} + {b}"));
-                        }
-                    }
-                    Step::EmptyWindows { .. } | Step::Pool { .. } | Step::AverageRatio { .. } => {
-                        return Err(PortError::at(line, "a pooling step in a convolution"));
-                    }
-                }
-            }
-            let _ = out;
-            if conv.separable {
-                let ones = vec![1; n];
-                let call = format!(
+            let pointwise = || {
+                format!(
                     "lax.conv_general_dilated({{x}}, {p}[\"pointwise\"], {}, \"VALID\", dimension_numbers={dn})",
-                    tuple(&ones)
-                );
-                lines.push(if conv.bias {
-                    format!("{call} + {b}")
-                } else {
-                    call
-                });
-            }
-            if let Some(a) = conv.activation {
-                lines.push(activation(a, "{x}"));
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+                    tuple(&vec![1; n])
+                )
+            };
+            conv_code::<JaxPort>(w, line, cp, conv, &b, pointwise, |s| match s {
+                Step::Conv {
+                    padding, dilation, ..
+                } => {
+                    let dl = if dilation.iter().all(|&d| d == 1) {
+                        String::new()
+                    } else {
+                        format!(", rhs_dilation={}", tuple(dilation))
+                    };
+                    let gc = if groups == 1 {
+                        String::new()
+                    } else {
+                        format!(", feature_group_count={groups}")
+                    };
+                    Some(format!(
+                        "lax.conv_general_dilated({{x}}, {wt}, {}, {}{dl}, dimension_numbers={dn}{gc})",
+                        tuple(&shape.stride),
+                        padding_arg(padding)
+                    ))
+                }
+                Step::ConvTranspose {
+                    padding,
+                    kernel,
+                    dilation,
+                    output_padding,
+                    output_size,
+                    ..
+                } => {
+                    // As the single-layer code: the full output is lax's padding
+                    // (keff-1, keff-1); lax's own 'VALID' is not it when the kernel is
+                    // shorter than the stride.
+                    let pad = if output_padding.is_some() || output_size.is_some() {
+                        let full: Vec<(i64, i64)> = kernel
+                            .iter()
+                            .zip(dilation)
+                            .map(|(k, d)| (d * (k - 1), d * (k - 1)))
+                            .collect();
+                        pair_list(&full)
+                    } else {
+                        padding_arg(padding)
+                    };
+                    let dl = if dilation.iter().all(|&d| d == 1) {
+                        String::new()
+                    } else {
+                        format!(", rhs_dilation={}", tuple(dilation))
+                    };
+                    let call = |x: &str, wg: &str| {
+                        format!(
+                            "lax.conv_transpose({x}, {wg}, {}, {pad}{dl}, dimension_numbers={dn}, transpose_kernel=True)",
+                            tuple(&shape.stride)
+                        )
+                    };
+                    Some(if groups == 1 {
+                        call("{x}", &wt)
+                    } else {
+                        // lax.conv_transpose takes no groups: one per group.
+                        format!(
+                            "jnp.concatenate([{} for xg, wg in zip(jnp.split({{x}}, {groups}, axis=1), jnp.split({wt}, {groups}, axis=0))], axis=1)",
+                            call("xg", "wg")
+                        )
+                    })
+                }
+                _ => None,
+            })?
         }
         PortOp::Pool { plan: pp, spec } => {
-            let simple = pp.steps.iter().all(|s| {
-                matches!(
-                    s,
-                    Step::Pad { .. }
-                        | Step::Crop { .. }
-                        | Step::EmptyWindows { .. }
-                        | Step::Pool {
-                            window: Window::Pool,
-                            ..
-                        }
-                )
-            });
-            if !simple {
-                let f = w.names.take(&format!("{}_pool", step.name));
-                w.defs.append(&layer_definition::<Jax>(spec, pp, &f, false));
-                w.defs.blank();
-                w.defs.blank();
-                return Ok(Code::expr(format!("{f}({{x}})")));
-            }
-            let mut lines = Vec::new();
-            for s in &pp.steps {
-                lines.push(match s {
-                    Step::Pad { pairs, fill } => pad_spatial(pairs, *fill),
-                    Step::Crop { pairs } => crop_spatial(pairs),
-                    Step::EmptyWindows { to_neg_inf: false } => {
-                        "jnp.where({x} == -jnp.inf, jnp.finfo({x}.dtype).min, {x})".into()
-                    }
-                    Step::EmptyWindows { to_neg_inf: true } => {
-                        "jnp.where({x} == jnp.finfo({x}.dtype).min, -jnp.inf, {x})".into()
-                    }
-                    Step::Pool {
-                        max,
-                        padding,
-                        kernel,
-                        stride,
-                        dilation,
-                        count_include_pad,
-                        ..
-                    } => {
-                        let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                        let pad = window_padding(padding);
-                        if *max {
-                            reduce_window("{x}", "-jnp.inf", "lax.max", geometry, &pad)
-                        } else if count_include_pad.unwrap_or(true) {
-                            format!(
-                                "{} / {}",
-                                reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
-                                kernel.iter().product::<i64>()
+            pool_code::<JaxPort>(w, line, step, (spec, pp), true, |s| match s {
+                Step::EmptyWindows { to_neg_inf: false } => {
+                    Some("jnp.where({x} == -jnp.inf, jnp.finfo({x}.dtype).min, {x})".into())
+                }
+                Step::EmptyWindows { to_neg_inf: true } => {
+                    Some("jnp.where({x} == jnp.finfo({x}.dtype).min, -jnp.inf, {x})".into())
+                }
+                Step::Pool {
+                    max,
+                    padding,
+                    kernel,
+                    stride,
+                    dilation,
+                    count_include_pad,
+                    ..
+                } => {
+                    let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
+                    let pad = window_padding(padding);
+                    Some(if *max {
+                        reduce_window("{x}", "-jnp.inf", "lax.max", geometry, &pad)
+                    } else if count_include_pad.unwrap_or(true) {
+                        format!(
+                            "{} / {}",
+                            reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
+                            kernel.iter().product::<i64>()
+                        )
+                    } else {
+                        format!(
+                            "{} / {}",
+                            reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
+                            reduce_window(
+                                "jnp.ones_like({x}[:1, :1])",
+                                "0.0",
+                                "lax.add",
+                                geometry,
+                                &pad
                             )
-                        } else {
-                            format!(
-                                "{} / {}",
-                                reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
-                                reduce_window(
-                                    "jnp.ones_like({x}[:1, :1])",
-                                    "0.0",
-                                    "lax.add",
-                                    geometry,
-                                    &pad
-                                )
-                            )
-                        }
-                    }
-                    _ => {
-                        return Err(PortError::at(
-                            line,
-                            "a pooling step the port writes as a function",
-                        ));
-                    }
-                });
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+                        )
+                    })
+                }
+                _ => None,
+            })?
         }
         PortOp::AdaptivePool {
             max,
@@ -588,6 +491,7 @@ fn step_code(
             affine,
             ..
         } => {
+            w.helper(NORMALIZE);
             w.helper(GROUP_NORM);
             Code::expr(format!(
                 "group_norm({{x}}, {groups}, {}){}",
@@ -650,111 +554,28 @@ fn step_code(
             if *bias {
                 text.push_str(&format!(" + {p}[\"b\"]"));
             }
-            let mut lines = vec![text];
-            if let Some(a) = a {
-                lines.push(activation(*a, "{x}"));
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+            dense_code::<JaxPort>(text, *a)
         }
         PortOp::MatMul => Code::expr("jnp.matmul({x0}, {x1})"),
         PortOp::Embedding { .. } => Code::expr(format!("jnp.take({p}[\"w\"], {{x}}, axis=0)")),
-        PortOp::Pad { pairs, fill } => {
-            let crop: Vec<(i64, i64)> = pairs
-                .iter()
-                .map(|&(b, a)| ((-b).max(0), (-a).max(0)))
-                .collect();
-            let pad: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (b.max(0), a.max(0))).collect();
-            let any = |v: &[(i64, i64)]| v.iter().any(|&(b, a)| b > 0 || a > 0);
-            let mut lines = Vec::new();
-            if any(&crop) {
-                lines.push(format!("{{x}}{}", crop_index(&crop)));
-            }
-            if any(&pad) {
-                let pw = pair_list(&pad);
-                lines.push(match fill {
-                    PadFill::Constant(v) if *v == 0.0 => format!("jnp.pad({{x}}, {pw})"),
-                    PadFill::Constant(v) => {
-                        format!("jnp.pad({{x}}, {pw}, constant_values={})", float(*v))
-                    }
-                    PadFill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
-                    PadFill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
-                    PadFill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
-                });
-            }
-            if lines.is_empty() {
-                Code::alias("pads nothing")
-            } else {
-                Code {
-                    lines,
-                    ..Code::default()
-                }
-            }
-        }
+        PortOp::Pad { pairs, fill } => pad_code::<JaxPort>(w, pairs, *fill),
         PortOp::Upsample {
             input,
             output,
             scale,
             mode,
             align_corners,
-        } => {
-            let mut lines = Vec::new();
-            for (a, (&i, &o)) in input.iter().zip(output).enumerate() {
-                let axis = a + 2;
-                let f = scale
-                    .as_ref()
-                    .and_then(|s| if s.len() == 1 { s.first() } else { s.get(a) })
-                    .copied();
-                match mode {
-                    Interpolation::Nearest => {
-                        let idx = nearest_indices(plan.source == Framework::Keras, i, o, f);
-                        match repeat_factor(&idx, i) {
-                            Some(1) => {}
-                            Some(r) => lines.push(format!("jnp.repeat({{x}}, {r}, axis={axis})")),
-                            None => lines.push(format!(
-                                "jnp.take({{x}}, jnp.asarray({}), axis={axis})",
-                                list(&idx)
-                            )),
-                        }
-                    }
-                    Interpolation::Linear => {
-                        let ratio = linear_ratio(i, o, f, *align_corners);
-                        if i == o && ratio == 1.0 {
-                            continue;
-                        }
-                        w.helper(RESIZE_LINEAR);
-                        lines.push(format!(
-                            "resize_linear({{x}}, {axis}, {o}, {}, {})",
-                            float(ratio),
-                            py_bool(*align_corners)
-                        ));
-                    }
-                    Interpolation::Bicubic => {
-                        // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
-                        // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
-                        let keras = plan.source == Framework::Keras;
-                        let ratio = linear_ratio(i, o, f, *align_corners && !keras);
-                        w.helper(RESIZE_CUBIC);
-                        lines.push(format!(
-                            "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
-                            float(ratio),
-                            py_bool(*align_corners && !keras),
-                            py_bool(!keras)
-                        ));
-                    }
-                }
-            }
-            if lines.is_empty() {
-                Code::alias("the size is unchanged")
-            } else {
-                Code {
-                    lines,
-                    ..Code::default()
-                }
-            }
-        }
+        } => upsample_code::<JaxPort>(
+            w,
+            plan.source,
+            Resize {
+                input,
+                output,
+                scale,
+                mode: *mode,
+                align_corners: *align_corners,
+            },
+        ),
         PortOp::Elementwise {
             op,
             constant,

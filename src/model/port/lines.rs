@@ -2,6 +2,11 @@
 //! error, its comment, the Python names of the port's tensors, and a step's lines with their
 //! placeholders filled.
 
+use crate::codegen::layer_definition;
+use crate::codegen::plan::{Plan, Step, Window};
+use crate::codegen::target::Target;
+use crate::codegen::writer::Py;
+use crate::core::LayerSpec;
 use crate::model::graph::Graph;
 
 use super::plan::{PortPlan, PortStep};
@@ -140,4 +145,31 @@ pub(super) fn fill(expr: &str, input: &str, xs: &[&str]) -> String {
         text = text.replace(&format!("{{x{k}}}"), x);
     }
     text
+}
+
+/// Whether each step of a pool's single-layer plan is one call of the target: pads, crops,
+/// empty windows and the pooling op itself (dilated only where `dilated_window`). Otherwise
+/// the port embeds the single-layer code ([`embed_layer`]).
+pub(super) fn single_calls<P>(steps: &[Step<P>], dilated_window: bool) -> bool {
+    steps.iter().all(|s| match s {
+        Step::Pad { .. } | Step::Crop { .. } | Step::EmptyWindows { .. } => true,
+        Step::Pool {
+            window: Window::Pool,
+            dilation,
+            ..
+        } => dilated_window || dilation.iter().all(|&d| d == 1),
+        _ => false,
+    })
+}
+
+/// Appends target `T`'s single-layer definition of `plan` named `name` to `defs`.
+pub(super) fn embed_layer<T: Target>(
+    defs: &mut Py,
+    spec: &LayerSpec,
+    plan: &Plan<T::Pad>,
+    name: &str,
+) {
+    defs.append(&layer_definition::<T>(spec, plan, name, false));
+    defs.blank();
+    defs.blank();
 }

@@ -5,21 +5,19 @@
 //! single-layer generator's own function. `params[<step>]` holds a layer's weights in
 //! TensorFlow's layouts (see [`DOC`]); the self-check fills it from the source.
 
-use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, Step, Window};
+use crate::codegen::plan::{Fill, Step};
 use crate::codegen::tf::{Tf, TfPad};
-use crate::codegen::writer::{Py, list, pad_list, pair_list};
-use crate::core::Framework;
+use crate::codegen::writer::{list, pad_list, pair_list};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, Groups, PadFill, Reduce};
 
 use super::function::{
-    Code, Names, assemble, crop_index, elementwise, linear_ratio, nearest_indices, repeat_factor,
-    shape_text, slice_index,
+    self, Code, Function, Resize, Writer, conv_code, dense_code, elementwise, pad_code, pool_code,
+    slice_index, upsample_code,
 };
 use super::lines::error_line;
 use super::plan::{PortOp, PortPlan, PortStep};
-use super::{Access, PortError, Written, float, py_bool};
+use super::{PortError, Written, float, py_bool};
 
 /// What the docstring says about `params`.
 const DOC: &str = "params[<layer>] holds its weights in TensorFlow's layouts: convolution \
@@ -116,79 +114,86 @@ const HELPER_NAMES: &[&str] = &[
     "group_norm",
 ];
 
-struct Writer {
-    helpers: Vec<&'static str>,
-    /// Single-layer functions embedded for pools no single call computes.
-    defs: Py,
-    names: Names,
-}
+/// The port as TensorFlow.
+pub struct TfPort;
 
-impl Writer {
-    fn helper(&mut self, text: &'static str) {
-        if text == GROUP_NORM {
-            self.helper(NORMALIZE);
+impl Function for TfPort {
+    type Pad = TfPad;
+    type Layer = Tf;
+    const TITLE: &'static str = "TensorFlow";
+    const TENSORS: &'static str = "NHWC tensors";
+    const IMPORTS: &'static [&'static str] = &["import tensorflow as tf"];
+    const CONVERT: &'static str = "tf.convert_to_tensor({})";
+    const DOC: &'static str = DOC;
+    const HELPER_NAMES: &'static [&'static str] = HELPER_NAMES;
+    const SPATIAL: usize = 1;
+    const RESIZE_LINEAR: &'static str = RESIZE_LINEAR;
+    const RESIZE_CUBIC: &'static str = RESIZE_CUBIC;
+
+    fn step_code(
+        w: &mut Writer,
+        g: &Graph,
+        plan: &PortPlan<TfPad>,
+        step: &PortStep<TfPad>,
+    ) -> Result<Code, PortError> {
+        step_code(w, g, plan, step)
+    }
+
+    fn activation(a: Activation, x: &str) -> String {
+        activation(a, x)
+    }
+
+    fn pad_spatial(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String {
+        let mut all = vec![(0, 0)];
+        all.extend_from_slice(pairs);
+        all.push((0, 0));
+        let pw = pad_list(pairs, 1, 1);
+        match fill {
+            Fill::Zero => format!("tf.pad({{x}}, {pw})"),
+            Fill::NegInf => format!("tf.pad({{x}}, {pw}, constant_values=float(\"-inf\"))"),
+            Fill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
+            Fill::Replicate => {
+                w.helper(PAD_EDGE);
+                format!("pad_edge({{x}}, {})", pair_list(&all))
+            }
+            Fill::Circular => {
+                w.helper(PAD_WRAP);
+                format!("pad_wrap({{x}}, {})", pair_list(&all))
+            }
         }
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
+    }
+
+    fn pad(w: &mut Writer, pad: &[(i64, i64)], fill: PadFill) -> String {
+        let pw = pad_list(pad, 0, 0);
+        match fill {
+            PadFill::Constant(0.0) => format!("tf.pad({{x}}, {pw})"),
+            PadFill::Constant(v) => {
+                format!("tf.pad({{x}}, {pw}, constant_values={})", float(v))
+            }
+            PadFill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
+            PadFill::Replicate => {
+                w.helper(PAD_EDGE);
+                format!("pad_edge({{x}}, {})", pair_list(pad))
+            }
+            PadFill::Circular => {
+                w.helper(PAD_WRAP);
+                format!("pad_wrap({{x}}, {})", pair_list(pad))
+            }
         }
+    }
+
+    fn repeat(r: i64, axis: usize) -> String {
+        format!("tf.repeat({{x}}, {r}, axis={axis})")
+    }
+
+    fn gather(indices: &[i64], axis: usize) -> String {
+        format!("tf.gather({{x}}, {}, axis={axis})", list(indices))
     }
 }
 
 /// Writes the plan as TensorFlow.
 pub fn write(g: &Graph, plan: &PortPlan<TfPad>) -> Result<Written, PortError> {
-    let mut w = Writer {
-        helpers: Vec::new(),
-        defs: Py::new(),
-        names: Names::new(HELPER_NAMES),
-    };
-    let codes = plan
-        .steps
-        .iter()
-        .map(|s| step_code(&mut w, g, plan, s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut head = Py::new();
-    head.import("import tensorflow as tf");
-    for h in &w.helpers {
-        head.line(*h);
-        head.blank();
-        head.blank();
-    }
-    head.append(&w.defs);
-    let inputs: Vec<String> = plan
-        .inputs
-        .iter()
-        .map(|p| shape_text(&p.tensor.shape))
-        .collect();
-    let doc = format!(
-        "The {} model `{}` in TensorFlow, on NHWC tensors (input {}). {DOC}",
-        plan.source.title(),
-        g.name,
-        inputs.join(", ")
-    );
-    let py = assemble(
-        g,
-        plan,
-        &codes,
-        &mut w.names,
-        &head,
-        &doc,
-        "tf.convert_to_tensor({})",
-    );
-    let access = plan
-        .loads
-        .iter()
-        .map(|l| {
-            let name = plan.steps.get(l.step).map_or("", |s| s.name.as_str());
-            (
-                l.step,
-                Access {
-                    layer: format!("params[{name:?}]"),
-                    ..Access::default()
-                },
-            )
-        })
-        .collect();
-    Ok(Written { py, access })
+    function::write::<TfPort>(g, plan)
 }
 
 /// `[1, v..., 1]`: a per-dimension list with unit batch and channel entries.
@@ -206,34 +211,6 @@ fn padding_arg(p: &TfPad) -> String {
         TfPad::Same => "\"SAME\"".into(),
         TfPad::Pairs(v) => pad_list(v, 1, 1),
     }
-}
-
-/// A pad of the spatial axes of an NHWC tensor.
-fn pad_spatial(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String {
-    let pw = pad_list(pairs, 1, 1);
-    let mut all = vec![(0, 0)];
-    all.extend_from_slice(pairs);
-    all.push((0, 0));
-    match fill {
-        Fill::Zero => format!("tf.pad({{x}}, {pw})"),
-        Fill::NegInf => format!("tf.pad({{x}}, {pw}, constant_values=float(\"-inf\"))"),
-        Fill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
-        Fill::Replicate => {
-            w.helper(PAD_EDGE);
-            format!("pad_edge({{x}}, {})", pair_list(&all))
-        }
-        Fill::Circular => {
-            w.helper(PAD_WRAP);
-            format!("pad_wrap({{x}}, {})", pair_list(&all))
-        }
-    }
-}
-
-/// A crop of the spatial axes of an NHWC tensor.
-fn crop_spatial(pairs: &[(i64, i64)]) -> String {
-    let mut all = vec![(0, 0)];
-    all.extend_from_slice(pairs);
-    format!("{{x}}{}", crop_index(&all))
 }
 
 /// An activation of `x`.
@@ -323,191 +300,126 @@ fn step_code(
             let depthwise = groups > 1 && *in_channels == groups;
             let wt = format!("{p}[\"w\"]");
             let b = format!("{p}[\"b\"]");
-            let layer_bias = conv.bias && !cp.adds_bias() && !conv.separable;
             let strided = shape.stride.iter().any(|&s| s > 1);
-            let mut lines = Vec::new();
-            for s in &cp.steps {
-                match s {
-                    Step::Pad { pairs, fill } => lines.push(pad_spatial(w, pairs, *fill)),
-                    Step::Crop { pairs } => lines.push(crop_spatial(pairs)),
-                    Step::Conv {
-                        padding, dilation, ..
-                    } => {
-                        let dilated = dilation.iter().any(|&d| d > 1);
-                        let call = if groups == 1 {
-                            conv_call("{x}", &wt, &shape.stride, dilation, padding)
-                        } else if depthwise && n <= 2 && !(strided && dilated) {
-                            // tf.nn.depthwise_conv2d (a 1-D map as one row of a 2-D one).
-                            let (x, k, end, st, dl, pad) = if n == 1 {
-                                let pad = match padding {
-                                    TfPad::Pairs(v) => {
-                                        let mut all = vec![(0, 0)];
-                                        all.extend_from_slice(v);
-                                        pad_list(&all, 1, 1)
-                                    }
-                                    other => padding_arg(other),
-                                };
-                                (
-                                    "{x}[:, None]",
-                                    format!("{wt}[None]"),
-                                    "[:, 0]",
-                                    list(&[1, 1, shape.stride[0], 1]),
-                                    list(&[1, dilation[0]]),
-                                    pad,
-                                )
-                            } else {
-                                (
-                                    "{x}",
-                                    wt.clone(),
-                                    "",
-                                    full_list(&shape.stride),
-                                    list(dilation),
-                                    padding_arg(padding),
-                                )
-                            };
-                            let dl = if dilated {
-                                format!(", dilations={dl}")
-                            } else {
-                                String::new()
-                            };
-                            format!(
-                                "tf.nn.depthwise_conv2d({x}, {k}, strides={st}, padding={pad}{dl}){end}"
-                            )
-                        } else {
-                            // One convolution per group.
-                            let axis = if depthwise { -2 } else { -1 };
-                            format!(
-                                "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis={axis}))], axis=-1)",
-                                conv_call("xg", "wg", &shape.stride, dilation, padding)
-                            )
-                        };
-                        lines.push(if layer_bias {
-                            format!("{call} + {b}")
-                        } else {
-                            call
-                        });
-                    }
-                    Step::ConvTranspose {
-                        padding,
-                        dilation,
-                        output_size,
-                        ..
-                    } => {
-                        let o = output_size.clone().unwrap_or_else(|| shape.output.clone());
-                        let dl = if dilation.iter().all(|&d| d == 1) {
-                            String::new()
-                        } else {
-                            format!(", dilations={}", list(dilation))
-                        };
-                        let call = |x: &str, wg: &str, channels: i64| {
-                            format!(
-                                "tf.nn.conv_transpose({x}, {wg}, output_shape=[tf.shape({x})[0], {}, {channels}], strides={}, padding={}{dl})",
-                                crate::codegen::writer::join(&o),
-                                list(&shape.stride),
-                                padding_arg(padding)
-                            )
-                        };
-                        let text = if groups == 1 {
-                            call("{x}", &wt, out)
-                        } else {
-                            format!(
-                                "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis=-1))], axis=-1)",
-                                call("xg", "wg", out / groups)
-                            )
-                        };
-                        lines.push(if layer_bias {
-                            format!("{text} + {b}")
-                        } else {
-                            text
-                        });
-                    }
-                    Step::AddBias => {
-                        if conv.bias && !conv.separable {
-                            lines.push(format!("{{x}} + {b}"));
-                        }
-                    }
-                    Step::EmptyWindows { .. } | Step::Pool { .. } | Step::AverageRatio { .. } => {
-                        return Err(PortError::at(line, "a pooling step in a convolution"));
-                    }
-                }
-            }
-            if conv.separable {
+            let pointwise = || {
                 let ones = vec![1; n];
-                let call = conv_call(
+                conv_call(
                     "{x}",
                     &format!("{p}[\"pointwise\"]"),
                     &ones,
                     &ones,
                     &TfPad::Valid,
-                );
-                lines.push(if conv.bias {
-                    format!("{call} + {b}")
-                } else {
-                    call
-                });
-            }
-            if let Some(a) = conv.activation {
-                lines.push(activation(a, "{x}"));
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+                )
+            };
+            conv_code::<TfPort>(w, line, cp, conv, &b, pointwise, |s| match s {
+                Step::Conv {
+                    padding, dilation, ..
+                } => {
+                    let dilated = dilation.iter().any(|&d| d > 1);
+                    Some(if groups == 1 {
+                        conv_call("{x}", &wt, &shape.stride, dilation, padding)
+                    } else if depthwise && n <= 2 && !(strided && dilated) {
+                        // tf.nn.depthwise_conv2d (a 1-D map as one row of a 2-D one).
+                        let (x, k, end, st, dl, pad) = if n == 1 {
+                            let pad = match padding {
+                                TfPad::Pairs(v) => {
+                                    let mut all = vec![(0, 0)];
+                                    all.extend_from_slice(v);
+                                    pad_list(&all, 1, 1)
+                                }
+                                other => padding_arg(other),
+                            };
+                            (
+                                "{x}[:, None]",
+                                format!("{wt}[None]"),
+                                "[:, 0]",
+                                list(&[1, 1, shape.stride[0], 1]),
+                                list(&[1, dilation[0]]),
+                                pad,
+                            )
+                        } else {
+                            (
+                                "{x}",
+                                wt.clone(),
+                                "",
+                                full_list(&shape.stride),
+                                list(dilation),
+                                padding_arg(padding),
+                            )
+                        };
+                        let dl = if dilated {
+                            format!(", dilations={dl}")
+                        } else {
+                            String::new()
+                        };
+                        format!(
+                            "tf.nn.depthwise_conv2d({x}, {k}, strides={st}, padding={pad}{dl}){end}"
+                        )
+                    } else {
+                        // One convolution per group.
+                        let axis = if depthwise { -2 } else { -1 };
+                        format!(
+                            "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis={axis}))], axis=-1)",
+                            conv_call("xg", "wg", &shape.stride, dilation, padding)
+                        )
+                    })
+                }
+                Step::ConvTranspose {
+                    padding,
+                    dilation,
+                    output_size,
+                    ..
+                } => {
+                    let o = output_size.clone().unwrap_or_else(|| shape.output.clone());
+                    let dl = if dilation.iter().all(|&d| d == 1) {
+                        String::new()
+                    } else {
+                        format!(", dilations={}", list(dilation))
+                    };
+                    let call = |x: &str, wg: &str, channels: i64| {
+                        format!(
+                            "tf.nn.conv_transpose({x}, {wg}, output_shape=[tf.shape({x})[0], {}, {channels}], strides={}, padding={}{dl})",
+                            crate::codegen::writer::join(&o),
+                            list(&shape.stride),
+                            padding_arg(padding)
+                        )
+                    };
+                    Some(if groups == 1 {
+                        call("{x}", &wt, out)
+                    } else {
+                        format!(
+                            "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis=-1))], axis=-1)",
+                            call("xg", "wg", out / groups)
+                        )
+                    })
+                }
+                _ => None,
+            })?
         }
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
-            let simple = pp.steps.iter().all(|s| match s {
-                Step::Pad { .. } | Step::Crop { .. } | Step::EmptyWindows { .. } => true,
+            pool_code::<TfPort>(w, line, step, (spec, pp), false, |s| match s {
+                Step::EmptyWindows { to_neg_inf: true } => {
+                    Some("tf.where({x} == {x}.dtype.min, float(\"-inf\"), {x})".into())
+                }
+                Step::EmptyWindows { to_neg_inf: false } => {
+                    Some("tf.where({x} == float(\"-inf\"), {x}.dtype.min, {x})".into())
+                }
                 Step::Pool {
-                    window: Window::Pool,
-                    dilation,
+                    max,
+                    padding,
+                    kernel,
+                    stride,
                     ..
-                } => dilation.iter().all(|&d| d == 1),
-                _ => false,
-            });
-            if !simple {
-                let f = w.names.take(&format!("{}_pool", step.name));
-                w.defs.append(&layer_definition::<Tf>(spec, pp, &f, false));
-                w.defs.blank();
-                w.defs.blank();
-                return Ok(Code::expr(format!("{f}({{x}})")));
-            }
-            let mut lines = Vec::new();
-            for s in &pp.steps {
-                lines.push(match s {
-                    Step::Pad { pairs, fill } => pad_spatial(w, pairs, *fill),
-                    Step::Crop { pairs } => crop_spatial(pairs),
-                    Step::EmptyWindows { to_neg_inf: true } => {
-                        "tf.where({x} == {x}.dtype.min, float(\"-inf\"), {x})".into()
-                    }
-                    Step::EmptyWindows { to_neg_inf: false } => {
-                        "tf.where({x} == float(\"-inf\"), {x}.dtype.min, {x})".into()
-                    }
-                    Step::Pool {
-                        max,
-                        padding,
-                        kernel,
-                        stride,
-                        ..
-                    } => format!(
-                        "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding={})",
-                        if *max { "max" } else { "avg" },
-                        list(kernel),
-                        list(stride),
-                        padding_arg(padding)
-                    ),
-                    _ => {
-                        return Err(PortError::at(
-                            line,
-                            "a pooling step the port writes as a function",
-                        ));
-                    }
-                });
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+                } => Some(format!(
+                    "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding={})",
+                    if *max { "max" } else { "avg" },
+                    list(kernel),
+                    list(stride),
+                    padding_arg(padding)
+                )),
+                _ => None,
+            })?
         }
         PortOp::AdaptivePool {
             max,
@@ -602,6 +514,7 @@ fn step_code(
             affine,
             ..
         } => {
+            w.helper(NORMALIZE);
             w.helper(GROUP_NORM);
             Code::expr(format!(
                 "group_norm({{x}}, {groups}, {}){}",
@@ -664,116 +577,28 @@ fn step_code(
             if *bias {
                 text.push_str(&format!(" + {p}[\"b\"]"));
             }
-            let mut lines = vec![text];
-            if let Some(a) = a {
-                lines.push(activation(*a, "{x}"));
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+            dense_code::<TfPort>(text, *a)
         }
         PortOp::MatMul => Code::expr("tf.matmul({x0}, {x1})"),
         PortOp::Embedding { .. } => Code::expr(format!("tf.gather({p}[\"w\"], {{x}})")),
-        PortOp::Pad { pairs, fill } => {
-            let crop: Vec<(i64, i64)> = pairs
-                .iter()
-                .map(|&(b, a)| ((-b).max(0), (-a).max(0)))
-                .collect();
-            let pad: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (b.max(0), a.max(0))).collect();
-            let any = |v: &[(i64, i64)]| v.iter().any(|&(b, a)| b > 0 || a > 0);
-            let mut lines = Vec::new();
-            if any(&crop) {
-                lines.push(format!("{{x}}{}", crop_index(&crop)));
-            }
-            if any(&pad) {
-                let pw = pad_list(&pad, 0, 0);
-                lines.push(match fill {
-                    PadFill::Constant(v) if *v == 0.0 => format!("tf.pad({{x}}, {pw})"),
-                    PadFill::Constant(v) => {
-                        format!("tf.pad({{x}}, {pw}, constant_values={})", float(*v))
-                    }
-                    PadFill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
-                    PadFill::Replicate => {
-                        w.helper(PAD_EDGE);
-                        format!("pad_edge({{x}}, {})", pair_list(&pad))
-                    }
-                    PadFill::Circular => {
-                        w.helper(PAD_WRAP);
-                        format!("pad_wrap({{x}}, {})", pair_list(&pad))
-                    }
-                });
-            }
-            if lines.is_empty() {
-                Code::alias("pads nothing")
-            } else {
-                Code {
-                    lines,
-                    ..Code::default()
-                }
-            }
-        }
+        PortOp::Pad { pairs, fill } => pad_code::<TfPort>(w, pairs, *fill),
         PortOp::Upsample {
             input,
             output,
             scale,
             mode,
             align_corners,
-        } => {
-            let mut lines = Vec::new();
-            for (a, (&i, &o)) in input.iter().zip(output).enumerate() {
-                let axis = a + 1;
-                let f = scale
-                    .as_ref()
-                    .and_then(|s| if s.len() == 1 { s.first() } else { s.get(a) })
-                    .copied();
-                match mode {
-                    Interpolation::Nearest => {
-                        let idx = nearest_indices(plan.source == Framework::Keras, i, o, f);
-                        match repeat_factor(&idx, i) {
-                            Some(1) => {}
-                            Some(r) => lines.push(format!("tf.repeat({{x}}, {r}, axis={axis})")),
-                            None => {
-                                lines.push(format!("tf.gather({{x}}, {}, axis={axis})", list(&idx)))
-                            }
-                        }
-                    }
-                    Interpolation::Linear => {
-                        let ratio = linear_ratio(i, o, f, *align_corners);
-                        if i == o && ratio == 1.0 {
-                            continue;
-                        }
-                        w.helper(RESIZE_LINEAR);
-                        lines.push(format!(
-                            "resize_linear({{x}}, {axis}, {o}, {}, {})",
-                            float(ratio),
-                            py_bool(*align_corners)
-                        ));
-                    }
-                    Interpolation::Bicubic => {
-                        // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
-                        // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
-                        let keras = plan.source == Framework::Keras;
-                        let ratio = linear_ratio(i, o, f, *align_corners && !keras);
-                        w.helper(RESIZE_CUBIC);
-                        lines.push(format!(
-                            "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
-                            float(ratio),
-                            py_bool(*align_corners && !keras),
-                            py_bool(!keras)
-                        ));
-                    }
-                }
-            }
-            if lines.is_empty() {
-                Code::alias("the size is unchanged")
-            } else {
-                Code {
-                    lines,
-                    ..Code::default()
-                }
-            }
-        }
+        } => upsample_code::<TfPort>(
+            w,
+            plan.source,
+            Resize {
+                input,
+                output,
+                scale,
+                mode: *mode,
+                align_corners: *align_corners,
+            },
+        ),
         PortOp::Elementwise {
             op,
             constant,
