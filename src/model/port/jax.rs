@@ -257,19 +257,7 @@ fn step_code(
 ) -> Result<Code, PortError> {
     let line = error_line(g, step);
     let p = format!("params[{:?}]", step.name);
-    let input_shape = |k: usize| -> Vec<i64> {
-        step.inputs
-            .get(k)
-            .map(|v| plan.tensors[v.0].shape.clone())
-            .unwrap_or_default()
-    };
-    let output_shape = || -> Vec<i64> {
-        step.outputs
-            .first()
-            .map(|v| plan.tensors[v.0].shape.clone())
-            .unwrap_or_default()
-    };
-    let rank = input_shape(0).len();
+    let rank = plan.input_shape(step, 0).len();
     let axes_tuple = |axes: &[usize]| {
         let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
         tuple(&a)
@@ -517,7 +505,7 @@ fn step_code(
         PortOp::Dropout { .. } => Code::alias("the identity at inference"),
         PortOp::Identity => Code::alias("the identity"),
         PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
-            let mut shape = output_shape();
+            let mut shape = plan.output_shape(step).to_vec();
             if let Some(b) = shape.first_mut() {
                 *b = -1;
             }
@@ -607,8 +595,7 @@ fn step_code(
         }
         PortOp::PixelShuffle(r) => {
             // [N, C*r*r, H, W], channel c*r*r + i*r + j -> row offset i, column offset j.
-            let s = input_shape(0);
-            let (c, h, wd) = match s.as_slice() {
+            let (c, h, wd) = match plan.input_shape(step, 0) {
                 [_, c, h, wd] => (*c / (r * r).max(1), *h, *wd),
                 _ => {
                     return Err(PortError::at(

@@ -12,12 +12,11 @@
 
 use std::collections::HashSet;
 
-use super::lines::{error_line, note, variable_names};
+use super::lines::{embed_layer, error_line, note, single_calls, variable_names};
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
 use crate::codegen::keras::{Keras, KerasPad};
-use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, Step, Window};
+use crate::codegen::plan::{Fill, Step};
 use crate::codegen::writer::{Py, list, pad_list, pair_tuples, tuple};
 use crate::core::{Framework, PaddingMode};
 use crate::model::graph::Graph;
@@ -662,11 +661,7 @@ fn step_lines(
     let input = step.inputs.first().copied().unwrap_or(Var(0));
     let in_shape = plan.tensors.get(input.0).map_or(&[][..], |t| &t.shape[..]);
     let rank = in_shape.len();
-    let out_shape = step
-        .outputs
-        .first()
-        .and_then(|v| plan.tensors.get(v.0))
-        .map_or(&[][..], |t| &t.shape[..]);
+    let out_shape = plan.output_shape(step);
     let layer = |name: &str, class: &str, args: Vec<String>| Layer {
         name: name.to_string(),
         class: class.to_string(),
@@ -701,18 +696,7 @@ fn step_lines(
         } => conv_lines(w, &mut lines, &name, line, cp, spec, conv, *in_channels)?,
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
-            let stock = pp.steps.iter().all(|s| {
-                matches!(
-                    s,
-                    Step::Pad { .. }
-                        | Step::Crop { .. }
-                        | Step::EmptyWindows { .. }
-                        | Step::Pool {
-                            window: Window::Pool,
-                            ..
-                        }
-                )
-            });
+            let stock = single_calls(&pp.steps, true);
             if stock {
                 for s in &pp.steps {
                     match s {
@@ -740,10 +724,7 @@ fn step_lines(
                 }
             } else {
                 let function = format!("{name}_layer");
-                w.definitions
-                    .append(&layer_definition::<Keras>(spec, pp, &function, false));
-                w.definitions.blank();
-                w.definitions.blank();
+                embed_layer::<Keras>(&mut w.definitions, spec, pp, &function);
                 lines.push(main(
                     "keras.Sequential",
                     vec![format!("{function}().layers")],

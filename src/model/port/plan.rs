@@ -283,6 +283,22 @@ impl<P> PortPlan<P> {
         }
         self.outputs.len() == 1 && self.outputs[0].var == current
     }
+
+    /// The shape of a step's `k`-th input (empty where it has none).
+    pub fn input_shape(&self, step: &PortStep<P>, k: usize) -> &[i64] {
+        step.inputs
+            .get(k)
+            .and_then(|v| self.tensors.get(v.0))
+            .map_or(&[], |t| &t.shape)
+    }
+
+    /// The shape of a step's (first) output (empty where it has none).
+    pub fn output_shape(&self, step: &PortStep<P>) -> &[i64] {
+        step.outputs
+            .first()
+            .and_then(|v| self.tensors.get(v.0))
+            .map_or(&[], |t| &t.shape)
+    }
 }
 
 /// Whether a target keeps channels first.

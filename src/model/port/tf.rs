@@ -265,19 +265,7 @@ fn step_code(
 ) -> Result<Code, PortError> {
     let line = error_line(g, step);
     let p = format!("params[{:?}]", step.name);
-    let input_shape = |k: usize| -> Vec<i64> {
-        step.inputs
-            .get(k)
-            .map(|v| plan.tensors[v.0].shape.clone())
-            .unwrap_or_default()
-    };
-    let output_shape = || -> Vec<i64> {
-        step.outputs
-            .first()
-            .map(|v| plan.tensors[v.0].shape.clone())
-            .unwrap_or_default()
-    };
-    let rank = input_shape(0).len();
+    let rank = plan.input_shape(step, 0).len();
     Ok(match &step.op {
         PortOp::Alias => Code::alias("the port's tensor already has this order"),
         PortOp::Transpose(q) => {
@@ -540,7 +528,7 @@ fn step_code(
         PortOp::Dropout { .. } => Code::alias("the identity at inference"),
         PortOp::Identity => Code::alias("the identity"),
         PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
-            let mut shape = output_shape();
+            let mut shape = plan.output_shape(step).to_vec();
             if let Some(b) = shape.first_mut() {
                 *b = -1;
             }
@@ -631,8 +619,7 @@ fn step_code(
         }
         PortOp::PixelShuffle(r) => {
             // [N, H, W, C*r*r], channel c*r*r + i*r + j -> row offset i, column offset j.
-            let s = input_shape(0);
-            let (h, wd, c) = match s.as_slice() {
+            let (h, wd, c) = match plan.input_shape(step, 0) {
                 [_, h, wd, c] => (*h, *wd, *c / (r * r).max(1)),
                 _ => {
                     return Err(PortError::at(

@@ -5,15 +5,16 @@
 //! computes is the single-layer generator's own class.
 
 use super::{float, py_bool};
-use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, Step, Window};
+use crate::codegen::plan::{Fill, Step};
 use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module};
 use crate::codegen::writer::{Py, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
 
-use super::lines::{assignments, error_line, fill, note, variable_names};
+use super::lines::{
+    assignments, embed_layer, error_line, fill, note, single_calls, variable_names,
+};
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
 
@@ -514,23 +515,9 @@ fn step_parts(
         }
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
-            let stock = pp.steps.iter().all(|s| {
-                matches!(
-                    s,
-                    Step::Pad { .. }
-                        | Step::Crop { .. }
-                        | Step::EmptyWindows { .. }
-                        | Step::Pool {
-                            window: Window::Pool,
-                            ..
-                        }
-                )
-            });
+            let stock = single_calls(&pp.steps, true);
             if !stock {
-                w.classes
-                    .append(&layer_definition::<Torch>(spec, pp, name, false));
-                w.classes.blank();
-                w.classes.blank();
+                embed_layer::<Torch>(&mut w.classes, spec, pp, name);
                 module(&mut p, name.clone(), format!("{}()", class_name(name)));
             } else {
                 let mut k = 0;
