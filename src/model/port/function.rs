@@ -10,7 +10,7 @@ use crate::codegen::target::Target;
 use crate::codegen::writer::Py;
 use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Binary, Conv, Interpolation, PadFill};
+use crate::model::op::{Activation, Conv, Interpolation, PadFill};
 
 use super::lines::{embed_layer, single_calls};
 use super::{Access, PortError, Written, float, py_bool};
@@ -642,46 +642,6 @@ pub(super) fn slice_index(rank: usize, axes: &[(usize, i64, i64, i64, bool)]) ->
         parts.push(":".into());
     }
     format!("[{}]", parts.join(", "))
-}
-
-/// An element-wise operation of the step's inputs (and a constant); `m` is the module with
-/// `maximum` and `minimum` (`tf`, `jnp`).
-pub(super) fn elementwise(
-    op: Binary,
-    constant: Option<f64>,
-    constant_first: bool,
-    inputs: usize,
-    m: &str,
-) -> String {
-    let sym = match op {
-        Binary::Add => Some("+"),
-        Binary::Sub => Some("-"),
-        Binary::Mul => Some("*"),
-        Binary::Div => Some("/"),
-        Binary::Pow => Some("**"),
-        _ => None,
-    };
-    let f = if op == Binary::Max {
-        format!("{m}.maximum")
-    } else {
-        format!("{m}.minimum")
-    };
-    match (constant, sym) {
-        (Some(c), Some(s)) if constant_first => format!("{} {s} {{x}}", float(c)),
-        (Some(c), Some(s)) => format!("{{x}} {s} {}", float(c)),
-        (Some(c), None) => format!("{f}({{x}}, {})", float(c)),
-        (None, Some(s)) => (0..inputs)
-            .map(|k| format!("{{x{k}}}"))
-            .collect::<Vec<_>>()
-            .join(&format!(" {s} ")),
-        (None, None) => {
-            let mut acc = "{x0}".to_string();
-            for k in 1..inputs {
-                acc = format!("{f}({acc}, {{x{k}}})");
-            }
-            acc
-        }
-    }
 }
 
 #[cfg(test)]

@@ -12,10 +12,10 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, Groups, PadFill, Reduce};
 
 use super::function::{
-    self, Code, Function, Resize, Writer, conv_code, dense_code, elementwise, pad_code, pool_code,
-    slice_index, upsample_code,
+    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, slice_index,
+    upsample_code,
 };
-use super::lines::error_line;
+use super::lines::{elementwise, error_line};
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{PortError, Written, float, py_bool};
 
@@ -574,6 +574,7 @@ fn step_code(
             *constant_first,
             step.inputs.len(),
             "jnp",
+            "{}",
         )),
         PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
             (s, 0.0) => format!("{{x}} * {}", float(s)),

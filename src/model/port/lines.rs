@@ -8,7 +8,9 @@ use crate::codegen::target::Target;
 use crate::codegen::writer::Py;
 use crate::core::LayerSpec;
 use crate::model::graph::Graph;
+use crate::model::op::Binary;
 
+use super::float;
 use super::plan::{PortPlan, PortStep};
 
 /// The source line an error about `step` names: the call's line where the layer is defined
@@ -172,4 +174,46 @@ pub(super) fn embed_layer<T: Target>(
     defs.append(&layer_definition::<T>(spec, plan, name, false));
     defs.blank();
     defs.blank();
+}
+
+/// An element-wise operation of the step's inputs (and a constant); `m` is the module with
+/// `maximum` and `minimum` (`torch`, `tf`, `jnp`), `tensor` what a constant they take goes
+/// through (`{}` is the constant).
+pub(super) fn elementwise(
+    op: Binary,
+    constant: Option<f64>,
+    constant_first: bool,
+    inputs: usize,
+    m: &str,
+    tensor: &str,
+) -> String {
+    let sym = match op {
+        Binary::Add => Some("+"),
+        Binary::Sub => Some("-"),
+        Binary::Mul => Some("*"),
+        Binary::Div => Some("/"),
+        Binary::Pow => Some("**"),
+        _ => None,
+    };
+    let f = if op == Binary::Max {
+        format!("{m}.maximum")
+    } else {
+        format!("{m}.minimum")
+    };
+    match (constant, sym) {
+        (Some(c), Some(s)) if constant_first => format!("{} {s} {{x}}", float(c)),
+        (Some(c), Some(s)) => format!("{{x}} {s} {}", float(c)),
+        (Some(c), None) => format!("{f}({{x}}, {})", tensor.replace("{}", &float(c))),
+        (None, Some(s)) => (0..inputs)
+            .map(|k| format!("{{x{k}}}"))
+            .collect::<Vec<_>>()
+            .join(&format!(" {s} ")),
+        (None, None) => {
+            let mut acc = "{x0}".to_string();
+            for k in 1..inputs {
+                acc = format!("{f}({acc}, {{x{k}}})");
+            }
+            acc
+        }
+    }
 }

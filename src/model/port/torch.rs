@@ -10,10 +10,10 @@ use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module};
 use crate::codegen::writer::{Py, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
 
 use super::lines::{
-    assignments, embed_layer, error_line, fill, note, single_calls, variable_names,
+    assignments, elementwise, embed_layer, error_line, fill, note, single_calls, variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
@@ -929,48 +929,14 @@ fn step_parts(
             op,
             constant,
             constant_first,
-        } => {
-            let sym = |o: Binary| match o {
-                Binary::Add => Some("+"),
-                Binary::Sub => Some("-"),
-                Binary::Mul => Some("*"),
-                Binary::Div => Some("/"),
-                Binary::Pow => Some("**"),
-                _ => None,
-            };
-            let text = match (constant, sym(*op)) {
-                (Some(c), Some(s)) if *constant_first => format!("{} {s} {{x}}", float(*c)),
-                (Some(c), Some(s)) => format!("{{x}} {s} {}", float(*c)),
-                (Some(c), None) => format!(
-                    "torch.{}({{x}}, torch.tensor({}))",
-                    if *op == Binary::Max {
-                        "maximum"
-                    } else {
-                        "minimum"
-                    },
-                    float(*c)
-                ),
-                (None, Some(s)) => {
-                    let xs: Vec<String> = (0..step.inputs.len())
-                        .map(|k| format!("{{x{k}}}"))
-                        .collect();
-                    xs.join(&format!(" {s} "))
-                }
-                (None, None) => {
-                    let f = if *op == Binary::Max {
-                        "torch.maximum"
-                    } else {
-                        "torch.minimum"
-                    };
-                    let mut acc = "{x0}".to_string();
-                    for k in 1..step.inputs.len() {
-                        acc = format!("{f}({acc}, {{x{k}}})");
-                    }
-                    acc
-                }
-            };
-            p.lines.push(Line::Expr(text));
-        }
+        } => p.lines.push(Line::Expr(elementwise(
+            *op,
+            *constant,
+            *constant_first,
+            step.inputs.len(),
+            "torch",
+            "torch.tensor({})",
+        ))),
         PortOp::Affine { scale, offset } => p.lines.push(Line::Expr(match (*scale, *offset) {
             (s, 0.0) => format!("{{x}} * {}", float(s)),
             (0.0, o) => format!("torch.full_like({{x}}, {})", float(o)),
