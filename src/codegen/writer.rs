@@ -262,13 +262,18 @@ pub(crate) fn short(values: &[i64]) -> String {
     }
 }
 
-/// `, name=value` for each argument that is not its default.
-pub(crate) fn args(parts: &[(&str, String, &str)]) -> String {
+/// `name=value` for each argument that is not its default.
+pub(crate) fn kwargs(parts: &[(&str, String, &str)]) -> Vec<String> {
     parts
         .iter()
         .filter(|(_, value, default)| value != default)
-        .map(|(name, value, _)| format!(", {name}={value}"))
+        .map(|(name, value, _)| format!("{name}={value}"))
         .collect()
+}
+
+/// `, name=value` for each argument that is not its default.
+pub(crate) fn args(parts: &[(&str, String, &str)]) -> String {
+    kwargs(parts).iter().map(|k| format!(", {k}")).collect()
 }
 
 /// A target's answer lines: `write` gives a step's one-line form, or `None` for a step with

@@ -17,7 +17,7 @@ use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
 use crate::codegen::keras::{Keras, KerasPad};
 use crate::codegen::plan::{Fill, Step};
-use crate::codegen::writer::{Py, list, pad_list, pair_tuples, tuple};
+use crate::codegen::writer::{Py, kwargs, list, pad_list, pair_tuples, short, tuple};
 use crate::core::{Framework, PaddingMode};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
@@ -267,23 +267,6 @@ impl Writer {
         if !self.helpers.contains(&text) {
             self.helpers.push(text);
         }
-    }
-}
-
-/// `name=value` arguments, leaving out those at their default.
-fn kwargs(items: &[(&str, String, &str)]) -> Vec<String> {
-    items
-        .iter()
-        .filter(|(_, v, default)| v != default)
-        .map(|(k, v, _)| format!("{k}={v}"))
-        .collect()
-}
-
-/// One value, or the tuple when they differ.
-fn dims(v: &[i64]) -> String {
-    match v.first() {
-        Some(&first) if v.iter().all(|&x| x == first) => first.to_string(),
-        _ => tuple(v),
     }
 }
 
@@ -710,10 +693,10 @@ fn step_lines(
                             let kind = if *max { "Max" } else { "Average" };
                             lines.push(main(
                                 &format!("layers.{kind}Pooling{n}D"),
-                                [dims(kernel)]
+                                [short(kernel)]
                                     .into_iter()
                                     .chain(kwargs(&[
-                                        ("strides", dims(stride), &dims(kernel)),
+                                        ("strides", short(stride), &short(kernel)),
                                         ("padding", keyword(padding), "\"valid\""),
                                     ]))
                                     .collect(),
@@ -745,7 +728,7 @@ fn step_lines(
                     .map(|(&i, &o)| i / o.max(1))
                     .collect();
                 let kind = if *max { "Max" } else { "Average" };
-                lines.push(main(&format!("layers.{kind}Pooling{n}D"), vec![dims(&k)]));
+                lines.push(main(&format!("layers.{kind}Pooling{n}D"), vec![short(&k)]));
             } else {
                 w.helper(ADAPTIVE_POOL);
                 let reduce = if *max {
@@ -1304,7 +1287,7 @@ fn conv_lines(
                 let common = |first: Vec<String>, extra: &[(&str, String, &str)]| -> Vec<String> {
                     let mut a = first;
                     a.extend(kwargs(&[
-                        ("strides", dims(&shape.stride), "1"),
+                        ("strides", short(&shape.stride), "1"),
                         ("padding", keyword(padding), "\"valid\""),
                     ]));
                     a.extend(kwargs(extra));
@@ -1314,10 +1297,10 @@ fn conv_lines(
                     (Some(mult), true) if n <= 2 => (
                         format!("layers.SeparableConv{n}D"),
                         common(
-                            vec![conv.filters.to_string(), dims(kernel)],
+                            vec![conv.filters.to_string(), short(kernel)],
                             &[
                                 ("depth_multiplier", mult.to_string(), "1"),
-                                ("dilation_rate", dims(dilation), "1"),
+                                ("dilation_rate", short(dilation), "1"),
                                 activation.clone(),
                                 ("use_bias", py_bool(conv.bias).into(), "True"),
                             ],
@@ -1326,10 +1309,10 @@ fn conv_lines(
                     (Some(mult), false) if n <= 2 => (
                         format!("layers.DepthwiseConv{n}D"),
                         common(
-                            vec![dims(kernel)],
+                            vec![short(kernel)],
                             &[
                                 ("depth_multiplier", mult.to_string(), "1"),
-                                ("dilation_rate", dims(dilation), "1"),
+                                ("dilation_rate", short(dilation), "1"),
                                 activation.clone(),
                                 ("use_bias", py_bool(layer_bias).into(), "True"),
                             ],
@@ -1344,9 +1327,9 @@ fn conv_lines(
                     _ => (
                         format!("layers.Conv{n}D"),
                         common(
-                            vec![out.to_string(), dims(kernel)],
+                            vec![out.to_string(), short(kernel)],
                             &[
-                                ("dilation_rate", dims(dilation), "1"),
+                                ("dilation_rate", short(dilation), "1"),
                                 ("groups", groups.to_string(), "1"),
                                 activation.clone(),
                                 ("use_bias", py_bool(layer_bias).into(), "True"),
@@ -1375,16 +1358,16 @@ fn conv_lines(
                         ),
                     ));
                 }
-                let mut args = vec![out.to_string(), dims(kernel)];
+                let mut args = vec![out.to_string(), short(kernel)];
                 args.extend(kwargs(&[
-                    ("strides", dims(&shape.stride), "1"),
+                    ("strides", short(&shape.stride), "1"),
                     ("padding", keyword(padding), "\"valid\""),
                     (
                         "output_padding",
-                        output_padding.as_deref().map_or("None".into(), dims),
+                        output_padding.as_deref().map_or("None".into(), short),
                         "None",
                     ),
-                    ("dilation_rate", dims(dilation), "1"),
+                    ("dilation_rate", short(dilation), "1"),
                     activation.clone(),
                     ("use_bias", py_bool(layer_bias).into(), "True"),
                 ]));
@@ -1454,7 +1437,7 @@ fn upsample_lines(
         .map(|(&i, &o)| (i > 0 && o % i == 0).then(|| o / i))
         .collect();
     let upsampling = |k: &[i64], interp: &str| {
-        let mut args = vec![format!("size={}", dims(k))];
+        let mut args = vec![format!("size={}", short(k))];
         if interp != "nearest" {
             args.push(format!("interpolation=\"{interp}\""));
         }

@@ -7,7 +7,7 @@
 use super::{float, py_bool};
 use crate::codegen::plan::{Fill, Step};
 use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module};
-use crate::codegen::writer::{Py, torch_pad_tuple, tuple};
+use crate::codegen::writer::{Py, args, short, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
@@ -74,29 +74,12 @@ const NORM_ON_AXIS: &str = r#"class BatchNormOnAxis(nn.Module):
         shape = moved.shape
         return self.bn(moved.reshape(shape[0], shape[1], -1)).reshape(shape).movedim(1, self.dim)"#;
 
-/// `name=value` arguments, leaving out those at their default.
-fn args(items: &[(&str, String, &str)]) -> String {
-    items
-        .iter()
-        .filter(|(_, v, default)| v != default)
-        .map(|(k, v, _)| format!(", {k}={v}"))
-        .collect()
-}
-
 fn pad_arg(p: &TorchPad) -> String {
     match p {
         TorchPad::Zero => "0".into(),
         TorchPad::Same => "\"same\"".into(),
         TorchPad::Ints(v) if v.iter().all(|&x| x == v[0]) => v[0].to_string(),
         TorchPad::Ints(v) => tuple(v),
-    }
-}
-
-/// One value, or the tuple when they differ.
-fn dims(v: &[i64]) -> String {
-    match v.first() {
-        Some(&first) if v.iter().all(|&x| x == first) => first.to_string(),
-        _ => tuple(v),
     }
 }
 
@@ -441,11 +424,11 @@ fn step_parts(
                             &mut p,
                             format!(
                                 "nn.Conv{n}d({in_channels}, {out}, {}{}{mode})",
-                                dims(kernel),
+                                short(kernel),
                                 args(&[
-                                    ("stride", dims(&shape.stride), "1"),
+                                    ("stride", short(&shape.stride), "1"),
                                     ("padding", pad_arg(padding), "0"),
-                                    ("dilation", dims(dilation), "1"),
+                                    ("dilation", short(dilation), "1"),
                                     ("groups", groups.to_string(), "1"),
                                     ("bias", py_bool(layer_bias).into(), "True"),
                                 ])
@@ -464,14 +447,14 @@ fn step_parts(
                             &mut p,
                             format!(
                                 "nn.ConvTranspose{n}d({in_channels}, {out}, {}{})",
-                                dims(kernel),
+                                short(kernel),
                                 args(&[
-                                    ("stride", dims(&shape.stride), "1"),
+                                    ("stride", short(&shape.stride), "1"),
                                     ("padding", pad_arg(padding), "0"),
-                                    ("output_padding", dims(size_padding), "0"),
+                                    ("output_padding", short(size_padding), "0"),
                                     ("groups", groups.to_string(), "1"),
                                     ("bias", py_bool(layer_bias).into(), "True"),
-                                    ("dilation", dims(dilation), "1"),
+                                    ("dilation", short(dilation), "1"),
                                 ])
                             ),
                             true,
@@ -546,20 +529,20 @@ fn step_parts(
                             if *max {
                                 format!(
                                     "nn.MaxPool{n}d({}{})",
-                                    dims(kernel),
+                                    short(kernel),
                                     args(&[
-                                        ("stride", dims(stride), &dims(kernel)),
+                                        ("stride", short(stride), &short(kernel)),
                                         ("padding", pad_arg(padding), "0"),
-                                        ("dilation", dims(dilation), "1"),
+                                        ("dilation", short(dilation), "1"),
                                         ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
                                     ])
                                 )
                             } else {
                                 format!(
                                     "nn.AvgPool{n}d({}{})",
-                                    dims(kernel),
+                                    short(kernel),
                                     args(&[
-                                        ("stride", dims(stride), &dims(kernel)),
+                                        ("stride", short(stride), &short(kernel)),
                                         ("padding", pad_arg(padding), "0"),
                                         ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
                                         (
@@ -588,7 +571,7 @@ fn step_parts(
             module(
                 &mut p,
                 name.clone(),
-                format!("nn.Adaptive{kind}Pool{}d({})", output.len(), dims(output)),
+                format!("nn.Adaptive{kind}Pool{}d({})", output.len(), short(output)),
             );
         }
         PortOp::GlobalPool {
@@ -917,7 +900,7 @@ fn step_parts(
                         )
                     }
                 ),
-                _ => format!("size={}", dims(output)),
+                _ => format!("size={}", short(output)),
             };
             module(
                 &mut p,
