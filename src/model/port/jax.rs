@@ -5,9 +5,12 @@
 //! kernels); a pool no single `lax.reduce_window` computes is the single-layer generator's own
 //! function. `params[<step>]` holds a layer's weights in PyTorch's layouts.
 
-use crate::codegen::jax::{Jax, JaxPad};
+use crate::codegen::jax::{
+    Jax, JaxPad, dimension_numbers, pad_call, padding_arg, pool_expr, transpose_padding,
+    window_padding,
+};
 use crate::codegen::plan::{Fill, Step};
-use crate::codegen::writer::{join, list, nchw_pad_width, pair_list, tuple};
+use crate::codegen::writer::{list, pair_list, tuple};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Groups, PadFill, Reduce};
 
@@ -129,14 +132,7 @@ impl Function for JaxPort {
     }
 
     fn pad_spatial(_: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String {
-        let pw = nchw_pad_width(pairs);
-        match fill {
-            Fill::Zero => format!("jnp.pad({{x}}, {pw})"),
-            Fill::NegInf => format!("jnp.pad({{x}}, {pw}, constant_values=-jnp.inf)"),
-            Fill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
-            Fill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
-            Fill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
-        }
+        pad_call("{x}", pairs, fill)
     }
 
     fn pad(_: &mut Writer, pad: &[(i64, i64)], fill: PadFill) -> String {
@@ -167,29 +163,6 @@ impl Function for JaxPort {
 /// Writes the plan as JAX.
 pub fn write(g: &Graph, plan: &PortPlan<JaxPad>) -> Result<Written, PortError> {
     function::write::<JaxPort>(g, plan)
-}
-
-fn dimension_numbers(n: usize) -> String {
-    let spatial = &"DHW"[3usize.saturating_sub(n).min(3)..];
-    format!("(\"NC{spatial}\", \"OI{spatial}\", \"NC{spatial}\")")
-}
-
-/// The `padding` of a convolution: a string or per-dimension pairs.
-fn padding_arg(p: &JaxPad) -> String {
-    match p {
-        JaxPad::Pairs(pairs) => pair_list(pairs),
-        JaxPad::Same => "\"SAME\"".into(),
-        JaxPad::SameLower => "\"SAME_LOWER\"".into(),
-        JaxPad::Valid => "\"VALID\"".into(),
-    }
-}
-
-/// The `padding` of `lax.reduce_window`: pairs cover the batch and channel axes too.
-fn window_padding(p: &JaxPad) -> String {
-    match p {
-        JaxPad::Pairs(pairs) => nchw_pad_width(pairs),
-        other => padding_arg(other),
-    }
 }
 
 /// `[:, None, ...]`: a per-channel vector broadcast over `n` spatial axes.
@@ -226,26 +199,6 @@ fn activation(a: Activation, x: &str) -> String {
         Activation::Abs => format!("jnp.abs({x})"),
         Activation::Neg => format!("-{x}"),
     }
-}
-
-/// `lax.reduce_window` of `x`: `(kernel, stride, dilation)` and the padding text.
-fn reduce_window(
-    x: &str,
-    init: &str,
-    f: &str,
-    (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
-    padding: &str,
-) -> String {
-    let dl = if dilation.iter().all(|&d| d == 1) {
-        String::new()
-    } else {
-        format!(", window_dilation=(1, 1, {})", join(dilation))
-    };
-    format!(
-        "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}{dl})",
-        join(kernel),
-        join(stride)
-    )
 }
 
 /// One step's lines.
@@ -314,19 +267,9 @@ fn step_code(
                     output_size,
                     ..
                 } => {
-                    // As the single-layer code: the full output is lax's padding
-                    // (keff-1, keff-1); lax's own 'VALID' is not it when the kernel is
-                    // shorter than the stride.
-                    let pad = if output_padding.is_some() || output_size.is_some() {
-                        let full: Vec<(i64, i64)> = kernel
-                            .iter()
-                            .zip(dilation)
-                            .map(|(k, d)| (d * (k - 1), d * (k - 1)))
-                            .collect();
-                        pair_list(&full)
-                    } else {
-                        padding_arg(padding)
-                    };
+                    // As the single-layer code.
+                    let full = output_padding.is_some() || output_size.is_some();
+                    let pad = transpose_padding(padding, kernel, dilation, full);
                     let dl = if dilation.iter().all(|&d| d == 1) {
                         String::new()
                     } else {
@@ -369,28 +312,13 @@ fn step_code(
                     ..
                 } => {
                     let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                    let pad = window_padding(padding);
-                    Some(if *max {
-                        reduce_window("{x}", "-jnp.inf", "lax.max", geometry, &pad)
-                    } else if count_include_pad.unwrap_or(true) {
-                        format!(
-                            "{} / {}",
-                            reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
-                            kernel.iter().product::<i64>()
-                        )
-                    } else {
-                        format!(
-                            "{} / {}",
-                            reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
-                            reduce_window(
-                                "jnp.ones_like({x}[:1, :1])",
-                                "0.0",
-                                "lax.add",
-                                geometry,
-                                &pad
-                            )
-                        )
-                    })
+                    Some(pool_expr(
+                        "{x}",
+                        *max,
+                        *count_include_pad,
+                        geometry,
+                        &window_padding(padding),
+                    ))
                 }
                 _ => None,
             })?
@@ -405,15 +333,7 @@ fn step_code(
                 let k: Vec<i64> = input.iter().zip(output).map(|(i, o)| i / o).collect();
                 let ones = vec![1; k.len()];
                 let geometry = (k.as_slice(), k.as_slice(), ones.as_slice());
-                Code::expr(if *max {
-                    reduce_window("{x}", "-jnp.inf", "lax.max", geometry, "\"VALID\"")
-                } else {
-                    format!(
-                        "{} / {}",
-                        reduce_window("{x}", "0.0", "lax.add", geometry, "\"VALID\""),
-                        k.iter().product::<i64>()
-                    )
-                })
+                Code::expr(pool_expr("{x}", *max, None, geometry, "\"VALID\""))
             } else {
                 w.helper(ADAPTIVE);
                 Code::expr(format!(
