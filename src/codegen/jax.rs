@@ -6,8 +6,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, average_prologue, crop_slices, dilated_suffix, join, nchw_pad_width,
-    pair_list, tuple,
+    ConstantPad, Line, Py, answer_lines, average_prologue, crop_slices, dilated_suffix, join,
+    nchw_pad_width, pair_list, tuple,
 };
 
 /// The JAX renderer.
@@ -180,10 +180,7 @@ impl Target for Jax {
                             py,
                             "x",
                             "jnp.ones_like(x[:1, :1])",
-                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                            Some(v) => format!("jnp.pad({e}, {}, constant_values={v})", nchw_pad_width(p)),
-                            None => format!("jnp.pad({e}, {})", nchw_pad_width(p)),
-                        },
+                            &ConstantPad { function: "jnp.pad", width: nchw_pad_width, value: "constant_values" },
                             step,
                         );
                         py.line(format!(

@@ -7,8 +7,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, args, average_prologue, dilated_suffix, fill_helper, helper_note,
-    pad_list, pair_list, pair_tuples, short, tuple,
+    ConstantPad, Line, Py, answer_lines, args, average_prologue, dilated_suffix, fill_helpers,
+    helper_note, pad_list, pair_list, pair_tuples, short, tuple,
 };
 
 /// The Keras renderer.
@@ -139,38 +139,28 @@ impl Target for Keras {
             py.blank();
         }
         let fills: Vec<Fill> = r.plan.fills().collect();
-        let edge = (
-            Fill::Replicate,
-            "Pads by repeating the edge element (torch 'replicate').",
-        );
-        fill_helper(
+        fill_helpers(
             &mut py,
             &fills,
-            edge,
             &helper,
             "t",
-            &[
-                "first = keras.ops.take(t, [0], axis=axis)",
-                "last = keras.ops.take(t, [t.shape[axis] - 1], axis=axis)",
-                "parts = [keras.ops.repeat(first, before, axis=axis), t, keras.ops.repeat(last, after, axis=axis)]",
-                "t = keras.ops.concatenate(parts, axis=axis)",
-            ],
-        );
-        let wrap = (
-            Fill::Circular,
-            "Pads by wrapping around (torch 'circular').",
-        );
-        fill_helper(
-            &mut py,
-            &fills,
-            wrap,
-            &helper,
-            "t",
-            &[
-                "size = t.shape[axis]",
-                "parts = [keras.ops.take(t, keras.ops.arange(size - before, size), axis=axis), t, keras.ops.take(t, keras.ops.arange(after), axis=axis)]",
-                "t = keras.ops.concatenate(parts, axis=axis)",
-            ],
+            (
+                "Pads by repeating the edge element (torch 'replicate').",
+                &[
+                    "first = keras.ops.take(t, [0], axis=axis)",
+                    "last = keras.ops.take(t, [t.shape[axis] - 1], axis=axis)",
+                    "parts = [keras.ops.repeat(first, before, axis=axis), t, keras.ops.repeat(last, after, axis=axis)]",
+                    "t = keras.ops.concatenate(parts, axis=axis)",
+                ],
+            ),
+            (
+                "Pads by wrapping around (torch 'circular').",
+                &[
+                    "size = t.shape[axis]",
+                    "parts = [keras.ops.take(t, keras.ops.arange(size - before, size), axis=axis), t, keras.ops.take(t, keras.ops.arange(after), axis=axis)]",
+                    "t = keras.ops.concatenate(parts, axis=axis)",
+                ],
+            ),
         );
         // Helpers used by Lambda layers.
         for (i, step) in r.plan.steps.iter().enumerate() {
@@ -213,10 +203,7 @@ impl Target for Keras {
                             py,
                             "t",
                             "keras.ops.ones_like(t[:1, ..., :1])",
-                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                            Some(v) => format!("keras.ops.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
-                            None => format!("keras.ops.pad({e}, {})", pad_list(p, 1, 1)),
-                        },
+                            &ConstantPad { function: "keras.ops.pad", width: |p| pad_list(p, 1, 1), value: "constant_values" },
                             step,
                         );
                         if taps {

@@ -7,8 +7,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, fill_helper,
-    helper_note, join, list, pad_list, pair_list, short, tuple,
+    ConstantPad, Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix,
+    fill_helpers, helper_note, join, list, pad_list, pair_list, short, tuple,
 };
 
 /// The `tf.nn` renderer.
@@ -116,38 +116,28 @@ impl Target for Tf {
         let op = r.op();
         let helper = r.helper_prefix();
         let fills: Vec<Fill> = r.plan.fills().collect();
-        let edge = (
-            Fill::Replicate,
-            "Pads by repeating the edge element (torch 'replicate', numpy 'edge').",
-        );
-        fill_helper(
+        fill_helpers(
             &mut py,
             &fills,
-            edge,
             &helper,
             "x",
-            &[
-                "first = tf.gather(x, [0], axis=axis)",
-                "last = tf.gather(x, [x.shape[axis] - 1], axis=axis)",
-                "x = tf.concat([tf.repeat(first, before, axis=axis), x, tf.repeat(last, after, axis=axis)], axis=axis)",
-            ],
-        );
-        let wrap = (
-            Fill::Circular,
-            "Pads by wrapping around (torch 'circular', numpy 'wrap').",
-        );
-        fill_helper(
-            &mut py,
-            &fills,
-            wrap,
-            &helper,
-            "x",
-            &[
-                "size = x.shape[axis]",
-                "head = tf.gather(x, tf.range(size - before, size), axis=axis)",
-                "tail = tf.gather(x, tf.range(after), axis=axis)",
-                "x = tf.concat([head, x, tail], axis=axis)",
-            ],
+            (
+                "Pads by repeating the edge element (torch 'replicate', numpy 'edge').",
+                &[
+                    "first = tf.gather(x, [0], axis=axis)",
+                    "last = tf.gather(x, [x.shape[axis] - 1], axis=axis)",
+                    "x = tf.concat([tf.repeat(first, before, axis=axis), x, tf.repeat(last, after, axis=axis)], axis=axis)",
+                ],
+            ),
+            (
+                "Pads by wrapping around (torch 'circular', numpy 'wrap').",
+                &[
+                    "size = x.shape[axis]",
+                    "head = tf.gather(x, tf.range(size - before, size), axis=axis)",
+                    "tail = tf.gather(x, tf.range(after), axis=axis)",
+                    "x = tf.concat([head, x, tail], axis=axis)",
+                ],
+            ),
         );
         let args = if op.is_pool() {
             "x"
@@ -209,10 +199,7 @@ impl Target for Tf {
                             py,
                             "x",
                             "tf.ones_like(x[:1, ..., :1])",
-                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                            Some(v) => format!("tf.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
-                            None => format!("tf.pad({e}, {})", pad_list(p, 1, 1)),
-                        },
+                            &ConstantPad { function: "tf.pad", width: |p| pad_list(p, 1, 1), value: "constant_values" },
                             step,
                         );
                         let sum = |x: &str| window(*how, x, "AVG", (kernel, stride, dilation), &TfPad::Valid);

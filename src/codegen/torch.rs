@@ -7,8 +7,8 @@ use super::semantics::Shape;
 use super::target::{Render, Target};
 pub(crate) use super::writer::class_name;
 use super::writer::{
-    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, join, short,
-    torch_pad_tuple, tuple,
+    ConstantPad, Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, join,
+    short, torch_pad_tuple, tuple,
 };
 
 /// The PyTorch renderer.
@@ -417,9 +417,10 @@ fn forward_lines(
                     py,
                     "x",
                     "torch.ones_like(x[:1, :1])",
-                    &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                        Some(v) => format!("F.pad({e}, {}, value={v})", torch_pad_tuple(p)),
-                        None => format!("F.pad({e}, {})", torch_pad_tuple(p)),
+                    &ConstantPad {
+                        function: "F.pad",
+                        width: torch_pad_tuple,
+                        value: "value",
                     },
                     step,
                 );

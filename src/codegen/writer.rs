@@ -319,38 +319,39 @@ fn spelled_out<P>(step: &Step<P>) -> Line {
     Line::new(LineKind::SpelledOut, text)
 }
 
-/// Defines the helper that pads with `fill` where the target has no such mode (`pad_edge` for
-/// replicate, `pad_wrap` for circular), if the plan's `fills` use it: `def
-/// {helper}pad_edge({x}, pairs)` with the docstring `doc`, a loop over the padded axes whose
-/// body is `body`, and `return {x}`.
-pub(crate) fn fill_helper(
+/// Defines the helpers that pad where the target has no such mode, those the plan's `fills`
+/// use: `def {helper}pad_edge({x}, pairs)` for replicate (`edge`) and `pad_wrap` for circular
+/// (`wrap`), each with its docstring, a loop over the padded axes whose body is given, and
+/// `return {x}`.
+pub(crate) fn fill_helpers(
     py: &mut Py,
     fills: &[Fill],
-    (fill, doc): (Fill, &str),
     helper: &str,
     x: &str,
-    body: &[&str],
+    edge: (&str, &[&str]),
+    wrap: (&str, &[&str]),
 ) {
-    if !fills.contains(&fill) {
-        return;
+    for (fill, name, (doc, body)) in [
+        (Fill::Replicate, "pad_edge", edge),
+        (Fill::Circular, "pad_wrap", wrap),
+    ] {
+        if !fills.contains(&fill) {
+            continue;
+        }
+        py.block(format!("def {helper}{name}({x}, pairs)"), |py| {
+            py.line(format!("\"\"\"{doc}\"\"\""));
+            py.block(
+                "for axis, (before, after) in enumerate(pairs, start=1)",
+                |py| {
+                    for line in body {
+                        py.line(line);
+                    }
+                },
+            );
+            py.line(format!("return {x}"));
+        });
+        py.blank();
     }
-    let name = match fill {
-        Fill::Replicate => "pad_edge",
-        _ => "pad_wrap",
-    };
-    py.block(format!("def {helper}{name}({x}, pairs)"), |py| {
-        py.line(format!("\"\"\"{doc}\"\"\""));
-        py.block(
-            "for axis, (before, after) in enumerate(pairs, start=1)",
-            |py| {
-                for line in body {
-                    py.line(line);
-                }
-            },
-        );
-        py.line(format!("return {x}"));
-    });
-    py.blank();
 }
 
 /// The comment after a pad line that calls a helper of the full code (TF and Keras have no
@@ -386,18 +387,36 @@ pub(crate) fn crop_slices(pairs: &[(i64, i64)], leading: usize, trailing: usize)
     parts.join(", ")
 }
 
-/// A target's constant pad call: `(expression, pairs, value)` -> code; value `None` pads zeros.
-pub(crate) type PadCall<'a> = &'a dyn Fn(&str, &[(i64, i64)], Option<&str>) -> String;
+/// A target's constant pad call: `{function}(expression, {width(pairs)})`, and
+/// `, {value}=v` for a value other than zero.
+pub(crate) struct ConstantPad {
+    pub function: &'static str,
+    /// The pad widths as the function takes them.
+    pub width: fn(&[(i64, i64)]) -> String,
+    /// The keyword of the value.
+    pub value: &'static str,
+}
+
+impl ConstantPad {
+    /// `expr` padded by `pairs` with `value` (`None`: zeros).
+    fn call(&self, expr: &str, pairs: &[(i64, i64)], value: Option<&str>) -> String {
+        let (f, w) = (self.function, (self.width)(pairs));
+        match value {
+            Some(v) => format!("{f}({expr}, {w}, {}={v})", self.value),
+            None => format!("{f}({expr}, {w})"),
+        }
+    }
+}
 
 /// Writes the prologue of an exact average (`Step::AverageRatio`) in one target's words: `ones`
 /// shaped like one channel of the input, the `mask` that is 1 where the divisor counts (input,
 /// and the inner padding when `include_pad`) and 0 past it, and the zero-padded input `var`.
-/// `pad(expr, pairs, value)` writes the target's constant pad call (value `None`: zeros).
+/// `pad` is the target's constant pad call.
 pub(crate) fn average_prologue<P>(
     py: &mut Py,
     var: &str,
     ones_like: &str,
-    pad: PadCall,
+    pad: &ConstantPad,
     step: &Step<P>,
 ) {
     let Step::AverageRatio {
@@ -415,12 +434,12 @@ pub(crate) fn average_prologue<P>(
     if *include_pad {
         py.line(format!(
             "mask = {}",
-            pad(&pad("ones", inner, Some("1.0")), extension, None)
+            pad.call(&pad.call("ones", inner, Some("1.0")), extension, None)
         ));
     } else {
-        py.line(format!("mask = {}", pad("ones", padded, None)));
+        py.line(format!("mask = {}", pad.call("ones", padded, None)));
     }
-    py.line(format!("{var} = {}", pad(var, padded, None)));
+    py.line(format!("{var} = {}", pad.call(var, padded, None)));
 }
 
 const DILATE_KERNEL: &str = "def dilate_kernel(w, dilation):
