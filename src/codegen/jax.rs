@@ -22,7 +22,6 @@ impl Target for Jax {
     /// The porter's lines (`codegen::answer`), NCHW like the full code.
     fn answer(plan: &Plan<JaxPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
-        let n = shape.ndim();
         let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
         let dilations = |d: &[i64]| {
             if d.iter().any(|&v| v > 1) {
@@ -49,42 +48,18 @@ impl Target for Jax {
                     dilations(dilation),
                     dilated_suffix(*dilated_kernel)
                 ),
-                Step::ConvTranspose {
-                    padding,
-                    kernel,
-                    dilation,
-                    output_padding,
-                    output_size,
-                    dilated_kernel,
-                    ..
-                } => {
-                    // As the full code.
-                    let full = output_padding.is_some() || output_size.is_some();
-                    let pad = transpose_padding(padding, kernel, dilation, full).replace('"', "'");
-                    // lax.conv_transpose defaults to channels last: NCHW is stated, as in the full code.
-                    format!(
-                        "lax.conv_transpose(x, w, {}, {pad}{}, dimension_numbers={}, transpose_kernel=True){}",
-                        tuple(&shape.stride),
-                        dilations(dilation),
-                        dimension_numbers(n).replace('"', "'"),
-                        dilated_suffix(*dilated_kernel)
-                    )
-                }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    window: Window::Pool,
-                    count_include_pad,
-                    ..
-                } if dilation.iter().all(|&d| d == 1) => pool_expr(
+                // As the full code and the model port.
+                Step::ConvTranspose { dilated_kernel, .. } => format!(
+                    "{}{}",
+                    conv_transpose_call("x", "w", &shape.stride, step)?.replace('"', "'"),
+                    dilated_suffix(*dilated_kernel)
+                ),
+                Step::Pool(p) if p.window == Window::Pool && !p.dilated() => pool_expr(
                     "x",
-                    *max,
-                    *count_include_pad,
-                    (kernel, stride, dilation),
-                    &window_padding(padding),
+                    p.max,
+                    p.count_include_pad,
+                    p.geometry(),
+                    &window_padding(&p.padding),
                 )
                 .replace('"', "'"),
                 _ => return None,
@@ -158,15 +133,15 @@ impl Target for Jax {
                         py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
                         biased = true;
                     }
-                    Step::Pool { max: true, padding, kernel, stride, dilation, .. } => {
-                        py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", (kernel, stride, dilation), &window_padding(padding))));
+                    Step::Pool(p) if p.max => {
+                        py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", p.geometry(), &window_padding(&p.padding))));
                     }
-                    Step::Pool { max: false, padding, kernel, stride, dilation, count_include_pad, .. } => {
-                        let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                        let pad = window_padding(padding);
+                    Step::Pool(p) => {
+                        let geometry = p.geometry();
+                        let pad = window_padding(&p.padding);
                         py.line(format!("total = {}", window("x", "0.0", "lax.add", geometry, &pad)));
-                        if count_include_pad.unwrap_or(true) {
-                            py.line(format!("x = total / {}", kernel.iter().product::<i64>()));
+                        if p.count_include_pad.unwrap_or(true) {
+                            py.line(format!("x = total / {}", p.kernel.iter().product::<i64>()));
                         } else {
                             py.line(format!(
                                 "x = total / {}",
@@ -301,6 +276,41 @@ pub(crate) fn transpose_padding(
     } else {
         padding_arg(padding)
     }
+}
+
+/// `lax.conv_transpose` of NCHW `x` by the torch-layout kernel `w` for a transposed
+/// convolution step (`None` for another step): the padding as [`transpose_padding`], the
+/// dilation written where it is not 1, and NCHW stated (lax.conv_transpose defaults to
+/// channels last).
+pub(crate) fn conv_transpose_call(
+    x: &str,
+    w: &str,
+    stride: &[i64],
+    step: &Step<JaxPad>,
+) -> Option<String> {
+    let Step::ConvTranspose {
+        padding,
+        kernel,
+        dilation,
+        output_padding,
+        output_size,
+        ..
+    } = step
+    else {
+        return None;
+    };
+    let full = output_padding.is_some() || output_size.is_some();
+    let pad = transpose_padding(padding, kernel, dilation, full);
+    let dl = if dilation.iter().all(|&d| d == 1) {
+        String::new()
+    } else {
+        format!(", rhs_dilation={}", tuple(dilation))
+    };
+    Some(format!(
+        "lax.conv_transpose({x}, {w}, {}, {pad}{dl}, dimension_numbers={}, transpose_kernel=True)",
+        tuple(stride),
+        dimension_numbers(stride.len())
+    ))
 }
 
 /// `lax.reduce_window` of `x`: `(kernel, stride, dilation)` (the dilation written only where

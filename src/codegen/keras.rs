@@ -93,19 +93,12 @@ impl Target for Keras {
                     ]),
                     dilated_suffix(*dilated_kernel)
                 ),
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    window: Window::Pool,
-                    ..
-                } => {
-                    let k = short(kernel);
+                Step::Pool(p) if p.window == Window::Pool => {
+                    let k = short(&p.kernel);
                     format!(
                         "layers.{}Pooling{n}D({k}{})",
-                        if *max { "Max" } else { "Average" },
-                        args(&[("strides", short(stride), &k), pad(padding)])
+                        if p.max { "Max" } else { "Average" },
+                        args(&[("strides", short(&p.stride), &k), pad(&p.padding)])
                     )
                 }
                 _ => return None,
@@ -165,19 +158,12 @@ impl Target for Keras {
         // Helpers used by Lambda layers.
         for (i, step) in r.plan.steps.iter().enumerate() {
             match step {
-                Step::Pool {
-                    max,
-                    kernel,
-                    stride,
-                    dilation,
-                    window: Window::Taps,
-                    ..
-                } => {
+                Step::Pool(p) if p.window == Window::Taps => {
                     taps_function(
                         &mut py,
-                        &format!("{helper}window_{}_{i}", if *max { "max" } else { "sum" }),
-                        (kernel, stride, dilation),
-                        *max,
+                        &format!("{helper}window_{}_{i}", if p.max { "max" } else { "sum" }),
+                        p.geometry(),
+                        p.max,
                     );
                     py.blank();
                 }
@@ -247,15 +233,15 @@ impl Target for Keras {
                         if adds_bias { "False" } else { "True" }
                     ),
                     Step::AddBias => format!("{add_bias}(name=\"bias\")"),
-                    Step::Pool { max, window: Window::Taps, .. } => {
-                        format!("keras.layers.Lambda({helper}window_{}_{i})", if *max { "max" } else { "sum" })
+                    Step::Pool(p) if p.window == Window::Taps => {
+                        format!("keras.layers.Lambda({helper}window_{}_{i})", if p.max { "max" } else { "sum" })
                     }
-                    Step::Pool { max, padding, kernel, stride, .. } => format!(
+                    Step::Pool(p) => format!(
                         "keras.layers.{}Pooling{n}D(pool_size={}, strides={}, padding=\"{}\")",
-                        if *max { "Max" } else { "Average" },
-                        tuple(kernel),
-                        tuple(stride),
-                        keyword(padding)
+                        if p.max { "Max" } else { "Average" },
+                        tuple(&p.kernel),
+                        tuple(&p.stride),
+                        keyword(&p.padding)
                     ),
                     Step::AverageRatio { .. } => format!("keras.layers.Lambda({helper}average_{i})"),
                     Step::EmptyWindows { to_neg_inf } => {

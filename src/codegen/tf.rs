@@ -86,21 +86,13 @@ impl Target for Tf {
                         dilated_suffix(*dilated_kernel)
                     )
                 }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    window: Window::Pool,
-                    ..
-                } if dilation.iter().all(|&d| d == 1) => {
+                Step::Pool(p) if p.window == Window::Pool && !p.dilated() => {
                     format!(
                         "tf.nn.{}_pool{n}d(x, ksize={}, strides={}, padding={})",
-                        if *max { "max" } else { "avg" },
-                        short(kernel),
-                        short(stride),
-                        arg(padding)
+                        if p.max { "max" } else { "avg" },
+                        short(&p.kernel),
+                        short(&p.stride),
+                        arg(&p.padding)
                     )
                 }
                 _ => return None,
@@ -190,9 +182,9 @@ impl Target for Tf {
                         py.line("x = x if bias is None else x + bias");
                         biased = true;
                     }
-                    Step::Pool { max, padding, kernel, stride, dilation, window: how, .. } => {
-                        let kind = if *max { "MAX" } else { "AVG" };
-                        py.line(format!("x = {}", window(*how, "x", kind, (kernel, stride, dilation), padding)));
+                    Step::Pool(p) => {
+                        let kind = if p.max { "MAX" } else { "AVG" };
+                        py.line(format!("x = {}", window(p.window, "x", kind, p.geometry(), &p.padding)));
                     }
                     Step::AverageRatio { kernel, stride, dilation, window: how, .. } => {
                         average_prologue(

@@ -2,7 +2,7 @@
 
 use crate::core::{Framework, Op, PaddingMode};
 
-use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowNeed};
+use super::plan::{Abilities, Fill, Native, Plan, PoolStep, Spelling, Step, Window, WindowNeed};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 pub(crate) use super::writer::class_name;
@@ -43,11 +43,7 @@ impl Target for Torch {
         let n = shape.ndim();
         let padded = plan.fills().next().is_some();
         let pad = |p: &TorchPad| {
-            let value = match p {
-                TorchPad::Zero => "0".to_string(),
-                TorchPad::Same => "'same'".to_string(),
-                TorchPad::Ints(v) => short(v),
-            };
+            let value = padding_value(p).replace('"', "'");
             // After an explicit pad, say that the layer itself pads nothing.
             let default = if padded { "" } else { "0" };
             ("padding", value, default)
@@ -111,38 +107,7 @@ impl Target for Torch {
                         None => layer,
                     }
                 }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    ceil_mode,
-                    count_include_pad,
-                    window: Window::Pool,
-                } => {
-                    let k = short(kernel);
-                    let (name, value, default) = pad(padding);
-                    format!(
-                        "nn.{}Pool{n}d({k}{})",
-                        if *max { "Max" } else { "Avg" },
-                        args(&[
-                            ("stride", short(stride), &k),
-                            (name, value, default),
-                            (
-                                "dilation",
-                                if *max { short(dilation) } else { "1".into() },
-                                "1"
-                            ),
-                            ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                            (
-                                "count_include_pad",
-                                py_bool(count_include_pad.unwrap_or(true)).into(),
-                                "True"
-                            ),
-                        ])
-                    )
-                }
+                Step::Pool(p) if p.window == Window::Pool => pool_module(p, pad(&p.padding)),
                 _ => return None,
             })
         })
@@ -231,24 +196,24 @@ impl Target for Torch {
                             py.line("self.bias = nn.Parameter(torch.zeros(out_channels)) if bias else None");
                         }
                     }
-                    Some(Step::Pool { max: true, padding, kernel, stride, dilation, ceil_mode, .. }) => {
+                    Some(Step::Pool(p)) if p.max => {
                         py.line(format!(
                             "self.pool = nn.MaxPool{n}d(kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={})",
-                            tuple(kernel),
-                            tuple(stride),
-                            native_arg(padding),
-                            tuple(dilation),
-                            py_bool(*ceil_mode)
+                            tuple(&p.kernel),
+                            tuple(&p.stride),
+                            native_arg(&p.padding),
+                            tuple(&p.dilation),
+                            py_bool(p.ceil_mode)
                         ));
                     }
-                    Some(Step::Pool { max: false, padding, kernel, stride, ceil_mode, count_include_pad, .. }) => {
+                    Some(Step::Pool(p)) => {
                         py.line(format!(
                             "self.pool = nn.AvgPool{n}d(kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={})",
-                            tuple(kernel),
-                            tuple(stride),
-                            native_arg(padding),
-                            py_bool(*ceil_mode),
-                            py_bool(count_include_pad.unwrap_or(true))
+                            tuple(&p.kernel),
+                            tuple(&p.stride),
+                            native_arg(&p.padding),
+                            py_bool(p.ceil_mode),
+                            py_bool(p.count_include_pad.unwrap_or(true))
                         ));
                     }
                     _ => {}
@@ -361,6 +326,45 @@ fn native_arg(padding: &TorchPad) -> String {
         TorchPad::Same => "\"same\"".into(),
         TorchPad::Ints(v) => tuple(v),
     }
+}
+
+/// A `padding` argument's value: `0`, `"same"`, or the pads (one number where they agree).
+pub(crate) fn padding_value(padding: &TorchPad) -> String {
+    match padding {
+        TorchPad::Zero => "0".into(),
+        TorchPad::Same => "\"same\"".into(),
+        TorchPad::Ints(v) => short(v),
+    }
+}
+
+/// The `nn` module of a pooling step (`nn.MaxPool2d(3, stride=2)`), arguments at their
+/// defaults left out; `padding` is the padding argument as `(name, value, default)`.
+pub(crate) fn pool_module(p: &PoolStep<TorchPad>, padding: (&str, String, &str)) -> String {
+    let n = p.kernel.len();
+    let k = short(&p.kernel);
+    format!(
+        "nn.{}Pool{n}d({k}{})",
+        if p.max { "Max" } else { "Avg" },
+        args(&[
+            ("stride", short(&p.stride), &k),
+            padding,
+            (
+                "dilation",
+                if p.max {
+                    short(&p.dilation)
+                } else {
+                    "1".into()
+                },
+                "1"
+            ),
+            ("ceil_mode", py_bool(p.ceil_mode).into(), "False"),
+            (
+                "count_include_pad",
+                py_bool(p.count_include_pad.unwrap_or(true)).into(),
+                "True"
+            ),
+        ])
+    )
 }
 
 fn mode_name(mode: PaddingMode) -> &'static str {
@@ -525,37 +529,21 @@ fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool)
                 tuple(dilation)
             )
         }
-        Step::Pool {
-            max: true,
-            padding,
-            kernel,
-            stride,
-            dilation,
-            ceil_mode,
-            ..
-        } => format!(
+        Step::Pool(p) if p.max => format!(
             "F.max_pool{n}d(x, {}, {}, {}, {}, ceil_mode={})",
-            tuple(kernel),
-            tuple(stride),
-            native_arg(padding),
-            tuple(dilation),
-            py_bool(*ceil_mode)
+            tuple(&p.kernel),
+            tuple(&p.stride),
+            native_arg(&p.padding),
+            tuple(&p.dilation),
+            py_bool(p.ceil_mode)
         ),
-        Step::Pool {
-            max: false,
-            padding,
-            kernel,
-            stride,
-            ceil_mode,
-            count_include_pad,
-            ..
-        } => format!(
+        Step::Pool(p) => format!(
             "F.avg_pool{n}d(x, {}, {}, {}, ceil_mode={}, count_include_pad={})",
-            tuple(kernel),
-            tuple(stride),
-            native_arg(padding),
-            py_bool(*ceil_mode),
-            py_bool(count_include_pad.unwrap_or(true))
+            tuple(&p.kernel),
+            tuple(&p.stride),
+            native_arg(&p.padding),
+            py_bool(p.ceil_mode),
+            py_bool(p.count_include_pad.unwrap_or(true))
         ),
         _ => "x".into(),
     }

@@ -301,18 +301,18 @@ fn spelled_out<P>(step: &Step<P>) -> Line {
             "# windows with no input: the source's −∞ or lowest float (full code below)"
         }
         Step::AddBias => "# the bias, added after the zero-extension (full code below)",
-        Step::Pool {
-            window: Window::OnesConv,
-            ..
-        } => "# the window sums: a grouped convolution with a ones kernel (full code below)",
-        Step::Pool {
-            window: Window::Taps,
-            ..
-        } => "# the window: one strided slice per kernel tap, combined (full code below)",
-        Step::Pool {
-            window: Window::DenseThenStride,
-            ..
-        } => "# the pool at stride 1, then every stride-th output (full code below)",
+        Step::Pool(p) => match p.window {
+            Window::OnesConv => {
+                "# the window sums: a grouped convolution with a ones kernel (full code below)"
+            }
+            Window::Taps => {
+                "# the window: one strided slice per kernel tap, combined (full code below)"
+            }
+            Window::DenseThenStride => {
+                "# the pool at stride 1, then every stride-th output (full code below)"
+            }
+            Window::Pool => "# a step spelled out in the full code below",
+        },
         Step::Pad { .. } => "# the padding, with the source's fill (full code below)",
         _ => "# a step spelled out in the full code below",
     };

@@ -6,7 +6,7 @@
 //! function. `params[<step>]` holds a layer's weights in PyTorch's layouts.
 
 use crate::codegen::jax::{
-    Jax, JaxPad, dimension_numbers, pad_call, padding_arg, pool_expr, transpose_padding,
+    Jax, JaxPad, conv_transpose_call, dimension_numbers, pad_call, padding_arg, pool_expr,
     window_padding,
 };
 use crate::codegen::plan::{Fill, Step};
@@ -259,35 +259,15 @@ fn step_code(
                         padding_arg(padding)
                     ))
                 }
-                Step::ConvTranspose {
-                    padding,
-                    kernel,
-                    dilation,
-                    output_padding,
-                    output_size,
-                    ..
-                } => {
-                    // As the single-layer code.
-                    let full = output_padding.is_some() || output_size.is_some();
-                    let pad = transpose_padding(padding, kernel, dilation, full);
-                    let dl = if dilation.iter().all(|&d| d == 1) {
-                        String::new()
-                    } else {
-                        format!(", rhs_dilation={}", tuple(dilation))
-                    };
-                    let call = |x: &str, wg: &str| {
-                        format!(
-                            "lax.conv_transpose({x}, {wg}, {}, {pad}{dl}, dimension_numbers={dn}, transpose_kernel=True)",
-                            tuple(&shape.stride)
-                        )
-                    };
+                Step::ConvTranspose { .. } => {
+                    let call = |x: &str, wg: &str| conv_transpose_call(x, wg, &shape.stride, s);
                     Some(if groups == 1 {
-                        call("{x}", &wt)
+                        call("{x}", &wt)?
                     } else {
                         // lax.conv_transpose takes no groups: one per group.
                         format!(
                             "jnp.concatenate([{} for xg, wg in zip(jnp.split({{x}}, {groups}, axis=1), jnp.split({wt}, {groups}, axis=0))], axis=1)",
-                            call("xg", "wg")
+                            call("xg", "wg")?
                         )
                     })
                 }
@@ -302,24 +282,13 @@ fn step_code(
                 Step::EmptyWindows { to_neg_inf: true } => {
                     Some("jnp.where({x} == jnp.finfo({x}.dtype).min, -jnp.inf, {x})".into())
                 }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    count_include_pad,
-                    ..
-                } => {
-                    let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                    Some(pool_expr(
-                        "{x}",
-                        *max,
-                        *count_include_pad,
-                        geometry,
-                        &window_padding(padding),
-                    ))
-                }
+                Step::Pool(p) => Some(pool_expr(
+                    "{x}",
+                    p.max,
+                    p.count_include_pad,
+                    p.geometry(),
+                    &window_padding(&p.padding),
+                )),
                 _ => None,
             })?
         }

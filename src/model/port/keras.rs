@@ -683,21 +683,15 @@ fn step_lines(
             if stock {
                 for s in &pp.steps {
                     match s {
-                        Step::Pool {
-                            max,
-                            padding,
-                            kernel,
-                            stride,
-                            ..
-                        } => {
-                            let kind = if *max { "Max" } else { "Average" };
+                        Step::Pool(p) => {
+                            let kind = if p.max { "Max" } else { "Average" };
                             lines.push(main(
                                 &format!("layers.{kind}Pooling{n}D"),
-                                [short(kernel)]
+                                [short(&p.kernel)]
                                     .into_iter()
                                     .chain(kwargs(&[
-                                        ("strides", short(stride), &short(kernel)),
-                                        ("padding", keyword(padding), "\"valid\""),
+                                        ("strides", short(&p.stride), &short(&p.kernel)),
+                                        ("padding", keyword(&p.padding), "\"valid\""),
                                     ]))
                                     .collect(),
                             ));

@@ -155,11 +155,7 @@ pub(super) fn fill(expr: &str, input: &str, xs: &[&str]) -> String {
 pub(super) fn single_calls<P>(steps: &[Step<P>], dilated_window: bool) -> bool {
     steps.iter().all(|s| match s {
         Step::Pad { .. } | Step::Crop { .. } | Step::EmptyWindows { .. } => true,
-        Step::Pool {
-            window: Window::Pool,
-            dilation,
-            ..
-        } => dilated_window || dilation.iter().all(|&d| d == 1),
+        Step::Pool(p) => p.window == Window::Pool && (dilated_window || !p.dilated()),
         _ => false,
     })
 }

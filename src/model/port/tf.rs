@@ -393,18 +393,12 @@ fn step_code(
                 Step::EmptyWindows { to_neg_inf: false } => {
                     Some("tf.where({x} == float(\"-inf\"), {x}.dtype.min, {x})".into())
                 }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    ..
-                } => Some(format!(
+                Step::Pool(p) => Some(format!(
                     "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding={})",
-                    if *max { "max" } else { "avg" },
-                    list(kernel),
-                    list(stride),
-                    padding_arg(padding)
+                    if p.max { "max" } else { "avg" },
+                    list(&p.kernel),
+                    list(&p.stride),
+                    padding_arg(&p.padding)
                 )),
                 _ => None,
             })?

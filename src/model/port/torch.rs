@@ -6,7 +6,7 @@
 
 use super::{float, py_bool};
 use crate::codegen::plan::{Fill, Step};
-use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module};
+use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module, padding_value, pool_module};
 use crate::codegen::writer::{Py, args, short, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
@@ -73,15 +73,6 @@ const NORM_ON_AXIS: &str = r#"class BatchNormOnAxis(nn.Module):
         moved = x.movedim(self.dim, 1)
         shape = moved.shape
         return self.bn(moved.reshape(shape[0], shape[1], -1)).reshape(shape).movedim(1, self.dim)"#;
-
-fn pad_arg(p: &TorchPad) -> String {
-    match p {
-        TorchPad::Zero => "0".into(),
-        TorchPad::Same => "\"same\"".into(),
-        TorchPad::Ints(v) if v.iter().all(|&x| x == v[0]) => v[0].to_string(),
-        TorchPad::Ints(v) => tuple(v),
-    }
-}
 
 /// An activation as a module.
 pub fn activation(a: Activation) -> String {
@@ -427,7 +418,7 @@ fn step_parts(
                                 short(kernel),
                                 args(&[
                                     ("stride", short(&shape.stride), "1"),
-                                    ("padding", pad_arg(padding), "0"),
+                                    ("padding", padding_value(padding), "0"),
                                     ("dilation", short(dilation), "1"),
                                     ("groups", groups.to_string(), "1"),
                                     ("bias", py_bool(layer_bias).into(), "True"),
@@ -450,7 +441,7 @@ fn step_parts(
                                 short(kernel),
                                 args(&[
                                     ("stride", short(&shape.stride), "1"),
-                                    ("padding", pad_arg(padding), "0"),
+                                    ("padding", padding_value(padding), "0"),
                                     ("output_padding", short(size_padding), "0"),
                                     ("groups", groups.to_string(), "1"),
                                     ("bias", py_bool(layer_bias).into(), "True"),
@@ -497,7 +488,6 @@ fn step_parts(
             }
         }
         PortOp::Pool { plan: pp, spec } => {
-            let n = spec.input.len();
             let stock = single_calls(&pp.steps, true);
             if !stock {
                 embed_layer::<Torch>(&mut w.classes, spec, pp, name);
@@ -516,43 +506,8 @@ fn step_parts(
                             w.helper(EMPTY_WINDOWS);
                             format!("EmptyWindows({})", py_bool(*to_neg_inf))
                         }
-                        Step::Pool {
-                            max,
-                            padding,
-                            kernel,
-                            stride,
-                            dilation,
-                            ceil_mode,
-                            count_include_pad,
-                            ..
-                        } => {
-                            if *max {
-                                format!(
-                                    "nn.MaxPool{n}d({}{})",
-                                    short(kernel),
-                                    args(&[
-                                        ("stride", short(stride), &short(kernel)),
-                                        ("padding", pad_arg(padding), "0"),
-                                        ("dilation", short(dilation), "1"),
-                                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                                    ])
-                                )
-                            } else {
-                                format!(
-                                    "nn.AvgPool{n}d({}{})",
-                                    short(kernel),
-                                    args(&[
-                                        ("stride", short(stride), &short(kernel)),
-                                        ("padding", pad_arg(padding), "0"),
-                                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                                        (
-                                            "count_include_pad",
-                                            py_bool(count_include_pad.unwrap_or(true)).into(),
-                                            "True"
-                                        ),
-                                    ])
-                                )
-                            }
+                        Step::Pool(p) => {
+                            pool_module(p, ("padding", padding_value(&p.padding), "0"))
                         }
                         _ => continue,
                     };
