@@ -93,13 +93,6 @@ pub(super) trait Function {
     const RESIZE_LINEAR: &'static str;
     const RESIZE_CUBIC: &'static str;
 
-    /// One step's lines.
-    fn step_code(
-        w: &mut Writer,
-        g: &Graph,
-        plan: &PortPlan<Self::Pad>,
-        step: &PortStep<Self::Pad>,
-    ) -> Result<Code, PortError>;
     /// An activation of `x`.
     fn activation(a: Activation, x: &str) -> String;
     /// A pad of the spatial axes.
@@ -132,8 +125,16 @@ impl Writer {
     }
 }
 
-/// Writes the plan as the function-form target `T`.
-pub(super) fn write<T: Function>(g: &Graph, plan: &PortPlan<T::Pad>) -> Result<Written, PortError> {
+/// One step's lines in a function-form target.
+pub(super) type StepCode<P> =
+    fn(&mut Writer, &Graph, &PortPlan<P>, &PortStep<P>) -> Result<Code, PortError>;
+
+/// Writes the plan as the function-form target `T`, each step through `step_code`.
+pub(super) fn write<T: Function>(
+    g: &Graph,
+    plan: &PortPlan<T::Pad>,
+    step_code: StepCode<T::Pad>,
+) -> Result<Written, PortError> {
     let mut w = Writer {
         helpers: Vec::new(),
         defs: Py::new(),
@@ -143,7 +144,7 @@ pub(super) fn write<T: Function>(g: &Graph, plan: &PortPlan<T::Pad>) -> Result<W
     let codes = plan
         .steps
         .iter()
-        .map(|s| T::step_code(&mut w, g, plan, s))
+        .map(|s| step_code(&mut w, g, plan, s))
         .collect::<Result<Vec<_>, _>>()?;
     let mut head = Py::new();
     for i in T::IMPORTS {
@@ -185,6 +186,19 @@ pub(super) fn write<T: Function>(g: &Graph, plan: &PortPlan<T::Pad>) -> Result<W
         })
         .collect();
     Ok(Written { py, access })
+}
+
+/// ` * gamma + beta` of a normalisation: the weights read from `p` (a step's params), each
+/// only where the layer has it (`scale`, `center`), broadcast by the index `at`.
+pub(super) fn scale_shift(p: &str, scale: bool, center: bool, at: &str) -> String {
+    let mut text = String::new();
+    if scale {
+        text.push_str(&format!(" * {p}[\"gamma\"]{at}"));
+    }
+    if center {
+        text.push_str(&format!(" + {p}[\"beta\"]{at}"));
+    }
+    text
 }
 
 /// A crop of the spatial axes.

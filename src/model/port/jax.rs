@@ -12,13 +12,13 @@ use crate::codegen::jax::{
 use crate::codegen::plan::{Fill, Step};
 use crate::codegen::writer::{list, pair_list, tuple};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, PadFill, Reduce};
+use crate::model::op::{Activation, Groups, PadFill};
 
 use super::function::{
-    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, slice_index,
-    upsample_code,
+    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, scale_shift,
+    slice_index, upsample_code,
 };
-use super::lines::{elementwise, error_line};
+use super::lines::{elementwise, error_line, reduce_name};
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{PortError, Written, float, py_bool};
 
@@ -118,15 +118,6 @@ impl Function for JaxPort {
     const RESIZE_LINEAR: &'static str = RESIZE_LINEAR;
     const RESIZE_CUBIC: &'static str = RESIZE_CUBIC;
 
-    fn step_code(
-        w: &mut Writer,
-        g: &Graph,
-        plan: &PortPlan<JaxPad>,
-        step: &PortStep<JaxPad>,
-    ) -> Result<Code, PortError> {
-        step_code(w, g, plan, step)
-    }
-
     fn activation(a: Activation, x: &str) -> String {
         activation(a, x)
     }
@@ -162,7 +153,7 @@ impl Function for JaxPort {
 
 /// Writes the plan as JAX.
 pub fn write(g: &Graph, plan: &PortPlan<JaxPad>) -> Result<Written, PortError> {
-    function::write::<JaxPort>(g, plan)
+    function::write::<JaxPort>(g, plan, step_code)
 }
 
 /// `[:, None, ...]`: a per-channel vector broadcast over `n` spatial axes.
@@ -333,17 +324,11 @@ fn step_code(
             ..
         } => {
             let at = per_channel(rank.saturating_sub(axis + 1));
-            let mut text = format!(
-                "({{x}} - {p}[\"mean\"]{at}) * lax.rsqrt({p}[\"var\"]{at} + {})",
-                float(*eps)
-            );
-            if *scale {
-                text.push_str(&format!(" * {p}[\"gamma\"]{at}"));
-            }
-            if *center {
-                text.push_str(&format!(" + {p}[\"beta\"]{at}"));
-            }
-            Code::expr(text)
+            Code::expr(format!(
+                "({{x}} - {p}[\"mean\"]{at}) * lax.rsqrt({p}[\"var\"]{at} + {}){}",
+                float(*eps),
+                scale_shift(&p, *scale, *center, &at)
+            ))
         }
         PortOp::LayerNorm {
             shape,
@@ -353,14 +338,12 @@ fn step_code(
         } => {
             w.helper(NORMALIZE);
             let axes: Vec<i64> = (-(shape.len() as i64)..0).collect();
-            let mut text = format!("normalize({{x}}, {}, {})", tuple(&axes), float(*eps));
-            if *scale {
-                text.push_str(&format!(" * {p}[\"gamma\"]"));
-            }
-            if *center {
-                text.push_str(&format!(" + {p}[\"beta\"]"));
-            }
-            Code::expr(text)
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}",
+                tuple(&axes),
+                float(*eps),
+                scale_shift(&p, *scale, *center, "")
+            ))
         }
         PortOp::GroupNorm {
             groups,
@@ -471,12 +454,7 @@ fn step_code(
             (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
         }),
         PortOp::Reduce { op, axes, keepdims } => {
-            let f = match op {
-                Reduce::Mean => "mean",
-                Reduce::Sum => "sum",
-                Reduce::Max => "max",
-                Reduce::Min => "min",
-            };
+            let f = reduce_name(*op);
             Code::expr(format!(
                 "jnp.{f}({{x}}, axis={}{})",
                 axes_tuple(axes),
@@ -513,10 +491,5 @@ fn step_code(
 
 /// ` * gamma + beta` of a normalisation with per-channel affine weights (channels first).
 fn affine_text(p: &str, affine: bool, rank: usize) -> String {
-    if affine {
-        let at = per_channel(rank.saturating_sub(2));
-        format!(" * {p}[\"gamma\"]{at} + {p}[\"beta\"]{at}")
-    } else {
-        String::new()
-    }
+    scale_shift(p, affine, affine, &per_channel(rank.saturating_sub(2)))
 }

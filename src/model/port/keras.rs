@@ -12,7 +12,9 @@
 
 use std::collections::HashSet;
 
-use super::lines::{embed_layer, error_line, note, single_calls, variable_names};
+use super::lines::{
+    elementwise, embed_layer, error_line, fill, note, reduce_name, single_calls, variable_names,
+};
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
 use crate::codegen::keras::{Keras, KerasPad};
@@ -20,7 +22,7 @@ use crate::codegen::plan::{Fill, Step};
 use crate::codegen::writer::{Py, kwargs, list, pad_list, pair_tuples, short, tuple};
 use crate::core::{Framework, PaddingMode};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill};
 
 const ADD_BIAS: &str = r#"class AddBias(keras.layers.Layer):
     """A per-channel bias, added after the crop or zero-extension the source adds it after."""
@@ -1020,27 +1022,12 @@ fn step_lines(
             constant,
             constant_first,
         } => {
-            let sym = match op {
-                Binary::Add => Some("+"),
-                Binary::Sub => Some("-"),
-                Binary::Mul => Some("*"),
-                Binary::Div => Some("/"),
-                Binary::Pow => Some("**"),
-                Binary::Max | Binary::Min => None,
-            };
-            let func = if *op == Binary::Max {
-                "keras.ops.maximum"
-            } else {
-                "keras.ops.minimum"
+            let text = |constant, inputs| {
+                elementwise(*op, constant, *constant_first, inputs, "keras.ops", "{}")
             };
             match constant {
                 Some(c) => {
-                    let c = float(*c);
-                    let body = match (sym, *constant_first) {
-                        (Some(s), true) => format!("{c} {s} t"),
-                        (Some(s), false) => format!("t {s} {c}"),
-                        (None, _) => format!("{func}(t, {c})"),
-                    };
+                    let body = fill(&text(Some(*c), 1), "t", &[]);
                     lines.push(Line::Call(lambda(&name, body)));
                 }
                 None => {
@@ -1066,13 +1053,10 @@ fn step_lines(
                             lines.push(main("layers.Identity", vec![]));
                         }
                         _ => {
-                            let mut acc = "ts[0]".to_string();
-                            for k in 1..step.inputs.len() {
-                                acc = match sym {
-                                    Some(s) => format!("{acc} {s} ts[{k}]"),
-                                    None => format!("{func}({acc}, ts[{k}])"),
-                                };
-                            }
+                            let n = step.inputs.len();
+                            let ts: Vec<String> = (0..n).map(|k| format!("ts[{k}]")).collect();
+                            let ts: Vec<&str> = ts.iter().map(String::as_str).collect();
+                            let acc = fill(&text(None, n), "ts[0]", &ts);
                             lines.push(Line::Merge(layer(
                                 &name,
                                 "layers.Lambda",
@@ -1091,12 +1075,7 @@ fn step_lines(
                 .collect(),
         )),
         PortOp::Reduce { op, axes, keepdims } => {
-            let f = match op {
-                Reduce::Mean => "mean",
-                Reduce::Sum => "sum",
-                Reduce::Max => "max",
-                Reduce::Min => "min",
-            };
+            let f = reduce_name(*op);
             let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
             let k = if *keepdims { ", keepdims=True" } else { "" };
             lines.push(Line::Call(lambda(

@@ -8,7 +8,7 @@ use crate::codegen::target::Target;
 use crate::codegen::writer::Py;
 use crate::core::LayerSpec;
 use crate::model::graph::Graph;
-use crate::model::op::Binary;
+use crate::model::op::{Binary, Reduce};
 
 use super::float;
 use super::plan::{PortPlan, PortStep};
@@ -172,6 +172,28 @@ pub(super) fn embed_layer<T: Target>(
     defs.blank();
 }
 
+/// Python's operator for `op` (`None` for maximum and minimum, which are calls).
+pub(super) fn operator(op: Binary) -> Option<&'static str> {
+    match op {
+        Binary::Add => Some("+"),
+        Binary::Sub => Some("-"),
+        Binary::Mul => Some("*"),
+        Binary::Div => Some("/"),
+        Binary::Pow => Some("**"),
+        Binary::Max | Binary::Min => None,
+    }
+}
+
+/// The NumPy name of a reduction (`jnp`, `tf.reduce_`, `keras.ops` take it).
+pub(super) fn reduce_name(op: Reduce) -> &'static str {
+    match op {
+        Reduce::Mean => "mean",
+        Reduce::Sum => "sum",
+        Reduce::Max => "max",
+        Reduce::Min => "min",
+    }
+}
+
 /// An element-wise operation of the step's inputs (and a constant); `m` is the module with
 /// `maximum` and `minimum` (`torch`, `tf`, `jnp`), `tensor` what a constant they take goes
 /// through (`{}` is the constant).
@@ -183,14 +205,7 @@ pub(super) fn elementwise(
     m: &str,
     tensor: &str,
 ) -> String {
-    let sym = match op {
-        Binary::Add => Some("+"),
-        Binary::Sub => Some("-"),
-        Binary::Mul => Some("*"),
-        Binary::Div => Some("/"),
-        Binary::Pow => Some("**"),
-        _ => None,
-    };
+    let sym = operator(op);
     let f = if op == Binary::Max {
         format!("{m}.maximum")
     } else {

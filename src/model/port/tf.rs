@@ -9,13 +9,13 @@ use crate::codegen::plan::{Fill, Step};
 use crate::codegen::tf::{Tf, TfPad};
 use crate::codegen::writer::{list, pad_list, pair_list};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, PadFill, Reduce};
+use crate::model::op::{Activation, Groups, PadFill};
 
 use super::function::{
-    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, slice_index,
-    upsample_code,
+    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, scale_shift,
+    slice_index, upsample_code,
 };
-use super::lines::{elementwise, error_line};
+use super::lines::{elementwise, error_line, reduce_name};
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{PortError, Written, float, py_bool};
 
@@ -130,15 +130,6 @@ impl Function for TfPort {
     const RESIZE_LINEAR: &'static str = RESIZE_LINEAR;
     const RESIZE_CUBIC: &'static str = RESIZE_CUBIC;
 
-    fn step_code(
-        w: &mut Writer,
-        g: &Graph,
-        plan: &PortPlan<TfPad>,
-        step: &PortStep<TfPad>,
-    ) -> Result<Code, PortError> {
-        step_code(w, g, plan, step)
-    }
-
     fn activation(a: Activation, x: &str) -> String {
         activation(a, x)
     }
@@ -193,7 +184,7 @@ impl Function for TfPort {
 
 /// Writes the plan as TensorFlow.
 pub fn write(g: &Graph, plan: &PortPlan<TfPad>) -> Result<Written, PortError> {
-    function::write::<TfPort>(g, plan)
+    function::write::<TfPort>(g, plan, step_code)
 }
 
 /// `[1, v..., 1]`: a per-dimension list with unit batch and channel entries.
@@ -475,19 +466,10 @@ fn step_code(
             w.helper(NORMALIZE);
             let axes: Vec<i64> = (-(shape.len() as i64)..0).collect();
             Code::expr(format!(
-                "normalize({{x}}, {}, {}){}{}",
+                "normalize({{x}}, {}, {}){}",
                 list(&axes),
                 float(*eps),
-                if *scale {
-                    format!(" * {p}[\"gamma\"]")
-                } else {
-                    String::new()
-                },
-                if *center {
-                    format!(" + {p}[\"beta\"]")
-                } else {
-                    String::new()
-                }
+                scale_shift(&p, *scale, *center, "")
             ))
         }
         PortOp::GroupNorm {
@@ -599,12 +581,7 @@ fn step_code(
             (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
         }),
         PortOp::Reduce { op, axes, keepdims } => {
-            let f = match op {
-                Reduce::Mean => "mean",
-                Reduce::Sum => "sum",
-                Reduce::Max => "max",
-                Reduce::Min => "min",
-            };
+            let f = reduce_name(*op);
             let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
             Code::expr(format!(
                 "tf.reduce_{f}({{x}}, axis={}{})",
@@ -639,9 +616,5 @@ fn step_code(
 
 /// ` * gamma + beta` of a normalisation with affine weights over the last axis.
 fn affine_text(p: &str, affine: bool) -> String {
-    if affine {
-        format!(" * {p}[\"gamma\"] + {p}[\"beta\"]")
-    } else {
-        String::new()
-    }
+    scale_shift(p, affine, affine, "")
 }
