@@ -14,8 +14,10 @@ pub mod torch;
 
 use std::fmt;
 
+use crate::codegen::plan::Spelling;
 use crate::codegen::writer::Py;
 use crate::core::Framework;
+use crate::model::graph::Graph;
 
 use super::Model;
 
@@ -101,40 +103,11 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
     if let super::Origin::Missing { line, what } = &model.origin {
         return Err(PortError::at(*line, what.clone()));
     }
-    let g = &model.graph;
     let (py, script) = match target {
-        Framework::Torch => {
-            let plan = plan::lower_graph::<crate::codegen::torch::TorchPad>(g)?;
-            let written = torch::write(g, &plan)?;
-            let script = options
-                .check
-                .then(|| check::script(model, &plan.view(), &written));
-            (written.py, script)
-        }
-        Framework::Keras => {
-            let plan = plan::lower_graph::<crate::codegen::keras::KerasPad>(g)?;
-            let written = keras::write(g, &plan)?;
-            let script = options
-                .check
-                .then(|| check::script(model, &plan.view(), &written));
-            (written.py, script)
-        }
-        Framework::Tf => {
-            let plan = plan::lower_graph::<crate::codegen::tf::TfPad>(g)?;
-            let written = tf::write(g, &plan)?;
-            let script = options
-                .check
-                .then(|| check::script(model, &plan.view(), &written));
-            (written.py, script)
-        }
-        Framework::Jax => {
-            let plan = plan::lower_graph::<crate::codegen::jax::JaxPad>(g)?;
-            let written = jax::write(g, &plan)?;
-            let script = options
-                .check
-                .then(|| check::script(model, &plan.view(), &written));
-            (written.py, script)
-        }
+        Framework::Torch => port_to(model, options, torch::write)?,
+        Framework::Keras => port_to(model, options, keras::write)?,
+        Framework::Tf => port_to(model, options, tf::write)?,
+        Framework::Jax => port_to(model, options, jax::write)?,
         other => {
             return Err(PortError::at(
                 0,
@@ -147,6 +120,21 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
         code: py.finish(),
         script: script.transpose()?,
     })
+}
+
+/// The graph lowered for padding type `P` and written by `write`, with the check script when
+/// asked for.
+fn port_to<P: Spelling>(
+    model: &Model,
+    options: PortOptions,
+    write: fn(&Graph, &plan::PortPlan<P>) -> Result<Written, PortError>,
+) -> Result<(Py, Option<Result<String, PortError>>), PortError> {
+    let plan = plan::lower_graph::<P>(&model.graph)?;
+    let written = write(&model.graph, &plan)?;
+    let script = options
+        .check
+        .then(|| check::script(model, &plan.view(), &written));
+    Ok((written.py, script))
 }
 
 /// A float as a Python literal (`1e-05`, `0.1`, `1.0`, `float("inf")`).

@@ -576,13 +576,21 @@ fn lower_node<P: Spelling>(
     let x_rank = x.map(|v| lw.tensor(v).perm.len()).unwrap_or(0);
     let identity = |n: usize| -> Vec<usize> { (0..n).collect() };
     let same_perm = |lw: &Lowering<P>, v: Var| lw.tensor(v).perm.clone();
-    let lowered = |spec: &LayerSpec| -> Result<Plan<P>, PortError> {
-        crate::codegen::writable(spec).map_err(|e| PortError::at(line, e.to_string()))?;
-        lower::<P>(spec, LowerOptions::default()).map_err(|e| PortError::Refused {
+    // A convolution's or pool's layer at its input size (`what` names it in the error), and
+    // its single-layer plan.
+    let lowered = |what: &str| -> Result<(LayerSpec, Plan<P>), PortError> {
+        let spec = node
+            .inferred
+            .spec
+            .clone()
+            .ok_or_else(|| PortError::at(line, format!("the {what} has no input size")))?;
+        crate::codegen::writable(&spec).map_err(|e| PortError::at(line, e.to_string()))?;
+        let plan = lower::<P>(&spec, LowerOptions::default()).map_err(|e| PortError::Refused {
             line,
             name: node.name.clone(),
             reason: e.to_string(),
-        })
+        })?;
+        Ok((spec, plan))
     };
     // Most ops: one step, its output in the order `perm`.
     let single =
@@ -590,16 +598,20 @@ fn lower_node<P: Spelling>(
             let t = Lowering::<P>::port_tensor(out_shape, &perm);
             lw.push(Some(id), name.clone(), inputs, op, vec![t])
         };
+    // The weights the self-check copies into this step (a shared layer's are its first use's).
+    let load = |lw: &mut Lowering<P>, kind: LoadKind| {
+        let step = lw.plan.steps.len();
+        lw.plan.loads.push(Load {
+            node: node.shares.unwrap_or(id),
+            step,
+            kind,
+        });
+    };
     let outs: Vec<Var> = match &node.op {
         Op::Input => unreachable!("inputs are lowered apart"),
         Op::Conv(conv) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
-            let spec = node
-                .inferred
-                .spec
-                .clone()
-                .ok_or_else(|| PortError::at(line, "the convolution has no input size"))?;
-            let plan = lowered(&spec)?;
+            let (spec, plan) = lowered("convolution")?;
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let in_channels = in_shape
                 .get(crate::model::shape::channel_axis(source, in_shape.len()))
@@ -610,11 +622,9 @@ fn lower_node<P: Spelling>(
                 Groups::Count(g) => (g, None),
                 Groups::Depthwise { multiplier } => (in_channels, Some(multiplier)),
             };
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::Conv {
+            load(
+                lw,
+                LoadKind::Conv {
                     transposed: spec.op == crate::core::Op::ConvTranspose,
                     rank,
                     groups,
@@ -628,7 +638,7 @@ fn lower_node<P: Spelling>(
                         None => vec![1; rank],
                     }),
                 },
-            });
+            );
             let perm = lw.native(r);
             // A fused softmax is over the source's last axis (the channels): a step of its
             // own, its axis in the port's order.
@@ -666,12 +676,7 @@ fn lower_node<P: Spelling>(
         }
         Op::Pool(_) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
-            let spec = node
-                .inferred
-                .spec
-                .clone()
-                .ok_or_else(|| PortError::at(line, "the pool has no input size"))?;
-            let plan = lowered(&spec)?;
+            let (spec, plan) = lowered("pool")?;
             let perm = lw.native(r);
             single(lw, vec![x], PortOp::Pool { plan, spec }, perm)
         }
@@ -736,16 +741,14 @@ fn lower_node<P: Spelling>(
                 (x, false)
             };
             let port_axis = lw.port_axis(x, src_axis as i64, line)?;
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::BatchNorm {
+            load(
+                lw,
+                LoadKind::BatchNorm {
                     features,
                     center: *center,
                     scale: *scale,
                 },
-            });
+            );
             let perm = same_perm(lw, x);
             single(
                 lw,
@@ -788,15 +791,13 @@ fn lower_node<P: Spelling>(
                 ));
             }
             let shape: Vec<i64> = idx.iter().map(|&i| in_shape[i]).collect();
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::LayerNorm {
+            load(
+                lw,
+                LoadKind::LayerNorm {
                     center: *center,
                     scale: *scale,
                 },
-            });
+            );
             single(
                 lw,
                 vec![x],
@@ -809,12 +810,7 @@ fn lower_node<P: Spelling>(
                 identity(r),
             )
         }
-        Op::Norm(Norm::Group {
-            groups,
-            eps,
-            affine,
-            ..
-        }) => {
+        Op::Norm(norm @ (Norm::Group { eps, affine, .. } | Norm::Instance { eps, affine, .. })) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let channels = in_shape
@@ -822,52 +818,23 @@ fn lower_node<P: Spelling>(
                 .copied()
                 .unwrap_or(0);
             if *affine {
-                let step = lw.plan.steps.len();
-                lw.plan.loads.push(Load {
-                    node: node.shares.unwrap_or(id),
-                    step,
-                    kind: LoadKind::GroupNorm,
-                });
+                load(lw, LoadKind::GroupNorm);
             }
-            let perm = lw.native(r);
-            single(
-                lw,
-                vec![x],
-                PortOp::GroupNorm {
+            let op = match norm {
+                Norm::Group { groups, .. } => PortOp::GroupNorm {
                     groups: *groups,
                     channels,
                     eps: *eps,
                     affine: *affine,
                 },
-                perm,
-            )
-        }
-        Op::Norm(Norm::Instance { eps, affine, .. }) => {
-            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
-            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
-            let features = in_shape
-                .get(crate::model::shape::channel_axis(source, in_shape.len()))
-                .copied()
-                .unwrap_or(0);
-            if *affine {
-                let step = lw.plan.steps.len();
-                lw.plan.loads.push(Load {
-                    node: node.shares.unwrap_or(id),
-                    step,
-                    kind: LoadKind::GroupNorm,
-                });
-            }
-            let perm = lw.native(r);
-            single(
-                lw,
-                vec![x],
-                PortOp::InstanceNorm {
-                    features,
+                _ => PortOp::InstanceNorm {
+                    features: channels,
                     eps: *eps,
                     affine: *affine,
                 },
-                perm,
-            )
+            };
+            let perm = lw.native(r);
+            single(lw, vec![x], op, perm)
         }
         Op::Activation(a) => {
             let x = x.ok_or(PortError::NoInput)?;
@@ -1016,14 +983,7 @@ fn lower_node<P: Spelling>(
                 .iter()
                 .map(|a| t.perm.iter().position(|p| p == a).unwrap_or(*a))
                 .collect();
-            // The remaining axes keep their relative order.
-            let kept: Vec<usize> = t
-                .perm
-                .iter()
-                .copied()
-                .filter(|a| !src.contains(a))
-                .collect();
-            let perm = renumber(&kept);
+            let perm = without(&t.perm, &src);
             single(lw, vec![x], PortOp::Squeeze(port), perm)
         }
         Op::Unsqueeze(_) => {
@@ -1070,13 +1030,7 @@ fn lower_node<P: Spelling>(
                     s.index,
                 ));
             }
-            let kept: Vec<usize> = t
-                .perm
-                .iter()
-                .copied()
-                .filter(|a| !dropped.contains(a))
-                .collect();
-            let perm = renumber(&kept);
+            let perm = without(&t.perm, &dropped);
             single(lw, vec![x], PortOp::Slice(port), perm)
         }
         Op::Split { axis: a, sizes } => {
@@ -1178,15 +1132,13 @@ fn lower_node<P: Spelling>(
             let flat = lw.tensor(x).flat.clone();
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let n = in_features.or(in_shape.last().copied()).unwrap_or(0);
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::Dense {
+            load(
+                lw,
+                LoadKind::Dense {
                     bias: *bias,
                     flatten: flat,
                 },
-            });
+            );
             single(
                 lw,
                 vec![x],
@@ -1215,14 +1167,12 @@ fn lower_node<P: Spelling>(
             max_norm,
         } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::Embedding {
+            load(
+                lw,
+                LoadKind::Embedding {
                     max_norm: *max_norm,
                 },
-            });
+            );
             single(
                 lw,
                 vec![x],
@@ -1339,6 +1289,16 @@ fn lower_node<P: Spelling>(
 }
 
 /// Axis labels renumbered to `0..n` keeping their relative order (after axes were removed).
+/// An order with the `dropped` axes left out: the remaining axes keep their relative order.
+fn without(perm: &[usize], dropped: &[usize]) -> Vec<usize> {
+    let kept: Vec<usize> = perm
+        .iter()
+        .copied()
+        .filter(|a| !dropped.contains(a))
+        .collect();
+    renumber(&kept)
+}
+
 fn renumber(kept: &[usize]) -> Vec<usize> {
     let mut sorted = kept.to_vec();
     sorted.sort_unstable();
