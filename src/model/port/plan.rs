@@ -299,6 +299,29 @@ impl<P> PortPlan<P> {
             .and_then(|v| self.tensors.get(v.0))
             .map_or(&[], |t| &t.shape)
     }
+
+    /// What the self-check reads of it.
+    pub fn view(&self) -> PlanView {
+        PlanView {
+            source: self.source,
+            target: self.target,
+            inputs: self.inputs.clone(),
+            outputs: self.outputs.clone(),
+            loads: self.loads.clone(),
+            random: self.random.clone(),
+        }
+    }
+}
+
+/// What the self-check reads of a plan, whatever the target's padding type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanView {
+    pub source: Framework,
+    pub target: Framework,
+    pub inputs: Vec<Port>,
+    pub outputs: Vec<Port>,
+    pub loads: Vec<Load>,
+    pub random: Vec<bool>,
 }
 
 /// Whether a target keeps channels first.
@@ -1345,29 +1368,5 @@ mod tests {
         assert_eq!(identifier("0"), "layer_0");
         assert_eq!(identifier("sequential_1/conv2d"), "sequential_1_conv2d");
         assert_eq!(identifier("x"), "x_");
-    }
-}
-
-/// What the self-check reads of a plan, whatever the target's padding type.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlanView {
-    pub source: Framework,
-    pub target: Framework,
-    pub inputs: Vec<Port>,
-    pub outputs: Vec<Port>,
-    pub loads: Vec<Load>,
-    pub random: Vec<bool>,
-}
-
-impl<P> PortPlan<P> {
-    pub fn view(&self) -> PlanView {
-        PlanView {
-            source: self.source,
-            target: self.target,
-            inputs: self.inputs.clone(),
-            outputs: self.outputs.clone(),
-            loads: self.loads.clone(),
-            random: self.random.clone(),
-        }
     }
 }
