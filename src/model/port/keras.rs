@@ -272,6 +272,15 @@ impl Writer {
     }
 }
 
+/// A Keras normalisation layer's `epsilon`, `center` and `scale`, those not at their default.
+fn norm_kwargs(eps: f64, center: bool, scale: bool) -> Vec<String> {
+    kwargs(&[
+        ("epsilon", float(eps), "0.001"),
+        ("center", py_bool(center).into(), "True"),
+        ("scale", py_bool(scale).into(), "True"),
+    ])
+}
+
 fn keyword(p: &KerasPad) -> String {
     format!(
         "\"{}\"",
@@ -767,10 +776,10 @@ fn step_lines(
                 kwargs(&[
                     ("axis", a, "-1"),
                     ("momentum", float(keras_momentum(*momentum)), "0.99"),
-                    ("epsilon", float(*eps), "0.001"),
-                    ("center", py_bool(*center).into(), "True"),
-                    ("scale", py_bool(*scale).into(), "True"),
-                ]),
+                ])
+                .into_iter()
+                .chain(norm_kwargs(*eps, *center, *scale))
+                .collect(),
             ));
         }
         PortOp::LayerNorm {
@@ -787,45 +796,29 @@ fn step_lines(
             };
             lines.push(main(
                 "layers.LayerNormalization",
-                kwargs(&[
-                    ("axis", axes, "-1"),
-                    ("epsilon", float(*eps), "0.001"),
-                    ("center", py_bool(*center).into(), "True"),
-                    ("scale", py_bool(*scale).into(), "True"),
-                ]),
+                kwargs(&[("axis", axes, "-1")])
+                    .into_iter()
+                    .chain(norm_kwargs(*eps, *center, *scale))
+                    .collect(),
             ));
         }
+        // Instance normalisation is group normalisation with one channel per group.
         PortOp::GroupNorm {
             groups,
             eps,
             affine,
             ..
-        } => lines.push(main(
-            "layers.GroupNormalization",
-            [format!("groups={groups}")]
-                .into_iter()
-                .chain(kwargs(&[
-                    ("epsilon", float(*eps), "0.001"),
-                    ("center", py_bool(*affine).into(), "True"),
-                    ("scale", py_bool(*affine).into(), "True"),
-                ]))
-                .collect(),
-        )),
-        PortOp::InstanceNorm {
-            features,
+        }
+        | PortOp::InstanceNorm {
+            features: groups,
             eps,
             affine,
         } => {
-            // Instance normalisation is group normalisation with one channel per group.
             lines.push(main(
                 "layers.GroupNormalization",
-                [format!("groups={features}")]
+                [format!("groups={groups}")]
                     .into_iter()
-                    .chain(kwargs(&[
-                        ("epsilon", float(*eps), "0.001"),
-                        ("center", py_bool(*affine).into(), "True"),
-                        ("scale", py_bool(*affine).into(), "True"),
-                    ]))
+                    .chain(norm_kwargs(*eps, *affine, *affine))
                     .collect(),
             ));
         }
