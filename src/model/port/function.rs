@@ -15,7 +15,7 @@ use crate::model::op::{Activation, Conv, Interpolation, PadFill};
 use super::lines::{embed_layer, single_calls};
 use super::{Access, PortError, Written, float, py_bool};
 
-use super::lines::{assignments, fill, note, variable_names};
+use super::lines::{assignments, fill, note, port_names, variable_names};
 use super::plan::{PortPlan, PortStep, Var};
 
 /// One step's code.
@@ -489,7 +489,7 @@ pub(super) fn assemble<P>(
         py.line("");
     }
     py.blank();
-    let inputs: Vec<&str> = plan.inputs.iter().map(|p| vars[p.var.0].as_str()).collect();
+    let inputs = port_names(&vars, &plan.inputs);
     py.block(format!("def model({}, params)", inputs.join(", ")), |py| {
         py.line(format!("\"\"\"{doc}\"\"\""));
         for x in &inputs {
@@ -530,11 +530,7 @@ pub(super) fn assemble<P>(
                 py.line(format!("{target} = {text}{c}"));
             }
         }
-        let outs: Vec<&str> = plan
-            .outputs
-            .iter()
-            .map(|p| vars[p.var.0].as_str())
-            .collect();
+        let outs = port_names(&vars, &plan.outputs);
         py.line(format!("return {}", outs.join(", ")));
     });
     py

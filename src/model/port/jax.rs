@@ -12,7 +12,7 @@ use crate::codegen::jax::{
 use crate::codegen::plan::{Fill, Step};
 use crate::codegen::writer::{list, pair_list, tuple};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, PadFill};
+use crate::model::op::{Activation, PadFill};
 
 use super::function::{
     self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, scale_shift,
@@ -217,10 +217,7 @@ fn step_code(
         } => {
             let n = spec.input.len();
             let shape = &cp.semantics.shape;
-            let groups = match conv.groups {
-                Groups::Depthwise { .. } => *in_channels,
-                Groups::Count(k) => k,
-            };
+            let (_, groups) = conv.out_and_groups(*in_channels);
             let wt = format!("{p}[\"w\"]");
             let b = format!("{p}[\"b\"]{}", per_channel(n));
             let dn = dimension_numbers(n);

@@ -13,7 +13,8 @@
 use std::collections::HashSet;
 
 use super::lines::{
-    elementwise, embed_layer, error_line, fill, note, reduce_name, single_calls, variable_names,
+    elementwise, embed_layer, error_line, fill, note, port_names, reduce_name, single_calls,
+    variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
@@ -577,16 +578,8 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
             }
         }
     }
-    let ins: Vec<&str> = plan
-        .inputs
-        .iter()
-        .map(|p| names[p.var.0].as_str())
-        .collect();
-    let outs: Vec<&str> = plan
-        .outputs
-        .iter()
-        .map(|p| names[p.var.0].as_str())
-        .collect();
+    let ins = port_names(&names, &plan.inputs);
+    let outs = port_names(&names, &plan.outputs);
     let group = |v: &[&str]| match v {
         [one] => one.to_string(),
         many => format!("[{}]", many.join(", ")),
@@ -1212,10 +1205,7 @@ fn conv_lines(
 ) -> Result<(), PortError> {
     let n = spec.input.len();
     let shape = &cp.semantics.shape;
-    let (out, groups) = match conv.groups {
-        Groups::Depthwise { multiplier } => (in_channels * multiplier, in_channels),
-        Groups::Count(g) => (conv.filters, g),
-    };
+    let (out, groups) = conv.out_and_groups(in_channels);
     let depthwise = match conv.groups {
         Groups::Depthwise { multiplier } => Some(multiplier),
         Groups::Count(_) => None,

@@ -11,7 +11,7 @@ use crate::model::graph::Graph;
 use crate::model::op::{Binary, Reduce};
 
 use super::float;
-use super::plan::{PortPlan, PortStep};
+use super::plan::{Port, PortPlan, PortStep};
 
 /// The source line an error about `step` names: the call's line where the layer is defined
 /// apart (0 for a step no source operation made).
@@ -114,6 +114,11 @@ pub(super) fn variable_names<P, N: AsRef<str>>(
     (0..n)
         .map(|v| own[root[v]].clone().unwrap_or_else(|| "x".into()))
         .collect()
+}
+
+/// The Python names of a plan's inputs or outputs (`ports`), from the tensors' `names`.
+pub(super) fn port_names<'a>(names: &'a [String], ports: &[Port]) -> Vec<&'a str> {
+    ports.iter().map(|p| names[p.var.0].as_str()).collect()
 }
 
 /// The right-hand sides of a step's assignments to `target` (its outputs, comma separated):

@@ -9,7 +9,7 @@ use crate::codegen::plan::{Fill, Step};
 use crate::codegen::tf::{Tf, TfPad};
 use crate::codegen::writer::{list, pad_list, pair_list};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, PadFill};
+use crate::model::op::{Activation, PadFill};
 
 use super::function::{
     self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, scale_shift,
@@ -271,10 +271,7 @@ fn step_code(
         } => {
             let n = spec.input.len();
             let shape = &cp.semantics.shape;
-            let (out, groups) = match conv.groups {
-                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
-                Groups::Count(k) => (conv.filters, k),
-            };
+            let (out, groups) = conv.out_and_groups(*in_channels);
             // Each group one input channel: the kernel is [k..., in, multiplier].
             let depthwise = groups > 1 && *in_channels == groups;
             let wt = format!("{p}[\"w\"]");

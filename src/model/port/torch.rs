@@ -13,7 +13,8 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
 
 use super::lines::{
-    assignments, elementwise, embed_layer, error_line, fill, note, single_calls, variable_names,
+    assignments, elementwise, embed_layer, error_line, fill, note, port_names, single_calls,
+    variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
@@ -267,11 +268,7 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
     py.blank();
     let step_names: Vec<&str> = plan.steps.iter().map(|s| s.name.as_str()).collect();
     let names = variable_names(plan, &[], &step_names, "x", str::to_string);
-    let inputs: Vec<&str> = plan
-        .inputs
-        .iter()
-        .map(|p| names[p.var.0].as_str())
-        .collect();
+    let inputs = port_names(&names, &plan.inputs);
     py.line(format!("    def forward(self, {}):", inputs.join(", ")));
     for (step, p) in plan.steps.iter().zip(&parts) {
         let xs: Vec<&str> = step.inputs.iter().map(|v| names[v.0].as_str()).collect();
@@ -301,11 +298,7 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
             py.line(format!("        {target} = {text}{c}"));
         }
     }
-    let outs: Vec<&str> = plan
-        .outputs
-        .iter()
-        .map(|p| names[p.var.0].as_str())
-        .collect();
+    let outs = port_names(&names, &plan.outputs);
     py.line(format!("        return {}", outs.join(", ")));
     py.blank();
     py.blank();
@@ -377,10 +370,7 @@ fn step_parts(
             let n = spec.input.len();
             let shape = &cp.semantics.shape;
             let depthwise = matches!(conv.groups, Groups::Depthwise { .. });
-            let (out, groups) = match conv.groups {
-                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
-                Groups::Count(g) => (conv.filters, g),
-            };
+            let (out, groups) = conv.out_and_groups(*in_channels);
             let layer_bias = conv.bias && !cp.adds_bias() && !(conv.separable);
             let mut k = 0;
             let mut next = |p: &mut Parts, ctor: String, own: bool| {
