@@ -8,7 +8,7 @@ use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
     ConstantPad, Line, Py, answer_lines, args, average_prologue, dilated_suffix, fill_helpers,
-    helper_note, pad_list, pair_list, pair_tuples, short, tuple,
+    helper_note, helper_pad, pad_list, pair_tuples, short, tuple,
 };
 
 /// The Keras renderer.
@@ -330,17 +330,10 @@ fn keyword(padding: &KerasPad) -> &'static str {
     }
 }
 
-/// `keras.ops.pad`, or the named layer's edge or wrap helper (`helper` is its prefix).
+/// `keras.ops.pad`, or the named layer's edge or wrap helper (`helper` is its prefix):
+/// keras.ops.pad on TensorFlow has no "edge" or "wrap".
 fn ops_pad(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
-    let pw = pad_list(pairs, 1, 1);
-    match fill {
-        Fill::Zero => format!("keras.ops.pad(t, {pw})"),
-        Fill::NegInf => format!("keras.ops.pad(t, {pw}, constant_values=float(\"-inf\"))"),
-        Fill::Reflect => format!("keras.ops.pad(t, {pw}, mode=\"reflect\")"),
-        // keras.ops.pad on TensorFlow has no "edge" or "wrap": helpers below.
-        Fill::Replicate => format!("{helper}pad_edge(t, {})", pair_list(pairs)),
-        Fill::Circular => format!("{helper}pad_wrap(t, {})", pair_list(pairs)),
-    }
+    helper_pad(("keras.ops.pad", "reflect"), "t", helper, pairs, fill)
 }
 
 /// Window reduction by taps: exact for any dilation (Keras pooling has none).

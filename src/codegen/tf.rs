@@ -8,7 +8,7 @@ use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
     ConstantPad, Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix,
-    fill_helpers, helper_note, join, list, pad_list, pair_list, short, tuple,
+    fill_helpers, helper_note, helper_pad, join, list, pad_list, short, tuple,
 };
 
 /// The `tf.nn` renderer.
@@ -276,14 +276,10 @@ fn full_list(values: &[i64]) -> String {
 
 /// `tf.pad`, or the named layer's edge or wrap helper (`helper` is its prefix).
 fn pad_line(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
-    let pw = pad_list(pairs, 1, 1);
-    match fill {
-        Fill::Zero => format!("x = tf.pad(x, {pw})"),
-        Fill::NegInf => format!("x = tf.pad(x, {pw}, constant_values=float(\"-inf\"))"),
-        Fill::Reflect => format!("x = tf.pad(x, {pw}, mode=\"REFLECT\")"),
-        Fill::Replicate => format!("x = {helper}pad_edge(x, {})", pair_list(pairs)),
-        Fill::Circular => format!("x = {helper}pad_wrap(x, {})", pair_list(pairs)),
-    }
+    format!(
+        "x = {}",
+        helper_pad(("tf.pad", "REFLECT"), "x", helper, pairs, fill)
+    )
 }
 
 /// The kernel, stride and dilation of a window.

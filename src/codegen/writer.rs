@@ -354,6 +354,26 @@ pub(crate) fn fill_helpers(
     }
 }
 
+/// A channels-last pad of `x`'s spatial axes by `pairs` where edge and wrap have no mode on
+/// every backend (TF, Keras): `function` pads zeros, −∞ or reflected (`reflect` is its mode's
+/// name), the helpers [`fill_helpers`] defines (`helper` is their prefix) the rest.
+pub(crate) fn helper_pad(
+    (function, reflect): (&str, &str),
+    x: &str,
+    helper: &str,
+    pairs: &[(i64, i64)],
+    fill: Fill,
+) -> String {
+    let pw = pad_list(pairs, 1, 1);
+    match fill {
+        Fill::Zero => format!("{function}({x}, {pw})"),
+        Fill::NegInf => format!("{function}({x}, {pw}, constant_values=float(\"-inf\"))"),
+        Fill::Reflect => format!("{function}({x}, {pw}, mode=\"{reflect}\")"),
+        Fill::Replicate => format!("{helper}pad_edge({x}, {})", pair_list(pairs)),
+        Fill::Circular => format!("{helper}pad_wrap({x}, {})", pair_list(pairs)),
+    }
+}
+
 /// The comment after a pad line that calls a helper of the full code (TF and Keras have no
 /// edge or wrap mode on every backend).
 pub(crate) fn helper_note(fill: Fill) -> &'static str {
