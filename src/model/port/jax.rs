@@ -327,19 +327,13 @@ fn step_code(
                 scale_shift(&p, *scale, *center, &at)
             ))
         }
-        PortOp::LayerNorm {
-            shape,
-            eps,
-            center,
-            scale,
-        } => {
+        PortOp::LayerNorm(ln) => {
             w.helper(NORMALIZE);
-            let axes: Vec<i64> = (-(shape.len() as i64)..0).collect();
             Code::expr(format!(
                 "normalize({{x}}, {}, {}){}",
-                tuple(&axes),
-                float(*eps),
-                scale_shift(&p, *scale, *center, "")
+                tuple(&ln.axes()),
+                float(ln.eps),
+                scale_shift(&p, ln.scale, ln.center, "")
             ))
         }
         PortOp::GroupNorm {

@@ -775,23 +775,16 @@ fn step_lines(
                 .collect(),
             ));
         }
-        PortOp::LayerNorm {
-            shape,
-            eps,
-            center,
-            scale,
-        } => {
-            let k = shape.len() as i64;
-            let axes = if k == 1 {
-                "-1".to_string()
-            } else {
-                list(&(-k..0).collect::<Vec<_>>())
+        PortOp::LayerNorm(ln) => {
+            let axes = match ln.axes().as_slice() {
+                [one] => one.to_string(),
+                many => list(many),
             };
             lines.push(main(
                 "layers.LayerNormalization",
                 kwargs(&[("axis", axes, "-1")])
                     .into_iter()
-                    .chain(norm_kwargs(*eps, *center, *scale))
+                    .chain(norm_kwargs(ln.eps, ln.center, ln.scale))
                     .collect(),
             ));
         }

@@ -95,12 +95,7 @@ pub enum PortOp<P> {
         scale: bool,
     },
     /// Layer normalisation over the trailing `shape` (the input is in source order).
-    LayerNorm {
-        shape: Vec<i64>,
-        eps: f64,
-        center: bool,
-        scale: bool,
-    },
+    LayerNorm(LayerNorm),
     GroupNorm {
         groups: i64,
         channels: i64,
@@ -185,6 +180,22 @@ pub enum PortOp<P> {
     Random {
         normal: bool,
     },
+}
+
+/// A layer normalisation over the trailing axes of `shape`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerNorm {
+    pub shape: Vec<i64>,
+    pub eps: f64,
+    pub center: bool,
+    pub scale: bool,
+}
+
+impl LayerNorm {
+    /// The normalised axes, counted from the end (`[-2, -1]`).
+    pub fn axes(&self) -> Vec<i64> {
+        (-(self.shape.len() as i64)..0).collect()
+    }
 }
 
 /// One step of the port.
@@ -824,12 +835,12 @@ fn lower_node<P: Spelling>(
             single(
                 lw,
                 vec![x],
-                PortOp::LayerNorm {
+                PortOp::LayerNorm(LayerNorm {
                     shape,
                     eps: *eps,
                     center: *center,
                     scale: *scale,
-                },
+                }),
                 identity(r),
             )
         }

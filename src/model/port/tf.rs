@@ -454,19 +454,13 @@ fn step_code(
                 float(*eps)
             ))
         }
-        PortOp::LayerNorm {
-            shape,
-            eps,
-            center,
-            scale,
-        } => {
+        PortOp::LayerNorm(ln) => {
             w.helper(NORMALIZE);
-            let axes: Vec<i64> = (-(shape.len() as i64)..0).collect();
             Code::expr(format!(
                 "normalize({{x}}, {}, {}){}",
-                list(&axes),
-                float(*eps),
-                scale_shift(&p, *scale, *center, "")
+                list(&ln.axes()),
+                float(ln.eps),
+                scale_shift(&p, ln.scale, ln.center, "")
             ))
         }
         PortOp::GroupNorm {

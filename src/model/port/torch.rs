@@ -593,13 +593,8 @@ fn step_parts(
                 );
             }
         }
-        PortOp::LayerNorm {
-            shape,
-            eps,
-            center,
-            scale,
-        } => {
-            if center != scale && !(*scale) {
+        PortOp::LayerNorm(ln) => {
+            if ln.center != ln.scale && !ln.scale {
                 return Err(PortError::at(
                     line,
                     "a layer normalisation with a shift but no scale is not ported to PyTorch",
@@ -610,11 +605,11 @@ fn step_parts(
                 name.clone(),
                 format!(
                     "nn.LayerNorm({}{})",
-                    dims_list(shape),
+                    dims_list(&ln.shape),
                     args(&[
-                        ("eps", float(*eps), "1e-05"),
-                        ("elementwise_affine", py_bool(*scale).into(), "True"),
-                        ("bias", py_bool(*center).into(), "True"),
+                        ("eps", float(ln.eps), "1e-05"),
+                        ("elementwise_affine", py_bool(ln.scale).into(), "True"),
+                        ("bias", py_bool(ln.center).into(), "True"),
                     ])
                 ),
             );
