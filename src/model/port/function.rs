@@ -12,7 +12,7 @@ use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Conv, Interpolation, PadFill};
 
-use super::lines::{embed_layer, single_calls};
+use super::lines::{Helpers, embed_layer, single_calls};
 use super::{Access, PortError, Written, float, py_bool};
 
 use super::lines::{assignments, fill, note, port_names, variable_names};
@@ -108,21 +108,12 @@ pub(super) trait Function {
 /// A TF or JAX port being written.
 pub(super) struct Writer {
     /// Helper definitions, in the order first used.
-    helpers: Vec<&'static str>,
+    pub helpers: Helpers,
     /// Single-layer functions embedded for pools no single call computes.
     pub defs: Py,
     pub names: Names,
     /// Random ops so far (in JAX each takes its own key).
     pub keys: usize,
-}
-
-impl Writer {
-    /// Defines `text` ahead of the model (once).
-    pub fn helper(&mut self, text: &'static str) {
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
-        }
-    }
 }
 
 /// One step's lines in a function-form target.
@@ -136,7 +127,7 @@ pub(super) fn write<T: Function>(
     step_code: StepCode<T::Pad>,
 ) -> Result<Written, PortError> {
     let mut w = Writer {
-        helpers: Vec::new(),
+        helpers: Helpers::default(),
         defs: Py::new(),
         names: Names::new(T::HELPER_NAMES),
         keys: 0,
@@ -150,11 +141,7 @@ pub(super) fn write<T: Function>(
     for i in T::IMPORTS {
         head.import(i);
     }
-    for h in &w.helpers {
-        head.line(*h);
-        head.blank();
-        head.blank();
-    }
+    w.helpers.write(&mut head);
     head.append(&w.defs);
     let inputs: Vec<String> = plan
         .inputs
@@ -344,7 +331,7 @@ pub(super) fn upsample_code<T: Function>(w: &mut Writer, source: Framework, r: R
                 if i == o && ratio == 1.0 {
                     continue;
                 }
-                w.helper(T::RESIZE_LINEAR);
+                w.helpers.add(T::RESIZE_LINEAR);
                 lines.push(format!(
                     "resize_linear({{x}}, {axis}, {o}, {}, {})",
                     float(ratio),
@@ -356,7 +343,7 @@ pub(super) fn upsample_code<T: Function>(w: &mut Writer, source: Framework, r: R
                 // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
                 let keras = source == Framework::Keras;
                 let ratio = linear_ratio(i, o, f, r.align_corners && !keras);
-                w.helper(T::RESIZE_CUBIC);
+                w.helpers.add(T::RESIZE_CUBIC);
                 lines.push(format!(
                     "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
                     float(ratio),

@@ -292,7 +292,7 @@ fn step_code(
                 let geometry = (k.as_slice(), k.as_slice(), ones.as_slice());
                 Code::expr(pool_expr("{x}", *max, None, geometry, "\"VALID\""))
             } else {
-                w.helper(ADAPTIVE);
+                w.helpers.add(ADAPTIVE);
                 Code::expr(format!(
                     "adaptive_pool({{x}}, {}, jnp.{})",
                     list(output),
@@ -328,7 +328,7 @@ fn step_code(
             ))
         }
         PortOp::LayerNorm(ln) => {
-            w.helper(NORMALIZE);
+            w.helpers.add(NORMALIZE);
             Code::expr(format!(
                 "normalize({{x}}, {}, {}){}",
                 tuple(&ln.axes()),
@@ -342,8 +342,8 @@ fn step_code(
             affine,
             ..
         } => {
-            w.helper(NORMALIZE);
-            w.helper(GROUP_NORM);
+            w.helpers.add(NORMALIZE);
+            w.helpers.add(GROUP_NORM);
             Code::expr(format!(
                 "group_norm({{x}}, {groups}, {}){}",
                 float(*eps),
@@ -351,7 +351,7 @@ fn step_code(
             ))
         }
         PortOp::InstanceNorm { eps, affine, .. } => {
-            w.helper(NORMALIZE);
+            w.helpers.add(NORMALIZE);
             let axes: Vec<usize> = (2..rank).collect();
             Code::expr(format!(
                 "normalize({{x}}, {}, {}){}",

@@ -13,8 +13,8 @@
 use std::collections::HashSet;
 
 use super::lines::{
-    elementwise, embed_layer, error_line, fill, note, port_names, reduce_name, single_calls,
-    variable_names,
+    Helpers, elementwise, embed_layer, error_line, fill, note, port_names, reduce_name,
+    single_calls, variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
@@ -258,19 +258,11 @@ impl Names {
 }
 
 struct Writer {
-    helpers: Vec<&'static str>,
+    helpers: Helpers,
     /// Definitions of layers no stock layer computes (the single-layer generator's builders).
     definitions: Py,
     names: Names,
     numpy: bool,
-}
-
-impl Writer {
-    fn helper(&mut self, text: &'static str) {
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
-        }
-    }
 }
 
 /// A Keras normalisation layer's `epsilon`, `center` and `scale`, those not at their default.
@@ -366,11 +358,11 @@ fn pad_expr(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill, value: f64) -> Str
         Fill::NegInf => format!("keras.ops.pad(t, {all}, constant_values=float(\"-inf\"))"),
         Fill::Reflect => format!("keras.ops.pad(t, {all}, mode=\"reflect\")"),
         Fill::Replicate => {
-            w.helper(PAD_BY_INDEX);
+            w.helpers.add(PAD_BY_INDEX);
             format!("pad_by_index(t, {all}, \"replicate\")")
         }
         Fill::Circular => {
-            w.helper(PAD_BY_INDEX);
+            w.helpers.add(PAD_BY_INDEX);
             format!("pad_by_index(t, {all}, \"circular\")")
         }
     }
@@ -424,7 +416,7 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
     let mut used: HashSet<String> = plan.steps.iter().map(|s| s.name.clone()).collect();
     used.extend(plan.inputs.iter().map(|p| p.name.clone()));
     let mut w = Writer {
-        helpers: Vec::new(),
+        helpers: Helpers::default(),
         definitions: Py::new(),
         names: Names { used },
         numpy: false,
@@ -485,13 +477,7 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
     if w.numpy {
         py.import("import numpy as np");
     }
-    for helper in &w.helpers {
-        for line in helper.lines() {
-            py.line(line);
-        }
-        py.blank();
-        py.blank();
-    }
+    w.helpers.write(&mut py);
     py.append(&w.definitions);
     py.blank();
     let integer = integer_inputs(plan);
@@ -728,7 +714,7 @@ fn step_lines(
                 let kind = if *max { "Max" } else { "Average" };
                 lines.push(main(&format!("layers.{kind}Pooling{n}D"), vec![short(&k)]));
             } else {
-                w.helper(ADAPTIVE_POOL);
+                w.helpers.add(ADAPTIVE_POOL);
                 let reduce = if *max {
                     "keras.ops.max"
                 } else {
@@ -1328,7 +1314,7 @@ fn conv_lines(
             }
             Step::AddBias => {
                 if conv.bias {
-                    w.helper(ADD_BIAS);
+                    w.helpers.add(ADD_BIAS);
                     lines.push(Line::Call(Layer {
                         name: w.names.fresh(&format!("{name}_bias")),
                         class: "AddBias".into(),
@@ -1430,7 +1416,7 @@ fn upsample_lines(
             _ => {}
         }
     }
-    w.helper(INTERPOLATE);
+    w.helpers.add(INTERPOLATE);
     w.numpy = true;
     let m = match mode {
         Interpolation::Nearest => "nearest",

@@ -13,6 +13,30 @@ use crate::model::op::{Binary, Reduce};
 use super::float;
 use super::plan::{Port, PortPlan, PortStep};
 
+/// Helper definitions a port needs, each once, in the order first used.
+#[derive(Default)]
+pub(super) struct Helpers(Vec<&'static str>);
+
+impl Helpers {
+    /// Defines `text` ahead of the model (once).
+    pub fn add(&mut self, text: &'static str) {
+        if !self.0.contains(&text) {
+            self.0.push(text);
+        }
+    }
+
+    /// Writes each definition, two blank lines after it.
+    pub fn write(&self, py: &mut Py) {
+        for helper in &self.0 {
+            for line in helper.lines() {
+                py.line(line);
+            }
+            py.blank();
+            py.blank();
+        }
+    }
+}
+
 /// The source line an error about `step` names: the call's line where the layer is defined
 /// apart (0 for a step no source operation made).
 pub(super) fn error_line<P>(g: &Graph, step: &PortStep<P>) -> usize {

@@ -144,11 +144,11 @@ impl Function for TfPort {
             Fill::NegInf => format!("tf.pad({{x}}, {pw}, constant_values=float(\"-inf\"))"),
             Fill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
             Fill::Replicate => {
-                w.helper(PAD_EDGE);
+                w.helpers.add(PAD_EDGE);
                 format!("pad_edge({{x}}, {})", pair_list(&all))
             }
             Fill::Circular => {
-                w.helper(PAD_WRAP);
+                w.helpers.add(PAD_WRAP);
                 format!("pad_wrap({{x}}, {})", pair_list(&all))
             }
         }
@@ -163,11 +163,11 @@ impl Function for TfPort {
             }
             PadFill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
             PadFill::Replicate => {
-                w.helper(PAD_EDGE);
+                w.helpers.add(PAD_EDGE);
                 format!("pad_edge({{x}}, {})", pair_list(pad))
             }
             PadFill::Circular => {
-                w.helper(PAD_WRAP);
+                w.helpers.add(PAD_WRAP);
                 format!("pad_wrap({{x}}, {})", pair_list(pad))
             }
         }
@@ -407,7 +407,7 @@ fn step_code(
                     list(&k)
                 ))
             } else {
-                w.helper(ADAPTIVE);
+                w.helpers.add(ADAPTIVE);
                 Code::expr(format!(
                     "adaptive_pool({{x}}, {}, tf.reduce_{})",
                     list(output),
@@ -455,7 +455,7 @@ fn step_code(
             ))
         }
         PortOp::LayerNorm(ln) => {
-            w.helper(NORMALIZE);
+            w.helpers.add(NORMALIZE);
             Code::expr(format!(
                 "normalize({{x}}, {}, {}){}",
                 list(&ln.axes()),
@@ -469,8 +469,8 @@ fn step_code(
             affine,
             ..
         } => {
-            w.helper(NORMALIZE);
-            w.helper(GROUP_NORM);
+            w.helpers.add(NORMALIZE);
+            w.helpers.add(GROUP_NORM);
             Code::expr(format!(
                 "group_norm({{x}}, {groups}, {}){}",
                 float(*eps),
@@ -478,7 +478,7 @@ fn step_code(
             ))
         }
         PortOp::InstanceNorm { eps, affine, .. } => {
-            w.helper(NORMALIZE);
+            w.helpers.add(NORMALIZE);
             let axes: Vec<i64> = (1..rank.saturating_sub(1) as i64).collect();
             Code::expr(format!(
                 "normalize({{x}}, {}, {}){}",

@@ -13,8 +13,8 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
 
 use super::lines::{
-    assignments, elementwise, embed_layer, error_line, fill, note, port_names, single_calls,
-    variable_names,
+    Helpers, assignments, elementwise, embed_layer, error_line, fill, note, port_names,
+    single_calls, variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
@@ -157,24 +157,16 @@ fn fill_of(f: PadFill) -> Fill {
 }
 
 struct Writer {
-    helpers: Vec<&'static str>,
+    helpers: Helpers,
     classes: Py,
     /// Imports `F` and `math`.
     functional: bool,
 }
 
-impl Writer {
-    fn helper(&mut self, text: &'static str) {
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
-        }
-    }
-}
-
 /// Writes the plan as PyTorch.
 pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError> {
     let mut w = Writer {
-        helpers: Vec::new(),
+        helpers: Helpers::default(),
         classes: Py::new(),
         functional: false,
     };
@@ -192,13 +184,7 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
     if w.functional || !chain {
         py.import("import torch.nn.functional as F");
     }
-    for helper in &w.helpers {
-        for line in helper.lines() {
-            py.line(line);
-        }
-        py.blank();
-        py.blank();
-    }
+    w.helpers.write(&mut py);
     if plan.steps.iter().any(|s| {
         matches!(
             s.op,
@@ -353,7 +339,7 @@ fn step_parts(
             p.lines.push(Line::Expr("{x}".into()));
         }
         PortOp::Transpose(q) => {
-            w.helper(PERMUTE);
+            w.helpers.add(PERMUTE);
             let order: Vec<String> = q.iter().map(usize::to_string).collect();
             module(
                 &mut p,
@@ -443,12 +429,12 @@ fn step_parts(
                     }
                     Step::AddBias => {
                         if conv.bias && !conv.separable {
-                            w.helper(BIAS);
+                            w.helpers.add(BIAS);
                             module(&mut p, format!("{name}__bias"), format!("Bias({out})"));
                         }
                     }
                     Step::EmptyWindows { to_neg_inf } => {
-                        w.helper(EMPTY_WINDOWS);
+                        w.helpers.add(EMPTY_WINDOWS);
                         next(
                             &mut p,
                             format!("EmptyWindows({})", py_bool(*to_neg_inf)),
@@ -493,7 +479,7 @@ fn step_parts(
                             pad_module(&negative, Fill::Zero)
                         }
                         Step::EmptyWindows { to_neg_inf } => {
-                            w.helper(EMPTY_WINDOWS);
+                            w.helpers.add(EMPTY_WINDOWS);
                             format!("EmptyWindows({})", py_bool(*to_neg_inf))
                         }
                         Step::Pool(p) => {
@@ -581,7 +567,7 @@ fn step_parts(
                         "a batch normalisation over a spatial axis without center or scale is not ported to PyTorch",
                     ));
                 }
-                w.helper(NORM_ON_AXIS);
+                w.helpers.add(NORM_ON_AXIS);
                 module(
                     &mut p,
                     name.clone(),
@@ -696,7 +682,7 @@ fn step_parts(
             );
         }
         PortOp::Reshape { shape } => {
-            w.helper(RESHAPE);
+            w.helpers.add(RESHAPE);
             let rest: Vec<String> = shape[1..].iter().map(i64::to_string).collect();
             module(
                 &mut p,
