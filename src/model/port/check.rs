@@ -387,6 +387,15 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
     }
 }
 
+/// NumPy arrays as the torch tensors a module is called on, comma separated.
+fn torch_args(xs: &[String]) -> String {
+    let args: Vec<String> = xs
+        .iter()
+        .map(|x| format!("torch.from_numpy({x})"))
+        .collect();
+    args.join(", ")
+}
+
 /// Lines that set one load's canonical arrays into `params` of a TensorFlow or JAX port. JAX
 /// takes PyTorch's layouts as they are (the single-layer JAX code's `OIHW` kernels);
 /// TensorFlow (`channels_last`) kernels `[k..., in/groups, out]` (a transposed one
@@ -822,11 +831,7 @@ fn script_rest(
     // Run both.
     match source {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
-            let args: Vec<String> = xs
-                .iter()
-                .map(|x| format!("torch.from_numpy({x})"))
-                .collect();
-            py.line(format!("want = outputs_of(source({}))", args.join(", ")));
+            py.line(format!("want = outputs_of(source({}))", torch_args(&xs)));
         }),
         Framework::Onnx => {
             py.line("session = ort.InferenceSession(onnx_model.SerializeToString(), providers=[\"CPUExecutionProvider\"])");
@@ -856,11 +861,7 @@ fn script_rest(
     match target {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
             py.line("port.eval()");
-            let args: Vec<String> = port_xs
-                .iter()
-                .map(|x| format!("torch.from_numpy({x})"))
-                .collect();
-            py.line(format!("got = outputs_of(port({}))", args.join(", ")));
+            py.line(format!("got = outputs_of(port({}))", torch_args(&port_xs)));
         }),
         Framework::Keras => {
             let arg = if port_xs.len() == 1 {
