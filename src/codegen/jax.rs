@@ -6,8 +6,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    ConstantPad, Line, Py, answer_lines, average_prologue, crop_slices, dilated_suffix, join,
-    nchw_pad_width, pair_list, tuple,
+    ConstantPad, Line, Py, answer_lines, average_prologue, crop_slices, dilated_suffix,
+    dilation_arg, join, nchw_pad_width, pair_list, tuple,
 };
 
 /// The JAX renderer.
@@ -23,13 +23,7 @@ impl Target for Jax {
     fn answer(plan: &Plan<JaxPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
-        let dilations = |d: &[i64]| {
-            if d.iter().any(|&v| v > 1) {
-                format!(", rhs_dilation={}", tuple(d))
-            } else {
-                String::new()
-            }
-        };
+        let dilations = |d: &[i64]| dilation_arg("rhs_dilation", d, tuple(d));
         answer_lines(&plan.steps, |step| {
             Some(match step {
                 Step::Pad { pairs, fill } => {
@@ -301,11 +295,7 @@ pub(crate) fn conv_transpose_call(
     };
     let full = output_padding.is_some() || output_size.is_some();
     let pad = transpose_padding(padding, kernel, dilation, full);
-    let dl = if dilation.iter().all(|&d| d == 1) {
-        String::new()
-    } else {
-        format!(", rhs_dilation={}", tuple(dilation))
-    };
+    let dl = dilation_arg("rhs_dilation", dilation, tuple(dilation));
     Some(format!(
         "lax.conv_transpose({x}, {w}, {}, {pad}{dl}, dimension_numbers={}, transpose_kernel=True)",
         tuple(stride),
@@ -322,11 +312,11 @@ pub(crate) fn reduce_window(
     (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
     padding: &str,
 ) -> String {
-    let dl = if dilation.iter().all(|&d| d == 1) {
-        String::new()
-    } else {
-        format!(", window_dilation=(1, 1, {})", join(dilation))
-    };
+    let dl = dilation_arg(
+        "window_dilation",
+        dilation,
+        format!("(1, 1, {})", join(dilation)),
+    );
     format!(
         "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}{dl})",
         join(kernel),

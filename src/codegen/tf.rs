@@ -8,7 +8,7 @@ use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
     ConstantPad, Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix,
-    fill_helpers, helper_note, helper_pad, join, list, pad_list, short, tuple,
+    dilation_arg, fill_helpers, helper_note, helper_pad, join, list, pad_list, short, tuple,
 };
 
 /// The `tf.nn` renderer.
@@ -57,11 +57,7 @@ impl Target for Tf {
                             short(v)
                         }
                     };
-                    let dilations = if dilation.iter().all(|&d| d == 1) {
-                        String::new()
-                    } else {
-                        format!(", dilations={}", numbers(dilation))
-                    };
+                    let dilations = dilation_arg("dilations", dilation, numbers(dilation));
                     format!(
                         "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{dilations}){}",
                         numbers(&shape.stride),

@@ -384,6 +384,15 @@ pub(crate) fn helper_note(fill: Fill) -> &'static str {
     }
 }
 
+/// `, name=value` for a dilation: written only where some dilation is not 1.
+pub(crate) fn dilation_arg(name: &str, dilation: &[i64], value: String) -> String {
+    if dilation.iter().all(|&d| d == 1) {
+        String::new()
+    } else {
+        format!(", {name}={value}")
+    }
+}
+
 /// The comment after a layer whose kernel is zero-inserted (a dilation the target refuses with
 /// a stride, written as a larger undilated kernel).
 pub(crate) fn dilated_suffix(dilated: bool) -> &'static str {

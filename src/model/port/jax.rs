@@ -10,7 +10,7 @@ use crate::codegen::jax::{
     window_padding,
 };
 use crate::codegen::plan::{Fill, Step};
-use crate::codegen::writer::{list, pair_list, tuple};
+use crate::codegen::writer::{dilation_arg, list, pair_list, tuple};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, PadFill};
 
@@ -231,11 +231,7 @@ fn step_code(
                 Step::Conv {
                     padding, dilation, ..
                 } => {
-                    let dl = if dilation.iter().all(|&d| d == 1) {
-                        String::new()
-                    } else {
-                        format!(", rhs_dilation={}", tuple(dilation))
-                    };
+                    let dl = dilation_arg("rhs_dilation", dilation, tuple(dilation));
                     let gc = if groups == 1 {
                         String::new()
                     } else {

@@ -7,7 +7,7 @@
 
 use crate::codegen::plan::{Fill, Step};
 use crate::codegen::tf::{Tf, TfPad};
-use crate::codegen::writer::{list, pad_list, pair_list};
+use crate::codegen::writer::{dilation_arg, list, pad_list, pair_list};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, PadFill};
 
@@ -235,11 +235,7 @@ fn activation(a: Activation, x: &str) -> String {
 fn conv_call(x: &str, w: &str, stride: &[i64], dilation: &[i64], padding: &TfPad) -> String {
     let n = stride.len();
     let strides = if n == 1 { "stride" } else { "strides" };
-    let dilations = if dilation.iter().all(|&d| d == 1) {
-        String::new()
-    } else {
-        format!(", dilations={}", full_list(dilation))
-    };
+    let dilations = dilation_arg("dilations", dilation, full_list(dilation));
     format!(
         "tf.nn.conv{n}d({x}, {w}, {strides}={}, padding={}{dilations})",
         full_list(stride),
@@ -323,11 +319,7 @@ fn step_code(
                                 padding_arg(padding),
                             )
                         };
-                        let dl = if dilated {
-                            format!(", dilations={dl}")
-                        } else {
-                            String::new()
-                        };
+                        let dl = dilation_arg("dilations", dilation, dl);
                         format!(
                             "tf.nn.depthwise_conv2d({x}, {k}, strides={st}, padding={pad}{dl}){end}"
                         )
@@ -347,11 +339,7 @@ fn step_code(
                     ..
                 } => {
                     let o = output_size.clone().unwrap_or_else(|| shape.output.clone());
-                    let dl = if dilation.iter().all(|&d| d == 1) {
-                        String::new()
-                    } else {
-                        format!(", dilations={}", list(dilation))
-                    };
+                    let dl = dilation_arg("dilations", dilation, list(dilation));
                     let call = |x: &str, wg: &str, channels: i64| {
                         format!(
                             "tf.nn.conv_transpose({x}, {wg}, output_shape=[tf.shape({x})[0], {}, {channels}], strides={}, padding={}{dl})",
