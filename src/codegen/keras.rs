@@ -8,7 +8,7 @@ use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
     ConstantPad, Line, Py, answer_lines, args, average_prologue, dilated_suffix, fill_helpers,
-    helper_note, helper_pad, pad_list, pair_tuples, short, tuple,
+    helper_note, helper_pad, pad_list, padding_default, pair_tuples, short, tuple,
 };
 
 /// The Keras renderer.
@@ -33,9 +33,8 @@ impl Target for Keras {
     fn answer(plan: &Plan<KerasPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let n = shape.ndim();
-        let padded = plan.fills().next().is_some();
         let pad = |p: &KerasPad| {
-            let default = if padded { "" } else { "'valid'" };
+            let default = padding_default(plan, "'valid'");
             ("padding", format!("'{}'", keyword(p)), default)
         };
         answer_lines(&plan.steps, |step| {

@@ -8,7 +8,7 @@ use super::target::{Render, Target};
 pub(crate) use super::writer::class_name;
 use super::writer::{
     ConstantPad, Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, join,
-    short, torch_pad_tuple, tuple,
+    padding_default, short, torch_pad_tuple, tuple,
 };
 
 /// The PyTorch renderer.
@@ -41,12 +41,9 @@ impl Target for Torch {
     fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let n = shape.ndim();
-        let padded = plan.fills().next().is_some();
         let pad = |p: &TorchPad| {
             let value = padding_value(p).replace('"', "'");
-            // After an explicit pad, say that the layer itself pads nothing.
-            let default = if padded { "" } else { "0" };
-            ("padding", value, default)
+            ("padding", value, padding_default(plan, "0"))
         };
         answer_lines(&plan.steps, |step| {
             Some(match step {

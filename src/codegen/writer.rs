@@ -2,7 +2,7 @@
 //! so renderers only say what to write; and the helpers every renderer shares (argument text,
 //! the porter's answer [`Line`]s, the exact average's prologue, `dilate_kernel`).
 
-use super::plan::{Fill, Step, Window};
+use super::plan::{Fill, Plan, Step, Window};
 
 /// A Python source being written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -381,6 +381,17 @@ pub(crate) fn helper_note(fill: Fill) -> &'static str {
         Fill::Replicate => "  # pad_edge: the edge values repeated (defined in the full code)",
         Fill::Circular => "  # pad_wrap: wrapped around (defined in the full code)",
         _ => "",
+    }
+}
+
+/// The default of a layer's `padding` argument in an answer line: `default`, except after an
+/// explicit pad step, where the argument is always written (saying the layer itself pads
+/// nothing).
+pub(crate) fn padding_default<P>(plan: &Plan<P>, default: &'static str) -> &'static str {
+    if plan.fills().next().is_some() {
+        ""
+    } else {
+        default
     }
 }
 
