@@ -209,15 +209,11 @@ fn step_code(
     Ok(match &step.op {
         PortOp::Alias => Code::alias("the port's array already has this order"),
         PortOp::Transpose(q) => Code::expr(format!("jnp.transpose({{x}}, {})", axes_tuple(q))),
-        PortOp::Conv {
-            plan: cp,
-            spec,
-            conv,
-            in_channels,
-        } => {
-            let n = spec.input.len();
+        PortOp::Conv(c) => {
+            let (cp, conv) = (&c.plan, &c.conv);
+            let n = c.rank();
             let shape = &cp.semantics.shape;
-            let (_, groups) = conv.out_and_groups(*in_channels);
+            let (_, groups) = c.out_and_groups();
             let wt = format!("{p}[\"w\"]");
             let b = format!("{p}[\"b\"]{}", per_channel(n));
             let dn = dimension_numbers(n);

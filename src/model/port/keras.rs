@@ -16,7 +16,7 @@ use super::lines::{
     Helpers, elementwise, embed_layer, error_line, fill, note, port_names, reduce_name,
     single_calls, variable_names,
 };
-use super::plan::{PortOp, PortPlan, PortStep, Var};
+use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
 use crate::codegen::keras::{Keras, KerasPad};
 use crate::codegen::plan::{Fill, Step};
@@ -661,12 +661,7 @@ fn step_lines(
                 )));
             }
         }
-        PortOp::Conv {
-            plan: cp,
-            spec,
-            conv,
-            in_channels,
-        } => conv_lines(w, &mut lines, &name, line, cp, spec, conv, *in_channels)?,
+        PortOp::Conv(c) => conv_lines(w, &mut lines, &name, line, c)?,
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
             let stock = single_calls(&pp.steps, true);
@@ -1177,14 +1172,12 @@ fn conv_lines(
     lines: &mut Vec<Line>,
     name: &str,
     line: usize,
-    cp: &crate::codegen::plan::Plan<KerasPad>,
-    spec: &crate::core::LayerSpec,
-    conv: &crate::model::op::Conv,
-    in_channels: i64,
+    c: &PortConv<KerasPad>,
 ) -> Result<(), PortError> {
-    let n = spec.input.len();
+    let (cp, conv) = (&c.plan, &c.conv);
+    let n = c.rank();
     let shape = &cp.semantics.shape;
-    let (out, groups) = conv.out_and_groups(in_channels);
+    let (out, groups) = c.out_and_groups();
     let depthwise = match conv.groups {
         Groups::Depthwise { multiplier } => Some(multiplier),
         Groups::Count(_) => None,

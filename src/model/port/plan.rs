@@ -61,12 +61,7 @@ pub enum PortOp<P> {
     /// The same tensor under a new name: a source `permute` the port's order already has.
     Alias,
     /// A convolution through its single-layer plan; `spec` is at the real input size.
-    Conv {
-        plan: Plan<P>,
-        spec: LayerSpec,
-        conv: Conv,
-        in_channels: i64,
-    },
+    Conv(PortConv<P>),
     Pool {
         plan: Plan<P>,
         spec: LayerSpec,
@@ -180,6 +175,27 @@ pub enum PortOp<P> {
     Random {
         normal: bool,
     },
+}
+
+/// A convolution through its single-layer plan; `spec` is at the real input size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortConv<P> {
+    pub plan: Plan<P>,
+    pub spec: LayerSpec,
+    pub conv: Conv,
+    pub in_channels: i64,
+}
+
+impl<P> PortConv<P> {
+    /// The number of spatial dimensions.
+    pub fn rank(&self) -> usize {
+        self.spec.input.len()
+    }
+
+    /// The output channels and the group count.
+    pub fn out_and_groups(&self) -> (i64, i64) {
+        self.conv.out_and_groups(self.in_channels)
+    }
 }
 
 /// A layer normalisation over the trailing axes of `shape`.
@@ -684,12 +700,12 @@ fn lower_node<P: Spelling>(
             let out = single(
                 lw,
                 vec![x],
-                PortOp::Conv {
+                PortOp::Conv(PortConv {
                     plan,
                     spec,
                     conv,
                     in_channels,
-                },
+                }),
                 perm.clone(),
             );
             if softmax {

@@ -259,17 +259,13 @@ fn step_code(
             let q: Vec<i64> = q.iter().map(|&a| a as i64).collect();
             Code::expr(format!("tf.transpose({{x}}, {})", list(&q)))
         }
-        PortOp::Conv {
-            plan: cp,
-            spec,
-            conv,
-            in_channels,
-        } => {
-            let n = spec.input.len();
+        PortOp::Conv(c) => {
+            let (cp, conv, in_channels) = (&c.plan, &c.conv, c.in_channels);
+            let n = c.rank();
             let shape = &cp.semantics.shape;
-            let (out, groups) = conv.out_and_groups(*in_channels);
+            let (out, groups) = c.out_and_groups();
             // Each group one input channel: the kernel is [k..., in, multiplier].
-            let depthwise = groups > 1 && *in_channels == groups;
+            let depthwise = groups > 1 && in_channels == groups;
             let wt = format!("{p}[\"w\"]");
             let b = format!("{p}[\"b\"]");
             let strided = shape.stride.iter().any(|&s| s > 1);

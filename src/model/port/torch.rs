@@ -347,16 +347,12 @@ fn step_parts(
                 format!("Permute({})", order.join(", ")),
             );
         }
-        PortOp::Conv {
-            plan: cp,
-            spec,
-            conv,
-            in_channels,
-        } => {
-            let n = spec.input.len();
+        PortOp::Conv(c) => {
+            let (cp, conv, in_channels) = (&c.plan, &c.conv, c.in_channels);
+            let n = c.rank();
             let shape = &cp.semantics.shape;
             let depthwise = matches!(conv.groups, Groups::Depthwise { .. });
-            let (out, groups) = conv.out_and_groups(*in_channels);
+            let (out, groups) = c.out_and_groups();
             let layer_bias = conv.bias && !cp.adds_bias() && !(conv.separable);
             let mut k = 0;
             let mut next = |p: &mut Parts, ctor: String, own: bool| {
