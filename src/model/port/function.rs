@@ -1,7 +1,9 @@
 //! What the TensorFlow and JAX ports share: the model as one Python function
 //! `def model(x, params)`, each step's lines with the source line in a comment, tensors named
 //! `x` along a path and by their step where a value is read again, weights read from `params`
-//! by step name. The targets say only how each step is spelled ([`Code`]).
+//! by step name, and the steps the two write alike (a convolution's or pool's plan, a dense
+//! layer, a pad, an upsampling). The targets say only how each step is spelled ([`Code`]),
+//! through the [`Function`] hooks.
 
 use std::collections::HashSet;
 

@@ -1,7 +1,10 @@
 //! A whole model in another framework: the graph lowered once ([`plan`]: layouts, the
 //! single-layer plans of its convolutions and pools, the weights to copy), then rendered per
 //! target ([`torch`], [`keras`], [`tf`], [`jax`]), one line per source operation with its line
-//! in a comment; [`check`] writes the self-check script around the source and the port.
+//! in a comment; [`check`] writes the self-check script around the source and the port. What
+//! every target's writer shares (a step's comment and error line, the tensors' names, helper
+//! definitions, the pool and element-wise rules) is in `lines`; what TF and JAX share, in
+//! `function`.
 
 pub mod check;
 mod function;
