@@ -6,8 +6,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, average_prologue, crop_slices, dilated_suffix, join, nchw_pad_width,
-    pair_list, tuple,
+    ConstantPad, Line, Py, answer_lines, average_prologue, crop_slices, dilated_suffix,
+    dilation_arg, join, nchw_pad_width, pair_list, tuple,
 };
 
 /// The JAX renderer.
@@ -22,26 +22,12 @@ impl Target for Jax {
     /// The porter's lines (`codegen::answer`), NCHW like the full code.
     fn answer(plan: &Plan<JaxPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
-        let n = shape.ndim();
         let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
-        let dilations = |d: &[i64]| {
-            if d.iter().any(|&v| v > 1) {
-                format!(", rhs_dilation={}", tuple(d))
-            } else {
-                String::new()
-            }
-        };
+        let dilations = |d: &[i64]| dilation_arg("rhs_dilation", d, tuple(d));
         answer_lines(&plan.steps, |step| {
             Some(match step {
                 Step::Pad { pairs, fill } => {
-                    let pw = nchw_pad_width(pairs);
-                    match fill {
-                        Fill::Zero => format!("x = jnp.pad(x, {pw})"),
-                        Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
-                        Fill::Reflect => format!("x = jnp.pad(x, {pw}, mode='reflect')"),
-                        Fill::Replicate => format!("x = jnp.pad(x, {pw}, mode='edge')"),
-                        Fill::Circular => format!("x = jnp.pad(x, {pw}, mode='wrap')"),
-                    }
+                    format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
                 }
                 Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
                 Step::Conv {
@@ -56,70 +42,20 @@ impl Target for Jax {
                     dilations(dilation),
                     dilated_suffix(*dilated_kernel)
                 ),
-                Step::ConvTranspose {
-                    padding,
-                    kernel,
-                    dilation,
-                    output_padding,
-                    output_size,
-                    dilated_kernel,
-                    ..
-                } => {
-                    // As the full code: the full output is lax's padding (keff-1, keff-1).
-                    let pad = if output_padding.is_some() || output_size.is_some() {
-                        let full: Vec<(i64, i64)> = kernel
-                            .iter()
-                            .zip(dilation)
-                            .map(|(k, d)| (d * (k - 1), d * (k - 1)))
-                            .collect();
-                        pair_list(&full)
-                    } else {
-                        arg(padding)
-                    };
-                    // lax.conv_transpose defaults to channels last: NCHW is stated, as in the full code.
-                    format!(
-                        "lax.conv_transpose(x, w, {}, {pad}{}, dimension_numbers={}, transpose_kernel=True){}",
-                        tuple(&shape.stride),
-                        dilations(dilation),
-                        dimension_numbers(n).replace('"', "'"),
-                        dilated_suffix(*dilated_kernel)
-                    )
-                }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    window: Window::Pool,
-                    count_include_pad,
-                    ..
-                } if dilation.iter().all(|&d| d == 1) => {
-                    let reduce = |x: &str, init: &str, f: &str| {
-                        format!(
-                            "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {})",
-                            join(kernel),
-                            join(stride),
-                            window_padding(padding).replace('"', "'")
-                        )
-                    };
-                    // An average is the window sum over the counted window, as in the full code.
-                    if *max {
-                        reduce("x", "-jnp.inf", "lax.max")
-                    } else if count_include_pad.unwrap_or(true) {
-                        format!(
-                            "{} / {}",
-                            reduce("x", "0.0", "lax.add"),
-                            kernel.iter().product::<i64>()
-                        )
-                    } else {
-                        format!(
-                            "{} / {}",
-                            reduce("x", "0.0", "lax.add"),
-                            reduce("jnp.ones_like(x[:1, :1])", "0.0", "lax.add")
-                        )
-                    }
-                }
+                // As the full code and the model port.
+                Step::ConvTranspose { dilated_kernel, .. } => format!(
+                    "{}{}",
+                    conv_transpose_call("x", "w", &shape.stride, step)?.replace('"', "'"),
+                    dilated_suffix(*dilated_kernel)
+                ),
+                Step::Pool(p) if p.window == Window::Pool && !p.dilated() => pool_expr(
+                    "x",
+                    p.max,
+                    p.count_include_pad,
+                    p.geometry(),
+                    &window_padding(&p.padding),
+                )
+                .replace('"', "'"),
                 _ => return None,
             })
         })
@@ -156,14 +92,7 @@ impl Target for Jax {
                         py.line(format!("x = x[:, :, {}]", parts.join(", ")));
                     }
                     Step::Pad { pairs, fill } => {
-                        let pw = nchw_pad_width(pairs);
-                        py.line(match fill {
-                            Fill::Zero => format!("x = jnp.pad(x, {pw})"),
-                            Fill::NegInf => format!("x = jnp.pad(x, {pw}, constant_values=-jnp.inf)"),
-                            Fill::Reflect => format!("x = jnp.pad(x, {pw}, mode=\"reflect\")"),
-                            Fill::Replicate => format!("x = jnp.pad(x, {pw}, mode=\"edge\")"),
-                            Fill::Circular => format!("x = jnp.pad(x, {pw}, mode=\"wrap\")"),
-                        });
+                        py.line(format!("x = {}", pad_call("x", pairs, *fill)));
                     }
                     Step::Conv { padding, dilation, .. } => {
                         py.line(format!(
@@ -182,14 +111,7 @@ impl Target for Jax {
                                  match RHS shape'). The padding here is right; if it aborts, squeeze the size-1 axis.",
                             );
                         }
-                        // The full output is lax's padding (keff-1, keff-1); lax's own 'VALID' is not it
-                        // when the kernel is shorter than the stride.
-                        let pad = if output_padding.is_some() || output_size.is_some() {
-                            let keff: Vec<i64> = kernel.iter().zip(dilation).map(|(k, d)| d * (k - 1) + 1).collect();
-                            pair_list(&keff.iter().map(|&k| (k - 1, k - 1)).collect::<Vec<_>>())
-                        } else {
-                            padding_arg(padding)
-                        };
+                        let pad = transpose_padding(padding, kernel, dilation, output_padding.is_some() || output_size.is_some());
                         py.line(format!(
                             "x = lax.conv_transpose(x, w, strides={}, padding={pad}, rhs_dilation={}, dimension_numbers={}, transpose_kernel=True)",
                             tuple(&shape.stride),
@@ -205,15 +127,15 @@ impl Target for Jax {
                         py.line(format!("x = x if b is None else x + b.reshape(1, -1, {})", vec!["1"; n].join(", ")));
                         biased = true;
                     }
-                    Step::Pool { max: true, padding, kernel, stride, dilation, .. } => {
-                        py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", (kernel, stride, dilation), &window_padding(padding))));
+                    Step::Pool(p) if p.max => {
+                        py.line(format!("x = {}", window("x", "-jnp.inf", "lax.max", p.geometry(), &window_padding(&p.padding))));
                     }
-                    Step::Pool { max: false, padding, kernel, stride, dilation, count_include_pad, .. } => {
-                        let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                        let pad = window_padding(padding);
+                    Step::Pool(p) => {
+                        let geometry = p.geometry();
+                        let pad = window_padding(&p.padding);
                         py.line(format!("total = {}", window("x", "0.0", "lax.add", geometry, &pad)));
-                        if count_include_pad.unwrap_or(true) {
-                            py.line(format!("x = total / {}", kernel.iter().product::<i64>()));
+                        if p.count_include_pad.unwrap_or(true) {
+                            py.line(format!("x = total / {}", p.kernel.iter().product::<i64>()));
                         } else {
                             py.line(format!(
                                 "x = total / {}",
@@ -227,10 +149,7 @@ impl Target for Jax {
                             py,
                             "x",
                             "jnp.ones_like(x[:1, :1])",
-                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                            Some(v) => format!("jnp.pad({e}, {}, constant_values={v})", nchw_pad_width(p)),
-                            None => format!("jnp.pad({e}, {})", nchw_pad_width(p)),
-                        },
+                            &ConstantPad { function: "jnp.pad", width: nchw_pad_width, value: "constant_values" },
                             step,
                         );
                         py.line(format!(
@@ -296,13 +215,14 @@ impl Spelling for JaxPad {
     }
 }
 
-fn dimension_numbers(n: usize) -> String {
-    let spatial = &"DHW"[3 - n..];
+/// `lax`'s dimension numbers for NCHW data and OIHW kernels of `n` spatial dimensions.
+pub(crate) fn dimension_numbers(n: usize) -> String {
+    let spatial = &"DHW"[3usize.saturating_sub(n).min(3)..];
     format!("(\"NC{spatial}\", \"OI{spatial}\", \"NC{spatial}\")")
 }
 
 /// The `padding` argument of a convolution: a string or per-dimension pairs.
-fn padding_arg(padding: &JaxPad) -> String {
+pub(crate) fn padding_arg(padding: &JaxPad) -> String {
     match padding {
         JaxPad::Pairs(pairs) => pair_list(pairs),
         JaxPad::Same => "\"SAME\"".into(),
@@ -312,9 +232,126 @@ fn padding_arg(padding: &JaxPad) -> String {
 }
 
 /// The `padding` argument of `lax.reduce_window`: pairs cover the batch and channel axes too.
-fn window_padding(padding: &JaxPad) -> String {
+pub(crate) fn window_padding(padding: &JaxPad) -> String {
     match padding {
         JaxPad::Pairs(pairs) => nchw_pad_width(pairs),
         other => padding_arg(other),
+    }
+}
+
+/// `jnp.pad` of the spatial axes of NCHW `x` by `pairs`, filled with `fill`.
+pub(crate) fn pad_call(x: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
+    let pw = nchw_pad_width(pairs);
+    match fill {
+        Fill::Zero => format!("jnp.pad({x}, {pw})"),
+        Fill::NegInf => format!("jnp.pad({x}, {pw}, constant_values=-jnp.inf)"),
+        Fill::Reflect => format!("jnp.pad({x}, {pw}, mode=\"reflect\")"),
+        Fill::Replicate => format!("jnp.pad({x}, {pw}, mode=\"edge\")"),
+        Fill::Circular => format!("jnp.pad({x}, {pw}, mode=\"wrap\")"),
+    }
+}
+
+/// A transposed convolution's `padding`: where the plan sizes the output itself (`full`, an
+/// output padding or size to reach), lax's padding of the full output (keff-1, keff-1) — lax's
+/// own 'VALID' is not it when the kernel is shorter than the stride —, else the step's.
+pub(crate) fn transpose_padding(
+    padding: &JaxPad,
+    kernel: &[i64],
+    dilation: &[i64],
+    full: bool,
+) -> String {
+    if full {
+        let pairs: Vec<(i64, i64)> = kernel
+            .iter()
+            .zip(dilation)
+            .map(|(k, d)| (d * (k - 1), d * (k - 1)))
+            .collect();
+        pair_list(&pairs)
+    } else {
+        padding_arg(padding)
+    }
+}
+
+/// `lax.conv_transpose` of NCHW `x` by the torch-layout kernel `w` for a transposed
+/// convolution step (`None` for another step): the padding as [`transpose_padding`], the
+/// dilation written where it is not 1, and NCHW stated (lax.conv_transpose defaults to
+/// channels last).
+pub(crate) fn conv_transpose_call(
+    x: &str,
+    w: &str,
+    stride: &[i64],
+    step: &Step<JaxPad>,
+) -> Option<String> {
+    let Step::ConvTranspose {
+        padding,
+        kernel,
+        dilation,
+        output_padding,
+        output_size,
+        ..
+    } = step
+    else {
+        return None;
+    };
+    let full = output_padding.is_some() || output_size.is_some();
+    let pad = transpose_padding(padding, kernel, dilation, full);
+    let dl = dilation_arg("rhs_dilation", dilation, tuple(dilation));
+    Some(format!(
+        "lax.conv_transpose({x}, {w}, {}, {pad}{dl}, dimension_numbers={}, transpose_kernel=True)",
+        tuple(stride),
+        dimension_numbers(stride.len())
+    ))
+}
+
+/// `lax.reduce_window` of `x`: `(kernel, stride, dilation)` (the dilation written only where
+/// it is not 1) and the padding text.
+pub(crate) fn reduce_window(
+    x: &str,
+    init: &str,
+    f: &str,
+    (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
+    padding: &str,
+) -> String {
+    let dl = dilation_arg(
+        "window_dilation",
+        dilation,
+        format!("(1, 1, {})", join(dilation)),
+    );
+    format!(
+        "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}{dl})",
+        join(kernel),
+        join(stride)
+    )
+}
+
+/// A pooling of `x` in one expression: the window maximum, or the window sum over the counted
+/// window (the whole window, or, without `count_include_pad`, the input elements in it).
+pub(crate) fn pool_expr(
+    x: &str,
+    max: bool,
+    count_include_pad: Option<bool>,
+    geometry: (&[i64], &[i64], &[i64]),
+    padding: &str,
+) -> String {
+    if max {
+        reduce_window(x, "-jnp.inf", "lax.max", geometry, padding)
+    } else if count_include_pad.unwrap_or(true) {
+        format!(
+            "{} / {}",
+            reduce_window(x, "0.0", "lax.add", geometry, padding),
+            geometry.0.iter().product::<i64>()
+        )
+    } else {
+        format!(
+            "{} / {}",
+            reduce_window(x, "0.0", "lax.add", geometry, padding),
+            reduce_window(
+                &format!("jnp.ones_like({x}[:1, :1])"),
+                "0.0",
+                "lax.add",
+                geometry,
+                padding
+            )
+        )
     }
 }

@@ -7,8 +7,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, args, average_prologue, dilated_suffix, fill_helper, helper_note,
-    pad_list, pair_list, pair_tuples, short, tuple,
+    ConstantPad, Line, Py, answer_lines, args, average_prologue, dilated_suffix, fill_helpers,
+    helper_note, helper_pad, pad_list, padding_default, pair_tuples, short, tuple,
 };
 
 /// The Keras renderer.
@@ -33,9 +33,8 @@ impl Target for Keras {
     fn answer(plan: &Plan<KerasPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let n = shape.ndim();
-        let padded = plan.fills().next().is_some();
         let pad = |p: &KerasPad| {
-            let default = if padded { "" } else { "'valid'" };
+            let default = padding_default(plan, "'valid'");
             ("padding", format!("'{}'", keyword(p)), default)
         };
         answer_lines(&plan.steps, |step| {
@@ -93,19 +92,12 @@ impl Target for Keras {
                     ]),
                     dilated_suffix(*dilated_kernel)
                 ),
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    window: Window::Pool,
-                    ..
-                } => {
-                    let k = short(kernel);
+                Step::Pool(p) if p.window == Window::Pool => {
+                    let k = short(&p.kernel);
                     format!(
                         "layers.{}Pooling{n}D({k}{})",
-                        if *max { "Max" } else { "Average" },
-                        args(&[("strides", short(stride), &k), pad(padding)])
+                        if p.max { "Max" } else { "Average" },
+                        args(&[("strides", short(&p.stride), &k), pad(&p.padding)])
                     )
                 }
                 _ => return None,
@@ -139,55 +131,38 @@ impl Target for Keras {
             py.blank();
         }
         let fills: Vec<Fill> = r.plan.fills().collect();
-        let edge = (
-            Fill::Replicate,
-            "Pads by repeating the edge element (torch 'replicate').",
-        );
-        fill_helper(
+        fill_helpers(
             &mut py,
             &fills,
-            edge,
             &helper,
             "t",
-            &[
-                "first = keras.ops.take(t, [0], axis=axis)",
-                "last = keras.ops.take(t, [t.shape[axis] - 1], axis=axis)",
-                "parts = [keras.ops.repeat(first, before, axis=axis), t, keras.ops.repeat(last, after, axis=axis)]",
-                "t = keras.ops.concatenate(parts, axis=axis)",
-            ],
-        );
-        let wrap = (
-            Fill::Circular,
-            "Pads by wrapping around (torch 'circular').",
-        );
-        fill_helper(
-            &mut py,
-            &fills,
-            wrap,
-            &helper,
-            "t",
-            &[
-                "size = t.shape[axis]",
-                "parts = [keras.ops.take(t, keras.ops.arange(size - before, size), axis=axis), t, keras.ops.take(t, keras.ops.arange(after), axis=axis)]",
-                "t = keras.ops.concatenate(parts, axis=axis)",
-            ],
+            (
+                "Pads by repeating the edge element (torch 'replicate').",
+                &[
+                    "first = keras.ops.take(t, [0], axis=axis)",
+                    "last = keras.ops.take(t, [t.shape[axis] - 1], axis=axis)",
+                    "parts = [keras.ops.repeat(first, before, axis=axis), t, keras.ops.repeat(last, after, axis=axis)]",
+                    "t = keras.ops.concatenate(parts, axis=axis)",
+                ],
+            ),
+            (
+                "Pads by wrapping around (torch 'circular').",
+                &[
+                    "size = t.shape[axis]",
+                    "parts = [keras.ops.take(t, keras.ops.arange(size - before, size), axis=axis), t, keras.ops.take(t, keras.ops.arange(after), axis=axis)]",
+                    "t = keras.ops.concatenate(parts, axis=axis)",
+                ],
+            ),
         );
         // Helpers used by Lambda layers.
         for (i, step) in r.plan.steps.iter().enumerate() {
             match step {
-                Step::Pool {
-                    max,
-                    kernel,
-                    stride,
-                    dilation,
-                    window: Window::Taps,
-                    ..
-                } => {
+                Step::Pool(p) if p.window == Window::Taps => {
                     taps_function(
                         &mut py,
-                        &format!("{helper}window_{}_{i}", if *max { "max" } else { "sum" }),
-                        (kernel, stride, dilation),
-                        *max,
+                        &format!("{helper}window_{}_{i}", if p.max { "max" } else { "sum" }),
+                        p.geometry(),
+                        p.max,
                     );
                     py.blank();
                 }
@@ -213,10 +188,7 @@ impl Target for Keras {
                             py,
                             "t",
                             "keras.ops.ones_like(t[:1, ..., :1])",
-                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                            Some(v) => format!("keras.ops.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
-                            None => format!("keras.ops.pad({e}, {})", pad_list(p, 1, 1)),
-                        },
+                            &ConstantPad { function: "keras.ops.pad", width: |p| pad_list(p, 1, 1), value: "constant_values" },
                             step,
                         );
                         if taps {
@@ -260,15 +232,15 @@ impl Target for Keras {
                         if adds_bias { "False" } else { "True" }
                     ),
                     Step::AddBias => format!("{add_bias}(name=\"bias\")"),
-                    Step::Pool { max, window: Window::Taps, .. } => {
-                        format!("keras.layers.Lambda({helper}window_{}_{i})", if *max { "max" } else { "sum" })
+                    Step::Pool(p) if p.window == Window::Taps => {
+                        format!("keras.layers.Lambda({helper}window_{}_{i})", if p.max { "max" } else { "sum" })
                     }
-                    Step::Pool { max, padding, kernel, stride, .. } => format!(
+                    Step::Pool(p) => format!(
                         "keras.layers.{}Pooling{n}D(pool_size={}, strides={}, padding=\"{}\")",
-                        if *max { "Max" } else { "Average" },
-                        tuple(kernel),
-                        tuple(stride),
-                        keyword(padding)
+                        if p.max { "Max" } else { "Average" },
+                        tuple(&p.kernel),
+                        tuple(&p.stride),
+                        keyword(&p.padding)
                     ),
                     Step::AverageRatio { .. } => format!("keras.layers.Lambda({helper}average_{i})"),
                     Step::EmptyWindows { to_neg_inf } => {
@@ -357,17 +329,10 @@ fn keyword(padding: &KerasPad) -> &'static str {
     }
 }
 
-/// `keras.ops.pad`, or the named layer's edge or wrap helper (`helper` is its prefix).
+/// `keras.ops.pad`, or the named layer's edge or wrap helper (`helper` is its prefix):
+/// keras.ops.pad on TensorFlow has no "edge" or "wrap".
 fn ops_pad(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
-    let pw = pad_list(pairs, 1, 1);
-    match fill {
-        Fill::Zero => format!("keras.ops.pad(t, {pw})"),
-        Fill::NegInf => format!("keras.ops.pad(t, {pw}, constant_values=float(\"-inf\"))"),
-        Fill::Reflect => format!("keras.ops.pad(t, {pw}, mode=\"reflect\")"),
-        // keras.ops.pad on TensorFlow has no "edge" or "wrap": helpers below.
-        Fill::Replicate => format!("{helper}pad_edge(t, {})", pair_list(pairs)),
-        Fill::Circular => format!("{helper}pad_wrap(t, {})", pair_list(pairs)),
-    }
+    helper_pad(("keras.ops.pad", "reflect"), "t", helper, pairs, fill)
 }
 
 /// Window reduction by taps: exact for any dilation (Keras pooling has none).

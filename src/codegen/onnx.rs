@@ -107,22 +107,13 @@ impl Target for Onnx {
                         .map_or(String::new(), |o| format!(", output_shape={}", list(o))),
                     dilated_suffix(*dilated_kernel)
                 ),
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    ceil_mode,
-                    count_include_pad,
-                    window: Window::Pool,
-                } => format!(
+                Step::Pool(p) if p.window == Window::Pool => format!(
                     "{}({}{}{}{})",
-                    if *max { "MaxPool" } else { "AveragePool" },
-                    geometry(kernel, stride, dilation),
-                    attr(padding),
-                    if *ceil_mode { ", ceil_mode=1" } else { "" },
-                    if !*max && *count_include_pad == Some(true) {
+                    if p.max { "MaxPool" } else { "AveragePool" },
+                    geometry(&p.kernel, &p.stride, &p.dilation),
+                    attr(&p.padding),
+                    if p.ceil_mode { ", ceil_mode=1" } else { "" },
+                    if !p.max && p.count_include_pad == Some(true) {
                         ", count_include_pad=1"
                     } else {
                         ""
@@ -246,19 +237,19 @@ impl Target for Onnx {
                         ));
                         py.line(format!("nodes.append(helper.make_node(\"Add\", [\"{current}\", \"b{i}\"], [\"{out}\"]))"));
                     }
-                    Step::Pool { max, padding, kernel, stride, dilation, ceil_mode, count_include_pad, .. } => {
+                    Step::Pool(p) => {
                         let mut attrs = format!(
                             "kernel_shape={}, strides={}, dilations={}, ceil_mode={}, {}",
-                            list(kernel),
-                            list(stride),
-                            list(dilation),
-                            i64::from(*ceil_mode),
-                            padding_attrs(padding)
+                            list(&p.kernel),
+                            list(&p.stride),
+                            list(&p.dilation),
+                            i64::from(p.ceil_mode),
+                            padding_attrs(&p.padding)
                         );
-                        if !max {
-                            attrs.push_str(&format!(", count_include_pad={}", i64::from(count_include_pad.unwrap_or(false))));
+                        if !p.max {
+                            attrs.push_str(&format!(", count_include_pad={}", i64::from(p.count_include_pad.unwrap_or(false))));
                         }
-                        let kind = if *max { "MaxPool" } else { "AveragePool" };
+                        let kind = if p.max { "MaxPool" } else { "AveragePool" };
                         py.line(format!("nodes.append(helper.make_node(\"{kind}\", [\"{current}\"], [\"{out}\"], {attrs}))"));
                     }
                     // The plan sums windows with a ones convolution here (Window::OnesConv).

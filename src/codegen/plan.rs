@@ -176,16 +176,7 @@ pub enum Step<P> {
     /// The bias, added here because a zero-extension came after the layer.
     AddBias,
     /// A pooling layer.
-    Pool {
-        max: bool,
-        padding: P,
-        kernel: Vec<i64>,
-        stride: Vec<i64>,
-        dilation: Vec<i64>,
-        ceil_mode: bool,
-        count_include_pad: Option<bool>,
-        window: Window,
-    },
+    Pool(PoolStep<P>),
     /// Max-pool windows with no input element: the target leaves `from` there where the source
     /// gives the other value (−∞ in torch and JAX, the lowest float in TF, Keras, ONNX Runtime).
     EmptyWindows { to_neg_inf: bool },
@@ -202,6 +193,31 @@ pub enum Step<P> {
         dilation: Vec<i64>,
         window: Window,
     },
+}
+
+/// A pooling layer: what every renderer and port reads of a `Step::Pool`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolStep<P> {
+    pub max: bool,
+    pub padding: P,
+    pub kernel: Vec<i64>,
+    pub stride: Vec<i64>,
+    pub dilation: Vec<i64>,
+    pub ceil_mode: bool,
+    pub count_include_pad: Option<bool>,
+    pub window: Window,
+}
+
+impl<P> PoolStep<P> {
+    /// `(kernel, stride, dilation)`, as window reductions take them.
+    pub fn geometry(&self) -> (&[i64], &[i64], &[i64]) {
+        (&self.kernel, &self.stride, &self.dilation)
+    }
+
+    /// Whether the window is dilated.
+    pub fn dilated(&self) -> bool {
+        self.dilation.iter().any(|&d| d != 1)
+    }
 }
 
 /// A fact about a plan that its code must state (the header says it in words).
@@ -349,7 +365,7 @@ fn lower_native(
     }
     if sem.input_dependent {
         let static_form = !plan.steps.iter().any(|s| match s {
-            Step::Conv { padding, .. } | Step::Pool { padding, .. } => {
+            Step::Conv { padding, .. } | Step::Pool(PoolStep { padding, .. }) => {
                 matches!(padding, Native::Same | Native::SameLower)
             }
             _ => false,
@@ -367,7 +383,7 @@ fn lower_native(
     let padding = |s: &Step<Native>| match s {
         Step::Conv { padding, .. }
         | Step::ConvTranspose { padding, .. }
-        | Step::Pool { padding, .. } => Some(padding.clone()),
+        | Step::Pool(PoolStep { padding, .. }) => Some(padding.clone()),
         _ => None,
     };
     if plan.steps.is_empty() {
@@ -421,25 +437,16 @@ impl Step<Native> {
                 dilated_kernel,
             },
             Step::AddBias => Step::AddBias,
-            Step::Pool {
-                max,
-                padding,
-                kernel,
-                stride,
-                dilation,
-                ceil_mode,
-                count_include_pad,
-                window,
-            } => Step::Pool {
-                max,
-                padding: P::spell(&padding, shape)?,
-                kernel,
-                stride,
-                dilation,
-                ceil_mode,
-                count_include_pad,
-                window,
-            },
+            Step::Pool(pool) => Step::Pool(PoolStep {
+                padding: P::spell(&pool.padding, shape)?,
+                max: pool.max,
+                kernel: pool.kernel,
+                stride: pool.stride,
+                dilation: pool.dilation,
+                ceil_mode: pool.ceil_mode,
+                count_include_pad: pool.count_include_pad,
+                window: pool.window,
+            }),
             Step::EmptyWindows { to_neg_inf } => Step::EmptyWindows { to_neg_inf },
             Step::AverageRatio {
                 inner,
@@ -678,7 +685,7 @@ fn native_step(
                     spec.output_size.clone(),
                 )
             }
-            Op::MaxPool | Op::AvgPool => Step::Pool {
+            Op::MaxPool | Op::AvgPool => Step::Pool(PoolStep {
                 max: source.op == Op::MaxPool,
                 padding,
                 kernel: shape.kernel.clone(),
@@ -687,7 +694,7 @@ fn native_step(
                 ceil_mode: spec.ceil_mode.unwrap_or(false),
                 count_include_pad: spec.count_include_pad,
                 window: Window::Pool,
-            },
+            }),
         });
     }
     None
@@ -902,15 +909,17 @@ fn composed_steps(
         } => {
             let padded_after: Vec<i64> = after.iter().zip(extra).map(|(a, e)| a + e).collect();
             let window = window_for(can, sem, *max, options);
-            let valid_pool = |max: bool| Step::Pool {
-                max,
-                padding: valid.clone(),
-                kernel: shape.kernel.clone(),
-                stride: shape.stride.clone(),
-                dilation: shape.dilation.clone(),
-                ceil_mode: false,
-                count_include_pad: None,
-                window,
+            let valid_pool = |max: bool| {
+                Step::Pool(PoolStep {
+                    max,
+                    padding: valid.clone(),
+                    kernel: shape.kernel.clone(),
+                    stride: shape.stride.clone(),
+                    dilation: shape.dilation.clone(),
+                    ceil_mode: false,
+                    count_include_pad: None,
+                    window,
+                })
             };
             let pads = || before.iter().chain(after);
             // An average whose every window lies in the padded input and counts all it covers
@@ -1028,14 +1037,9 @@ fn empty_is_neg_inf(framework: Framework) -> bool {
 /// What the plan's max pool gives for such a window: the target's own value, except that a
 /// maximum over strided slices of the (−∞-padded) input keeps −∞.
 fn plan_empty_is_neg_inf<P>(plan: &Plan<P>) -> bool {
-    let taps = plan.steps.iter().any(|s| {
-        matches!(
-            s,
-            Step::Pool {
-                window: Window::Taps,
-                ..
-            }
-        )
-    });
+    let taps = plan
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Pool(p) if p.window == Window::Taps));
     empty_is_neg_inf(plan.target) || taps
 }

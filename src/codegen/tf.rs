@@ -7,8 +7,8 @@ use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, fill_helper,
-    helper_note, join, list, pad_list, pair_list, short, tuple,
+    ConstantPad, Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix,
+    dilation_arg, fill_helpers, helper_note, helper_pad, join, list, pad_list, short, tuple,
 };
 
 /// The `tf.nn` renderer.
@@ -57,11 +57,7 @@ impl Target for Tf {
                             short(v)
                         }
                     };
-                    let dilations = if dilation.iter().all(|&d| d == 1) {
-                        String::new()
-                    } else {
-                        format!(", dilations={}", numbers(dilation))
-                    };
+                    let dilations = dilation_arg("dilations", dilation, numbers(dilation));
                     format!(
                         "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{dilations}){}",
                         numbers(&shape.stride),
@@ -86,21 +82,13 @@ impl Target for Tf {
                         dilated_suffix(*dilated_kernel)
                     )
                 }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    window: Window::Pool,
-                    ..
-                } if dilation.iter().all(|&d| d == 1) => {
+                Step::Pool(p) if p.window == Window::Pool && !p.dilated() => {
                     format!(
                         "tf.nn.{}_pool{n}d(x, ksize={}, strides={}, padding={})",
-                        if *max { "max" } else { "avg" },
-                        short(kernel),
-                        short(stride),
-                        arg(padding)
+                        if p.max { "max" } else { "avg" },
+                        short(&p.kernel),
+                        short(&p.stride),
+                        arg(&p.padding)
                     )
                 }
                 _ => return None,
@@ -116,38 +104,28 @@ impl Target for Tf {
         let op = r.op();
         let helper = r.helper_prefix();
         let fills: Vec<Fill> = r.plan.fills().collect();
-        let edge = (
-            Fill::Replicate,
-            "Pads by repeating the edge element (torch 'replicate', numpy 'edge').",
-        );
-        fill_helper(
+        fill_helpers(
             &mut py,
             &fills,
-            edge,
             &helper,
             "x",
-            &[
-                "first = tf.gather(x, [0], axis=axis)",
-                "last = tf.gather(x, [x.shape[axis] - 1], axis=axis)",
-                "x = tf.concat([tf.repeat(first, before, axis=axis), x, tf.repeat(last, after, axis=axis)], axis=axis)",
-            ],
-        );
-        let wrap = (
-            Fill::Circular,
-            "Pads by wrapping around (torch 'circular', numpy 'wrap').",
-        );
-        fill_helper(
-            &mut py,
-            &fills,
-            wrap,
-            &helper,
-            "x",
-            &[
-                "size = x.shape[axis]",
-                "head = tf.gather(x, tf.range(size - before, size), axis=axis)",
-                "tail = tf.gather(x, tf.range(after), axis=axis)",
-                "x = tf.concat([head, x, tail], axis=axis)",
-            ],
+            (
+                "Pads by repeating the edge element (torch 'replicate', numpy 'edge').",
+                &[
+                    "first = tf.gather(x, [0], axis=axis)",
+                    "last = tf.gather(x, [x.shape[axis] - 1], axis=axis)",
+                    "x = tf.concat([tf.repeat(first, before, axis=axis), x, tf.repeat(last, after, axis=axis)], axis=axis)",
+                ],
+            ),
+            (
+                "Pads by wrapping around (torch 'circular', numpy 'wrap').",
+                &[
+                    "size = x.shape[axis]",
+                    "head = tf.gather(x, tf.range(size - before, size), axis=axis)",
+                    "tail = tf.gather(x, tf.range(after), axis=axis)",
+                    "x = tf.concat([head, x, tail], axis=axis)",
+                ],
+            ),
         );
         let args = if op.is_pool() {
             "x"
@@ -200,19 +178,16 @@ impl Target for Tf {
                         py.line("x = x if bias is None else x + bias");
                         biased = true;
                     }
-                    Step::Pool { max, padding, kernel, stride, dilation, window: how, .. } => {
-                        let kind = if *max { "MAX" } else { "AVG" };
-                        py.line(format!("x = {}", window(*how, "x", kind, (kernel, stride, dilation), padding)));
+                    Step::Pool(p) => {
+                        let kind = if p.max { "MAX" } else { "AVG" };
+                        py.line(format!("x = {}", window(p.window, "x", kind, p.geometry(), &p.padding)));
                     }
                     Step::AverageRatio { kernel, stride, dilation, window: how, .. } => {
                         average_prologue(
                             py,
                             "x",
                             "tf.ones_like(x[:1, ..., :1])",
-                            &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                            Some(v) => format!("tf.pad({e}, {}, constant_values={v})", pad_list(p, 1, 1)),
-                            None => format!("tf.pad({e}, {})", pad_list(p, 1, 1)),
-                        },
+                            &ConstantPad { function: "tf.pad", width: |p| pad_list(p, 1, 1), value: "constant_values" },
                             step,
                         );
                         let sum = |x: &str| window(*how, x, "AVG", (kernel, stride, dilation), &TfPad::Valid);
@@ -297,14 +272,10 @@ fn full_list(values: &[i64]) -> String {
 
 /// `tf.pad`, or the named layer's edge or wrap helper (`helper` is its prefix).
 fn pad_line(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
-    let pw = pad_list(pairs, 1, 1);
-    match fill {
-        Fill::Zero => format!("x = tf.pad(x, {pw})"),
-        Fill::NegInf => format!("x = tf.pad(x, {pw}, constant_values=float(\"-inf\"))"),
-        Fill::Reflect => format!("x = tf.pad(x, {pw}, mode=\"REFLECT\")"),
-        Fill::Replicate => format!("x = {helper}pad_edge(x, {})", pair_list(pairs)),
-        Fill::Circular => format!("x = {helper}pad_wrap(x, {})", pair_list(pairs)),
-    }
+    format!(
+        "x = {}",
+        helper_pad(("tf.pad", "REFLECT"), "x", helper, pairs, fill)
+    )
 }
 
 /// The kernel, stride and dilation of a window.

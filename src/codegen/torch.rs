@@ -2,13 +2,13 @@
 
 use crate::core::{Framework, Op, PaddingMode};
 
-use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowNeed};
+use super::plan::{Abilities, Fill, Native, Plan, PoolStep, Spelling, Step, Window, WindowNeed};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 pub(crate) use super::writer::class_name;
 use super::writer::{
-    Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, join, short,
-    torch_pad_tuple, tuple,
+    ConstantPad, Line, Py, answer_lines, args, average_prologue, crop_slices, dilated_suffix, join,
+    padding_default, short, torch_pad_tuple, tuple,
 };
 
 /// The PyTorch renderer.
@@ -41,16 +41,9 @@ impl Target for Torch {
     fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let n = shape.ndim();
-        let padded = plan.fills().next().is_some();
         let pad = |p: &TorchPad| {
-            let value = match p {
-                TorchPad::Zero => "0".to_string(),
-                TorchPad::Same => "'same'".to_string(),
-                TorchPad::Ints(v) => short(v),
-            };
-            // After an explicit pad, say that the layer itself pads nothing.
-            let default = if padded { "" } else { "0" };
-            ("padding", value, default)
+            let value = padding_value(p).replace('"', "'");
+            ("padding", value, padding_default(plan, "0"))
         };
         answer_lines(&plan.steps, |step| {
             Some(match step {
@@ -111,38 +104,7 @@ impl Target for Torch {
                         None => layer,
                     }
                 }
-                Step::Pool {
-                    max,
-                    padding,
-                    kernel,
-                    stride,
-                    dilation,
-                    ceil_mode,
-                    count_include_pad,
-                    window: Window::Pool,
-                } => {
-                    let k = short(kernel);
-                    let (name, value, default) = pad(padding);
-                    format!(
-                        "nn.{}Pool{n}d({k}{})",
-                        if *max { "Max" } else { "Avg" },
-                        args(&[
-                            ("stride", short(stride), &k),
-                            (name, value, default),
-                            (
-                                "dilation",
-                                if *max { short(dilation) } else { "1".into() },
-                                "1"
-                            ),
-                            ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                            (
-                                "count_include_pad",
-                                py_bool(count_include_pad.unwrap_or(true)).into(),
-                                "True"
-                            ),
-                        ])
-                    )
-                }
+                Step::Pool(p) if p.window == Window::Pool => pool_module(p, pad(&p.padding)),
                 _ => return None,
             })
         })
@@ -231,24 +193,24 @@ impl Target for Torch {
                             py.line("self.bias = nn.Parameter(torch.zeros(out_channels)) if bias else None");
                         }
                     }
-                    Some(Step::Pool { max: true, padding, kernel, stride, dilation, ceil_mode, .. }) => {
+                    Some(Step::Pool(p)) if p.max => {
                         py.line(format!(
                             "self.pool = nn.MaxPool{n}d(kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={})",
-                            tuple(kernel),
-                            tuple(stride),
-                            native_arg(padding),
-                            tuple(dilation),
-                            py_bool(*ceil_mode)
+                            tuple(&p.kernel),
+                            tuple(&p.stride),
+                            native_arg(&p.padding),
+                            tuple(&p.dilation),
+                            py_bool(p.ceil_mode)
                         ));
                     }
-                    Some(Step::Pool { max: false, padding, kernel, stride, ceil_mode, count_include_pad, .. }) => {
+                    Some(Step::Pool(p)) => {
                         py.line(format!(
                             "self.pool = nn.AvgPool{n}d(kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={})",
-                            tuple(kernel),
-                            tuple(stride),
-                            native_arg(padding),
-                            py_bool(*ceil_mode),
-                            py_bool(count_include_pad.unwrap_or(true))
+                            tuple(&p.kernel),
+                            tuple(&p.stride),
+                            native_arg(&p.padding),
+                            py_bool(p.ceil_mode),
+                            py_bool(p.count_include_pad.unwrap_or(true))
                         ));
                     }
                     _ => {}
@@ -363,6 +325,45 @@ fn native_arg(padding: &TorchPad) -> String {
     }
 }
 
+/// A `padding` argument's value: `0`, `"same"`, or the pads (one number where they agree).
+pub(crate) fn padding_value(padding: &TorchPad) -> String {
+    match padding {
+        TorchPad::Zero => "0".into(),
+        TorchPad::Same => "\"same\"".into(),
+        TorchPad::Ints(v) => short(v),
+    }
+}
+
+/// The `nn` module of a pooling step (`nn.MaxPool2d(3, stride=2)`), arguments at their
+/// defaults left out; `padding` is the padding argument as `(name, value, default)`.
+pub(crate) fn pool_module(p: &PoolStep<TorchPad>, padding: (&str, String, &str)) -> String {
+    let n = p.kernel.len();
+    let k = short(&p.kernel);
+    format!(
+        "nn.{}Pool{n}d({k}{})",
+        if p.max { "Max" } else { "Avg" },
+        args(&[
+            ("stride", short(&p.stride), &k),
+            padding,
+            (
+                "dilation",
+                if p.max {
+                    short(&p.dilation)
+                } else {
+                    "1".into()
+                },
+                "1"
+            ),
+            ("ceil_mode", py_bool(p.ceil_mode).into(), "False"),
+            (
+                "count_include_pad",
+                py_bool(p.count_include_pad.unwrap_or(true)).into(),
+                "True"
+            ),
+        ])
+    )
+}
+
 fn mode_name(mode: PaddingMode) -> &'static str {
     match mode {
         PaddingMode::Zeros => "zeros",
@@ -417,9 +418,10 @@ fn forward_lines(
                     py,
                     "x",
                     "torch.ones_like(x[:1, :1])",
-                    &|e: &str, p: &[(i64, i64)], v: Option<&str>| match v {
-                        Some(v) => format!("F.pad({e}, {}, value={v})", torch_pad_tuple(p)),
-                        None => format!("F.pad({e}, {})", torch_pad_tuple(p)),
+                    &ConstantPad {
+                        function: "F.pad",
+                        width: torch_pad_tuple,
+                        value: "value",
                     },
                     step,
                 );
@@ -524,37 +526,21 @@ fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool)
                 tuple(dilation)
             )
         }
-        Step::Pool {
-            max: true,
-            padding,
-            kernel,
-            stride,
-            dilation,
-            ceil_mode,
-            ..
-        } => format!(
+        Step::Pool(p) if p.max => format!(
             "F.max_pool{n}d(x, {}, {}, {}, {}, ceil_mode={})",
-            tuple(kernel),
-            tuple(stride),
-            native_arg(padding),
-            tuple(dilation),
-            py_bool(*ceil_mode)
+            tuple(&p.kernel),
+            tuple(&p.stride),
+            native_arg(&p.padding),
+            tuple(&p.dilation),
+            py_bool(p.ceil_mode)
         ),
-        Step::Pool {
-            max: false,
-            padding,
-            kernel,
-            stride,
-            ceil_mode,
-            count_include_pad,
-            ..
-        } => format!(
+        Step::Pool(p) => format!(
             "F.avg_pool{n}d(x, {}, {}, {}, ceil_mode={}, count_include_pad={})",
-            tuple(kernel),
-            tuple(stride),
-            native_arg(padding),
-            py_bool(*ceil_mode),
-            py_bool(count_include_pad.unwrap_or(true))
+            tuple(&p.kernel),
+            tuple(&p.stride),
+            native_arg(&p.padding),
+            py_bool(p.ceil_mode),
+            py_bool(p.count_include_pad.unwrap_or(true))
         ),
         _ => "x".into(),
     }

@@ -2,7 +2,7 @@
 //! so renderers only say what to write; and the helpers every renderer shares (argument text,
 //! the porter's answer [`Line`]s, the exact average's prologue, `dilate_kernel`).
 
-use super::plan::{Fill, Step, Window};
+use super::plan::{Fill, Plan, Step, Window};
 
 /// A Python source being written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -262,13 +262,18 @@ pub(crate) fn short(values: &[i64]) -> String {
     }
 }
 
-/// `, name=value` for each argument that is not its default.
-pub(crate) fn args(parts: &[(&str, String, &str)]) -> String {
+/// `name=value` for each argument that is not its default.
+pub(crate) fn kwargs(parts: &[(&str, String, &str)]) -> Vec<String> {
     parts
         .iter()
         .filter(|(_, value, default)| value != default)
-        .map(|(name, value, _)| format!(", {name}={value}"))
+        .map(|(name, value, _)| format!("{name}={value}"))
         .collect()
+}
+
+/// `, name=value` for each argument that is not its default.
+pub(crate) fn args(parts: &[(&str, String, &str)]) -> String {
+    kwargs(parts).iter().map(|k| format!(", {k}")).collect()
 }
 
 /// A target's answer lines: `write` gives a step's one-line form, or `None` for a step with
@@ -296,56 +301,77 @@ fn spelled_out<P>(step: &Step<P>) -> Line {
             "# windows with no input: the source's −∞ or lowest float (full code below)"
         }
         Step::AddBias => "# the bias, added after the zero-extension (full code below)",
-        Step::Pool {
-            window: Window::OnesConv,
-            ..
-        } => "# the window sums: a grouped convolution with a ones kernel (full code below)",
-        Step::Pool {
-            window: Window::Taps,
-            ..
-        } => "# the window: one strided slice per kernel tap, combined (full code below)",
-        Step::Pool {
-            window: Window::DenseThenStride,
-            ..
-        } => "# the pool at stride 1, then every stride-th output (full code below)",
+        Step::Pool(p) => match p.window {
+            Window::OnesConv => {
+                "# the window sums: a grouped convolution with a ones kernel (full code below)"
+            }
+            Window::Taps => {
+                "# the window: one strided slice per kernel tap, combined (full code below)"
+            }
+            Window::DenseThenStride => {
+                "# the pool at stride 1, then every stride-th output (full code below)"
+            }
+            Window::Pool => "# a step spelled out in the full code below",
+        },
         Step::Pad { .. } => "# the padding, with the source's fill (full code below)",
         _ => "# a step spelled out in the full code below",
     };
     Line::new(LineKind::SpelledOut, text)
 }
 
-/// Defines the helper that pads with `fill` where the target has no such mode (`pad_edge` for
-/// replicate, `pad_wrap` for circular), if the plan's `fills` use it: `def
-/// {helper}pad_edge({x}, pairs)` with the docstring `doc`, a loop over the padded axes whose
-/// body is `body`, and `return {x}`.
-pub(crate) fn fill_helper(
+/// Defines the helpers that pad where the target has no such mode, those the plan's `fills`
+/// use: `def {helper}pad_edge({x}, pairs)` for replicate (`edge`) and `pad_wrap` for circular
+/// (`wrap`), each with its docstring, a loop over the padded axes whose body is given, and
+/// `return {x}`.
+pub(crate) fn fill_helpers(
     py: &mut Py,
     fills: &[Fill],
-    (fill, doc): (Fill, &str),
     helper: &str,
     x: &str,
-    body: &[&str],
+    edge: (&str, &[&str]),
+    wrap: (&str, &[&str]),
 ) {
-    if !fills.contains(&fill) {
-        return;
+    for (fill, name, (doc, body)) in [
+        (Fill::Replicate, "pad_edge", edge),
+        (Fill::Circular, "pad_wrap", wrap),
+    ] {
+        if !fills.contains(&fill) {
+            continue;
+        }
+        py.block(format!("def {helper}{name}({x}, pairs)"), |py| {
+            py.line(format!("\"\"\"{doc}\"\"\""));
+            py.block(
+                "for axis, (before, after) in enumerate(pairs, start=1)",
+                |py| {
+                    for line in body {
+                        py.line(line);
+                    }
+                },
+            );
+            py.line(format!("return {x}"));
+        });
+        py.blank();
     }
-    let name = match fill {
-        Fill::Replicate => "pad_edge",
-        _ => "pad_wrap",
-    };
-    py.block(format!("def {helper}{name}({x}, pairs)"), |py| {
-        py.line(format!("\"\"\"{doc}\"\"\""));
-        py.block(
-            "for axis, (before, after) in enumerate(pairs, start=1)",
-            |py| {
-                for line in body {
-                    py.line(line);
-                }
-            },
-        );
-        py.line(format!("return {x}"));
-    });
-    py.blank();
+}
+
+/// A channels-last pad of `x`'s spatial axes by `pairs` where edge and wrap have no mode on
+/// every backend (TF, Keras): `function` pads zeros, −∞ or reflected (`reflect` is its mode's
+/// name), the helpers [`fill_helpers`] defines (`helper` is their prefix) the rest.
+pub(crate) fn helper_pad(
+    (function, reflect): (&str, &str),
+    x: &str,
+    helper: &str,
+    pairs: &[(i64, i64)],
+    fill: Fill,
+) -> String {
+    let pw = pad_list(pairs, 1, 1);
+    match fill {
+        Fill::Zero => format!("{function}({x}, {pw})"),
+        Fill::NegInf => format!("{function}({x}, {pw}, constant_values=float(\"-inf\"))"),
+        Fill::Reflect => format!("{function}({x}, {pw}, mode=\"{reflect}\")"),
+        Fill::Replicate => format!("{helper}pad_edge({x}, {})", pair_list(pairs)),
+        Fill::Circular => format!("{helper}pad_wrap({x}, {})", pair_list(pairs)),
+    }
 }
 
 /// The comment after a pad line that calls a helper of the full code (TF and Keras have no
@@ -355,6 +381,26 @@ pub(crate) fn helper_note(fill: Fill) -> &'static str {
         Fill::Replicate => "  # pad_edge: the edge values repeated (defined in the full code)",
         Fill::Circular => "  # pad_wrap: wrapped around (defined in the full code)",
         _ => "",
+    }
+}
+
+/// The default of a layer's `padding` argument in an answer line: `default`, except after an
+/// explicit pad step, where the argument is always written (saying the layer itself pads
+/// nothing).
+pub(crate) fn padding_default<P>(plan: &Plan<P>, default: &'static str) -> &'static str {
+    if plan.fills().next().is_some() {
+        ""
+    } else {
+        default
+    }
+}
+
+/// `, name=value` for a dilation: written only where some dilation is not 1.
+pub(crate) fn dilation_arg(name: &str, dilation: &[i64], value: String) -> String {
+    if dilation.iter().all(|&d| d == 1) {
+        String::new()
+    } else {
+        format!(", {name}={value}")
     }
 }
 
@@ -381,18 +427,36 @@ pub(crate) fn crop_slices(pairs: &[(i64, i64)], leading: usize, trailing: usize)
     parts.join(", ")
 }
 
-/// A target's constant pad call: `(expression, pairs, value)` -> code; value `None` pads zeros.
-pub(crate) type PadCall<'a> = &'a dyn Fn(&str, &[(i64, i64)], Option<&str>) -> String;
+/// A target's constant pad call: `{function}(expression, {width(pairs)})`, and
+/// `, {value}=v` for a value other than zero.
+pub(crate) struct ConstantPad {
+    pub function: &'static str,
+    /// The pad widths as the function takes them.
+    pub width: fn(&[(i64, i64)]) -> String,
+    /// The keyword of the value.
+    pub value: &'static str,
+}
+
+impl ConstantPad {
+    /// `expr` padded by `pairs` with `value` (`None`: zeros).
+    fn call(&self, expr: &str, pairs: &[(i64, i64)], value: Option<&str>) -> String {
+        let (f, w) = (self.function, (self.width)(pairs));
+        match value {
+            Some(v) => format!("{f}({expr}, {w}, {}={v})", self.value),
+            None => format!("{f}({expr}, {w})"),
+        }
+    }
+}
 
 /// Writes the prologue of an exact average (`Step::AverageRatio`) in one target's words: `ones`
 /// shaped like one channel of the input, the `mask` that is 1 where the divisor counts (input,
 /// and the inner padding when `include_pad`) and 0 past it, and the zero-padded input `var`.
-/// `pad(expr, pairs, value)` writes the target's constant pad call (value `None`: zeros).
+/// `pad` is the target's constant pad call.
 pub(crate) fn average_prologue<P>(
     py: &mut Py,
     var: &str,
     ones_like: &str,
-    pad: PadCall,
+    pad: &ConstantPad,
     step: &Step<P>,
 ) {
     let Step::AverageRatio {
@@ -410,12 +474,12 @@ pub(crate) fn average_prologue<P>(
     if *include_pad {
         py.line(format!(
             "mask = {}",
-            pad(&pad("ones", inner, Some("1.0")), extension, None)
+            pad.call(&pad.call("ones", inner, Some("1.0")), extension, None)
         ));
     } else {
-        py.line(format!("mask = {}", pad("ones", padded, None)));
+        py.line(format!("mask = {}", pad.call("ones", padded, None)));
     }
-    py.line(format!("{var} = {}", pad(var, padded, None)));
+    py.line(format!("{var} = {}", pad.call(var, padded, None)));
 }
 
 const DILATE_KERNEL: &str = "def dilate_kernel(w, dilation):

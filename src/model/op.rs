@@ -80,6 +80,17 @@ pub struct Conv {
     pub activation: Option<Activation>,
 }
 
+impl Conv {
+    /// The output channels and the group count at `in_channels` input channels: a depthwise
+    /// layer has one group per input channel and `multiplier` outputs each.
+    pub fn out_and_groups(&self, in_channels: i64) -> (i64, i64) {
+        match self.groups {
+            Groups::Depthwise { multiplier } => (in_channels * multiplier, in_channels),
+            Groups::Count(g) => (self.filters, g),
+        }
+    }
+}
+
 /// A normalisation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Norm {

@@ -387,10 +387,21 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
     }
 }
 
-/// Lines that set one load's canonical arrays into `params` of a TensorFlow port: kernels
-/// `[k..., in/groups, out]` (a transposed one `[k..., out/groups, in]`; when each group reads
-/// one channel, `[k..., in, multiplier]` for `tf.nn.depthwise_conv2d`), dense `[in, out]`.
-fn write_tf(py: &mut Py, load: &Load, access: &Access) {
+/// NumPy arrays as the torch tensors a module is called on, comma separated.
+fn torch_args(xs: &[String]) -> String {
+    let args: Vec<String> = xs
+        .iter()
+        .map(|x| format!("torch.from_numpy({x})"))
+        .collect();
+    args.join(", ")
+}
+
+/// Lines that set one load's canonical arrays into `params` of a TensorFlow or JAX port. JAX
+/// takes PyTorch's layouts as they are (the single-layer JAX code's `OIHW` kernels);
+/// TensorFlow (`channels_last`) kernels `[k..., in/groups, out]` (a transposed one
+/// `[k..., out/groups, in]`; when each group reads one channel, `[k..., in, multiplier]` for
+/// `tf.nn.depthwise_conv2d`), dense `[in, out]`.
+fn write_params(py: &mut Py, load: &Load, access: &Access, channels_last: bool) {
     let dst = &access.layer;
     match &load.kind {
         LoadKind::Conv {
@@ -402,66 +413,44 @@ fn write_tf(py: &mut Py, load: &Load, access: &Access) {
             ..
         } => {
             let n = *rank;
-            py.line(format!(
-                "w = np.transpose(w, {})",
-                tuple(&kernel_to_last(n))
-            ));
-            if !*transposed && *groups > 1 {
-                py.block("if w.shape[-2] == 1", |py| {
-                    py.line(format!(
-                        "w = w.reshape(w.shape[:{n}] + ({groups}, -1))  # depthwise: [k..., in, multiplier]"
-                    ));
-                });
-            }
-            py.line(format!("{dst} = {{\"w\": np.ascontiguousarray(w)}}"));
-            if *separable {
+            if channels_last {
                 py.line(format!(
-                    "{dst}[\"pointwise\"] = np.ascontiguousarray(np.transpose(pw, {}))",
+                    "w = np.transpose(w, {})",
                     tuple(&kernel_to_last(n))
                 ));
+                if !*transposed && *groups > 1 {
+                    py.block("if w.shape[-2] == 1", |py| {
+                        py.line(format!(
+                            "w = w.reshape(w.shape[:{n}] + ({groups}, -1))  # depthwise: [k..., in, multiplier]"
+                        ));
+                    });
+                }
+                py.line(format!("{dst} = {{\"w\": np.ascontiguousarray(w)}}"));
+            } else {
+                py.line(format!("{dst} = {{\"w\": w}}"));
             }
-            if *bias {
-                py.line(format!("{dst}[\"b\"] = b"));
-            }
-        }
-        LoadKind::Dense { bias, .. } => {
-            py.line(format!("{dst} = {{\"w\": np.ascontiguousarray(w.T)}}"));
-            if *bias {
-                py.line(format!("{dst}[\"b\"] = b"));
-            }
-        }
-        LoadKind::Embedding { .. } => {
-            py.line(format!("{dst} = {{\"w\": w}}"));
-        }
-        LoadKind::BatchNorm { .. } => {
-            py.line(format!(
-                "{dst} = {{\"mean\": mean, \"var\": var, \"gamma\": gamma, \"beta\": beta}}"
-            ));
-        }
-        LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
-            py.line(format!("{dst} = {{\"gamma\": gamma, \"beta\": beta}}"));
-        }
-    }
-}
-
-/// Lines that set one load's canonical arrays into `params` of a JAX port: PyTorch's layouts
-/// as they are (the single-layer JAX code's `OIHW` kernels).
-fn write_jax(py: &mut Py, load: &Load, access: &Access) {
-    let dst = &access.layer;
-    match &load.kind {
-        LoadKind::Conv {
-            separable, bias, ..
-        } => {
-            py.line(format!("{dst} = {{\"w\": w}}"));
             if *separable {
-                py.line(format!("{dst}[\"pointwise\"] = pw"));
+                let pw = if channels_last {
+                    format!(
+                        "np.ascontiguousarray(np.transpose(pw, {}))",
+                        tuple(&kernel_to_last(n))
+                    )
+                } else {
+                    "pw".into()
+                };
+                py.line(format!("{dst}[\"pointwise\"] = {pw}"));
             }
             if *bias {
                 py.line(format!("{dst}[\"b\"] = b"));
             }
         }
         LoadKind::Dense { bias, .. } => {
-            py.line(format!("{dst} = {{\"w\": w}}"));
+            let w = if channels_last {
+                "np.ascontiguousarray(w.T)"
+            } else {
+                "w"
+            };
+            py.line(format!("{dst} = {{\"w\": {w}}}"));
             if *bias {
                 py.line(format!("{dst}[\"b\"] = b"));
             }
@@ -818,8 +807,8 @@ fn script_rest(
         match target {
             Framework::Torch => write_torch(&mut body, load, &access),
             Framework::Keras => write_keras(&mut body, load, &access),
-            Framework::Tf => write_tf(&mut body, load, &access),
-            Framework::Jax => write_jax(&mut body, load, &access),
+            Framework::Tf => write_params(&mut body, load, &access, true),
+            Framework::Jax => write_params(&mut body, load, &access, false),
             other => {
                 return Err(PortError::at(
                     line,
@@ -842,11 +831,7 @@ fn script_rest(
     // Run both.
     match source {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
-            let args: Vec<String> = xs
-                .iter()
-                .map(|x| format!("torch.from_numpy({x})"))
-                .collect();
-            py.line(format!("want = outputs_of(source({}))", args.join(", ")));
+            py.line(format!("want = outputs_of(source({}))", torch_args(&xs)));
         }),
         Framework::Onnx => {
             py.line("session = ort.InferenceSession(onnx_model.SerializeToString(), providers=[\"CPUExecutionProvider\"])");
@@ -876,11 +861,7 @@ fn script_rest(
     match target {
         Framework::Torch => py.block("with torch.no_grad()", |py| {
             py.line("port.eval()");
-            let args: Vec<String> = port_xs
-                .iter()
-                .map(|x| format!("torch.from_numpy({x})"))
-                .collect();
-            py.line(format!("got = outputs_of(port({}))", args.join(", ")));
+            py.line(format!("got = outputs_of(port({}))", torch_args(&port_xs)));
         }),
         Framework::Keras => {
             let arg = if port_xs.len() == 1 {

@@ -1,16 +1,23 @@
 //! What the TensorFlow and JAX ports share: the model as one Python function
 //! `def model(x, params)`, each step's lines with the source line in a comment, tensors named
 //! `x` along a path and by their step where a value is read again, weights read from `params`
-//! by step name. The targets say only how each step is spelled ([`Code`]).
+//! by step name, and the steps the two write alike (a convolution's or pool's plan, a dense
+//! layer, a pad, an upsampling). The targets say only how each step is spelled ([`Code`]),
+//! through the [`Function`] hooks.
 
 use std::collections::HashSet;
 
+use crate::codegen::plan::{Fill, Plan, Step};
+use crate::codegen::target::Target;
 use crate::codegen::writer::Py;
+use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
-use crate::model::op::Binary;
+use crate::model::op::{Activation, Conv, Interpolation, PadFill};
 
-use super::float;
+use super::lines::{Helpers, embed_layer, single_calls};
+use super::{Access, PortError, Written, float, py_bool};
 
+use super::lines::{assignments, fill, note, port_names, variable_names};
 use super::plan::{PortPlan, PortStep, Var};
 
 /// One step's code.
@@ -45,6 +52,310 @@ impl Code {
             ..Code::default()
         }
     }
+
+    /// A step of these lines.
+    pub fn lines(lines: Vec<String>) -> Code {
+        Code {
+            lines,
+            ..Code::default()
+        }
+    }
+
+    /// A step of these lines, or, with none, one that computes nothing (`why`).
+    fn lines_or_alias(lines: Vec<String>, why: &str) -> Code {
+        if lines.is_empty() {
+            Code::alias(why)
+        } else {
+            Code::lines(lines)
+        }
+    }
+}
+
+/// What a function-form target (TensorFlow, JAX) spells its own way; the walk over the model
+/// and over the steps the two write alike is [`write`] and the `*_code` functions here.
+pub(super) trait Function {
+    /// The target's padding forms.
+    type Pad;
+    /// The single-layer target whose function a pool no one call computes embeds.
+    type Layer: Target<Pad = Self::Pad>;
+    /// The framework and its tensors, as the docstring names them.
+    const TITLE: &'static str;
+    const TENSORS: &'static str;
+    /// The imports the port starts with.
+    const IMPORTS: &'static [&'static str];
+    /// What each input goes through (`{}` is the input).
+    const CONVERT: &'static str;
+    /// What the docstring says about `params`.
+    const DOC: &'static str;
+    /// The helpers' names (never a tensor's).
+    const HELPER_NAMES: &'static [&'static str];
+    /// The first spatial axis: 1 channels last, 2 channels first.
+    const SPATIAL: usize;
+    /// The helpers that resize one axis linearly and by cubic convolution.
+    const RESIZE_LINEAR: &'static str;
+    const RESIZE_CUBIC: &'static str;
+
+    /// An activation of `x`.
+    fn activation(a: Activation, x: &str) -> String;
+    /// A pad of the spatial axes.
+    fn pad_spatial(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String;
+    /// A pad of every axis (`pairs`, amounts >= 0).
+    fn pad(w: &mut Writer, pairs: &[(i64, i64)], fill: PadFill) -> String;
+    /// Each element repeated `r` times along `axis`.
+    fn repeat(r: i64, axis: usize) -> String;
+    /// The elements at `indices` along `axis`.
+    fn gather(indices: &[i64], axis: usize) -> String;
+}
+
+/// A TF or JAX port being written.
+pub(super) struct Writer {
+    /// Helper definitions, in the order first used.
+    pub helpers: Helpers,
+    /// Single-layer functions embedded for pools no single call computes.
+    pub defs: Py,
+    pub names: Names,
+    /// Random ops so far (in JAX each takes its own key).
+    pub keys: usize,
+}
+
+/// One step's lines in a function-form target.
+pub(super) type StepCode<P> =
+    fn(&mut Writer, &Graph, &PortPlan<P>, &PortStep<P>) -> Result<Code, PortError>;
+
+/// Writes the plan as the function-form target `T`, each step through `step_code`.
+pub(super) fn write<T: Function>(
+    g: &Graph,
+    plan: &PortPlan<T::Pad>,
+    step_code: StepCode<T::Pad>,
+) -> Result<Written, PortError> {
+    let mut w = Writer {
+        helpers: Helpers::default(),
+        defs: Py::new(),
+        names: Names::new(T::HELPER_NAMES),
+        keys: 0,
+    };
+    let codes = plan
+        .steps
+        .iter()
+        .map(|s| step_code(&mut w, g, plan, s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut head = Py::new();
+    for i in T::IMPORTS {
+        head.import(i);
+    }
+    w.helpers.write(&mut head);
+    head.append(&w.defs);
+    let inputs: Vec<String> = plan
+        .inputs
+        .iter()
+        .map(|p| shape_text(&p.tensor.shape))
+        .collect();
+    let doc = format!(
+        "The {} model `{}` in {}, on {} (input {}). {}",
+        plan.source.title(),
+        g.name,
+        T::TITLE,
+        T::TENSORS,
+        inputs.join(", "),
+        T::DOC
+    );
+    let py = assemble(g, plan, &codes, &mut w.names, &head, &doc, T::CONVERT);
+    let access = plan
+        .loads
+        .iter()
+        .map(|l| {
+            let name = plan.steps.get(l.step).map_or("", |s| s.name.as_str());
+            (
+                l.step,
+                Access {
+                    layer: format!("params[{name:?}]"),
+                    ..Access::default()
+                },
+            )
+        })
+        .collect();
+    Ok(Written { py, access })
+}
+
+/// ` * gamma + beta` of a normalisation: the weights read from `p` (a step's params), each
+/// only where the layer has it (`scale`, `center`), broadcast by the index `at`.
+pub(super) fn scale_shift(p: &str, scale: bool, center: bool, at: &str) -> String {
+    let mut text = String::new();
+    if scale {
+        text.push_str(&format!(" * {p}[\"gamma\"]{at}"));
+    }
+    if center {
+        text.push_str(&format!(" + {p}[\"beta\"]{at}"));
+    }
+    text
+}
+
+/// A crop of the spatial axes.
+pub(super) fn crop_spatial<T: Function>(pairs: &[(i64, i64)]) -> String {
+    let mut all = vec![(0, 0); T::SPATIAL];
+    all.extend_from_slice(pairs);
+    format!("{{x}}{}", crop_index(&all))
+}
+
+/// A convolution's lines: its single-layer plan's pads and crops, `call` for the layer step
+/// (the bias `b` added to it unless the plan adds it after a crop; `None` for a step that is
+/// no convolution), the pointwise half of a separable one, then the activation.
+pub(super) fn conv_code<T: Function>(
+    w: &mut Writer,
+    line: usize,
+    cp: &Plan<T::Pad>,
+    conv: &Conv,
+    b: &str,
+    pointwise: impl FnOnce() -> String,
+    mut call: impl FnMut(&Step<T::Pad>) -> Option<String>,
+) -> Result<Code, PortError> {
+    let layer_bias = conv.bias && !cp.adds_bias() && !conv.separable;
+    let mut lines = Vec::new();
+    for s in &cp.steps {
+        match s {
+            Step::Pad { pairs, fill } => lines.push(T::pad_spatial(w, pairs, *fill)),
+            Step::Crop { pairs } => lines.push(crop_spatial::<T>(pairs)),
+            Step::AddBias => {
+                if conv.bias && !conv.separable {
+                    lines.push(format!("{{x}} + {b}"));
+                }
+            }
+            layer => {
+                let text = call(layer)
+                    .ok_or_else(|| PortError::at(line, "a pooling step in a convolution"))?;
+                lines.push(if layer_bias {
+                    format!("{text} + {b}")
+                } else {
+                    text
+                });
+            }
+        }
+    }
+    if conv.separable {
+        let call = pointwise();
+        lines.push(if conv.bias {
+            format!("{call} + {b}")
+        } else {
+            call
+        });
+    }
+    if let Some(a) = conv.activation {
+        lines.push(T::activation(a, "{x}"));
+    }
+    Ok(Code::lines(lines))
+}
+
+/// A pool's lines: one call per step of its single-layer plan when each is one (`window`
+/// writes the pooling and empty-window steps), else the single-layer function embedded.
+pub(super) fn pool_code<T: Function>(
+    w: &mut Writer,
+    line: usize,
+    step: &PortStep<T::Pad>,
+    (spec, pp): (&LayerSpec, &Plan<T::Pad>),
+    dilated_window: bool,
+    mut window: impl FnMut(&Step<T::Pad>) -> Option<String>,
+) -> Result<Code, PortError> {
+    if !single_calls(&pp.steps, dilated_window) {
+        let f = w.names.take(&format!("{}_pool", step.name));
+        embed_layer::<T::Layer>(&mut w.defs, spec, pp, &f);
+        return Ok(Code::expr(format!("{f}({{x}})")));
+    }
+    let mut lines = Vec::new();
+    for s in &pp.steps {
+        lines.push(match s {
+            Step::Pad { pairs, fill } => T::pad_spatial(w, pairs, *fill),
+            Step::Crop { pairs } => crop_spatial::<T>(pairs),
+            other => window(other).ok_or_else(|| {
+                PortError::at(line, "a pooling step the port writes as a function")
+            })?,
+        });
+    }
+    Ok(Code::lines(lines))
+}
+
+/// A dense layer's lines: `text`, then the activation.
+pub(super) fn dense_code<T: Function>(text: String, activation: Option<Activation>) -> Code {
+    let mut lines = vec![text];
+    if let Some(a) = activation {
+        lines.push(T::activation(a, "{x}"));
+    }
+    Code::lines(lines)
+}
+
+/// A pad of every axis: the negative amounts cropped first, then the positive ones padded.
+pub(super) fn pad_code<T: Function>(w: &mut Writer, pairs: &[(i64, i64)], fill: PadFill) -> Code {
+    let crop: Vec<(i64, i64)> = pairs
+        .iter()
+        .map(|&(b, a)| ((-b).max(0), (-a).max(0)))
+        .collect();
+    let pad: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (b.max(0), a.max(0))).collect();
+    let any = |v: &[(i64, i64)]| v.iter().any(|&(b, a)| b > 0 || a > 0);
+    let mut lines = Vec::new();
+    if any(&crop) {
+        lines.push(format!("{{x}}{}", crop_index(&crop)));
+    }
+    if any(&pad) {
+        lines.push(T::pad(w, &pad, fill));
+    }
+    Code::lines_or_alias(lines, "pads nothing")
+}
+
+/// How an upsampling resizes: per spatial axis, from `input` to `output` elements.
+pub(super) struct Resize<'a> {
+    pub input: &'a [i64],
+    pub output: &'a [i64],
+    pub scale: &'a Option<Vec<f64>>,
+    pub mode: Interpolation,
+    pub align_corners: bool,
+}
+
+/// An upsampling's lines, one axis at a time, as the source computes it (`source`).
+pub(super) fn upsample_code<T: Function>(w: &mut Writer, source: Framework, r: Resize) -> Code {
+    let mut lines = Vec::new();
+    for (a, (&i, &o)) in r.input.iter().zip(r.output).enumerate() {
+        let axis = a + T::SPATIAL;
+        let f = r
+            .scale
+            .as_ref()
+            .and_then(|s| if s.len() == 1 { s.first() } else { s.get(a) })
+            .copied();
+        match r.mode {
+            Interpolation::Nearest => {
+                let idx = nearest_indices(source == Framework::Keras, i, o, f);
+                match repeat_factor(&idx, i) {
+                    Some(1) => {}
+                    Some(k) => lines.push(T::repeat(k, axis)),
+                    None => lines.push(T::gather(&idx, axis)),
+                }
+            }
+            Interpolation::Linear => {
+                let ratio = linear_ratio(i, o, f, r.align_corners);
+                if i == o && ratio == 1.0 {
+                    continue;
+                }
+                w.helpers.add(T::RESIZE_LINEAR);
+                lines.push(format!(
+                    "resize_linear({{x}}, {axis}, {o}, {}, {})",
+                    float(ratio),
+                    py_bool(r.align_corners)
+                ));
+            }
+            Interpolation::Bicubic => {
+                // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
+                // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
+                let keras = source == Framework::Keras;
+                let ratio = linear_ratio(i, o, f, r.align_corners && !keras);
+                w.helpers.add(T::RESIZE_CUBIC);
+                lines.push(format!(
+                    "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
+                    float(ratio),
+                    py_bool(r.align_corners && !keras),
+                    py_bool(!keras)
+                ));
+            }
+        }
+    }
+    Code::lines_or_alias(lines, "the size is unchanged")
 }
 
 /// Python names in use in the port: module names, helpers, Python's keywords and the builtins
@@ -142,87 +453,6 @@ impl Names {
     }
 }
 
-/// The source line and text of a step's operation, as a comment.
-fn note<P>(g: &Graph, step: &PortStep<P>) -> Option<String> {
-    let node = g.node(step.node?);
-    let line = node.source.line;
-    let text = crate::model::code::eval::short(&node.source.text);
-    let mut c = if line > 0 {
-        format!("line {line}: {text}")
-    } else {
-        text
-    };
-    if let Some(a) = &node.inferred.answer
-        && a.pads_depend_on_input
-    {
-        c.push_str(" (strided 'same': these pads are for this input size)");
-    }
-    Some(c)
-}
-
-/// Python names of the port's tensors. A value that computes nothing (an alias) shares its
-/// input's name; along a path the value is `x`, and a value read again later (or returned)
-/// keeps its step's name.
-fn variable_names<P>(plan: &PortPlan<P>, codes: &[Code], names: &mut Names) -> Vec<String> {
-    let n = plan.tensors.len();
-    // Each variable's root: the value it is an alias of.
-    let mut root: Vec<usize> = (0..n).collect();
-    for (s, c) in plan.steps.iter().zip(codes) {
-        if c.alias
-            && let (Some(i), Some(o)) = (s.inputs.first(), s.outputs.first())
-        {
-            root[o.0] = root[i.0];
-        }
-    }
-    let computed: Vec<usize> = (0..plan.steps.len()).filter(|&i| !codes[i].alias).collect();
-    let mut last_use = vec![0usize; n];
-    let mut readers = vec![0usize; n];
-    for &i in &computed {
-        for v in &plan.steps[i].inputs {
-            last_use[root[v.0]] = i;
-            readers[root[v.0]] += 1;
-        }
-    }
-    let outputs: Vec<usize> = plan.outputs.iter().map(|p| root[p.var.0]).collect();
-    for &o in &outputs {
-        last_use[o] = usize::MAX;
-    }
-    let mut own: Vec<Option<String>> = vec![None; n];
-    let mut x_holder: Option<usize> = None;
-    for p in &plan.inputs {
-        own[p.var.0] = Some(if plan.inputs.len() == 1 {
-            x_holder = Some(p.var.0);
-            "x".into()
-        } else {
-            names.take(&p.name)
-        });
-    }
-    for (k, &i) in computed.iter().enumerate() {
-        let s = &plan.steps[i];
-        let next = computed.get(k + 1).map(|&j| &plan.steps[j]);
-        let reads = |v: usize| s.inputs.iter().any(|u| root[u.0] == v);
-        for (j, v) in s.outputs.iter().enumerate() {
-            let v = v.0;
-            let next_only = readers[v] == 1
-                && next.is_some_and(|nx| nx.inputs.iter().any(|u| root[u.0] == v))
-                && !outputs.contains(&v)
-                && s.outputs.len() == 1;
-            let x_free = x_holder.is_none_or(|h| last_use[h] <= i || reads(h) && last_use[h] == i);
-            own[v] = Some(if next_only && x_free {
-                x_holder = Some(v);
-                "x".into()
-            } else if s.outputs.len() > 1 {
-                names.take(&format!("{}_{j}", s.name))
-            } else {
-                names.take(&s.name)
-            });
-        }
-    }
-    (0..n)
-        .map(|v| own[root[v]].clone().unwrap_or_else(|| "x".into()))
-        .collect()
-}
-
 /// The whole port: `head` (imports, helpers, embedded layer functions), then
 /// `def model(<inputs>, params)` with `doc` as its docstring, each input through `convert`
 /// (`{}` is the input), each step's lines, and the outputs returned.
@@ -235,7 +465,8 @@ pub(super) fn assemble<P>(
     doc: &str,
     convert: &str,
 ) -> Py {
-    let vars = variable_names(plan, codes, names);
+    let alias: Vec<bool> = codes.iter().map(|c| c.alias).collect();
+    let vars = variable_names(plan, &alias, &[] as &[&str], "x", |base| names.take(base));
     let mut py = Py::new();
     py.append(head);
     if head
@@ -247,7 +478,7 @@ pub(super) fn assemble<P>(
         py.line("");
     }
     py.blank();
-    let inputs: Vec<&str> = plan.inputs.iter().map(|p| vars[p.var.0].as_str()).collect();
+    let inputs = port_names(&vars, &plan.inputs);
     py.block(format!("def model({}, params)", inputs.join(", ")), |py| {
         py.line(format!("\"\"\"{doc}\"\"\""));
         for x in &inputs {
@@ -277,16 +508,10 @@ pub(super) fn assemble<P>(
             if target.is_empty() {
                 continue;
             }
-            for (j, line) in code.lines.iter().enumerate() {
-                let input = if j == 0 {
-                    xs.first().copied().unwrap_or("x").to_string()
-                } else {
-                    target.clone()
-                };
-                let mut text = line.replace("{x}", &input).replace("{xs}", &xs.join(", "));
-                for (k, x) in xs.iter().enumerate() {
-                    text = text.replace(&format!("{{x{k}}}"), x);
-                }
+            let texts = assignments(&xs, &target, &code.lines, |line, input| {
+                fill(line, input, &xs)
+            });
+            for (j, text) in texts.iter().enumerate() {
                 let c = match (&comment, j) {
                     (Some(c), 0) => format!("  # {c}"),
                     _ => String::new(),
@@ -294,11 +519,7 @@ pub(super) fn assemble<P>(
                 py.line(format!("{target} = {text}{c}"));
             }
         }
-        let outs: Vec<&str> = plan
-            .outputs
-            .iter()
-            .map(|p| vars[p.var.0].as_str())
-            .collect();
+        let outs = port_names(&vars, &plan.outputs);
         py.line(format!("return {}", outs.join(", ")));
     });
     py
@@ -420,46 +641,6 @@ pub(super) fn slice_index(rank: usize, axes: &[(usize, i64, i64, i64, bool)]) ->
         parts.push(":".into());
     }
     format!("[{}]", parts.join(", "))
-}
-
-/// An element-wise operation of the step's inputs (and a constant); `m` is the module with
-/// `maximum` and `minimum` (`tf`, `jnp`).
-pub(super) fn elementwise(
-    op: Binary,
-    constant: Option<f64>,
-    constant_first: bool,
-    inputs: usize,
-    m: &str,
-) -> String {
-    let sym = match op {
-        Binary::Add => Some("+"),
-        Binary::Sub => Some("-"),
-        Binary::Mul => Some("*"),
-        Binary::Div => Some("/"),
-        Binary::Pow => Some("**"),
-        _ => None,
-    };
-    let f = if op == Binary::Max {
-        format!("{m}.maximum")
-    } else {
-        format!("{m}.minimum")
-    };
-    match (constant, sym) {
-        (Some(c), Some(s)) if constant_first => format!("{} {s} {{x}}", float(c)),
-        (Some(c), Some(s)) => format!("{{x}} {s} {}", float(c)),
-        (Some(c), None) => format!("{f}({{x}}, {})", float(c)),
-        (None, Some(s)) => (0..inputs)
-            .map(|k| format!("{{x{k}}}"))
-            .collect::<Vec<_>>()
-            .join(&format!(" {s} ")),
-        (None, None) => {
-            let mut acc = "{x0}".to_string();
-            for k in 1..inputs {
-                acc = format!("{f}({acc}, {{x{k}}})");
-            }
-            acc
-        }
-    }
 }
 
 #[cfg(test)]

@@ -5,20 +5,22 @@
 //! kernels); a pool no single `lax.reduce_window` computes is the single-layer generator's own
 //! function. `params[<step>]` holds a layer's weights in PyTorch's layouts.
 
-use crate::codegen::jax::{Jax, JaxPad};
-use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, Step, Window};
-use crate::codegen::writer::{Py, join, list, nchw_pad_width, pair_list, tuple};
-use crate::core::Framework;
+use crate::codegen::jax::{
+    Jax, JaxPad, conv_transpose_call, dimension_numbers, pad_call, padding_arg, pool_expr,
+    window_padding,
+};
+use crate::codegen::plan::{Fill, Step};
+use crate::codegen::writer::{dilation_arg, list, pair_list, tuple};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, PadFill};
 
 use super::function::{
-    Code, Names, assemble, crop_index, elementwise, linear_ratio, nearest_indices, repeat_factor,
-    shape_text, slice_index,
+    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, scale_shift,
+    slice_index, upsample_code,
 };
+use super::lines::{elementwise, error_line, reduce_name};
 use super::plan::{PortOp, PortPlan, PortStep};
-use super::{Access, PortError, Written, float, py_bool};
+use super::{PortError, Written, float, py_bool};
 
 /// What the docstring says about `params`.
 const DOC: &str = "params[<layer>] holds its weights in PyTorch's layouts: convolution kernels \
@@ -96,107 +98,62 @@ const HELPER_NAMES: &[&str] = &[
     "group_norm",
 ];
 
-struct Writer {
-    helpers: Vec<&'static str>,
-    /// Single-layer functions embedded for pools no single call computes.
-    defs: Py,
-    names: Names,
-    /// Random ops so far (each takes its own key).
-    keys: usize,
-}
+/// The port as JAX.
+pub struct JaxPort;
 
-impl Writer {
-    fn helper(&mut self, text: &'static str) {
-        if text == GROUP_NORM {
-            self.helper(NORMALIZE);
+impl Function for JaxPort {
+    type Pad = JaxPad;
+    type Layer = Jax;
+    const TITLE: &'static str = "JAX";
+    const TENSORS: &'static str = "NCHW arrays";
+    const IMPORTS: &'static [&'static str] = &[
+        "import jax",
+        "import jax.numpy as jnp",
+        "from jax import lax",
+    ];
+    const CONVERT: &'static str = "jnp.asarray({})";
+    const DOC: &'static str = DOC;
+    const HELPER_NAMES: &'static [&'static str] = HELPER_NAMES;
+    const SPATIAL: usize = 2;
+    const RESIZE_LINEAR: &'static str = RESIZE_LINEAR;
+    const RESIZE_CUBIC: &'static str = RESIZE_CUBIC;
+
+    fn activation(a: Activation, x: &str) -> String {
+        activation(a, x)
+    }
+
+    fn pad_spatial(_: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String {
+        pad_call("{x}", pairs, fill)
+    }
+
+    fn pad(_: &mut Writer, pad: &[(i64, i64)], fill: PadFill) -> String {
+        let pw = pair_list(pad);
+        match fill {
+            PadFill::Constant(0.0) => format!("jnp.pad({{x}}, {pw})"),
+            PadFill::Constant(v) => {
+                format!("jnp.pad({{x}}, {pw}, constant_values={})", float(v))
+            }
+            PadFill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
+            PadFill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
+            PadFill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
         }
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
-        }
+    }
+
+    fn repeat(r: i64, axis: usize) -> String {
+        format!("jnp.repeat({{x}}, {r}, axis={axis})")
+    }
+
+    fn gather(indices: &[i64], axis: usize) -> String {
+        format!(
+            "jnp.take({{x}}, jnp.asarray({}), axis={axis})",
+            list(indices)
+        )
     }
 }
 
 /// Writes the plan as JAX.
 pub fn write(g: &Graph, plan: &PortPlan<JaxPad>) -> Result<Written, PortError> {
-    let mut w = Writer {
-        helpers: Vec::new(),
-        defs: Py::new(),
-        names: Names::new(HELPER_NAMES),
-        keys: 0,
-    };
-    let codes = plan
-        .steps
-        .iter()
-        .map(|s| step_code(&mut w, g, plan, s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut head = Py::new();
-    head.import("import jax");
-    head.import("import jax.numpy as jnp");
-    head.import("from jax import lax");
-    for h in &w.helpers {
-        head.line(*h);
-        head.blank();
-        head.blank();
-    }
-    head.append(&w.defs);
-    let inputs: Vec<String> = plan
-        .inputs
-        .iter()
-        .map(|p| shape_text(&p.tensor.shape))
-        .collect();
-    let doc = format!(
-        "The {} model `{}` in JAX, on NCHW arrays (input {}). {DOC}",
-        plan.source.title(),
-        g.name,
-        inputs.join(", ")
-    );
-    let py = assemble(
-        g,
-        plan,
-        &codes,
-        &mut w.names,
-        &head,
-        &doc,
-        "jnp.asarray({})",
-    );
-    let access = plan
-        .loads
-        .iter()
-        .map(|l| {
-            let name = plan.steps.get(l.step).map_or("", |s| s.name.as_str());
-            (
-                l.step,
-                Access {
-                    layer: format!("params[{name:?}]"),
-                    ..Access::default()
-                },
-            )
-        })
-        .collect();
-    Ok(Written { py, access })
-}
-
-fn dimension_numbers(n: usize) -> String {
-    let spatial = &"DHW"[3usize.saturating_sub(n).min(3)..];
-    format!("(\"NC{spatial}\", \"OI{spatial}\", \"NC{spatial}\")")
-}
-
-/// The `padding` of a convolution: a string or per-dimension pairs.
-fn padding_arg(p: &JaxPad) -> String {
-    match p {
-        JaxPad::Pairs(pairs) => pair_list(pairs),
-        JaxPad::Same => "\"SAME\"".into(),
-        JaxPad::SameLower => "\"SAME_LOWER\"".into(),
-        JaxPad::Valid => "\"VALID\"".into(),
-    }
-}
-
-/// The `padding` of `lax.reduce_window`: pairs cover the batch and channel axes too.
-fn window_padding(p: &JaxPad) -> String {
-    match p {
-        JaxPad::Pairs(pairs) => nchw_pad_width(pairs),
-        other => padding_arg(other),
-    }
+    function::write::<JaxPort>(g, plan, step_code)
 }
 
 /// `[:, None, ...]`: a per-channel vector broadcast over `n` spatial axes.
@@ -206,25 +163,6 @@ fn per_channel(n: usize) -> String {
     } else {
         format!("[:, {}]", vec!["None"; n].join(", "))
     }
-}
-
-/// A pad of the spatial axes of an NCHW array.
-fn pad_spatial(pairs: &[(i64, i64)], fill: Fill) -> String {
-    let pw = nchw_pad_width(pairs);
-    match fill {
-        Fill::Zero => format!("jnp.pad({{x}}, {pw})"),
-        Fill::NegInf => format!("jnp.pad({{x}}, {pw}, constant_values=-jnp.inf)"),
-        Fill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
-        Fill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
-        Fill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
-    }
-}
-
-/// A crop of the spatial axes of an NCHW array.
-fn crop_spatial(pairs: &[(i64, i64)]) -> String {
-    let mut all = vec![(0, 0), (0, 0)];
-    all.extend_from_slice(pairs);
-    format!("{{x}}{}", crop_index(&all))
 }
 
 /// An activation of `x`.
@@ -254,26 +192,6 @@ fn activation(a: Activation, x: &str) -> String {
     }
 }
 
-/// `lax.reduce_window` of `x`: `(kernel, stride, dilation)` and the padding text.
-fn reduce_window(
-    x: &str,
-    init: &str,
-    f: &str,
-    (kernel, stride, dilation): (&[i64], &[i64], &[i64]),
-    padding: &str,
-) -> String {
-    let dl = if dilation.iter().all(|&d| d == 1) {
-        String::new()
-    } else {
-        format!(", window_dilation=(1, 1, {})", join(dilation))
-    };
-    format!(
-        "lax.reduce_window({x}, {init}, {f}, (1, 1, {}), (1, 1, {}), {padding}{dl})",
-        join(kernel),
-        join(stride)
-    )
-}
-
 /// One step's lines.
 fn step_code(
     w: &mut Writer,
@@ -281,24 +199,9 @@ fn step_code(
     plan: &PortPlan<JaxPad>,
     step: &PortStep<JaxPad>,
 ) -> Result<Code, PortError> {
-    let line = step.node.map_or(0, |n| {
-        let node = g.node(n);
-        node.source.call_line.unwrap_or(node.source.line)
-    });
+    let line = error_line(g, step);
     let p = format!("params[{:?}]", step.name);
-    let input_shape = |k: usize| -> Vec<i64> {
-        step.inputs
-            .get(k)
-            .map(|v| plan.tensors[v.0].shape.clone())
-            .unwrap_or_default()
-    };
-    let output_shape = || -> Vec<i64> {
-        step.outputs
-            .first()
-            .map(|v| plan.tensors[v.0].shape.clone())
-            .unwrap_or_default()
-    };
-    let rank = input_shape(0).len();
+    let rank = plan.input_shape(step, 0).len();
     let axes_tuple = |axes: &[usize]| {
         let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
         tuple(&a)
@@ -306,205 +209,68 @@ fn step_code(
     Ok(match &step.op {
         PortOp::Alias => Code::alias("the port's array already has this order"),
         PortOp::Transpose(q) => Code::expr(format!("jnp.transpose({{x}}, {})", axes_tuple(q))),
-        PortOp::Conv {
-            plan: cp,
-            spec,
-            conv,
-            in_channels,
-        } => {
-            let n = spec.input.len();
+        PortOp::Conv(c) => {
+            let (cp, conv) = (&c.plan, &c.conv);
+            let n = c.rank();
             let shape = &cp.semantics.shape;
-            let (out, groups) = match conv.groups {
-                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
-                Groups::Count(k) => (conv.filters, k),
-            };
+            let (_, groups) = c.out_and_groups();
             let wt = format!("{p}[\"w\"]");
             let b = format!("{p}[\"b\"]{}", per_channel(n));
-            let layer_bias = conv.bias && !cp.adds_bias() && !conv.separable;
             let dn = dimension_numbers(n);
-            let mut lines = Vec::new();
-            for s in &cp.steps {
-                match s {
-                    Step::Pad { pairs, fill } => lines.push(pad_spatial(pairs, *fill)),
-                    Step::Crop { pairs } => lines.push(crop_spatial(pairs)),
-                    Step::Conv {
-                        padding, dilation, ..
-                    } => {
-                        let dl = if dilation.iter().all(|&d| d == 1) {
-                            String::new()
-                        } else {
-                            format!(", rhs_dilation={}", tuple(dilation))
-                        };
-                        let gc = if groups == 1 {
-                            String::new()
-                        } else {
-                            format!(", feature_group_count={groups}")
-                        };
-                        let call = format!(
-                            "lax.conv_general_dilated({{x}}, {wt}, {}, {}{dl}, dimension_numbers={dn}{gc})",
-                            tuple(&shape.stride),
-                            padding_arg(padding)
-                        );
-                        lines.push(if layer_bias {
-                            format!("{call} + {b}")
-                        } else {
-                            call
-                        });
-                    }
-                    Step::ConvTranspose {
-                        padding,
-                        kernel,
-                        dilation,
-                        output_padding,
-                        output_size,
-                        ..
-                    } => {
-                        // As the single-layer code: the full output is lax's padding
-                        // (keff-1, keff-1); lax's own 'VALID' is not it when the kernel is
-                        // shorter than the stride.
-                        let pad = if output_padding.is_some() || output_size.is_some() {
-                            let full: Vec<(i64, i64)> = kernel
-                                .iter()
-                                .zip(dilation)
-                                .map(|(k, d)| (d * (k - 1), d * (k - 1)))
-                                .collect();
-                            pair_list(&full)
-                        } else {
-                            padding_arg(padding)
-                        };
-                        let dl = if dilation.iter().all(|&d| d == 1) {
-                            String::new()
-                        } else {
-                            format!(", rhs_dilation={}", tuple(dilation))
-                        };
-                        let call = |x: &str, wg: &str| {
-                            format!(
-                                "lax.conv_transpose({x}, {wg}, {}, {pad}{dl}, dimension_numbers={dn}, transpose_kernel=True)",
-                                tuple(&shape.stride)
-                            )
-                        };
-                        let text = if groups == 1 {
-                            call("{x}", &wt)
-                        } else {
-                            // lax.conv_transpose takes no groups: one per group.
-                            format!(
-                                "jnp.concatenate([{} for xg, wg in zip(jnp.split({{x}}, {groups}, axis=1), jnp.split({wt}, {groups}, axis=0))], axis=1)",
-                                call("xg", "wg")
-                            )
-                        };
-                        lines.push(if layer_bias {
-                            format!("{text} + {b}")
-                        } else {
-                            text
-                        });
-                    }
-                    Step::AddBias => {
-                        if conv.bias && !conv.separable {
-                            lines.push(format!("{{x}} + {b}"));
-                        }
-                    }
-                    Step::EmptyWindows { .. } | Step::Pool { .. } | Step::AverageRatio { .. } => {
-                        return Err(PortError::at(line, "a pooling step in a convolution"));
-                    }
-                }
-            }
-            let _ = out;
-            if conv.separable {
-                let ones = vec![1; n];
-                let call = format!(
+            let pointwise = || {
+                format!(
                     "lax.conv_general_dilated({{x}}, {p}[\"pointwise\"], {}, \"VALID\", dimension_numbers={dn})",
-                    tuple(&ones)
-                );
-                lines.push(if conv.bias {
-                    format!("{call} + {b}")
-                } else {
-                    call
-                });
-            }
-            if let Some(a) = conv.activation {
-                lines.push(activation(a, "{x}"));
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+                    tuple(&vec![1; n])
+                )
+            };
+            conv_code::<JaxPort>(w, line, cp, conv, &b, pointwise, |s| match s {
+                Step::Conv {
+                    padding, dilation, ..
+                } => {
+                    let dl = dilation_arg("rhs_dilation", dilation, tuple(dilation));
+                    let gc = if groups == 1 {
+                        String::new()
+                    } else {
+                        format!(", feature_group_count={groups}")
+                    };
+                    Some(format!(
+                        "lax.conv_general_dilated({{x}}, {wt}, {}, {}{dl}, dimension_numbers={dn}{gc})",
+                        tuple(&shape.stride),
+                        padding_arg(padding)
+                    ))
+                }
+                Step::ConvTranspose { .. } => {
+                    let call = |x: &str, wg: &str| conv_transpose_call(x, wg, &shape.stride, s);
+                    Some(if groups == 1 {
+                        call("{x}", &wt)?
+                    } else {
+                        // lax.conv_transpose takes no groups: one per group.
+                        format!(
+                            "jnp.concatenate([{} for xg, wg in zip(jnp.split({{x}}, {groups}, axis=1), jnp.split({wt}, {groups}, axis=0))], axis=1)",
+                            call("xg", "wg")?
+                        )
+                    })
+                }
+                _ => None,
+            })?
         }
         PortOp::Pool { plan: pp, spec } => {
-            let simple = pp.steps.iter().all(|s| {
-                matches!(
-                    s,
-                    Step::Pad { .. }
-                        | Step::Crop { .. }
-                        | Step::EmptyWindows { .. }
-                        | Step::Pool {
-                            window: Window::Pool,
-                            ..
-                        }
-                )
-            });
-            if !simple {
-                let f = w.names.take(&format!("{}_pool", step.name));
-                w.defs.append(&layer_definition::<Jax>(spec, pp, &f, false));
-                w.defs.blank();
-                w.defs.blank();
-                return Ok(Code::expr(format!("{f}({{x}})")));
-            }
-            let mut lines = Vec::new();
-            for s in &pp.steps {
-                lines.push(match s {
-                    Step::Pad { pairs, fill } => pad_spatial(pairs, *fill),
-                    Step::Crop { pairs } => crop_spatial(pairs),
-                    Step::EmptyWindows { to_neg_inf: false } => {
-                        "jnp.where({x} == -jnp.inf, jnp.finfo({x}.dtype).min, {x})".into()
-                    }
-                    Step::EmptyWindows { to_neg_inf: true } => {
-                        "jnp.where({x} == jnp.finfo({x}.dtype).min, -jnp.inf, {x})".into()
-                    }
-                    Step::Pool {
-                        max,
-                        padding,
-                        kernel,
-                        stride,
-                        dilation,
-                        count_include_pad,
-                        ..
-                    } => {
-                        let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
-                        let pad = window_padding(padding);
-                        if *max {
-                            reduce_window("{x}", "-jnp.inf", "lax.max", geometry, &pad)
-                        } else if count_include_pad.unwrap_or(true) {
-                            format!(
-                                "{} / {}",
-                                reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
-                                kernel.iter().product::<i64>()
-                            )
-                        } else {
-                            format!(
-                                "{} / {}",
-                                reduce_window("{x}", "0.0", "lax.add", geometry, &pad),
-                                reduce_window(
-                                    "jnp.ones_like({x}[:1, :1])",
-                                    "0.0",
-                                    "lax.add",
-                                    geometry,
-                                    &pad
-                                )
-                            )
-                        }
-                    }
-                    _ => {
-                        return Err(PortError::at(
-                            line,
-                            "a pooling step the port writes as a function",
-                        ));
-                    }
-                });
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+            pool_code::<JaxPort>(w, line, step, (spec, pp), true, |s| match s {
+                Step::EmptyWindows { to_neg_inf: false } => {
+                    Some("jnp.where({x} == -jnp.inf, jnp.finfo({x}.dtype).min, {x})".into())
+                }
+                Step::EmptyWindows { to_neg_inf: true } => {
+                    Some("jnp.where({x} == jnp.finfo({x}.dtype).min, -jnp.inf, {x})".into())
+                }
+                Step::Pool(p) => Some(pool_expr(
+                    "{x}",
+                    p.max,
+                    p.count_include_pad,
+                    p.geometry(),
+                    &window_padding(&p.padding),
+                )),
+                _ => None,
+            })?
         }
         PortOp::AdaptivePool {
             max,
@@ -516,17 +282,9 @@ fn step_code(
                 let k: Vec<i64> = input.iter().zip(output).map(|(i, o)| i / o).collect();
                 let ones = vec![1; k.len()];
                 let geometry = (k.as_slice(), k.as_slice(), ones.as_slice());
-                Code::expr(if *max {
-                    reduce_window("{x}", "-jnp.inf", "lax.max", geometry, "\"VALID\"")
-                } else {
-                    format!(
-                        "{} / {}",
-                        reduce_window("{x}", "0.0", "lax.add", geometry, "\"VALID\""),
-                        k.iter().product::<i64>()
-                    )
-                })
+                Code::expr(pool_expr("{x}", *max, None, geometry, "\"VALID\""))
             } else {
-                w.helper(ADAPTIVE);
+                w.helpers.add(ADAPTIVE);
                 Code::expr(format!(
                     "adaptive_pool({{x}}, {}, jnp.{})",
                     list(output),
@@ -555,34 +313,20 @@ fn step_code(
             ..
         } => {
             let at = per_channel(rank.saturating_sub(axis + 1));
-            let mut text = format!(
-                "({{x}} - {p}[\"mean\"]{at}) * lax.rsqrt({p}[\"var\"]{at} + {})",
-                float(*eps)
-            );
-            if *scale {
-                text.push_str(&format!(" * {p}[\"gamma\"]{at}"));
-            }
-            if *center {
-                text.push_str(&format!(" + {p}[\"beta\"]{at}"));
-            }
-            Code::expr(text)
+            Code::expr(format!(
+                "({{x}} - {p}[\"mean\"]{at}) * lax.rsqrt({p}[\"var\"]{at} + {}){}",
+                float(*eps),
+                scale_shift(&p, *scale, *center, &at)
+            ))
         }
-        PortOp::LayerNorm {
-            shape,
-            eps,
-            center,
-            scale,
-        } => {
-            w.helper(NORMALIZE);
-            let axes: Vec<i64> = (-(shape.len() as i64)..0).collect();
-            let mut text = format!("normalize({{x}}, {}, {})", tuple(&axes), float(*eps));
-            if *scale {
-                text.push_str(&format!(" * {p}[\"gamma\"]"));
-            }
-            if *center {
-                text.push_str(&format!(" + {p}[\"beta\"]"));
-            }
-            Code::expr(text)
+        PortOp::LayerNorm(ln) => {
+            w.helpers.add(NORMALIZE);
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}",
+                tuple(&ln.axes()),
+                float(ln.eps),
+                scale_shift(&p, ln.scale, ln.center, "")
+            ))
         }
         PortOp::GroupNorm {
             groups,
@@ -590,7 +334,8 @@ fn step_code(
             affine,
             ..
         } => {
-            w.helper(GROUP_NORM);
+            w.helpers.add(NORMALIZE);
+            w.helpers.add(GROUP_NORM);
             Code::expr(format!(
                 "group_norm({{x}}, {groups}, {}){}",
                 float(*eps),
@@ -598,7 +343,7 @@ fn step_code(
             ))
         }
         PortOp::InstanceNorm { eps, affine, .. } => {
-            w.helper(NORMALIZE);
+            w.helpers.add(NORMALIZE);
             let axes: Vec<usize> = (2..rank).collect();
             Code::expr(format!(
                 "normalize({{x}}, {}, {}){}",
@@ -615,7 +360,7 @@ fn step_code(
         PortOp::Dropout { .. } => Code::alias("the identity at inference"),
         PortOp::Identity => Code::alias("the identity"),
         PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
-            let mut shape = output_shape();
+            let mut shape = plan.output_shape(step).to_vec();
             if let Some(b) = shape.first_mut() {
                 *b = -1;
             }
@@ -652,111 +397,28 @@ fn step_code(
             if *bias {
                 text.push_str(&format!(" + {p}[\"b\"]"));
             }
-            let mut lines = vec![text];
-            if let Some(a) = a {
-                lines.push(activation(*a, "{x}"));
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+            dense_code::<JaxPort>(text, *a)
         }
         PortOp::MatMul => Code::expr("jnp.matmul({x0}, {x1})"),
         PortOp::Embedding { .. } => Code::expr(format!("jnp.take({p}[\"w\"], {{x}}, axis=0)")),
-        PortOp::Pad { pairs, fill } => {
-            let crop: Vec<(i64, i64)> = pairs
-                .iter()
-                .map(|&(b, a)| ((-b).max(0), (-a).max(0)))
-                .collect();
-            let pad: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (b.max(0), a.max(0))).collect();
-            let any = |v: &[(i64, i64)]| v.iter().any(|&(b, a)| b > 0 || a > 0);
-            let mut lines = Vec::new();
-            if any(&crop) {
-                lines.push(format!("{{x}}{}", crop_index(&crop)));
-            }
-            if any(&pad) {
-                let pw = pair_list(&pad);
-                lines.push(match fill {
-                    PadFill::Constant(v) if *v == 0.0 => format!("jnp.pad({{x}}, {pw})"),
-                    PadFill::Constant(v) => {
-                        format!("jnp.pad({{x}}, {pw}, constant_values={})", float(*v))
-                    }
-                    PadFill::Reflect => format!("jnp.pad({{x}}, {pw}, mode=\"reflect\")"),
-                    PadFill::Replicate => format!("jnp.pad({{x}}, {pw}, mode=\"edge\")"),
-                    PadFill::Circular => format!("jnp.pad({{x}}, {pw}, mode=\"wrap\")"),
-                });
-            }
-            if lines.is_empty() {
-                Code::alias("pads nothing")
-            } else {
-                Code {
-                    lines,
-                    ..Code::default()
-                }
-            }
-        }
+        PortOp::Pad { pairs, fill } => pad_code::<JaxPort>(w, pairs, *fill),
         PortOp::Upsample {
             input,
             output,
             scale,
             mode,
             align_corners,
-        } => {
-            let mut lines = Vec::new();
-            for (a, (&i, &o)) in input.iter().zip(output).enumerate() {
-                let axis = a + 2;
-                let f = scale
-                    .as_ref()
-                    .and_then(|s| if s.len() == 1 { s.first() } else { s.get(a) })
-                    .copied();
-                match mode {
-                    Interpolation::Nearest => {
-                        let idx = nearest_indices(plan.source == Framework::Keras, i, o, f);
-                        match repeat_factor(&idx, i) {
-                            Some(1) => {}
-                            Some(r) => lines.push(format!("jnp.repeat({{x}}, {r}, axis={axis})")),
-                            None => lines.push(format!(
-                                "jnp.take({{x}}, jnp.asarray({}), axis={axis})",
-                                list(&idx)
-                            )),
-                        }
-                    }
-                    Interpolation::Linear => {
-                        let ratio = linear_ratio(i, o, f, *align_corners);
-                        if i == o && ratio == 1.0 {
-                            continue;
-                        }
-                        w.helper(RESIZE_LINEAR);
-                        lines.push(format!(
-                            "resize_linear({{x}}, {axis}, {o}, {}, {})",
-                            float(ratio),
-                            py_bool(*align_corners)
-                        ));
-                    }
-                    Interpolation::Bicubic => {
-                        // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
-                        // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
-                        let keras = plan.source == Framework::Keras;
-                        let ratio = linear_ratio(i, o, f, *align_corners && !keras);
-                        w.helper(RESIZE_CUBIC);
-                        lines.push(format!(
-                            "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
-                            float(ratio),
-                            py_bool(*align_corners && !keras),
-                            py_bool(!keras)
-                        ));
-                    }
-                }
-            }
-            if lines.is_empty() {
-                Code::alias("the size is unchanged")
-            } else {
-                Code {
-                    lines,
-                    ..Code::default()
-                }
-            }
-        }
+        } => upsample_code::<JaxPort>(
+            w,
+            plan.source,
+            Resize {
+                input,
+                output,
+                scale,
+                mode: *mode,
+                align_corners: *align_corners,
+            },
+        ),
         PortOp::Elementwise {
             op,
             constant,
@@ -767,6 +429,7 @@ fn step_code(
             *constant_first,
             step.inputs.len(),
             "jnp",
+            "{}",
         )),
         PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
             (s, 0.0) => format!("{{x}} * {}", float(s)),
@@ -774,12 +437,7 @@ fn step_code(
             (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
         }),
         PortOp::Reduce { op, axes, keepdims } => {
-            let f = match op {
-                Reduce::Mean => "mean",
-                Reduce::Sum => "sum",
-                Reduce::Max => "max",
-                Reduce::Min => "min",
-            };
+            let f = reduce_name(*op);
             Code::expr(format!(
                 "jnp.{f}({{x}}, axis={}{})",
                 axes_tuple(axes),
@@ -788,8 +446,7 @@ fn step_code(
         }
         PortOp::PixelShuffle(r) => {
             // [N, C*r*r, H, W], channel c*r*r + i*r + j -> row offset i, column offset j.
-            let s = input_shape(0);
-            let (c, h, wd) = match s.as_slice() {
+            let (c, h, wd) = match plan.input_shape(step, 0) {
                 [_, c, h, wd] => (*c / (r * r).max(1), *h, *wd),
                 _ => {
                     return Err(PortError::at(
@@ -817,10 +474,5 @@ fn step_code(
 
 /// ` * gamma + beta` of a normalisation with per-channel affine weights (channels first).
 fn affine_text(p: &str, affine: bool, rank: usize) -> String {
-    if affine {
-        let at = per_channel(rank.saturating_sub(2));
-        format!(" * {p}[\"gamma\"]{at} + {p}[\"beta\"]{at}")
-    } else {
-        String::new()
-    }
+    scale_shift(p, affine, affine, &per_channel(rank.saturating_sub(2)))
 }

@@ -12,15 +12,18 @@
 
 use std::collections::HashSet;
 
-use super::plan::{PortOp, PortPlan, PortStep, Var};
+use super::lines::{
+    Helpers, elementwise, embed_layer, error_line, fill, note, port_names, reduce_name,
+    single_calls, variable_names,
+};
+use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
 use crate::codegen::keras::{Keras, KerasPad};
-use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, Step, Window};
-use crate::codegen::writer::{Py, list, pad_list, pair_tuples, tuple};
+use crate::codegen::plan::{Fill, Step};
+use crate::codegen::writer::{Py, kwargs, list, pad_list, pair_tuples, short, tuple};
 use crate::core::{Framework, PaddingMode};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill};
 
 const ADD_BIAS: &str = r#"class AddBias(keras.layers.Layer):
     """A per-channel bias, added after the crop or zero-extension the source adds it after."""
@@ -255,36 +258,20 @@ impl Names {
 }
 
 struct Writer {
-    helpers: Vec<&'static str>,
+    helpers: Helpers,
     /// Definitions of layers no stock layer computes (the single-layer generator's builders).
     definitions: Py,
     names: Names,
     numpy: bool,
 }
 
-impl Writer {
-    fn helper(&mut self, text: &'static str) {
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
-        }
-    }
-}
-
-/// `name=value` arguments, leaving out those at their default.
-fn kwargs(items: &[(&str, String, &str)]) -> Vec<String> {
-    items
-        .iter()
-        .filter(|(_, v, default)| v != default)
-        .map(|(k, v, _)| format!("{k}={v}"))
-        .collect()
-}
-
-/// One value, or the tuple when they differ.
-fn dims(v: &[i64]) -> String {
-    match v.first() {
-        Some(&first) if v.iter().all(|&x| x == first) => first.to_string(),
-        _ => tuple(v),
-    }
+/// A Keras normalisation layer's `epsilon`, `center` and `scale`, those not at their default.
+fn norm_kwargs(eps: f64, center: bool, scale: bool) -> Vec<String> {
+    kwargs(&[
+        ("epsilon", float(eps), "0.001"),
+        ("center", py_bool(center).into(), "True"),
+        ("scale", py_bool(scale).into(), "True"),
+    ])
 }
 
 fn keyword(p: &KerasPad) -> String {
@@ -371,11 +358,11 @@ fn pad_expr(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill, value: f64) -> Str
         Fill::NegInf => format!("keras.ops.pad(t, {all}, constant_values=float(\"-inf\"))"),
         Fill::Reflect => format!("keras.ops.pad(t, {all}, mode=\"reflect\")"),
         Fill::Replicate => {
-            w.helper(PAD_BY_INDEX);
+            w.helpers.add(PAD_BY_INDEX);
             format!("pad_by_index(t, {all}, \"replicate\")")
         }
         Fill::Circular => {
-            w.helper(PAD_BY_INDEX);
+            w.helpers.add(PAD_BY_INDEX);
             format!("pad_by_index(t, {all}, \"circular\")")
         }
     }
@@ -429,7 +416,7 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
     let mut used: HashSet<String> = plan.steps.iter().map(|s| s.name.clone()).collect();
     used.extend(plan.inputs.iter().map(|p| p.name.clone()));
     let mut w = Writer {
-        helpers: Vec::new(),
+        helpers: Helpers::default(),
         definitions: Py::new(),
         names: Names { used },
         numpy: false,
@@ -490,13 +477,7 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
     if w.numpy {
         py.import("import numpy as np");
     }
-    for helper in &w.helpers {
-        for line in helper.lines() {
-            py.line(line);
-        }
-        py.blank();
-        py.blank();
-    }
+    w.helpers.write(&mut py);
     py.append(&w.definitions);
     py.blank();
     let integer = integer_inputs(plan);
@@ -532,7 +513,7 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
         return Ok(Written { py, access });
     }
     // The functional API: one line per layer, values named where they are read again.
-    let vars = variable_names(plan, &names);
+    let vars = variable_names(plan, &[], &names, "inputs", variable);
     let names = vars;
     for (k, p) in plan.inputs.iter().enumerate() {
         py.line(format!("{} = {}", names[p.var.0], input_ctor(k)));
@@ -583,16 +564,8 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
             }
         }
     }
-    let ins: Vec<&str> = plan
-        .inputs
-        .iter()
-        .map(|p| names[p.var.0].as_str())
-        .collect();
-    let outs: Vec<&str> = plan
-        .outputs
-        .iter()
-        .map(|p| names[p.var.0].as_str())
-        .collect();
+    let ins = port_names(&names, &plan.inputs);
+    let outs = port_names(&names, &plan.outputs);
     let group = |v: &[&str]| match v {
         [one] => one.to_string(),
         many => format!("[{}]", many.join(", ")),
@@ -640,24 +613,6 @@ fn integer_inputs(plan: &PortPlan<KerasPad>) -> Vec<Var> {
     out
 }
 
-/// The source line and text of a step's operation, as a comment.
-fn note(g: &Graph, step: &PortStep<KerasPad>) -> Option<String> {
-    let node = g.node(step.node?);
-    let line = node.source.line;
-    let text = crate::model::code::eval::short(&node.source.text);
-    let mut c = if line > 0 {
-        format!("line {line}: {text}")
-    } else {
-        text
-    };
-    if let Some(a) = &node.inferred.answer
-        && a.pads_depend_on_input
-    {
-        c.push_str(" (strided 'same': these pads are for this input size)");
-    }
-    Some(c)
-}
-
 /// A step name as a Python variable (never one of the script's own names).
 fn variable(name: &str) -> String {
     if RESERVED.contains(&name) {
@@ -665,56 +620,6 @@ fn variable(name: &str) -> String {
     } else {
         name.to_string()
     }
-}
-
-/// Python names of the port's tensors: `x` along a path, a step's own name where a value is
-/// read again later; the inputs keep their names (`inputs` for a lone one).
-fn variable_names(plan: &PortPlan<KerasPad>, step_names: &[String]) -> Vec<String> {
-    let n = plan.tensors.len();
-    let mut names = vec![String::new(); n];
-    let mut last_use = vec![0usize; n];
-    let mut readers = vec![0usize; n];
-    for (i, s) in plan.steps.iter().enumerate() {
-        for v in &s.inputs {
-            last_use[v.0] = i;
-            readers[v.0] += 1;
-        }
-    }
-    let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
-    // A returned value lives to the end.
-    for v in &outputs {
-        last_use[v.0] = usize::MAX;
-    }
-    for p in &plan.inputs {
-        names[p.var.0] = if plan.inputs.len() == 1 {
-            "inputs".into()
-        } else {
-            variable(&p.name)
-        };
-    }
-    let mut x_holder: Option<Var> = None;
-    for (i, (s, name)) in plan.steps.iter().zip(step_names).enumerate() {
-        for (k, v) in s.outputs.iter().enumerate() {
-            let next_only = readers[v.0] == 1
-                && plan
-                    .steps
-                    .get(i + 1)
-                    .is_some_and(|nx| nx.inputs.contains(v))
-                && !outputs.contains(v)
-                && s.outputs.len() == 1;
-            let x_free = x_holder
-                .is_none_or(|h| last_use[h.0] <= i || s.inputs.contains(&h) && last_use[h.0] == i);
-            names[v.0] = if next_only && x_free {
-                x_holder = Some(*v);
-                "x".into()
-            } else if s.outputs.len() > 1 {
-                variable(&format!("{name}_{k}"))
-            } else {
-                variable(name)
-            };
-        }
-    }
-    names
 }
 
 fn step_lines(
@@ -725,18 +630,11 @@ fn step_lines(
     name: &str,
 ) -> Result<Vec<Line>, PortError> {
     let name = name.to_string();
-    let line = step.node.map_or(0, |n| {
-        let node = g.node(n);
-        node.source.call_line.unwrap_or(node.source.line)
-    });
+    let line = error_line(g, step);
     let input = step.inputs.first().copied().unwrap_or(Var(0));
     let in_shape = plan.tensors.get(input.0).map_or(&[][..], |t| &t.shape[..]);
     let rank = in_shape.len();
-    let out_shape = step
-        .outputs
-        .first()
-        .and_then(|v| plan.tensors.get(v.0))
-        .map_or(&[][..], |t| &t.shape[..]);
+    let out_shape = plan.output_shape(step);
     let layer = |name: &str, class: &str, args: Vec<String>| Layer {
         name: name.to_string(),
         class: class.to_string(),
@@ -763,44 +661,22 @@ fn step_lines(
                 )));
             }
         }
-        PortOp::Conv {
-            plan: cp,
-            spec,
-            conv,
-            in_channels,
-        } => conv_lines(w, &mut lines, &name, line, cp, spec, conv, *in_channels)?,
+        PortOp::Conv(c) => conv_lines(w, &mut lines, &name, line, c)?,
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
-            let stock = pp.steps.iter().all(|s| {
-                matches!(
-                    s,
-                    Step::Pad { .. }
-                        | Step::Crop { .. }
-                        | Step::EmptyWindows { .. }
-                        | Step::Pool {
-                            window: Window::Pool,
-                            ..
-                        }
-                )
-            });
+            let stock = single_calls(&pp.steps, true);
             if stock {
                 for s in &pp.steps {
                     match s {
-                        Step::Pool {
-                            max,
-                            padding,
-                            kernel,
-                            stride,
-                            ..
-                        } => {
-                            let kind = if *max { "Max" } else { "Average" };
+                        Step::Pool(p) => {
+                            let kind = if p.max { "Max" } else { "Average" };
                             lines.push(main(
                                 &format!("layers.{kind}Pooling{n}D"),
-                                [dims(kernel)]
+                                [short(&p.kernel)]
                                     .into_iter()
                                     .chain(kwargs(&[
-                                        ("strides", dims(stride), &dims(kernel)),
-                                        ("padding", keyword(padding), "\"valid\""),
+                                        ("strides", short(&p.stride), &short(&p.kernel)),
+                                        ("padding", keyword(&p.padding), "\"valid\""),
                                     ]))
                                     .collect(),
                             ));
@@ -810,10 +686,7 @@ fn step_lines(
                 }
             } else {
                 let function = format!("{name}_layer");
-                w.definitions
-                    .append(&layer_definition::<Keras>(spec, pp, &function, false));
-                w.definitions.blank();
-                w.definitions.blank();
+                embed_layer::<Keras>(&mut w.definitions, spec, pp, &function);
                 lines.push(main(
                     "keras.Sequential",
                     vec![format!("{function}().layers")],
@@ -834,9 +707,9 @@ fn step_lines(
                     .map(|(&i, &o)| i / o.max(1))
                     .collect();
                 let kind = if *max { "Max" } else { "Average" };
-                lines.push(main(&format!("layers.{kind}Pooling{n}D"), vec![dims(&k)]));
+                lines.push(main(&format!("layers.{kind}Pooling{n}D"), vec![short(&k)]));
             } else {
-                w.helper(ADAPTIVE_POOL);
+                w.helpers.add(ADAPTIVE_POOL);
                 let reduce = if *max {
                     "keras.ops.max"
                 } else {
@@ -877,65 +750,42 @@ fn step_lines(
                 kwargs(&[
                     ("axis", a, "-1"),
                     ("momentum", float(keras_momentum(*momentum)), "0.99"),
-                    ("epsilon", float(*eps), "0.001"),
-                    ("center", py_bool(*center).into(), "True"),
-                    ("scale", py_bool(*scale).into(), "True"),
-                ]),
+                ])
+                .into_iter()
+                .chain(norm_kwargs(*eps, *center, *scale))
+                .collect(),
             ));
         }
-        PortOp::LayerNorm {
-            shape,
-            eps,
-            center,
-            scale,
-        } => {
-            let k = shape.len() as i64;
-            let axes = if k == 1 {
-                "-1".to_string()
-            } else {
-                list(&(-k..0).collect::<Vec<_>>())
+        PortOp::LayerNorm(ln) => {
+            let axes = match ln.axes().as_slice() {
+                [one] => one.to_string(),
+                many => list(many),
             };
             lines.push(main(
                 "layers.LayerNormalization",
-                kwargs(&[
-                    ("axis", axes, "-1"),
-                    ("epsilon", float(*eps), "0.001"),
-                    ("center", py_bool(*center).into(), "True"),
-                    ("scale", py_bool(*scale).into(), "True"),
-                ]),
+                kwargs(&[("axis", axes, "-1")])
+                    .into_iter()
+                    .chain(norm_kwargs(ln.eps, ln.center, ln.scale))
+                    .collect(),
             ));
         }
+        // Instance normalisation is group normalisation with one channel per group.
         PortOp::GroupNorm {
             groups,
             eps,
             affine,
             ..
-        } => lines.push(main(
-            "layers.GroupNormalization",
-            [format!("groups={groups}")]
-                .into_iter()
-                .chain(kwargs(&[
-                    ("epsilon", float(*eps), "0.001"),
-                    ("center", py_bool(*affine).into(), "True"),
-                    ("scale", py_bool(*affine).into(), "True"),
-                ]))
-                .collect(),
-        )),
-        PortOp::InstanceNorm {
-            features,
+        }
+        | PortOp::InstanceNorm {
+            features: groups,
             eps,
             affine,
         } => {
-            // Instance normalisation is group normalisation with one channel per group.
             lines.push(main(
                 "layers.GroupNormalization",
-                [format!("groups={features}")]
+                [format!("groups={groups}")]
                     .into_iter()
-                    .chain(kwargs(&[
-                        ("epsilon", float(*eps), "0.001"),
-                        ("center", py_bool(*affine).into(), "True"),
-                        ("scale", py_bool(*affine).into(), "True"),
-                    ]))
+                    .chain(norm_kwargs(*eps, *affine, *affine))
                     .collect(),
             ));
         }
@@ -1132,27 +982,12 @@ fn step_lines(
             constant,
             constant_first,
         } => {
-            let sym = match op {
-                Binary::Add => Some("+"),
-                Binary::Sub => Some("-"),
-                Binary::Mul => Some("*"),
-                Binary::Div => Some("/"),
-                Binary::Pow => Some("**"),
-                Binary::Max | Binary::Min => None,
-            };
-            let func = if *op == Binary::Max {
-                "keras.ops.maximum"
-            } else {
-                "keras.ops.minimum"
+            let text = |constant, inputs| {
+                elementwise(*op, constant, *constant_first, inputs, "keras.ops", "{}")
             };
             match constant {
                 Some(c) => {
-                    let c = float(*c);
-                    let body = match (sym, *constant_first) {
-                        (Some(s), true) => format!("{c} {s} t"),
-                        (Some(s), false) => format!("t {s} {c}"),
-                        (None, _) => format!("{func}(t, {c})"),
-                    };
+                    let body = fill(&text(Some(*c), 1), "t", &[]);
                     lines.push(Line::Call(lambda(&name, body)));
                 }
                 None => {
@@ -1178,13 +1013,10 @@ fn step_lines(
                             lines.push(main("layers.Identity", vec![]));
                         }
                         _ => {
-                            let mut acc = "ts[0]".to_string();
-                            for k in 1..step.inputs.len() {
-                                acc = match sym {
-                                    Some(s) => format!("{acc} {s} ts[{k}]"),
-                                    None => format!("{func}({acc}, ts[{k}])"),
-                                };
-                            }
+                            let n = step.inputs.len();
+                            let ts: Vec<String> = (0..n).map(|k| format!("ts[{k}]")).collect();
+                            let ts: Vec<&str> = ts.iter().map(String::as_str).collect();
+                            let acc = fill(&text(None, n), "ts[0]", &ts);
                             lines.push(Line::Merge(layer(
                                 &name,
                                 "layers.Lambda",
@@ -1203,12 +1035,7 @@ fn step_lines(
                 .collect(),
         )),
         PortOp::Reduce { op, axes, keepdims } => {
-            let f = match op {
-                Reduce::Mean => "mean",
-                Reduce::Sum => "sum",
-                Reduce::Max => "max",
-                Reduce::Min => "min",
-            };
+            let f = reduce_name(*op);
             let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
             let k = if *keepdims { ", keepdims=True" } else { "" };
             lines.push(Line::Call(lambda(
@@ -1345,17 +1172,12 @@ fn conv_lines(
     lines: &mut Vec<Line>,
     name: &str,
     line: usize,
-    cp: &crate::codegen::plan::Plan<KerasPad>,
-    spec: &crate::core::LayerSpec,
-    conv: &crate::model::op::Conv,
-    in_channels: i64,
+    c: &PortConv<KerasPad>,
 ) -> Result<(), PortError> {
-    let n = spec.input.len();
+    let (cp, conv) = (&c.plan, &c.conv);
+    let n = c.rank();
     let shape = &cp.semantics.shape;
-    let (out, groups) = match conv.groups {
-        Groups::Depthwise { multiplier } => (in_channels * multiplier, in_channels),
-        Groups::Count(g) => (conv.filters, g),
-    };
+    let (out, groups) = c.out_and_groups();
     let depthwise = match conv.groups {
         Groups::Depthwise { multiplier } => Some(multiplier),
         Groups::Count(_) => None,
@@ -1393,7 +1215,7 @@ fn conv_lines(
                 let common = |first: Vec<String>, extra: &[(&str, String, &str)]| -> Vec<String> {
                     let mut a = first;
                     a.extend(kwargs(&[
-                        ("strides", dims(&shape.stride), "1"),
+                        ("strides", short(&shape.stride), "1"),
                         ("padding", keyword(padding), "\"valid\""),
                     ]));
                     a.extend(kwargs(extra));
@@ -1403,10 +1225,10 @@ fn conv_lines(
                     (Some(mult), true) if n <= 2 => (
                         format!("layers.SeparableConv{n}D"),
                         common(
-                            vec![conv.filters.to_string(), dims(kernel)],
+                            vec![conv.filters.to_string(), short(kernel)],
                             &[
                                 ("depth_multiplier", mult.to_string(), "1"),
-                                ("dilation_rate", dims(dilation), "1"),
+                                ("dilation_rate", short(dilation), "1"),
                                 activation.clone(),
                                 ("use_bias", py_bool(conv.bias).into(), "True"),
                             ],
@@ -1415,10 +1237,10 @@ fn conv_lines(
                     (Some(mult), false) if n <= 2 => (
                         format!("layers.DepthwiseConv{n}D"),
                         common(
-                            vec![dims(kernel)],
+                            vec![short(kernel)],
                             &[
                                 ("depth_multiplier", mult.to_string(), "1"),
-                                ("dilation_rate", dims(dilation), "1"),
+                                ("dilation_rate", short(dilation), "1"),
                                 activation.clone(),
                                 ("use_bias", py_bool(layer_bias).into(), "True"),
                             ],
@@ -1433,9 +1255,9 @@ fn conv_lines(
                     _ => (
                         format!("layers.Conv{n}D"),
                         common(
-                            vec![out.to_string(), dims(kernel)],
+                            vec![out.to_string(), short(kernel)],
                             &[
-                                ("dilation_rate", dims(dilation), "1"),
+                                ("dilation_rate", short(dilation), "1"),
                                 ("groups", groups.to_string(), "1"),
                                 activation.clone(),
                                 ("use_bias", py_bool(layer_bias).into(), "True"),
@@ -1464,16 +1286,16 @@ fn conv_lines(
                         ),
                     ));
                 }
-                let mut args = vec![out.to_string(), dims(kernel)];
+                let mut args = vec![out.to_string(), short(kernel)];
                 args.extend(kwargs(&[
-                    ("strides", dims(&shape.stride), "1"),
+                    ("strides", short(&shape.stride), "1"),
                     ("padding", keyword(padding), "\"valid\""),
                     (
                         "output_padding",
-                        output_padding.as_deref().map_or("None".into(), dims),
+                        output_padding.as_deref().map_or("None".into(), short),
                         "None",
                     ),
-                    ("dilation_rate", dims(dilation), "1"),
+                    ("dilation_rate", short(dilation), "1"),
                     activation.clone(),
                     ("use_bias", py_bool(layer_bias).into(), "True"),
                 ]));
@@ -1485,7 +1307,7 @@ fn conv_lines(
             }
             Step::AddBias => {
                 if conv.bias {
-                    w.helper(ADD_BIAS);
+                    w.helpers.add(ADD_BIAS);
                     lines.push(Line::Call(Layer {
                         name: w.names.fresh(&format!("{name}_bias")),
                         class: "AddBias".into(),
@@ -1543,7 +1365,7 @@ fn upsample_lines(
         .map(|(&i, &o)| (i > 0 && o % i == 0).then(|| o / i))
         .collect();
     let upsampling = |k: &[i64], interp: &str| {
-        let mut args = vec![format!("size={}", dims(k))];
+        let mut args = vec![format!("size={}", short(k))];
         if interp != "nearest" {
             args.push(format!("interpolation=\"{interp}\""));
         }
@@ -1587,7 +1409,7 @@ fn upsample_lines(
             _ => {}
         }
     }
-    w.helper(INTERPOLATE);
+    w.helpers.add(INTERPOLATE);
     w.numpy = true;
     let m = match mode {
         Interpolation::Nearest => "nearest",

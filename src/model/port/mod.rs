@@ -1,20 +1,26 @@
 //! A whole model in another framework: the graph lowered once ([`plan`]: layouts, the
 //! single-layer plans of its convolutions and pools, the weights to copy), then rendered per
 //! target ([`torch`], [`keras`], [`tf`], [`jax`]), one line per source operation with its line
-//! in a comment; [`check`] writes the self-check script around the source and the port.
+//! in a comment; [`check`] writes the self-check script around the source and the port. What
+//! every target's writer shares (a step's comment and error line, the tensors' names, helper
+//! definitions, the pool and element-wise rules) is in `lines`; what TF and JAX share, in
+//! `function`.
 
 pub mod check;
 mod function;
 pub mod jax;
 pub mod keras;
+mod lines;
 pub mod plan;
 pub mod tf;
 pub mod torch;
 
 use std::fmt;
 
+use crate::codegen::plan::Spelling;
 use crate::codegen::writer::Py;
 use crate::core::Framework;
+use crate::model::graph::Graph;
 
 use super::Model;
 
@@ -100,40 +106,11 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
     if let super::Origin::Missing { line, what } = &model.origin {
         return Err(PortError::at(*line, what.clone()));
     }
-    let g = &model.graph;
     let (py, script) = match target {
-        Framework::Torch => {
-            let plan = plan::lower_graph::<crate::codegen::torch::TorchPad>(g)?;
-            let written = torch::write(g, &plan)?;
-            let script = options
-                .check
-                .then(|| check::script(model, &plan.view(), &written));
-            (written.py, script)
-        }
-        Framework::Keras => {
-            let plan = plan::lower_graph::<crate::codegen::keras::KerasPad>(g)?;
-            let written = keras::write(g, &plan)?;
-            let script = options
-                .check
-                .then(|| check::script(model, &plan.view(), &written));
-            (written.py, script)
-        }
-        Framework::Tf => {
-            let plan = plan::lower_graph::<crate::codegen::tf::TfPad>(g)?;
-            let written = tf::write(g, &plan)?;
-            let script = options
-                .check
-                .then(|| check::script(model, &plan.view(), &written));
-            (written.py, script)
-        }
-        Framework::Jax => {
-            let plan = plan::lower_graph::<crate::codegen::jax::JaxPad>(g)?;
-            let written = jax::write(g, &plan)?;
-            let script = options
-                .check
-                .then(|| check::script(model, &plan.view(), &written));
-            (written.py, script)
-        }
+        Framework::Torch => port_to(model, options, torch::write)?,
+        Framework::Keras => port_to(model, options, keras::write)?,
+        Framework::Tf => port_to(model, options, tf::write)?,
+        Framework::Jax => port_to(model, options, jax::write)?,
         other => {
             return Err(PortError::at(
                 0,
@@ -146,6 +123,21 @@ pub fn port(model: &Model, target: Framework, options: PortOptions) -> Result<Po
         code: py.finish(),
         script: script.transpose()?,
     })
+}
+
+/// The graph lowered for padding type `P` and written by `write`, with the check script when
+/// asked for.
+fn port_to<P: Spelling>(
+    model: &Model,
+    options: PortOptions,
+    write: fn(&Graph, &plan::PortPlan<P>) -> Result<Written, PortError>,
+) -> Result<(Py, Option<Result<String, PortError>>), PortError> {
+    let plan = plan::lower_graph::<P>(&model.graph)?;
+    let written = write(&model.graph, &plan)?;
+    let script = options
+        .check
+        .then(|| check::script(model, &plan.view(), &written));
+    Ok((written.py, script))
 }
 
 /// A float as a Python literal (`1e-05`, `0.1`, `1.0`, `float("inf")`).

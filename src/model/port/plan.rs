@@ -61,12 +61,7 @@ pub enum PortOp<P> {
     /// The same tensor under a new name: a source `permute` the port's order already has.
     Alias,
     /// A convolution through its single-layer plan; `spec` is at the real input size.
-    Conv {
-        plan: Plan<P>,
-        spec: LayerSpec,
-        conv: Conv,
-        in_channels: i64,
-    },
+    Conv(PortConv<P>),
     Pool {
         plan: Plan<P>,
         spec: LayerSpec,
@@ -95,12 +90,7 @@ pub enum PortOp<P> {
         scale: bool,
     },
     /// Layer normalisation over the trailing `shape` (the input is in source order).
-    LayerNorm {
-        shape: Vec<i64>,
-        eps: f64,
-        center: bool,
-        scale: bool,
-    },
+    LayerNorm(LayerNorm),
     GroupNorm {
         groups: i64,
         channels: i64,
@@ -185,6 +175,43 @@ pub enum PortOp<P> {
     Random {
         normal: bool,
     },
+}
+
+/// A convolution through its single-layer plan; `spec` is at the real input size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortConv<P> {
+    pub plan: Plan<P>,
+    pub spec: LayerSpec,
+    pub conv: Conv,
+    pub in_channels: i64,
+}
+
+impl<P> PortConv<P> {
+    /// The number of spatial dimensions.
+    pub fn rank(&self) -> usize {
+        self.spec.input.len()
+    }
+
+    /// The output channels and the group count.
+    pub fn out_and_groups(&self) -> (i64, i64) {
+        self.conv.out_and_groups(self.in_channels)
+    }
+}
+
+/// A layer normalisation over the trailing axes of `shape`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerNorm {
+    pub shape: Vec<i64>,
+    pub eps: f64,
+    pub center: bool,
+    pub scale: bool,
+}
+
+impl LayerNorm {
+    /// The normalised axes, counted from the end (`[-2, -1]`).
+    pub fn axes(&self) -> Vec<i64> {
+        (-(self.shape.len() as i64)..0).collect()
+    }
 }
 
 /// One step of the port.
@@ -283,6 +310,45 @@ impl<P> PortPlan<P> {
         }
         self.outputs.len() == 1 && self.outputs[0].var == current
     }
+
+    /// The shape of a step's `k`-th input (empty where it has none).
+    pub fn input_shape(&self, step: &PortStep<P>, k: usize) -> &[i64] {
+        step.inputs
+            .get(k)
+            .and_then(|v| self.tensors.get(v.0))
+            .map_or(&[], |t| &t.shape)
+    }
+
+    /// The shape of a step's (first) output (empty where it has none).
+    pub fn output_shape(&self, step: &PortStep<P>) -> &[i64] {
+        step.outputs
+            .first()
+            .and_then(|v| self.tensors.get(v.0))
+            .map_or(&[], |t| &t.shape)
+    }
+
+    /// What the self-check reads of it.
+    pub fn view(&self) -> PlanView {
+        PlanView {
+            source: self.source,
+            target: self.target,
+            inputs: self.inputs.clone(),
+            outputs: self.outputs.clone(),
+            loads: self.loads.clone(),
+            random: self.random.clone(),
+        }
+    }
+}
+
+/// What the self-check reads of a plan, whatever the target's padding type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanView {
+    pub source: Framework,
+    pub target: Framework,
+    pub inputs: Vec<Port>,
+    pub outputs: Vec<Port>,
+    pub loads: Vec<Load>,
+    pub random: Vec<bool>,
 }
 
 /// Whether a target keeps channels first.
@@ -560,13 +626,21 @@ fn lower_node<P: Spelling>(
     let x_rank = x.map(|v| lw.tensor(v).perm.len()).unwrap_or(0);
     let identity = |n: usize| -> Vec<usize> { (0..n).collect() };
     let same_perm = |lw: &Lowering<P>, v: Var| lw.tensor(v).perm.clone();
-    let lowered = |spec: &LayerSpec| -> Result<Plan<P>, PortError> {
-        crate::codegen::writable(spec).map_err(|e| PortError::at(line, e.to_string()))?;
-        lower::<P>(spec, LowerOptions::default()).map_err(|e| PortError::Refused {
+    // A convolution's or pool's layer at its input size (`what` names it in the error), and
+    // its single-layer plan.
+    let lowered = |what: &str| -> Result<(LayerSpec, Plan<P>), PortError> {
+        let spec = node
+            .inferred
+            .spec
+            .clone()
+            .ok_or_else(|| PortError::at(line, format!("the {what} has no input size")))?;
+        crate::codegen::writable(&spec).map_err(|e| PortError::at(line, e.to_string()))?;
+        let plan = lower::<P>(&spec, LowerOptions::default()).map_err(|e| PortError::Refused {
             line,
             name: node.name.clone(),
             reason: e.to_string(),
-        })
+        })?;
+        Ok((spec, plan))
     };
     // Most ops: one step, its output in the order `perm`.
     let single =
@@ -574,16 +648,20 @@ fn lower_node<P: Spelling>(
             let t = Lowering::<P>::port_tensor(out_shape, &perm);
             lw.push(Some(id), name.clone(), inputs, op, vec![t])
         };
+    // The weights the self-check copies into this step (a shared layer's are its first use's).
+    let load = |lw: &mut Lowering<P>, kind: LoadKind| {
+        let step = lw.plan.steps.len();
+        lw.plan.loads.push(Load {
+            node: node.shares.unwrap_or(id),
+            step,
+            kind,
+        });
+    };
     let outs: Vec<Var> = match &node.op {
         Op::Input => unreachable!("inputs are lowered apart"),
         Op::Conv(conv) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
-            let spec = node
-                .inferred
-                .spec
-                .clone()
-                .ok_or_else(|| PortError::at(line, "the convolution has no input size"))?;
-            let plan = lowered(&spec)?;
+            let (spec, plan) = lowered("convolution")?;
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let in_channels = in_shape
                 .get(crate::model::shape::channel_axis(source, in_shape.len()))
@@ -594,11 +672,9 @@ fn lower_node<P: Spelling>(
                 Groups::Count(g) => (g, None),
                 Groups::Depthwise { multiplier } => (in_channels, Some(multiplier)),
             };
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::Conv {
+            load(
+                lw,
+                LoadKind::Conv {
                     transposed: spec.op == crate::core::Op::ConvTranspose,
                     rank,
                     groups,
@@ -612,7 +688,7 @@ fn lower_node<P: Spelling>(
                         None => vec![1; rank],
                     }),
                 },
-            });
+            );
             let perm = lw.native(r);
             // A fused softmax is over the source's last axis (the channels): a step of its
             // own, its axis in the port's order.
@@ -624,12 +700,12 @@ fn lower_node<P: Spelling>(
             let out = single(
                 lw,
                 vec![x],
-                PortOp::Conv {
+                PortOp::Conv(PortConv {
                     plan,
                     spec,
                     conv,
                     in_channels,
-                },
+                }),
                 perm.clone(),
             );
             if softmax {
@@ -650,12 +726,7 @@ fn lower_node<P: Spelling>(
         }
         Op::Pool(_) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
-            let spec = node
-                .inferred
-                .spec
-                .clone()
-                .ok_or_else(|| PortError::at(line, "the pool has no input size"))?;
-            let plan = lowered(&spec)?;
+            let (spec, plan) = lowered("pool")?;
             let perm = lw.native(r);
             single(lw, vec![x], PortOp::Pool { plan, spec }, perm)
         }
@@ -720,16 +791,14 @@ fn lower_node<P: Spelling>(
                 (x, false)
             };
             let port_axis = lw.port_axis(x, src_axis as i64, line)?;
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::BatchNorm {
+            load(
+                lw,
+                LoadKind::BatchNorm {
                     features,
                     center: *center,
                     scale: *scale,
                 },
-            });
+            );
             let perm = same_perm(lw, x);
             single(
                 lw,
@@ -772,33 +841,26 @@ fn lower_node<P: Spelling>(
                 ));
             }
             let shape: Vec<i64> = idx.iter().map(|&i| in_shape[i]).collect();
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::LayerNorm {
+            load(
+                lw,
+                LoadKind::LayerNorm {
                     center: *center,
                     scale: *scale,
                 },
-            });
+            );
             single(
                 lw,
                 vec![x],
-                PortOp::LayerNorm {
+                PortOp::LayerNorm(LayerNorm {
                     shape,
                     eps: *eps,
                     center: *center,
                     scale: *scale,
-                },
+                }),
                 identity(r),
             )
         }
-        Op::Norm(Norm::Group {
-            groups,
-            eps,
-            affine,
-            ..
-        }) => {
+        Op::Norm(norm @ (Norm::Group { eps, affine, .. } | Norm::Instance { eps, affine, .. })) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let channels = in_shape
@@ -806,52 +868,23 @@ fn lower_node<P: Spelling>(
                 .copied()
                 .unwrap_or(0);
             if *affine {
-                let step = lw.plan.steps.len();
-                lw.plan.loads.push(Load {
-                    node: node.shares.unwrap_or(id),
-                    step,
-                    kind: LoadKind::GroupNorm,
-                });
+                load(lw, LoadKind::GroupNorm);
             }
-            let perm = lw.native(r);
-            single(
-                lw,
-                vec![x],
-                PortOp::GroupNorm {
+            let op = match norm {
+                Norm::Group { groups, .. } => PortOp::GroupNorm {
                     groups: *groups,
                     channels,
                     eps: *eps,
                     affine: *affine,
                 },
-                perm,
-            )
-        }
-        Op::Norm(Norm::Instance { eps, affine, .. }) => {
-            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
-            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
-            let features = in_shape
-                .get(crate::model::shape::channel_axis(source, in_shape.len()))
-                .copied()
-                .unwrap_or(0);
-            if *affine {
-                let step = lw.plan.steps.len();
-                lw.plan.loads.push(Load {
-                    node: node.shares.unwrap_or(id),
-                    step,
-                    kind: LoadKind::GroupNorm,
-                });
-            }
-            let perm = lw.native(r);
-            single(
-                lw,
-                vec![x],
-                PortOp::InstanceNorm {
-                    features,
+                _ => PortOp::InstanceNorm {
+                    features: channels,
                     eps: *eps,
                     affine: *affine,
                 },
-                perm,
-            )
+            };
+            let perm = lw.native(r);
+            single(lw, vec![x], op, perm)
         }
         Op::Activation(a) => {
             let x = x.ok_or(PortError::NoInput)?;
@@ -1000,14 +1033,7 @@ fn lower_node<P: Spelling>(
                 .iter()
                 .map(|a| t.perm.iter().position(|p| p == a).unwrap_or(*a))
                 .collect();
-            // The remaining axes keep their relative order.
-            let kept: Vec<usize> = t
-                .perm
-                .iter()
-                .copied()
-                .filter(|a| !src.contains(a))
-                .collect();
-            let perm = renumber(&kept);
+            let perm = without(&t.perm, &src);
             single(lw, vec![x], PortOp::Squeeze(port), perm)
         }
         Op::Unsqueeze(_) => {
@@ -1054,13 +1080,7 @@ fn lower_node<P: Spelling>(
                     s.index,
                 ));
             }
-            let kept: Vec<usize> = t
-                .perm
-                .iter()
-                .copied()
-                .filter(|a| !dropped.contains(a))
-                .collect();
-            let perm = renumber(&kept);
+            let perm = without(&t.perm, &dropped);
             single(lw, vec![x], PortOp::Slice(port), perm)
         }
         Op::Split { axis: a, sizes } => {
@@ -1162,15 +1182,13 @@ fn lower_node<P: Spelling>(
             let flat = lw.tensor(x).flat.clone();
             let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
             let n = in_features.or(in_shape.last().copied()).unwrap_or(0);
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::Dense {
+            load(
+                lw,
+                LoadKind::Dense {
                     bias: *bias,
                     flatten: flat,
                 },
-            });
+            );
             single(
                 lw,
                 vec![x],
@@ -1199,14 +1217,12 @@ fn lower_node<P: Spelling>(
             max_norm,
         } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
-            let step = lw.plan.steps.len();
-            lw.plan.loads.push(Load {
-                node: node.shares.unwrap_or(id),
-                step,
-                kind: LoadKind::Embedding {
+            load(
+                lw,
+                LoadKind::Embedding {
                     max_norm: *max_norm,
                 },
-            });
+            );
             single(
                 lw,
                 vec![x],
@@ -1323,6 +1339,16 @@ fn lower_node<P: Spelling>(
 }
 
 /// Axis labels renumbered to `0..n` keeping their relative order (after axes were removed).
+/// An order with the `dropped` axes left out: the remaining axes keep their relative order.
+fn without(perm: &[usize], dropped: &[usize]) -> Vec<usize> {
+    let kept: Vec<usize> = perm
+        .iter()
+        .copied()
+        .filter(|a| !dropped.contains(a))
+        .collect();
+    renumber(&kept)
+}
+
 fn renumber(kept: &[usize]) -> Vec<usize> {
     let mut sorted = kept.to_vec();
     sorted.sort_unstable();
@@ -1369,29 +1395,5 @@ mod tests {
         assert_eq!(identifier("0"), "layer_0");
         assert_eq!(identifier("sequential_1/conv2d"), "sequential_1_conv2d");
         assert_eq!(identifier("x"), "x_");
-    }
-}
-
-/// What the self-check reads of a plan, whatever the target's padding type.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlanView {
-    pub source: Framework,
-    pub target: Framework,
-    pub inputs: Vec<Port>,
-    pub outputs: Vec<Port>,
-    pub loads: Vec<Load>,
-    pub random: Vec<bool>,
-}
-
-impl<P> PortPlan<P> {
-    pub fn view(&self) -> PlanView {
-        PlanView {
-            source: self.source,
-            target: self.target,
-            inputs: self.inputs.clone(),
-            outputs: self.outputs.clone(),
-            loads: self.loads.clone(),
-            random: self.random.clone(),
-        }
     }
 }

@@ -5,20 +5,19 @@
 //! single-layer generator's own function. `params[<step>]` holds a layer's weights in
 //! TensorFlow's layouts (see [`DOC`]); the self-check fills it from the source.
 
-use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, Step, Window};
+use crate::codegen::plan::{Fill, Step};
 use crate::codegen::tf::{Tf, TfPad};
-use crate::codegen::writer::{Py, list, pad_list, pair_list};
-use crate::core::Framework;
+use crate::codegen::writer::{dilation_arg, list, pad_list, pair_list};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, PadFill};
 
 use super::function::{
-    Code, Names, assemble, crop_index, elementwise, linear_ratio, nearest_indices, repeat_factor,
-    shape_text, slice_index,
+    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, scale_shift,
+    slice_index, upsample_code,
 };
+use super::lines::{elementwise, error_line, reduce_name};
 use super::plan::{PortOp, PortPlan, PortStep};
-use super::{Access, PortError, Written, float, py_bool};
+use super::{PortError, Written, float, py_bool};
 
 /// What the docstring says about `params`.
 const DOC: &str = "params[<layer>] holds its weights in TensorFlow's layouts: convolution \
@@ -115,79 +114,77 @@ const HELPER_NAMES: &[&str] = &[
     "group_norm",
 ];
 
-struct Writer {
-    helpers: Vec<&'static str>,
-    /// Single-layer functions embedded for pools no single call computes.
-    defs: Py,
-    names: Names,
-}
+/// The port as TensorFlow.
+pub struct TfPort;
 
-impl Writer {
-    fn helper(&mut self, text: &'static str) {
-        if text == GROUP_NORM {
-            self.helper(NORMALIZE);
+impl Function for TfPort {
+    type Pad = TfPad;
+    type Layer = Tf;
+    const TITLE: &'static str = "TensorFlow";
+    const TENSORS: &'static str = "NHWC tensors";
+    const IMPORTS: &'static [&'static str] = &["import tensorflow as tf"];
+    const CONVERT: &'static str = "tf.convert_to_tensor({})";
+    const DOC: &'static str = DOC;
+    const HELPER_NAMES: &'static [&'static str] = HELPER_NAMES;
+    const SPATIAL: usize = 1;
+    const RESIZE_LINEAR: &'static str = RESIZE_LINEAR;
+    const RESIZE_CUBIC: &'static str = RESIZE_CUBIC;
+
+    fn activation(a: Activation, x: &str) -> String {
+        activation(a, x)
+    }
+
+    fn pad_spatial(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String {
+        let mut all = vec![(0, 0)];
+        all.extend_from_slice(pairs);
+        all.push((0, 0));
+        let pw = pad_list(pairs, 1, 1);
+        match fill {
+            Fill::Zero => format!("tf.pad({{x}}, {pw})"),
+            Fill::NegInf => format!("tf.pad({{x}}, {pw}, constant_values=float(\"-inf\"))"),
+            Fill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
+            Fill::Replicate => {
+                w.helpers.add(PAD_EDGE);
+                format!("pad_edge({{x}}, {})", pair_list(&all))
+            }
+            Fill::Circular => {
+                w.helpers.add(PAD_WRAP);
+                format!("pad_wrap({{x}}, {})", pair_list(&all))
+            }
         }
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
+    }
+
+    fn pad(w: &mut Writer, pad: &[(i64, i64)], fill: PadFill) -> String {
+        let pw = pad_list(pad, 0, 0);
+        match fill {
+            PadFill::Constant(0.0) => format!("tf.pad({{x}}, {pw})"),
+            PadFill::Constant(v) => {
+                format!("tf.pad({{x}}, {pw}, constant_values={})", float(v))
+            }
+            PadFill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
+            PadFill::Replicate => {
+                w.helpers.add(PAD_EDGE);
+                format!("pad_edge({{x}}, {})", pair_list(pad))
+            }
+            PadFill::Circular => {
+                w.helpers.add(PAD_WRAP);
+                format!("pad_wrap({{x}}, {})", pair_list(pad))
+            }
         }
+    }
+
+    fn repeat(r: i64, axis: usize) -> String {
+        format!("tf.repeat({{x}}, {r}, axis={axis})")
+    }
+
+    fn gather(indices: &[i64], axis: usize) -> String {
+        format!("tf.gather({{x}}, {}, axis={axis})", list(indices))
     }
 }
 
 /// Writes the plan as TensorFlow.
 pub fn write(g: &Graph, plan: &PortPlan<TfPad>) -> Result<Written, PortError> {
-    let mut w = Writer {
-        helpers: Vec::new(),
-        defs: Py::new(),
-        names: Names::new(HELPER_NAMES),
-    };
-    let codes = plan
-        .steps
-        .iter()
-        .map(|s| step_code(&mut w, g, plan, s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut head = Py::new();
-    head.import("import tensorflow as tf");
-    for h in &w.helpers {
-        head.line(*h);
-        head.blank();
-        head.blank();
-    }
-    head.append(&w.defs);
-    let inputs: Vec<String> = plan
-        .inputs
-        .iter()
-        .map(|p| shape_text(&p.tensor.shape))
-        .collect();
-    let doc = format!(
-        "The {} model `{}` in TensorFlow, on NHWC tensors (input {}). {DOC}",
-        plan.source.title(),
-        g.name,
-        inputs.join(", ")
-    );
-    let py = assemble(
-        g,
-        plan,
-        &codes,
-        &mut w.names,
-        &head,
-        &doc,
-        "tf.convert_to_tensor({})",
-    );
-    let access = plan
-        .loads
-        .iter()
-        .map(|l| {
-            let name = plan.steps.get(l.step).map_or("", |s| s.name.as_str());
-            (
-                l.step,
-                Access {
-                    layer: format!("params[{name:?}]"),
-                    ..Access::default()
-                },
-            )
-        })
-        .collect();
-    Ok(Written { py, access })
+    function::write::<TfPort>(g, plan, step_code)
 }
 
 /// `[1, v..., 1]`: a per-dimension list with unit batch and channel entries.
@@ -205,34 +202,6 @@ fn padding_arg(p: &TfPad) -> String {
         TfPad::Same => "\"SAME\"".into(),
         TfPad::Pairs(v) => pad_list(v, 1, 1),
     }
-}
-
-/// A pad of the spatial axes of an NHWC tensor.
-fn pad_spatial(w: &mut Writer, pairs: &[(i64, i64)], fill: Fill) -> String {
-    let pw = pad_list(pairs, 1, 1);
-    let mut all = vec![(0, 0)];
-    all.extend_from_slice(pairs);
-    all.push((0, 0));
-    match fill {
-        Fill::Zero => format!("tf.pad({{x}}, {pw})"),
-        Fill::NegInf => format!("tf.pad({{x}}, {pw}, constant_values=float(\"-inf\"))"),
-        Fill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
-        Fill::Replicate => {
-            w.helper(PAD_EDGE);
-            format!("pad_edge({{x}}, {})", pair_list(&all))
-        }
-        Fill::Circular => {
-            w.helper(PAD_WRAP);
-            format!("pad_wrap({{x}}, {})", pair_list(&all))
-        }
-    }
-}
-
-/// A crop of the spatial axes of an NHWC tensor.
-fn crop_spatial(pairs: &[(i64, i64)]) -> String {
-    let mut all = vec![(0, 0)];
-    all.extend_from_slice(pairs);
-    format!("{{x}}{}", crop_index(&all))
 }
 
 /// An activation of `x`.
@@ -266,11 +235,7 @@ fn activation(a: Activation, x: &str) -> String {
 fn conv_call(x: &str, w: &str, stride: &[i64], dilation: &[i64], padding: &TfPad) -> String {
     let n = stride.len();
     let strides = if n == 1 { "stride" } else { "strides" };
-    let dilations = if dilation.iter().all(|&d| d == 1) {
-        String::new()
-    } else {
-        format!(", dilations={}", full_list(dilation))
-    };
+    let dilations = dilation_arg("dilations", dilation, full_list(dilation));
     format!(
         "tf.nn.conv{n}d({x}, {w}, {strides}={}, padding={}{dilations})",
         full_list(stride),
@@ -285,231 +250,130 @@ fn step_code(
     plan: &PortPlan<TfPad>,
     step: &PortStep<TfPad>,
 ) -> Result<Code, PortError> {
-    let line = step.node.map_or(0, |n| {
-        let node = g.node(n);
-        node.source.call_line.unwrap_or(node.source.line)
-    });
+    let line = error_line(g, step);
     let p = format!("params[{:?}]", step.name);
-    let input_shape = |k: usize| -> Vec<i64> {
-        step.inputs
-            .get(k)
-            .map(|v| plan.tensors[v.0].shape.clone())
-            .unwrap_or_default()
-    };
-    let output_shape = || -> Vec<i64> {
-        step.outputs
-            .first()
-            .map(|v| plan.tensors[v.0].shape.clone())
-            .unwrap_or_default()
-    };
-    let rank = input_shape(0).len();
+    let rank = plan.input_shape(step, 0).len();
     Ok(match &step.op {
         PortOp::Alias => Code::alias("the port's tensor already has this order"),
         PortOp::Transpose(q) => {
             let q: Vec<i64> = q.iter().map(|&a| a as i64).collect();
             Code::expr(format!("tf.transpose({{x}}, {})", list(&q)))
         }
-        PortOp::Conv {
-            plan: cp,
-            spec,
-            conv,
-            in_channels,
-        } => {
-            let n = spec.input.len();
+        PortOp::Conv(c) => {
+            let (cp, conv, in_channels) = (&c.plan, &c.conv, c.in_channels);
+            let n = c.rank();
             let shape = &cp.semantics.shape;
-            let (out, groups) = match conv.groups {
-                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
-                Groups::Count(k) => (conv.filters, k),
-            };
+            let (out, groups) = c.out_and_groups();
             // Each group one input channel: the kernel is [k..., in, multiplier].
-            let depthwise = groups > 1 && *in_channels == groups;
+            let depthwise = groups > 1 && in_channels == groups;
             let wt = format!("{p}[\"w\"]");
             let b = format!("{p}[\"b\"]");
-            let layer_bias = conv.bias && !cp.adds_bias() && !conv.separable;
             let strided = shape.stride.iter().any(|&s| s > 1);
-            let mut lines = Vec::new();
-            for s in &cp.steps {
-                match s {
-                    Step::Pad { pairs, fill } => lines.push(pad_spatial(w, pairs, *fill)),
-                    Step::Crop { pairs } => lines.push(crop_spatial(pairs)),
-                    Step::Conv {
-                        padding, dilation, ..
-                    } => {
-                        let dilated = dilation.iter().any(|&d| d > 1);
-                        let call = if groups == 1 {
-                            conv_call("{x}", &wt, &shape.stride, dilation, padding)
-                        } else if depthwise && n <= 2 && !(strided && dilated) {
-                            // tf.nn.depthwise_conv2d (a 1-D map as one row of a 2-D one).
-                            let (x, k, end, st, dl, pad) = if n == 1 {
-                                let pad = match padding {
-                                    TfPad::Pairs(v) => {
-                                        let mut all = vec![(0, 0)];
-                                        all.extend_from_slice(v);
-                                        pad_list(&all, 1, 1)
-                                    }
-                                    other => padding_arg(other),
-                                };
-                                (
-                                    "{x}[:, None]",
-                                    format!("{wt}[None]"),
-                                    "[:, 0]",
-                                    list(&[1, 1, shape.stride[0], 1]),
-                                    list(&[1, dilation[0]]),
-                                    pad,
-                                )
-                            } else {
-                                (
-                                    "{x}",
-                                    wt.clone(),
-                                    "",
-                                    full_list(&shape.stride),
-                                    list(dilation),
-                                    padding_arg(padding),
-                                )
-                            };
-                            let dl = if dilated {
-                                format!(", dilations={dl}")
-                            } else {
-                                String::new()
-                            };
-                            format!(
-                                "tf.nn.depthwise_conv2d({x}, {k}, strides={st}, padding={pad}{dl}){end}"
-                            )
-                        } else {
-                            // One convolution per group.
-                            let axis = if depthwise { -2 } else { -1 };
-                            format!(
-                                "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis={axis}))], axis=-1)",
-                                conv_call("xg", "wg", &shape.stride, dilation, padding)
-                            )
-                        };
-                        lines.push(if layer_bias {
-                            format!("{call} + {b}")
-                        } else {
-                            call
-                        });
-                    }
-                    Step::ConvTranspose {
-                        padding,
-                        dilation,
-                        output_size,
-                        ..
-                    } => {
-                        let o = output_size.clone().unwrap_or_else(|| shape.output.clone());
-                        let dl = if dilation.iter().all(|&d| d == 1) {
-                            String::new()
-                        } else {
-                            format!(", dilations={}", list(dilation))
-                        };
-                        let call = |x: &str, wg: &str, channels: i64| {
-                            format!(
-                                "tf.nn.conv_transpose({x}, {wg}, output_shape=[tf.shape({x})[0], {}, {channels}], strides={}, padding={}{dl})",
-                                crate::codegen::writer::join(&o),
-                                list(&shape.stride),
-                                padding_arg(padding)
-                            )
-                        };
-                        let text = if groups == 1 {
-                            call("{x}", &wt, out)
-                        } else {
-                            format!(
-                                "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis=-1))], axis=-1)",
-                                call("xg", "wg", out / groups)
-                            )
-                        };
-                        lines.push(if layer_bias {
-                            format!("{text} + {b}")
-                        } else {
-                            text
-                        });
-                    }
-                    Step::AddBias => {
-                        if conv.bias && !conv.separable {
-                            lines.push(format!("{{x}} + {b}"));
-                        }
-                    }
-                    Step::EmptyWindows { .. } | Step::Pool { .. } | Step::AverageRatio { .. } => {
-                        return Err(PortError::at(line, "a pooling step in a convolution"));
-                    }
-                }
-            }
-            if conv.separable {
+            let pointwise = || {
                 let ones = vec![1; n];
-                let call = conv_call(
+                conv_call(
                     "{x}",
                     &format!("{p}[\"pointwise\"]"),
                     &ones,
                     &ones,
                     &TfPad::Valid,
-                );
-                lines.push(if conv.bias {
-                    format!("{call} + {b}")
-                } else {
-                    call
-                });
-            }
-            if let Some(a) = conv.activation {
-                lines.push(activation(a, "{x}"));
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+                )
+            };
+            conv_code::<TfPort>(w, line, cp, conv, &b, pointwise, |s| match s {
+                Step::Conv {
+                    padding, dilation, ..
+                } => {
+                    let dilated = dilation.iter().any(|&d| d > 1);
+                    Some(if groups == 1 {
+                        conv_call("{x}", &wt, &shape.stride, dilation, padding)
+                    } else if depthwise && n <= 2 && !(strided && dilated) {
+                        // tf.nn.depthwise_conv2d (a 1-D map as one row of a 2-D one).
+                        let (x, k, end, st, dl, pad) = if n == 1 {
+                            let pad = match padding {
+                                TfPad::Pairs(v) => {
+                                    let mut all = vec![(0, 0)];
+                                    all.extend_from_slice(v);
+                                    pad_list(&all, 1, 1)
+                                }
+                                other => padding_arg(other),
+                            };
+                            (
+                                "{x}[:, None]",
+                                format!("{wt}[None]"),
+                                "[:, 0]",
+                                list(&[1, 1, shape.stride[0], 1]),
+                                list(&[1, dilation[0]]),
+                                pad,
+                            )
+                        } else {
+                            (
+                                "{x}",
+                                wt.clone(),
+                                "",
+                                full_list(&shape.stride),
+                                list(dilation),
+                                padding_arg(padding),
+                            )
+                        };
+                        let dl = dilation_arg("dilations", dilation, dl);
+                        format!(
+                            "tf.nn.depthwise_conv2d({x}, {k}, strides={st}, padding={pad}{dl}){end}"
+                        )
+                    } else {
+                        // One convolution per group.
+                        let axis = if depthwise { -2 } else { -1 };
+                        format!(
+                            "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis={axis}))], axis=-1)",
+                            conv_call("xg", "wg", &shape.stride, dilation, padding)
+                        )
+                    })
+                }
+                Step::ConvTranspose {
+                    padding,
+                    dilation,
+                    output_size,
+                    ..
+                } => {
+                    let o = output_size.clone().unwrap_or_else(|| shape.output.clone());
+                    let dl = dilation_arg("dilations", dilation, list(dilation));
+                    let call = |x: &str, wg: &str, channels: i64| {
+                        format!(
+                            "tf.nn.conv_transpose({x}, {wg}, output_shape=[tf.shape({x})[0], {}, {channels}], strides={}, padding={}{dl})",
+                            crate::codegen::writer::join(&o),
+                            list(&shape.stride),
+                            padding_arg(padding)
+                        )
+                    };
+                    Some(if groups == 1 {
+                        call("{x}", &wt, out)
+                    } else {
+                        format!(
+                            "tf.concat([{} for xg, wg in zip(tf.split({{x}}, {groups}, axis=-1), tf.split({wt}, {groups}, axis=-1))], axis=-1)",
+                            call("xg", "wg", out / groups)
+                        )
+                    })
+                }
+                _ => None,
+            })?
         }
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
-            let simple = pp.steps.iter().all(|s| match s {
-                Step::Pad { .. } | Step::Crop { .. } | Step::EmptyWindows { .. } => true,
-                Step::Pool {
-                    window: Window::Pool,
-                    dilation,
-                    ..
-                } => dilation.iter().all(|&d| d == 1),
-                _ => false,
-            });
-            if !simple {
-                let f = w.names.take(&format!("{}_pool", step.name));
-                w.defs.append(&layer_definition::<Tf>(spec, pp, &f, false));
-                w.defs.blank();
-                w.defs.blank();
-                return Ok(Code::expr(format!("{f}({{x}})")));
-            }
-            let mut lines = Vec::new();
-            for s in &pp.steps {
-                lines.push(match s {
-                    Step::Pad { pairs, fill } => pad_spatial(w, pairs, *fill),
-                    Step::Crop { pairs } => crop_spatial(pairs),
-                    Step::EmptyWindows { to_neg_inf: true } => {
-                        "tf.where({x} == {x}.dtype.min, float(\"-inf\"), {x})".into()
-                    }
-                    Step::EmptyWindows { to_neg_inf: false } => {
-                        "tf.where({x} == float(\"-inf\"), {x}.dtype.min, {x})".into()
-                    }
-                    Step::Pool {
-                        max,
-                        padding,
-                        kernel,
-                        stride,
-                        ..
-                    } => format!(
-                        "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding={})",
-                        if *max { "max" } else { "avg" },
-                        list(kernel),
-                        list(stride),
-                        padding_arg(padding)
-                    ),
-                    _ => {
-                        return Err(PortError::at(
-                            line,
-                            "a pooling step the port writes as a function",
-                        ));
-                    }
-                });
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+            pool_code::<TfPort>(w, line, step, (spec, pp), false, |s| match s {
+                Step::EmptyWindows { to_neg_inf: true } => {
+                    Some("tf.where({x} == {x}.dtype.min, float(\"-inf\"), {x})".into())
+                }
+                Step::EmptyWindows { to_neg_inf: false } => {
+                    Some("tf.where({x} == float(\"-inf\"), {x}.dtype.min, {x})".into())
+                }
+                Step::Pool(p) => Some(format!(
+                    "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding={})",
+                    if p.max { "max" } else { "avg" },
+                    list(&p.kernel),
+                    list(&p.stride),
+                    padding_arg(&p.padding)
+                )),
+                _ => None,
+            })?
         }
         PortOp::AdaptivePool {
             max,
@@ -527,7 +391,7 @@ fn step_code(
                     list(&k)
                 ))
             } else {
-                w.helper(ADAPTIVE);
+                w.helpers.add(ADAPTIVE);
                 Code::expr(format!(
                     "adaptive_pool({{x}}, {}, tf.reduce_{})",
                     list(output),
@@ -574,28 +438,13 @@ fn step_code(
                 float(*eps)
             ))
         }
-        PortOp::LayerNorm {
-            shape,
-            eps,
-            center,
-            scale,
-        } => {
-            w.helper(NORMALIZE);
-            let axes: Vec<i64> = (-(shape.len() as i64)..0).collect();
+        PortOp::LayerNorm(ln) => {
+            w.helpers.add(NORMALIZE);
             Code::expr(format!(
-                "normalize({{x}}, {}, {}){}{}",
-                list(&axes),
-                float(*eps),
-                if *scale {
-                    format!(" * {p}[\"gamma\"]")
-                } else {
-                    String::new()
-                },
-                if *center {
-                    format!(" + {p}[\"beta\"]")
-                } else {
-                    String::new()
-                }
+                "normalize({{x}}, {}, {}){}",
+                list(&ln.axes()),
+                float(ln.eps),
+                scale_shift(&p, ln.scale, ln.center, "")
             ))
         }
         PortOp::GroupNorm {
@@ -604,7 +453,8 @@ fn step_code(
             affine,
             ..
         } => {
-            w.helper(GROUP_NORM);
+            w.helpers.add(NORMALIZE);
+            w.helpers.add(GROUP_NORM);
             Code::expr(format!(
                 "group_norm({{x}}, {groups}, {}){}",
                 float(*eps),
@@ -612,7 +462,7 @@ fn step_code(
             ))
         }
         PortOp::InstanceNorm { eps, affine, .. } => {
-            w.helper(NORMALIZE);
+            w.helpers.add(NORMALIZE);
             let axes: Vec<i64> = (1..rank.saturating_sub(1) as i64).collect();
             Code::expr(format!(
                 "normalize({{x}}, {}, {}){}",
@@ -629,7 +479,7 @@ fn step_code(
         PortOp::Dropout { .. } => Code::alias("the identity at inference"),
         PortOp::Identity => Code::alias("the identity"),
         PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
-            let mut shape = output_shape();
+            let mut shape = plan.output_shape(step).to_vec();
             if let Some(b) = shape.first_mut() {
                 *b = -1;
             }
@@ -666,116 +516,28 @@ fn step_code(
             if *bias {
                 text.push_str(&format!(" + {p}[\"b\"]"));
             }
-            let mut lines = vec![text];
-            if let Some(a) = a {
-                lines.push(activation(*a, "{x}"));
-            }
-            Code {
-                lines,
-                ..Code::default()
-            }
+            dense_code::<TfPort>(text, *a)
         }
         PortOp::MatMul => Code::expr("tf.matmul({x0}, {x1})"),
         PortOp::Embedding { .. } => Code::expr(format!("tf.gather({p}[\"w\"], {{x}})")),
-        PortOp::Pad { pairs, fill } => {
-            let crop: Vec<(i64, i64)> = pairs
-                .iter()
-                .map(|&(b, a)| ((-b).max(0), (-a).max(0)))
-                .collect();
-            let pad: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (b.max(0), a.max(0))).collect();
-            let any = |v: &[(i64, i64)]| v.iter().any(|&(b, a)| b > 0 || a > 0);
-            let mut lines = Vec::new();
-            if any(&crop) {
-                lines.push(format!("{{x}}{}", crop_index(&crop)));
-            }
-            if any(&pad) {
-                let pw = pad_list(&pad, 0, 0);
-                lines.push(match fill {
-                    PadFill::Constant(v) if *v == 0.0 => format!("tf.pad({{x}}, {pw})"),
-                    PadFill::Constant(v) => {
-                        format!("tf.pad({{x}}, {pw}, constant_values={})", float(*v))
-                    }
-                    PadFill::Reflect => format!("tf.pad({{x}}, {pw}, mode=\"REFLECT\")"),
-                    PadFill::Replicate => {
-                        w.helper(PAD_EDGE);
-                        format!("pad_edge({{x}}, {})", pair_list(&pad))
-                    }
-                    PadFill::Circular => {
-                        w.helper(PAD_WRAP);
-                        format!("pad_wrap({{x}}, {})", pair_list(&pad))
-                    }
-                });
-            }
-            if lines.is_empty() {
-                Code::alias("pads nothing")
-            } else {
-                Code {
-                    lines,
-                    ..Code::default()
-                }
-            }
-        }
+        PortOp::Pad { pairs, fill } => pad_code::<TfPort>(w, pairs, *fill),
         PortOp::Upsample {
             input,
             output,
             scale,
             mode,
             align_corners,
-        } => {
-            let mut lines = Vec::new();
-            for (a, (&i, &o)) in input.iter().zip(output).enumerate() {
-                let axis = a + 1;
-                let f = scale
-                    .as_ref()
-                    .and_then(|s| if s.len() == 1 { s.first() } else { s.get(a) })
-                    .copied();
-                match mode {
-                    Interpolation::Nearest => {
-                        let idx = nearest_indices(plan.source == Framework::Keras, i, o, f);
-                        match repeat_factor(&idx, i) {
-                            Some(1) => {}
-                            Some(r) => lines.push(format!("tf.repeat({{x}}, {r}, axis={axis})")),
-                            None => {
-                                lines.push(format!("tf.gather({{x}}, {}, axis={axis})", list(&idx)))
-                            }
-                        }
-                    }
-                    Interpolation::Linear => {
-                        let ratio = linear_ratio(i, o, f, *align_corners);
-                        if i == o && ratio == 1.0 {
-                            continue;
-                        }
-                        w.helper(RESIZE_LINEAR);
-                        lines.push(format!(
-                            "resize_linear({{x}}, {axis}, {o}, {}, {})",
-                            float(ratio),
-                            py_bool(*align_corners)
-                        ));
-                    }
-                    Interpolation::Bicubic => {
-                        // torch: a = -0.75, taps clamped to the edge; Keras (tf.image.resize
-                        // on TensorFlow): a = -0.5, half-pixel, taps past the edge dropped.
-                        let keras = plan.source == Framework::Keras;
-                        let ratio = linear_ratio(i, o, f, *align_corners && !keras);
-                        w.helper(RESIZE_CUBIC);
-                        lines.push(format!(
-                            "resize_cubic({{x}}, {axis}, {o}, {}, {}, {})",
-                            float(ratio),
-                            py_bool(*align_corners && !keras),
-                            py_bool(!keras)
-                        ));
-                    }
-                }
-            }
-            if lines.is_empty() {
-                Code::alias("the size is unchanged")
-            } else {
-                Code {
-                    lines,
-                    ..Code::default()
-                }
-            }
-        }
+        } => upsample_code::<TfPort>(
+            w,
+            plan.source,
+            Resize {
+                input,
+                output,
+                scale,
+                mode: *mode,
+                align_corners: *align_corners,
+            },
+        ),
         PortOp::Elementwise {
             op,
             constant,
@@ -786,6 +548,7 @@ fn step_code(
             *constant_first,
             step.inputs.len(),
             "tf",
+            "{}",
         )),
         PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
             (s, 0.0) => format!("{{x}} * {}", float(s)),
@@ -793,12 +556,7 @@ fn step_code(
             (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
         }),
         PortOp::Reduce { op, axes, keepdims } => {
-            let f = match op {
-                Reduce::Mean => "mean",
-                Reduce::Sum => "sum",
-                Reduce::Max => "max",
-                Reduce::Min => "min",
-            };
+            let f = reduce_name(*op);
             let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
             Code::expr(format!(
                 "tf.reduce_{f}({{x}}, axis={}{})",
@@ -808,8 +566,7 @@ fn step_code(
         }
         PortOp::PixelShuffle(r) => {
             // [N, H, W, C*r*r], channel c*r*r + i*r + j -> row offset i, column offset j.
-            let s = input_shape(0);
-            let (h, wd, c) = match s.as_slice() {
+            let (h, wd, c) = match plan.input_shape(step, 0) {
                 [_, h, wd, c] => (*h, *wd, *c / (r * r).max(1)),
                 _ => {
                     return Err(PortError::at(
@@ -834,9 +591,5 @@ fn step_code(
 
 /// ` * gamma + beta` of a normalisation with affine weights over the last axis.
 fn affine_text(p: &str, affine: bool) -> String {
-    if affine {
-        format!(" * {p}[\"gamma\"] + {p}[\"beta\"]")
-    } else {
-        String::new()
-    }
+    scale_shift(p, affine, affine, "")
 }

@@ -5,14 +5,17 @@
 //! computes is the single-layer generator's own class.
 
 use super::{float, py_bool};
-use crate::codegen::layer_definition;
-use crate::codegen::plan::{Fill, Step, Window};
-use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module};
-use crate::codegen::writer::{Py, torch_pad_tuple, tuple};
+use crate::codegen::plan::{Fill, Step};
+use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module, padding_value, pool_module};
+use crate::codegen::writer::{Py, args, short, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
 
+use super::lines::{
+    Helpers, assignments, elementwise, embed_layer, error_line, fill, note, port_names,
+    single_calls, variable_names,
+};
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
 
@@ -71,32 +74,6 @@ const NORM_ON_AXIS: &str = r#"class BatchNormOnAxis(nn.Module):
         moved = x.movedim(self.dim, 1)
         shape = moved.shape
         return self.bn(moved.reshape(shape[0], shape[1], -1)).reshape(shape).movedim(1, self.dim)"#;
-
-/// `name=value` arguments, leaving out those at their default.
-fn args(items: &[(&str, String, &str)]) -> String {
-    items
-        .iter()
-        .filter(|(_, v, default)| v != default)
-        .map(|(k, v, _)| format!(", {k}={v}"))
-        .collect()
-}
-
-fn pad_arg(p: &TorchPad) -> String {
-    match p {
-        TorchPad::Zero => "0".into(),
-        TorchPad::Same => "\"same\"".into(),
-        TorchPad::Ints(v) if v.iter().all(|&x| x == v[0]) => v[0].to_string(),
-        TorchPad::Ints(v) => tuple(v),
-    }
-}
-
-/// One value, or the tuple when they differ.
-fn dims(v: &[i64]) -> String {
-    match v.first() {
-        Some(&first) if v.iter().all(|&x| x == first) => first.to_string(),
-        _ => tuple(v),
-    }
-}
 
 /// An activation as a module.
 pub fn activation(a: Activation) -> String {
@@ -180,24 +157,16 @@ fn fill_of(f: PadFill) -> Fill {
 }
 
 struct Writer {
-    helpers: Vec<&'static str>,
+    helpers: Helpers,
     classes: Py,
     /// Imports `F` and `math`.
     functional: bool,
 }
 
-impl Writer {
-    fn helper(&mut self, text: &'static str) {
-        if !self.helpers.contains(&text) {
-            self.helpers.push(text);
-        }
-    }
-}
-
 /// Writes the plan as PyTorch.
 pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError> {
     let mut w = Writer {
-        helpers: Vec::new(),
+        helpers: Helpers::default(),
         classes: Py::new(),
         functional: false,
     };
@@ -215,13 +184,7 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
     if w.functional || !chain {
         py.import("import torch.nn.functional as F");
     }
-    for helper in &w.helpers {
-        for line in helper.lines() {
-            py.line(line);
-        }
-        py.blank();
-        py.blank();
-    }
+    w.helpers.write(&mut py);
     if plan.steps.iter().any(|s| {
         matches!(
             s.op,
@@ -289,12 +252,9 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
         py.line("        pass");
     }
     py.blank();
-    let names = variable_names(plan);
-    let inputs: Vec<&str> = plan
-        .inputs
-        .iter()
-        .map(|p| names[p.var.0].as_str())
-        .collect();
+    let step_names: Vec<&str> = plan.steps.iter().map(|s| s.name.as_str()).collect();
+    let names = variable_names(plan, &[], &step_names, "x", str::to_string);
+    let inputs = port_names(&names, &plan.inputs);
     py.line(format!("    def forward(self, {}):", inputs.join(", ")));
     for (step, p) in plan.steps.iter().zip(&parts) {
         let xs: Vec<&str> = step.inputs.iter().map(|v| names[v.0].as_str()).collect();
@@ -308,23 +268,11 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
         if target.is_empty() {
             continue;
         }
-        for (j, line) in p.lines.iter().enumerate() {
-            // The first line reads the step's inputs; each next line the previous result.
-            let input = if j == 0 {
-                xs.first().copied().unwrap_or("x").to_string()
-            } else {
-                target.clone()
-            };
-            let text = match line {
-                Line::Module(m) => format!("self.{m}({input})"),
-                Line::Expr(t) => {
-                    let mut text = t.replace("{x}", &input).replace("{xs}", &xs.join(", "));
-                    for (k, x) in xs.iter().enumerate() {
-                        text = text.replace(&format!("{{x{k}}}"), x);
-                    }
-                    text
-                }
-            };
+        let texts = assignments(&xs, &target, &p.lines, |line, input| match line {
+            Line::Module(m) => format!("self.{m}({input})"),
+            Line::Expr(t) => fill(t, input, &xs),
+        });
+        for (j, text) in texts.iter().enumerate() {
             let c = if j == 0 {
                 comment
                     .clone()
@@ -336,11 +284,7 @@ pub fn write(g: &Graph, plan: &PortPlan<TorchPad>) -> Result<Written, PortError>
             py.line(format!("        {target} = {text}{c}"));
         }
     }
-    let outs: Vec<&str> = plan
-        .outputs
-        .iter()
-        .map(|p| names[p.var.0].as_str())
-        .collect();
+    let outs = port_names(&names, &plan.outputs);
     py.line(format!("        return {}", outs.join(", ")));
     py.blank();
     py.blank();
@@ -374,77 +318,6 @@ fn record_access(
     }
 }
 
-/// The source line and text of a step's operation, as a comment.
-fn note(g: &Graph, step: &PortStep<TorchPad>) -> Option<String> {
-    let node = g.node(step.node?);
-    let line = node.source.line;
-    let text = crate::model::code::eval::short(&node.source.text);
-    let mut c = if line > 0 {
-        format!("line {line}: {text}")
-    } else {
-        text
-    };
-    if let Some(a) = &node.inferred.answer
-        && a.pads_depend_on_input
-    {
-        c.push_str(" (strided 'same': these pads are for this input size)");
-    }
-    Some(c)
-}
-
-/// Python names of the port's tensors: `x` along a path, a step's own name where a value is
-/// read again later.
-fn variable_names(plan: &PortPlan<TorchPad>) -> Vec<String> {
-    let n = plan.tensors.len();
-    let mut names = vec![String::new(); n];
-    let mut last_use = vec![0usize; n];
-    let mut readers = vec![0usize; n];
-    for (i, s) in plan.steps.iter().enumerate() {
-        for v in &s.inputs {
-            last_use[v.0] = i;
-            readers[v.0] += 1;
-        }
-    }
-    let outputs: Vec<Var> = plan.outputs.iter().map(|p| p.var).collect();
-    // A returned value lives to the end.
-    for v in &outputs {
-        last_use[v.0] = usize::MAX;
-    }
-    let mut x_holder: Option<Var> = None;
-    for p in &plan.inputs {
-        names[p.var.0] = if plan.inputs.len() == 1 {
-            "x".into()
-        } else {
-            p.name.clone()
-        };
-        if plan.inputs.len() == 1 {
-            x_holder = Some(p.var);
-        }
-    }
-    for (i, s) in plan.steps.iter().enumerate() {
-        for (k, v) in s.outputs.iter().enumerate() {
-            let next_only = readers[v.0] == 1
-                && plan
-                    .steps
-                    .get(i + 1)
-                    .is_some_and(|nx| nx.inputs.contains(v))
-                && !outputs.contains(v)
-                && s.outputs.len() == 1;
-            let x_free = x_holder
-                .is_none_or(|h| last_use[h.0] <= i || s.inputs.contains(&h) && last_use[h.0] == i);
-            names[v.0] = if next_only && x_free {
-                x_holder = Some(*v);
-                "x".into()
-            } else if s.outputs.len() > 1 {
-                format!("{}_{k}", s.name)
-            } else {
-                s.name.clone()
-            };
-        }
-    }
-    names
-}
-
 fn step_parts(
     w: &mut Writer,
     g: &Graph,
@@ -457,10 +330,7 @@ fn step_parts(
         p.lines.push(Line::Module(mname.clone()));
         p.modules.push((mname, ctor));
     };
-    let line = step.node.map_or(0, |n| {
-        let node = g.node(n);
-        node.source.call_line.unwrap_or(node.source.line)
-    });
+    let line = error_line(g, step);
     let rank_of = |v: Var| plan.tensors[v.0].shape.len();
     match &step.op {
         PortOp::Alias => {
@@ -469,7 +339,7 @@ fn step_parts(
             p.lines.push(Line::Expr("{x}".into()));
         }
         PortOp::Transpose(q) => {
-            w.helper(PERMUTE);
+            w.helpers.add(PERMUTE);
             let order: Vec<String> = q.iter().map(usize::to_string).collect();
             module(
                 &mut p,
@@ -477,19 +347,12 @@ fn step_parts(
                 format!("Permute({})", order.join(", ")),
             );
         }
-        PortOp::Conv {
-            plan: cp,
-            spec,
-            conv,
-            in_channels,
-        } => {
-            let n = spec.input.len();
+        PortOp::Conv(c) => {
+            let (cp, conv, in_channels) = (&c.plan, &c.conv, c.in_channels);
+            let n = c.rank();
             let shape = &cp.semantics.shape;
             let depthwise = matches!(conv.groups, Groups::Depthwise { .. });
-            let (out, groups) = match conv.groups {
-                Groups::Depthwise { multiplier } => (in_channels * multiplier, *in_channels),
-                Groups::Count(g) => (conv.filters, g),
-            };
+            let (out, groups) = c.out_and_groups();
             let layer_bias = conv.bias && !cp.adds_bias() && !(conv.separable);
             let mut k = 0;
             let mut next = |p: &mut Parts, ctor: String, own: bool| {
@@ -524,11 +387,11 @@ fn step_parts(
                             &mut p,
                             format!(
                                 "nn.Conv{n}d({in_channels}, {out}, {}{}{mode})",
-                                dims(kernel),
+                                short(kernel),
                                 args(&[
-                                    ("stride", dims(&shape.stride), "1"),
-                                    ("padding", pad_arg(padding), "0"),
-                                    ("dilation", dims(dilation), "1"),
+                                    ("stride", short(&shape.stride), "1"),
+                                    ("padding", padding_value(padding), "0"),
+                                    ("dilation", short(dilation), "1"),
                                     ("groups", groups.to_string(), "1"),
                                     ("bias", py_bool(layer_bias).into(), "True"),
                                 ])
@@ -547,14 +410,14 @@ fn step_parts(
                             &mut p,
                             format!(
                                 "nn.ConvTranspose{n}d({in_channels}, {out}, {}{})",
-                                dims(kernel),
+                                short(kernel),
                                 args(&[
-                                    ("stride", dims(&shape.stride), "1"),
-                                    ("padding", pad_arg(padding), "0"),
-                                    ("output_padding", dims(size_padding), "0"),
+                                    ("stride", short(&shape.stride), "1"),
+                                    ("padding", padding_value(padding), "0"),
+                                    ("output_padding", short(size_padding), "0"),
                                     ("groups", groups.to_string(), "1"),
                                     ("bias", py_bool(layer_bias).into(), "True"),
-                                    ("dilation", dims(dilation), "1"),
+                                    ("dilation", short(dilation), "1"),
                                 ])
                             ),
                             true,
@@ -562,12 +425,12 @@ fn step_parts(
                     }
                     Step::AddBias => {
                         if conv.bias && !conv.separable {
-                            w.helper(BIAS);
+                            w.helpers.add(BIAS);
                             module(&mut p, format!("{name}__bias"), format!("Bias({out})"));
                         }
                     }
                     Step::EmptyWindows { to_neg_inf } => {
-                        w.helper(EMPTY_WINDOWS);
+                        w.helpers.add(EMPTY_WINDOWS);
                         next(
                             &mut p,
                             format!("EmptyWindows({})", py_bool(*to_neg_inf)),
@@ -597,24 +460,9 @@ fn step_parts(
             }
         }
         PortOp::Pool { plan: pp, spec } => {
-            let n = spec.input.len();
-            let stock = pp.steps.iter().all(|s| {
-                matches!(
-                    s,
-                    Step::Pad { .. }
-                        | Step::Crop { .. }
-                        | Step::EmptyWindows { .. }
-                        | Step::Pool {
-                            window: Window::Pool,
-                            ..
-                        }
-                )
-            });
+            let stock = single_calls(&pp.steps, true);
             if !stock {
-                w.classes
-                    .append(&layer_definition::<Torch>(spec, pp, name, false));
-                w.classes.blank();
-                w.classes.blank();
+                embed_layer::<Torch>(&mut w.classes, spec, pp, name);
                 module(&mut p, name.clone(), format!("{}()", class_name(name)));
             } else {
                 let mut k = 0;
@@ -627,46 +475,11 @@ fn step_parts(
                             pad_module(&negative, Fill::Zero)
                         }
                         Step::EmptyWindows { to_neg_inf } => {
-                            w.helper(EMPTY_WINDOWS);
+                            w.helpers.add(EMPTY_WINDOWS);
                             format!("EmptyWindows({})", py_bool(*to_neg_inf))
                         }
-                        Step::Pool {
-                            max,
-                            padding,
-                            kernel,
-                            stride,
-                            dilation,
-                            ceil_mode,
-                            count_include_pad,
-                            ..
-                        } => {
-                            if *max {
-                                format!(
-                                    "nn.MaxPool{n}d({}{})",
-                                    dims(kernel),
-                                    args(&[
-                                        ("stride", dims(stride), &dims(kernel)),
-                                        ("padding", pad_arg(padding), "0"),
-                                        ("dilation", dims(dilation), "1"),
-                                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                                    ])
-                                )
-                            } else {
-                                format!(
-                                    "nn.AvgPool{n}d({}{})",
-                                    dims(kernel),
-                                    args(&[
-                                        ("stride", dims(stride), &dims(kernel)),
-                                        ("padding", pad_arg(padding), "0"),
-                                        ("ceil_mode", py_bool(*ceil_mode).into(), "False"),
-                                        (
-                                            "count_include_pad",
-                                            py_bool(count_include_pad.unwrap_or(true)).into(),
-                                            "True"
-                                        ),
-                                    ])
-                                )
-                            }
+                        Step::Pool(p) => {
+                            pool_module(p, ("padding", padding_value(&p.padding), "0"))
                         }
                         _ => continue,
                     };
@@ -685,7 +498,7 @@ fn step_parts(
             module(
                 &mut p,
                 name.clone(),
-                format!("nn.Adaptive{kind}Pool{}d({})", output.len(), dims(output)),
+                format!("nn.Adaptive{kind}Pool{}d({})", output.len(), short(output)),
             );
         }
         PortOp::GlobalPool {
@@ -750,7 +563,7 @@ fn step_parts(
                         "a batch normalisation over a spatial axis without center or scale is not ported to PyTorch",
                     ));
                 }
-                w.helper(NORM_ON_AXIS);
+                w.helpers.add(NORM_ON_AXIS);
                 module(
                     &mut p,
                     name.clone(),
@@ -762,13 +575,8 @@ fn step_parts(
                 );
             }
         }
-        PortOp::LayerNorm {
-            shape,
-            eps,
-            center,
-            scale,
-        } => {
-            if center != scale && !(*scale) {
+        PortOp::LayerNorm(ln) => {
+            if ln.center != ln.scale && !ln.scale {
                 return Err(PortError::at(
                     line,
                     "a layer normalisation with a shift but no scale is not ported to PyTorch",
@@ -779,11 +587,11 @@ fn step_parts(
                 name.clone(),
                 format!(
                     "nn.LayerNorm({}{})",
-                    dims_list(shape),
+                    dims_list(&ln.shape),
                     args(&[
-                        ("eps", float(*eps), "1e-05"),
-                        ("elementwise_affine", py_bool(*scale).into(), "True"),
-                        ("bias", py_bool(*center).into(), "True"),
+                        ("eps", float(ln.eps), "1e-05"),
+                        ("elementwise_affine", py_bool(ln.scale).into(), "True"),
+                        ("bias", py_bool(ln.center).into(), "True"),
                     ])
                 ),
             );
@@ -870,7 +678,7 @@ fn step_parts(
             );
         }
         PortOp::Reshape { shape } => {
-            w.helper(RESHAPE);
+            w.helpers.add(RESHAPE);
             let rest: Vec<String> = shape[1..].iter().map(i64::to_string).collect();
             module(
                 &mut p,
@@ -1014,7 +822,7 @@ fn step_parts(
                         )
                     }
                 ),
-                _ => format!("size={}", dims(output)),
+                _ => format!("size={}", short(output)),
             };
             module(
                 &mut p,
@@ -1026,48 +834,14 @@ fn step_parts(
             op,
             constant,
             constant_first,
-        } => {
-            let sym = |o: Binary| match o {
-                Binary::Add => Some("+"),
-                Binary::Sub => Some("-"),
-                Binary::Mul => Some("*"),
-                Binary::Div => Some("/"),
-                Binary::Pow => Some("**"),
-                _ => None,
-            };
-            let text = match (constant, sym(*op)) {
-                (Some(c), Some(s)) if *constant_first => format!("{} {s} {{x}}", float(*c)),
-                (Some(c), Some(s)) => format!("{{x}} {s} {}", float(*c)),
-                (Some(c), None) => format!(
-                    "torch.{}({{x}}, torch.tensor({}))",
-                    if *op == Binary::Max {
-                        "maximum"
-                    } else {
-                        "minimum"
-                    },
-                    float(*c)
-                ),
-                (None, Some(s)) => {
-                    let xs: Vec<String> = (0..step.inputs.len())
-                        .map(|k| format!("{{x{k}}}"))
-                        .collect();
-                    xs.join(&format!(" {s} "))
-                }
-                (None, None) => {
-                    let f = if *op == Binary::Max {
-                        "torch.maximum"
-                    } else {
-                        "torch.minimum"
-                    };
-                    let mut acc = "{x0}".to_string();
-                    for k in 1..step.inputs.len() {
-                        acc = format!("{f}({acc}, {{x{k}}})");
-                    }
-                    acc
-                }
-            };
-            p.lines.push(Line::Expr(text));
-        }
+        } => p.lines.push(Line::Expr(elementwise(
+            *op,
+            *constant,
+            *constant_first,
+            step.inputs.len(),
+            "torch",
+            "torch.tensor({})",
+        ))),
         PortOp::Affine { scale, offset } => p.lines.push(Line::Expr(match (*scale, *offset) {
             (s, 0.0) => format!("{{x}} * {}", float(s)),
             (0.0, o) => format!("torch.full_like({{x}}, {})", float(o)),
