@@ -138,6 +138,72 @@ class Net(nn.Module):
     assert_eq!(m.input, None);
 }
 
+/// A Keras Model subclass without `call` that holds an encoder and a decoder (the TF CVAE
+/// tutorial): the models are its sub-models, the last one read, the others named; without
+/// sub-models the error is Keras's own.
+#[test]
+fn a_model_class_without_call_is_read_through_its_sub_models() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/keras_cvae.py"
+    ))
+    .unwrap();
+    let m = read(&src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        matches!(&m.origin, padlab::model::Origin::Code { build, .. } if build == "model.decoder")
+    );
+    assert_eq!(m.others, vec!["model.encoder".to_string()]);
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 28, 28, 1]));
+    let bare = "import keras\nclass Net(keras.Model):\n    def __init__(self):\n        super().__init__()\n        self.d = keras.layers.Dense(2)\nmodel = Net()\n";
+    let e = read(
+        bare,
+        &Options {
+            input: Some(vec![4]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("does not have a `call` method"), "{e}");
+}
+
+/// `layers.Normalization()` then `adapt(data)` (TF's regression and audio tutorials): the row
+/// keeps its input's shape, a note says the statistics come from data, the parameter count is
+/// not claimed; a random tensor the model draws is shaped like the tensor it copies.
+#[test]
+fn an_adapted_normalization_keeps_the_shape_and_says_why() {
+    let src = r#"
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras import layers
+
+features = np.load("features.npy")
+norm = layers.Normalization(axis=-1)
+norm.adapt(features)
+model = tf.keras.Sequential([tf.keras.Input(shape=(9,)), norm, layers.Dense(64, activation="relu"), layers.Dense(1)])
+"#;
+    let m = read(src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let n = m
+        .graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Normalization")
+        .unwrap();
+    assert_eq!(n.shape(), Some(&vec![2, 9]));
+    assert!(
+        m.graph.notes.iter().any(|n| n.contains("adapt()")),
+        "{:?}",
+        m.graph.notes
+    );
+    assert_eq!(m.params, None);
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 1]));
+    // Noise of a fixed batch is not the model's: refused with its line.
+    let fixed = "import keras\nfrom keras import ops, layers\nclass Noise(layers.Layer):\n    def call(self, x):\n        return x + keras.random.normal(shape=(32, 8))\ninp = keras.Input(shape=(8,))\nmodel = keras.Model(inp, Noise()(inp))\n";
+    let e = read(fixed, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 5, "{e}");
+}
+
 /// Bounds: a loop that does not end and a model that doubles itself stop with the line.
 #[test]
 fn limits_stop_with_the_line() {

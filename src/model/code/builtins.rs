@@ -2081,6 +2081,14 @@ pub fn framework_call(
                 inst.class.name
             ),
         )),
+        Some(ref b) if b.is_keras() => Err(raise(
+            site.line,
+            "NotImplementedError",
+            format!(
+                "Layer {} does not have a `call` method implemented.",
+                inst.class.name
+            ),
+        )),
         _ => Err(raise(
             site.line,
             "NotImplementedError",
@@ -2270,6 +2278,10 @@ pub fn as_int(v: &Value, line: usize) -> Ev<i64> {
         Value::Unknown => Err(unsupported(
             line,
             "this needs the input's size: give the input shape",
+        )),
+        Value::Batch(_) => Err(unsupported(
+            line,
+            "the batch size (`shape(x)[0]`) used as a number is not translated by padlab",
         )),
         other => Err(raise(
             line,

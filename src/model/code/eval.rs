@@ -1763,6 +1763,15 @@ impl Interp {
         if matches!(a, Value::Unknown) || matches!(b, Value::Unknown) {
             return Ok(Value::Unknown);
         }
+        if matches!(a, Value::Batch(_)) || matches!(b, Value::Batch(_)) {
+            return Err(unsupported(
+                line,
+                format!(
+                    "`{}`: arithmetic on the batch size (`shape(x)[0]`) is not translated by padlab",
+                    short(&self.text(e))
+                ),
+            ));
+        }
         super::builtins::arithmetic(self, op, a, b, line)
     }
 
@@ -1798,7 +1807,16 @@ impl Interp {
         }
         let shapes: Vec<Option<&crate::model::graph::Shape>> =
             inputs.iter().map(|t| t.shape.as_ref()).collect();
-        let inferred = shape::infer(&op, framework, &shapes);
+        let mut inferred = shape::infer(&op, framework, &shapes);
+        // The reader makes an opaque op only of a layer that keeps its input's shape (a Keras
+        // `Normalization` whose statistics come from `adapt`): the shape is known, the port
+        // refuses it.
+        if matches!(op, Op::Opaque { .. })
+            && let Some(first) = shapes.first()
+        {
+            inferred.outputs = vec![first.cloned()];
+            inferred.error = None;
+        }
         let integer = false;
         let id = NodeId(self.graph.nodes.len());
         let shares = layer.and_then(|l| l.first_node.get());
@@ -2143,7 +2161,7 @@ fn dedup(items: Vec<Value>) -> Vec<Value> {
 /// Whether a value holds a tensor (directly or in a list or tuple).
 pub fn holds_tensor(v: &Value) -> bool {
     match v {
-        Value::Tensor(_) => true,
+        Value::Tensor(_) | Value::Batch(_) => true,
         Value::Tuple(t) => t.iter().any(holds_tensor),
         Value::List(l) => l.borrow().iter().any(holds_tensor),
         _ => false,

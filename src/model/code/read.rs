@@ -261,7 +261,14 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
                 return Ok(r);
             }
             if found.is_empty() {
-                let (found, needs) = definitions(src, &body, &settings)?;
+                // A statement that builds the model failed: its error says more than a
+                // definition built on its own.
+                let model_failed = it
+                    .top
+                    .iter()
+                    .any(|t| t.failed.is_some() && builds_model(&it, t));
+                let (found, needs) = definitions(src, &body, &settings)
+                    .map_err(|e| if model_failed { no_model(&it) } else { e })?;
                 if found.is_empty() && !needs.is_empty() {
                     return Err(error(
                         0,
@@ -359,6 +366,17 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
             graph
                 .notes
                 .push(format!("line {}: not evaluated: {}", f.line, f.message));
+        }
+    }
+    for n in &graph.nodes {
+        if let Op::Opaque { what } = &n.op {
+            let note = format!(
+                "line {}: {} ({}): padlab reads its shape, not its values; the port refuses it",
+                n.source.line, n.name, what
+            );
+            if !graph.notes.contains(&note) {
+                graph.notes.push(note);
+            }
         }
     }
     let params = super::params::count(&model, &graph);
@@ -472,6 +490,30 @@ fn is_model_class(c: &super::value::Class) -> bool {
     )
 }
 
+/// The models an instance of a model class holds as attributes, when the class cannot be
+/// called itself (no `call` or `forward` of its own or its bases'): empty otherwise.
+fn held_models(it: &Interp, v: &Value) -> Vec<(String, Value)> {
+    let Value::Instance(i) = v else {
+        return Vec::new();
+    };
+    if !matches!(
+        i.class.framework,
+        Some(FrameworkBase::TorchModule | FrameworkBase::KerasModel)
+    ) || it.find_method(&i.class, "call").is_some()
+        || it.find_method(&i.class, "forward").is_some()
+        || i.base_layer.borrow().is_some()
+    {
+        return Vec::new();
+    }
+    i.attrs
+        .borrow()
+        .entries
+        .iter()
+        .filter(|(_, m)| is_model(m))
+        .map(|(k, m)| (k.to_string(), m.clone()))
+        .collect()
+}
+
 /// A module's or layer's object id.
 fn id_of(v: &Value) -> Option<usize> {
     match v {
@@ -532,12 +574,27 @@ fn variables(it: &Interp, body: &[super::ast::Stmt]) -> Vec<Candidate> {
                 continue;
             }
             if is_model(v) {
-                found.push(Candidate {
-                    build: n.clone(),
-                    value: v.clone(),
-                    input: None,
-                    line: s.line,
-                });
+                let held = held_models(it, v);
+                if held.is_empty() {
+                    found.push(Candidate {
+                        build: n.clone(),
+                        value: v.clone(),
+                        input: None,
+                        line: s.line,
+                    });
+                }
+                // A model class without `call`/`forward` that holds models (a VAE's encoder
+                // and decoder, used through methods of its own): those are the models.
+                for (attr, m) in held {
+                    if seen.insert(id_of(&m)) {
+                        found.push(Candidate {
+                            build: format!("{n}.{attr}"),
+                            value: m,
+                            input: None,
+                            line: s.line,
+                        });
+                    }
+                }
             }
         }
     }

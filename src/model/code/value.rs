@@ -55,6 +55,10 @@ pub enum Value {
     Hole(Rc<Hole>),
     /// An integer the paste computes from an unknown size (no input size given).
     Unknown,
+    /// The batch size of a tensor as its framework computes it at run time (`tf.shape(x)[0]`,
+    /// `keras.ops.shape(x)[0]`): usable where a shape is given (a random tensor shaped like
+    /// `x`, a reshape keeping the batch), not as a number.
+    Batch(Rc<Tensor>),
     /// A class body's `@staticmethod`, `@classmethod` or `@property` function.
     Descriptor(Descriptor, Rc<Value>),
     /// `super()` in a method of `class`, bound to the instance.
@@ -339,6 +343,7 @@ impl Value {
             Value::None => "NoneType".into(),
             Value::Bool(_) => "bool".into(),
             Value::Int(_) | Value::Unknown => "int".into(),
+            Value::Batch(_) => "Tensor".into(),
             Value::Float(_) => "float".into(),
             Value::Str(_) => "str".into(),
             Value::Tuple(_) => "tuple".into(),
@@ -467,6 +472,7 @@ impl fmt::Display for Value {
             Value::Poison(_) => f.write_str("<error>"),
             Value::Hole(h) => write!(f, "{h}"),
             Value::Unknown => f.write_str("<unknown size>"),
+            Value::Batch(_) => f.write_str("<the batch size>"),
             Value::Super(c, _) => write!(f, "<super: {}>", c.name),
             Value::Descriptor(_, v) => write!(f, "{v}"),
             Value::Param(l, n) => write!(f, "{}.{n}", l.class),
