@@ -204,6 +204,33 @@ model = tf.keras.Sequential([tf.keras.Input(shape=(9,)), norm, layers.Dense(64, 
     assert_eq!(e.line, 5, "{e}");
 }
 
+/// A Keras model called at the top level on `tf.zeros([...])` (the custom-layers tutorial's
+/// ResNet block) is read at that sample's shape; a functional model whose output a failed line
+/// left names that line's construct, not "needs its outputs".
+#[test]
+fn keras_sample_tensors_and_failed_outputs() {
+    let src = r#"
+import tensorflow as tf
+
+class Block(tf.keras.Model):
+    def __init__(self, filters):
+        super().__init__()
+        self.conv = tf.keras.layers.Conv2D(filters, 3, padding="same")
+        self.bn = tf.keras.layers.BatchNormalization()
+
+    def call(self, x, training=False):
+        return tf.nn.relu(self.bn(self.conv(x), training=training) + x)
+
+block = Block(3)
+_ = block(tf.zeros([1, 8, 8, 3]))
+"#;
+    let m = read(src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.input, Some(vec![8, 8, 3]));
+    let broken = "import keras\nimport einops\nfrom keras import layers\ninp = keras.Input(shape=(4, 8, 8, 3))\nx = layers.Conv3D(4, 3, padding=\"same\")(inp)\nx = einops.rearrange(x, \"b t h w c -> (b t) h w c\")\nx = layers.Conv2D(4, 3)(x)\nmodel = keras.Model(inp, x)\n";
+    let e = read(broken, &Options::default()).unwrap_err();
+    assert!(e.message.contains("einops.rearrange"), "{e}");
+}
+
 /// Bounds: a loop that does not end and a model that doubles itself stop with the line.
 #[test]
 fn limits_stop_with_the_line() {

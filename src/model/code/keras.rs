@@ -409,8 +409,8 @@ pub fn functional(
             .collect::<Ev<_>>()?,
         other => tensors_of(other, line)?,
     };
-    if let Value::Poison(f) = &outputs {
-        return Err((**f).clone());
+    if let Some(e) = failed_within(&outputs, line, 0) {
+        return Err(e);
     }
     if !holds_outputs(&outputs) {
         return Err(raise(
@@ -429,6 +429,29 @@ pub fn functional(
         Some(name),
         vec![],
     ))
+}
+
+/// The failure a model's outputs carry: a value a failed statement left (`x` after its line
+/// failed), anywhere in a list or tuple of outputs.
+fn failed_within(v: &Value, line: usize, depth: usize) -> Option<super::eval::Failure> {
+    if depth > 50 {
+        return None;
+    }
+    match v {
+        Value::Poison(f) => Some((**f).clone()),
+        Value::Hole(h) => Some(super::eval::undefined(h, line)),
+        Value::Tuple(t) => t.iter().find_map(|v| failed_within(v, line, depth + 1)),
+        Value::List(l) => l
+            .borrow()
+            .iter()
+            .find_map(|v| failed_within(v, line, depth + 1)),
+        Value::Dict(d) => d
+            .borrow()
+            .entries
+            .iter()
+            .find_map(|(_, v)| failed_within(v, line, depth + 1)),
+        _ => None,
+    }
 }
 
 fn holds_outputs(v: &Value) -> bool {
@@ -1462,6 +1485,24 @@ fn operation(
         .chain(kw.iter().map(|(_, v)| v))
         .any(holds_tensor);
     if !tensor_args {
+        // A tensor the paste makes at the top level (`block(tf.zeros([1, 2, 3, 3]))`): a sample
+        // input, whose shape a model called on it takes.
+        if matches!(
+            name,
+            "zeros" | "ones" | "normal" | "random_normal" | "uniform" | "random_uniform"
+        ) && it.call_stack.is_empty()
+            && let Some(v @ (Value::Tuple(_) | Value::List(_))) = arg(&pos, &kw, 0, "shape")
+        {
+            let sizes = it.iterate(&v, line)?;
+            if sizes.len() >= 2 && sizes.iter().all(|d| matches!(d, Value::Int(n) if *n > 0)) {
+                let shape = sizes
+                    .iter()
+                    .map(|d| as_int(d, line))
+                    .collect::<Ev<Vec<_>>>()?;
+                let t = super::torch::input_tensor(it, Some(shape), Framework::Keras, site)?;
+                return Ok(Value::Tensor(t));
+            }
+        }
         // Shapes, initializers, dtypes, random seeds: nothing the model's graph holds.
         return Ok(match name {
             "int_shape" | "shape" => Value::Unknown,
