@@ -231,6 +231,21 @@ _ = block(tf.zeros([1, 8, 8, 3]))
     assert!(e.message.contains("einops.rearrange"), "{e}");
 }
 
+/// A script that trains one layer (`fc = torch.nn.Linear(W.size(0), 1)` in a loop, the PyTorch
+/// regression example) has that layer as its model; a model that needs a required command-line
+/// argument says which.
+#[test]
+fn a_lone_layer_is_the_model_and_a_required_argument_is_named() {
+    let src = "import torch\nW = torch.randn(4, 1) * 5\nfc = torch.nn.Linear(W.size(0), 1)\nfor i in range(10):\n    fc.zero_grad()\n";
+    let m = read(src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.input, Some(vec![4]));
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 1]));
+    let args = "import argparse\nimport torch.nn as nn\nparser = argparse.ArgumentParser()\nparser.add_argument(\"--channels\", type=int, required=True)\nopt = parser.parse_args()\nmodel = nn.Sequential(nn.Conv2d(opt.channels, 8, 3))\n";
+    let e = read(args, &Options::default()).unwrap_err();
+    assert!(e.message.contains("--channels is required"), "{e}");
+}
+
 /// Bounds: a loop that does not end and a model that doubles itself stop with the line.
 #[test]
 fn limits_stop_with_the_line() {

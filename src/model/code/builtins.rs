@@ -1659,8 +1659,20 @@ fn argparse_method(
                 .iter()
                 .find(|(k, _)| k.as_ref() == "action")
                 .map(|(_, v)| v.to_string());
+            let required = kw
+                .iter()
+                .any(|(k, v)| k.as_ref() == "required" && matches!(v, Value::Bool(true)));
             let default = match kw.iter().find(|(k, _)| k.as_ref() == "default") {
                 Some((_, v)) => v.clone(),
+                // Run without arguments, argparse stops at a required one: what depends on it
+                // cannot be read.
+                None if required => Value::Poison(Rc::new(unsupported(
+                    line,
+                    format!(
+                        "the command-line argument {} is required (argparse): padlab runs the script without arguments",
+                        flags.first().map_or(dest.as_str(), String::as_str)
+                    ),
+                ))),
                 None => match action.as_deref() {
                     Some("store_true") => Value::Bool(false),
                     Some("store_false") => Value::Bool(true),

@@ -1103,7 +1103,7 @@ fn torch_layer(
             let b = bind(
                 fw,
                 class,
-                &["in_features", "out_features", "bias"],
+                &["in_features", "out_features", "bias", "device", "dtype"],
                 pos,
                 kw,
                 line,

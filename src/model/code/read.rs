@@ -158,6 +158,12 @@ fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
     }
     let mut ops = g.nodes.iter().filter(|n| !matches!(n.op, Op::Input));
     let first = ops.next()?;
+    // The model itself when it is one layer (a torch module's path is then empty).
+    let first_name = if first.name.is_empty() {
+        first.kind.as_str()
+    } else {
+        first.name.as_str()
+    };
     let dense = g.nodes.iter().find_map(|n| match n.op {
         Op::Dense {
             in_features: Some(f),
@@ -185,7 +191,7 @@ fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
                 guesses,
                 format!(
                     "`{}` reads {ch} channel{} and `{name}` reads {features} features",
-                    first.name,
+                    first_name,
                     if ch == 1 { "" } else { "s" }
                 ),
             ))
@@ -193,10 +199,7 @@ fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
         Op::Dense {
             in_features: Some(f),
             ..
-        } => Some((
-            vec![vec![*f]],
-            format!("`{}` reads {f} features", first.name),
-        )),
+        } => Some((vec![vec![*f]], format!("`{first_name}` reads {f} features"))),
         Op::Flatten { .. } | Op::Reshape { .. } => {
             let (features, name) = dense?;
             let mut guesses = Vec::new();
@@ -212,7 +215,7 @@ fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
             guesses.truncate(1);
             Some((
                 guesses,
-                format!("`{name}` reads {features} features after `{}`", first.name),
+                format!("`{name}` reads {features} features after `{first_name}`"),
             ))
         }
         _ => None,
@@ -267,8 +270,20 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
                     .top
                     .iter()
                     .any(|t| t.failed.is_some() && builds_model(&it, t));
-                let (found, needs) = definitions(src, &body, &settings)
-                    .map_err(|e| if model_failed { no_model(&it) } else { e })?;
+                let defs = definitions(src, &body, &settings);
+                // No model at all, only a layer (`fc = torch.nn.Linear(4, 1)` trained in a
+                // loop): that layer is the model.
+                let lone = if model_failed {
+                    None
+                } else {
+                    lone_layer(&it, &body)
+                };
+                let (found, needs) = match (defs, lone) {
+                    (Ok((f, n)), _) if !f.is_empty() || !n.is_empty() => (f, n),
+                    (_, Some(c)) => (vec![c], Vec::new()),
+                    (Ok(x), None) => x,
+                    (Err(e), None) => return Err(if model_failed { no_model(&it) } else { e }),
+                };
                 if found.is_empty() && !needs.is_empty() {
                     return Err(error(
                         0,
@@ -325,6 +340,12 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
     let (graph, input) = trace(&mut it, &model, &pick.build).map_err(|mut e| {
         if e.line == 0 && pick.line != usize::MAX {
             e.line = pick.line;
+        }
+        // A model built by --model: its class's line.
+        if e.line == 0
+            && let Value::Instance(i) = &model
+        {
+            e.line = i.class.def.line;
         }
         e
     })?;
@@ -514,6 +535,38 @@ fn held_models(it: &Interp, v: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// The last top-level variable holding a single framework layer (a paste that builds no
+/// model, only a layer it trains).
+fn lone_layer(it: &Interp, body: &[super::ast::Stmt]) -> Option<Candidate> {
+    let mut found = None;
+    for s in body {
+        if matches!(
+            s.kind,
+            StmtKind::FunctionDef(_)
+                | StmtKind::ClassDef(_)
+                | StmtKind::Import(_)
+                | StmtKind::ImportFrom { .. }
+        ) {
+            continue;
+        }
+        let mut names = Vec::new();
+        bound_names(s, &mut names);
+        for n in names {
+            if let Some(v @ Value::Layer(l)) = it.globals.get(n.as_str())
+                && matches!(&l.kind, LayerKind::Op(op) if *op != Op::Identity)
+            {
+                found = Some(Candidate {
+                    build: n.clone(),
+                    value: v.clone(),
+                    input: None,
+                    line: s.line,
+                });
+            }
+        }
+    }
+    found
+}
+
 /// A module's or layer's object id.
 fn id_of(v: &Value) -> Option<usize> {
     match v {
@@ -684,8 +737,13 @@ fn definitions(
                 if e.message.contains("missing") && e.message.contains("required") {
                     let class = b.trim_end_matches("()");
                     // A class another definition uses by name is a part, not the model.
+                    // (The script's own `if __name__ == "__main__":` building it is a use
+                    // as the model, not as a part.)
                     let used = body.iter().any(|s| {
                         !matches!(&s.kind, StmtKind::ClassDef(c) if c.name == class)
+                            && !src
+                                .get(s.start..super::eval::stmt_end(s))
+                                .is_some_and(|t| t.starts_with("if __name__"))
                             && src
                                 .get(s.start..super::eval::stmt_end(s))
                                 .is_some_and(|t| t.contains(&format!("{class}(")))
@@ -777,7 +835,9 @@ fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Cand
                     line: usize::MAX,
                 });
             }
-            v if is_model(v) => {
+            v if is_model(v)
+                || matches!(v, Value::Layer(l) if matches!(l.kind, LayerKind::Op(_))) =>
+            {
                 return Ok(Candidate {
                     build: want.to_string(),
                     value: v.clone(),
