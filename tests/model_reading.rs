@@ -246,6 +246,37 @@ fn a_lone_layer_is_the_model_and_a_required_argument_is_named() {
     assert!(e.message.contains("--channels is required"), "{e}");
 }
 
+/// A custom layer's own weights (`add_weight`) in `x * self.gamma` and in
+/// `ops.matmul(x, self.w) + self.b` are read for their shapes (Keras's: 57 operations of the
+/// subclassed ResNet equal), not counted as parameters padlab knows; a weight that would
+/// change the tensor's shape by broadcasting is refused with its line.
+#[test]
+fn a_custom_layers_own_weights_give_shapes_not_a_guess() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/keras_subclassed_blocks.py"
+    ))
+    .unwrap();
+    let m = read(
+        &src,
+        &Options {
+            input: Some(vec![32, 32, 3]),
+            model: Some("SmallResNet(num_classes=10)".into()),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 10]));
+    assert_eq!(m.params, None);
+    let dense = "import keras\nfrom keras import layers, ops\nclass MyDense(layers.Layer):\n    def __init__(self, units):\n        super().__init__()\n        self.units = units\n    def build(self, input_shape):\n        self.w = self.add_weight(shape=(input_shape[-1], self.units))\n        self.b = self.add_weight(shape=(self.units,))\n    def call(self, x):\n        return ops.matmul(x, self.w) + self.b\ninp = keras.Input(shape=(12,))\nmodel = keras.Model(inp, MyDense(5)(inp))\n";
+    let m = read(dense, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 5]));
+    let wide = dense.replace("shape=(self.units,)", "shape=(3, self.units)");
+    let e = read(&wide, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 11, "{e}");
+}
+
 /// Bounds: a loop that does not end and a model that doubles itself stop with the line.
 #[test]
 fn limits_stop_with_the_line() {

@@ -1839,10 +1839,39 @@ fn framework_method(
                 )
             })
         }
-        "add_weight" => Ok(Value::opaque(format!(
-            "a weight {} makes itself (add_weight)",
-            i.class.name
-        ))),
+        "add_weight" => {
+            // Keras 3 takes the shape first, Keras 2 the name: the shape is the tuple.
+            let shape = kw
+                .iter()
+                .find(|(k, _)| k.as_ref() == "shape")
+                .map(|(_, v)| v.clone())
+                .or_else(|| {
+                    pos.iter()
+                        .find(|v| matches!(v, Value::Tuple(_) | Value::List(_)))
+                        .cloned()
+                });
+            let sizes = match &shape {
+                Some(v @ (Value::Tuple(_) | Value::List(_))) => it
+                    .iterate(v, line)?
+                    .iter()
+                    .map(|d| match d {
+                        Value::Int(n) if *n >= 0 => Some(*n),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<i64>>>(),
+                _ => None,
+            };
+            Ok(match sizes {
+                Some(shape) => Value::Weight(Rc::new(super::value::Weight {
+                    owner: i.class.name.clone(),
+                    shape,
+                })),
+                None => Value::opaque(format!(
+                    "a weight {} makes itself (add_weight) of a shape padlab does not know",
+                    i.class.name
+                )),
+            })
+        }
         "register_buffer" | "register_parameter" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
             i.attrs.borrow_mut().insert(

@@ -1899,6 +1899,40 @@ impl Interp {
         Ok(outputs)
     }
 
+    /// An operation padlab reads but does not port, of a known output shape (a custom
+    /// layer's arithmetic with a weight it makes itself): the port refuses it with `what`.
+    pub fn record_opaque(
+        &mut self,
+        what: String,
+        kind: &str,
+        input: &Rc<Tensor>,
+        shape: Option<crate::model::graph::Shape>,
+        site: &Site,
+    ) -> Ev<Rc<Tensor>> {
+        let out = self.record(
+            Op::Opaque { what },
+            kind,
+            std::slice::from_ref(input),
+            input.framework,
+            site,
+            None,
+            Some(kind),
+        )?;
+        let edge = out
+            .first()
+            .map(|t| t.edge)
+            .ok_or_else(|| unsupported(site.line, "an operation without an output"))?;
+        if let Some(node) = self.graph.nodes.get_mut(edge.node.0) {
+            node.inferred.outputs = vec![shape.clone()];
+        }
+        Ok(Rc::new(Tensor {
+            edge,
+            shape,
+            framework: input.framework,
+            integer: false,
+        }))
+    }
+
     /// Notes the framework an import names.
     fn note_framework(&mut self, path: &str) {
         let root = path.split('.').next().unwrap_or("");

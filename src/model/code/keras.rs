@@ -1767,6 +1767,9 @@ fn operation(
             return random_like(it, path, &shape, &pos, &kw, site);
         }
         "matmul" => {
+            if let Some(Value::Weight(w)) = pos.get(1) {
+                return super::ops::with_weight(it, &x()?, w, true, "matmul", site);
+            }
             let (a, b) = (x()?, tensor_of(pos.get(1).unwrap_or(&Value::None), line)?);
             let out = it.record(
                 Op::MatMul,

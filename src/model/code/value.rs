@@ -66,6 +66,14 @@ pub enum Value {
     /// A layer's weight or bias (`self.weight`, `m.bias`), as a value code can pass along
     /// (`F.conv2d(x, self.weight, ...)`) or initialise.
     Param(Rc<Layer>, Rc<str>),
+    /// A weight a Keras custom layer makes itself (`self.add_weight(shape=...)`).
+    Weight(Rc<Weight>),
+}
+
+/// A custom layer's own weight: whose, and its shape.
+pub struct Weight {
+    pub owner: Rc<str>,
+    pub shape: Vec<i64>,
 }
 
 /// How a class attribute is reached through an instance.
@@ -366,6 +374,7 @@ impl Value {
             Value::Super(..) => "super".into(),
             Value::Descriptor(..) => "function".into(),
             Value::Param(..) => "Parameter".into(),
+            Value::Weight(w) => format!("a weight {} makes itself (add_weight)", w.owner),
         }
     }
 
@@ -473,6 +482,7 @@ impl fmt::Display for Value {
             Value::Hole(h) => write!(f, "{h}"),
             Value::Unknown => f.write_str("<unknown size>"),
             Value::Batch(_) => f.write_str("<the batch size>"),
+            Value::Weight(w) => write!(f, "<a weight of {}>", w.owner),
             Value::Super(c, _) => write!(f, "<super: {}>", c.name),
             Value::Descriptor(_, v) => write!(f, "{v}"),
             Value::Param(l, n) => write!(f, "{}.{n}", l.class),
