@@ -138,6 +138,145 @@ class Net(nn.Module):
     assert_eq!(m.input, None);
 }
 
+/// A Keras Model subclass without `call` that holds an encoder and a decoder (the TF CVAE
+/// tutorial): the models are its sub-models, the last one read, the others named; without
+/// sub-models the error is Keras's own.
+#[test]
+fn a_model_class_without_call_is_read_through_its_sub_models() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/keras_cvae.py"
+    ))
+    .unwrap();
+    let m = read(&src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        matches!(&m.origin, padlab::model::Origin::Code { build, .. } if build == "model.decoder")
+    );
+    assert_eq!(m.others, vec!["model.encoder".to_string()]);
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 28, 28, 1]));
+    let bare = "import keras\nclass Net(keras.Model):\n    def __init__(self):\n        super().__init__()\n        self.d = keras.layers.Dense(2)\nmodel = Net()\n";
+    let e = read(
+        bare,
+        &Options {
+            input: Some(vec![4]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("does not have a `call` method"), "{e}");
+}
+
+/// `layers.Normalization()` then `adapt(data)` (TF's regression and audio tutorials): the row
+/// keeps its input's shape, a note says the statistics come from data, the parameter count is
+/// not claimed; a random tensor the model draws is shaped like the tensor it copies.
+#[test]
+fn an_adapted_normalization_keeps_the_shape_and_says_why() {
+    let src = r#"
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras import layers
+
+features = np.load("features.npy")
+norm = layers.Normalization(axis=-1)
+norm.adapt(features)
+model = tf.keras.Sequential([tf.keras.Input(shape=(9,)), norm, layers.Dense(64, activation="relu"), layers.Dense(1)])
+"#;
+    let m = read(src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let n = m
+        .graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Normalization")
+        .unwrap();
+    assert_eq!(n.shape(), Some(&vec![2, 9]));
+    assert!(
+        m.graph.notes.iter().any(|n| n.contains("adapt()")),
+        "{:?}",
+        m.graph.notes
+    );
+    assert_eq!(m.params, None);
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 1]));
+    // Noise of a fixed batch is not the model's: refused with its line.
+    let fixed = "import keras\nfrom keras import ops, layers\nclass Noise(layers.Layer):\n    def call(self, x):\n        return x + keras.random.normal(shape=(32, 8))\ninp = keras.Input(shape=(8,))\nmodel = keras.Model(inp, Noise()(inp))\n";
+    let e = read(fixed, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 5, "{e}");
+}
+
+/// A Keras model called at the top level on `tf.zeros([...])` (the custom-layers tutorial's
+/// ResNet block) is read at that sample's shape; a functional model whose output a failed line
+/// left names that line's construct, not "needs its outputs".
+#[test]
+fn keras_sample_tensors_and_failed_outputs() {
+    let src = r#"
+import tensorflow as tf
+
+class Block(tf.keras.Model):
+    def __init__(self, filters):
+        super().__init__()
+        self.conv = tf.keras.layers.Conv2D(filters, 3, padding="same")
+        self.bn = tf.keras.layers.BatchNormalization()
+
+    def call(self, x, training=False):
+        return tf.nn.relu(self.bn(self.conv(x), training=training) + x)
+
+block = Block(3)
+_ = block(tf.zeros([1, 8, 8, 3]))
+"#;
+    let m = read(src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.input, Some(vec![8, 8, 3]));
+    let broken = "import keras\nimport einops\nfrom keras import layers\ninp = keras.Input(shape=(4, 8, 8, 3))\nx = layers.Conv3D(4, 3, padding=\"same\")(inp)\nx = einops.rearrange(x, \"b t h w c -> (b t) h w c\")\nx = layers.Conv2D(4, 3)(x)\nmodel = keras.Model(inp, x)\n";
+    let e = read(broken, &Options::default()).unwrap_err();
+    assert!(e.message.contains("einops.rearrange"), "{e}");
+}
+
+/// A script that trains one layer (`fc = torch.nn.Linear(W.size(0), 1)` in a loop, the PyTorch
+/// regression example) has that layer as its model; a model that needs a required command-line
+/// argument says which.
+#[test]
+fn a_lone_layer_is_the_model_and_a_required_argument_is_named() {
+    let src = "import torch\nW = torch.randn(4, 1) * 5\nfc = torch.nn.Linear(W.size(0), 1)\nfor i in range(10):\n    fc.zero_grad()\n";
+    let m = read(src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.input, Some(vec![4]));
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 1]));
+    let args = "import argparse\nimport torch.nn as nn\nparser = argparse.ArgumentParser()\nparser.add_argument(\"--channels\", type=int, required=True)\nopt = parser.parse_args()\nmodel = nn.Sequential(nn.Conv2d(opt.channels, 8, 3))\n";
+    let e = read(args, &Options::default()).unwrap_err();
+    assert!(e.message.contains("--channels is required"), "{e}");
+}
+
+/// A custom layer's own weights (`add_weight`) in `x * self.gamma` and in
+/// `ops.matmul(x, self.w) + self.b` are read for their shapes (Keras's: 57 operations of the
+/// subclassed ResNet equal), not counted as parameters padlab knows; a weight that would
+/// change the tensor's shape by broadcasting is refused with its line.
+#[test]
+fn a_custom_layers_own_weights_give_shapes_not_a_guess() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/keras_subclassed_blocks.py"
+    ))
+    .unwrap();
+    let m = read(
+        &src,
+        &Options {
+            input: Some(vec![32, 32, 3]),
+            model: Some("SmallResNet(num_classes=10)".into()),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 10]));
+    assert_eq!(m.params, None);
+    let dense = "import keras\nfrom keras import layers, ops\nclass MyDense(layers.Layer):\n    def __init__(self, units):\n        super().__init__()\n        self.units = units\n    def build(self, input_shape):\n        self.w = self.add_weight(shape=(input_shape[-1], self.units))\n        self.b = self.add_weight(shape=(self.units,))\n    def call(self, x):\n        return ops.matmul(x, self.w) + self.b\ninp = keras.Input(shape=(12,))\nmodel = keras.Model(inp, MyDense(5)(inp))\n";
+    let m = read(dense, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let out = m.graph.outputs[0];
+    assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 5]));
+    let wide = dense.replace("shape=(self.units,)", "shape=(3, self.units)");
+    let e = read(&wide, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 11, "{e}");
+}
+
 /// Bounds: a loop that does not end and a model that doubles itself stop with the line.
 #[test]
 fn limits_stop_with_the_line() {

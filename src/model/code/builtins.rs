@@ -1659,8 +1659,20 @@ fn argparse_method(
                 .iter()
                 .find(|(k, _)| k.as_ref() == "action")
                 .map(|(_, v)| v.to_string());
+            let required = kw
+                .iter()
+                .any(|(k, v)| k.as_ref() == "required" && matches!(v, Value::Bool(true)));
             let default = match kw.iter().find(|(k, _)| k.as_ref() == "default") {
                 Some((_, v)) => v.clone(),
+                // Run without arguments, argparse stops at a required one: what depends on it
+                // cannot be read.
+                None if required => Value::Poison(Rc::new(unsupported(
+                    line,
+                    format!(
+                        "the command-line argument {} is required (argparse): padlab runs the script without arguments",
+                        flags.first().map_or(dest.as_str(), String::as_str)
+                    ),
+                ))),
                 None => match action.as_deref() {
                     Some("store_true") => Value::Bool(false),
                     Some("store_false") => Value::Bool(true),
@@ -1827,10 +1839,39 @@ fn framework_method(
                 )
             })
         }
-        "add_weight" => Ok(Value::opaque(format!(
-            "a weight {} makes itself (add_weight)",
-            i.class.name
-        ))),
+        "add_weight" => {
+            // Keras 3 takes the shape first, Keras 2 the name: the shape is the tuple.
+            let shape = kw
+                .iter()
+                .find(|(k, _)| k.as_ref() == "shape")
+                .map(|(_, v)| v.clone())
+                .or_else(|| {
+                    pos.iter()
+                        .find(|v| matches!(v, Value::Tuple(_) | Value::List(_)))
+                        .cloned()
+                });
+            let sizes = match &shape {
+                Some(v @ (Value::Tuple(_) | Value::List(_))) => it
+                    .iterate(v, line)?
+                    .iter()
+                    .map(|d| match d {
+                        Value::Int(n) if *n >= 0 => Some(*n),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<i64>>>(),
+                _ => None,
+            };
+            Ok(match sizes {
+                Some(shape) => Value::Weight(Rc::new(super::value::Weight {
+                    owner: i.class.name.clone(),
+                    shape,
+                })),
+                None => Value::opaque(format!(
+                    "a weight {} makes itself (add_weight) of a shape padlab does not know",
+                    i.class.name
+                )),
+            })
+        }
         "register_buffer" | "register_parameter" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
             i.attrs.borrow_mut().insert(
@@ -2081,6 +2122,14 @@ pub fn framework_call(
                 inst.class.name
             ),
         )),
+        Some(ref b) if b.is_keras() => Err(raise(
+            site.line,
+            "NotImplementedError",
+            format!(
+                "Layer {} does not have a `call` method implemented.",
+                inst.class.name
+            ),
+        )),
         _ => Err(raise(
             site.line,
             "NotImplementedError",
@@ -2270,6 +2319,10 @@ pub fn as_int(v: &Value, line: usize) -> Ev<i64> {
         Value::Unknown => Err(unsupported(
             line,
             "this needs the input's size: give the input shape",
+        )),
+        Value::Batch(_) => Err(unsupported(
+            line,
+            "the batch size (`shape(x)[0]`) used as a number is not translated by padlab",
         )),
         other => Err(raise(
             line,

@@ -1763,6 +1763,15 @@ impl Interp {
         if matches!(a, Value::Unknown) || matches!(b, Value::Unknown) {
             return Ok(Value::Unknown);
         }
+        if matches!(a, Value::Batch(_)) || matches!(b, Value::Batch(_)) {
+            return Err(unsupported(
+                line,
+                format!(
+                    "`{}`: arithmetic on the batch size (`shape(x)[0]`) is not translated by padlab",
+                    short(&self.text(e))
+                ),
+            ));
+        }
         super::builtins::arithmetic(self, op, a, b, line)
     }
 
@@ -1772,6 +1781,19 @@ impl Interp {
 
     /// The items of an iterable.
     pub fn iterate(&mut self, v: &Value, line: usize) -> Ev<Vec<Value>> {
+        // An undefined array's sample shape (`x_train.shape[1:]`) used as sizes stands for the
+        // input's when one is given (as in `Input(shape=x_train.shape[1:])`); the check script
+        // defines the array from it.
+        if let Value::Hole(h) = v
+            && let Hole::From(inner, 1) = &**h
+            && let Hole::Attr(root, attr) = &**inner
+            && attr == "shape"
+            && matches!(&**root, Hole::Name(_))
+            && let Some(input) = self.settings.input.clone()
+        {
+            self.holes.push((h.clone(), usize::MAX));
+            return Ok(input.into_iter().map(Value::Int).collect());
+        }
         super::builtins::iterate(self, v, line)
     }
 
@@ -1798,7 +1820,16 @@ impl Interp {
         }
         let shapes: Vec<Option<&crate::model::graph::Shape>> =
             inputs.iter().map(|t| t.shape.as_ref()).collect();
-        let inferred = shape::infer(&op, framework, &shapes);
+        let mut inferred = shape::infer(&op, framework, &shapes);
+        // The reader makes an opaque op only of a layer that keeps its input's shape (a Keras
+        // `Normalization` whose statistics come from `adapt`): the shape is known, the port
+        // refuses it.
+        if matches!(op, Op::Opaque { .. })
+            && let Some(first) = shapes.first()
+        {
+            inferred.outputs = vec![first.cloned()];
+            inferred.error = None;
+        }
         let integer = false;
         let id = NodeId(self.graph.nodes.len());
         let shares = layer.and_then(|l| l.first_node.get());
@@ -1866,6 +1897,40 @@ impl Interp {
             keras_path,
         });
         Ok(outputs)
+    }
+
+    /// An operation padlab reads but does not port, of a known output shape (a custom
+    /// layer's arithmetic with a weight it makes itself): the port refuses it with `what`.
+    pub fn record_opaque(
+        &mut self,
+        what: String,
+        kind: &str,
+        input: &Rc<Tensor>,
+        shape: Option<crate::model::graph::Shape>,
+        site: &Site,
+    ) -> Ev<Rc<Tensor>> {
+        let out = self.record(
+            Op::Opaque { what },
+            kind,
+            std::slice::from_ref(input),
+            input.framework,
+            site,
+            None,
+            Some(kind),
+        )?;
+        let edge = out
+            .first()
+            .map(|t| t.edge)
+            .ok_or_else(|| unsupported(site.line, "an operation without an output"))?;
+        if let Some(node) = self.graph.nodes.get_mut(edge.node.0) {
+            node.inferred.outputs = vec![shape.clone()];
+        }
+        Ok(Rc::new(Tensor {
+            edge,
+            shape,
+            framework: input.framework,
+            integer: false,
+        }))
     }
 
     /// Notes the framework an import names.
@@ -2143,7 +2208,7 @@ fn dedup(items: Vec<Value>) -> Vec<Value> {
 /// Whether a value holds a tensor (directly or in a list or tuple).
 pub fn holds_tensor(v: &Value) -> bool {
     match v {
-        Value::Tensor(_) => true,
+        Value::Tensor(_) | Value::Batch(_) => true,
         Value::Tuple(t) => t.iter().any(holds_tensor),
         Value::List(l) => l.borrow().iter().any(holds_tensor),
         _ => false,

@@ -409,8 +409,8 @@ pub fn functional(
             .collect::<Ev<_>>()?,
         other => tensors_of(other, line)?,
     };
-    if let Value::Poison(f) = &outputs {
-        return Err((**f).clone());
+    if let Some(e) = failed_within(&outputs, line, 0) {
+        return Err(e);
     }
     if !holds_outputs(&outputs) {
         return Err(raise(
@@ -429,6 +429,29 @@ pub fn functional(
         Some(name),
         vec![],
     ))
+}
+
+/// The failure a model's outputs carry: a value a failed statement left (`x` after its line
+/// failed), anywhere in a list or tuple of outputs.
+fn failed_within(v: &Value, line: usize, depth: usize) -> Option<super::eval::Failure> {
+    if depth > 50 {
+        return None;
+    }
+    match v {
+        Value::Poison(f) => Some((**f).clone()),
+        Value::Hole(h) => Some(super::eval::undefined(h, line)),
+        Value::Tuple(t) => t.iter().find_map(|v| failed_within(v, line, depth + 1)),
+        Value::List(l) => l
+            .borrow()
+            .iter()
+            .find_map(|v| failed_within(v, line, depth + 1)),
+        Value::Dict(d) => d
+            .borrow()
+            .entries
+            .iter()
+            .find_map(|(_, v)| failed_within(v, line, depth + 1)),
+        _ => None,
+    }
 }
 
 fn holds_outputs(v: &Value) -> bool {
@@ -1337,34 +1360,48 @@ pub fn construct(
                 .ok_or_else(|| raise(line, "TypeError", "Rescaling.__init__() missing 'scale'"))?,
             offset: b.float("offset")?.unwrap_or(0.0),
         }),
-        ("normalization", None) => {
-            // `(x - mean) / max(sqrt(variance), epsilon)` with statistics given (no `adapt`).
-            let (Some(mean), Some(variance)) = (b.get("mean"), b.get("variance")) else {
-                return Err(b_untranslated(
-                    &b,
-                    "Normalization without mean and variance (learned by adapt)",
-                ));
-            };
-            let (mean, variance) = match (mean, variance) {
-                (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
-                    (as_float(mean, line)?, as_float(variance, line)?)
+        ("normalization", None) => match (b.get("mean"), b.get("variance")) {
+            // `(x - mean) / max(sqrt(variance), epsilon)` with statistics given.
+            (Some(mean), Some(variance)) => {
+                let (mean, variance) = match (mean, variance) {
+                    (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+                        (as_float(mean, line)?, as_float(variance, line)?)
+                    }
+                    _ => {
+                        return Err(b_untranslated(
+                            &b,
+                            "Normalization with per-channel statistics",
+                        ));
+                    }
+                };
+                if b.boolean("invert")?.unwrap_or(false) {
+                    return Err(b_untranslated(&b, "invert=True"));
                 }
-                _ => {
-                    return Err(b_untranslated(
-                        &b,
-                        "Normalization with per-channel statistics",
-                    ));
-                }
-            };
-            if b.boolean("invert")?.unwrap_or(false) {
-                return Err(b_untranslated(&b, "invert=True"));
+                let scale = 1.0 / variance.sqrt().max(1e-7);
+                LayerKind::Op(Op::Affine {
+                    scale,
+                    offset: -mean * scale,
+                })
             }
-            let scale = 1.0 / variance.sqrt().max(1e-7);
-            LayerKind::Op(Op::Affine {
-                scale,
-                offset: -mean * scale,
-            })
-        }
+            // Statistics `adapt` computes from data: the output has the input's shape (over
+            // any `axis`, -1 by default), the values are not in the code.
+            _ => {
+                if let Some(axis) = b.get("axis")
+                    && !matches!(axis, Value::None)
+                {
+                    let axes = match axis {
+                        Value::Tuple(_) | Value::List(_) => it.iterate(axis, line)?,
+                        v => vec![v.clone()],
+                    };
+                    for a in &axes {
+                        as_int(a, line)?;
+                    }
+                }
+                LayerKind::Op(Op::Opaque {
+                    what: "Normalization whose mean and variance adapt() computes from data".into(),
+                })
+            }
+        },
         ("resizing", None) => {
             if b.boolean("crop_to_aspect_ratio")?.unwrap_or(false)
                 || b.boolean("pad_to_aspect_ratio")?.unwrap_or(false)
@@ -1448,6 +1485,24 @@ fn operation(
         .chain(kw.iter().map(|(_, v)| v))
         .any(holds_tensor);
     if !tensor_args {
+        // A tensor the paste makes at the top level (`block(tf.zeros([1, 2, 3, 3]))`): a sample
+        // input, whose shape a model called on it takes.
+        if matches!(
+            name,
+            "zeros" | "ones" | "normal" | "random_normal" | "uniform" | "random_uniform"
+        ) && it.call_stack.is_empty()
+            && let Some(v @ (Value::Tuple(_) | Value::List(_))) = arg(&pos, &kw, 0, "shape")
+        {
+            let sizes = it.iterate(&v, line)?;
+            if sizes.len() >= 2 && sizes.iter().all(|d| matches!(d, Value::Int(n) if *n > 0)) {
+                let shape = sizes
+                    .iter()
+                    .map(|d| as_int(d, line))
+                    .collect::<Ev<Vec<_>>>()?;
+                let t = super::torch::input_tensor(it, Some(shape), Framework::Keras, site)?;
+                return Ok(Value::Tensor(t));
+            }
+        }
         // Shapes, initializers, dtypes, random seeds: nothing the model's graph holds.
         return Ok(match name {
             "int_shape" | "shape" => Value::Unknown,
@@ -1687,15 +1742,34 @@ fn operation(
                 align_corners: false,
             }
         }
-        "normal" | "random_normal" | "uniform" | "random_uniform" => {
-            return Err(unsupported(
-                line,
-                format!(
-                    "{path} of a tensor shape: give the random tensor with keras.random.normal(keras.ops.shape(x))"
+        "shape" => {
+            // The run-time shape: the batch size stays a reference to the tensor's.
+            let t = x()?;
+            return Ok(match &t.shape {
+                Some(s) => Value::tuple(
+                    s.iter()
+                        .enumerate()
+                        .map(|(i, &d)| {
+                            if i == 0 {
+                                Value::Batch(t.clone())
+                            } else {
+                                Value::Int(d)
+                            }
+                        })
+                        .collect(),
                 ),
-            ));
+                None => Value::Unknown,
+            });
+        }
+        "int_shape" => return Ok(super::ops::shape_value(&*x()?)),
+        "normal" | "random_normal" | "uniform" | "random_uniform" => {
+            let shape = arg(&pos, &kw, 0, "shape").unwrap_or(Value::None);
+            return random_like(it, path, &shape, &pos, &kw, site);
         }
         "matmul" => {
+            if let Some(Value::Weight(w)) = pos.get(1) {
+                return super::ops::with_weight(it, &x()?, w, true, "matmul", site);
+            }
             let (a, b) = (x()?, tensor_of(pos.get(1).unwrap_or(&Value::None), line)?);
             let out = it.record(
                 Op::MatMul,
@@ -1720,6 +1794,77 @@ fn operation(
     };
     let t = x()?;
     apply(it, &t, op, name, site)
+}
+
+/// `keras.random.normal(shape=ops.shape(x))`, `tf.random.normal((tf.shape(x)[0], d))`: random
+/// values shaped like a tensor of the model, whose batch size the shape takes from it. Other
+/// shapes (a fixed batch, other sizes) and other distributions are refused.
+fn random_like(
+    it: &mut Interp,
+    path: &str,
+    shape: &Value,
+    pos: &[Value],
+    kw: &[(Rc<str>, Value)],
+    site: &Site,
+) -> Ev<Value> {
+    let line = site.line;
+    let name = path.rsplit('.').next().unwrap_or(path);
+    let normal = name.contains("normal");
+    let refuse = |why: &str| {
+        unsupported(
+            line,
+            format!(
+                "`{}`: {path} {why} is not translated by padlab",
+                super::eval::short(&site.text)
+            ),
+        )
+    };
+    let sizes = match shape {
+        Value::Tuple(_) | Value::List(_) => it.iterate(shape, line)?,
+        _ => return Err(refuse("of a shape that is not a tuple of sizes")),
+    };
+    let Some(Value::Batch(t)) = sizes.first() else {
+        return Err(refuse(
+            "of a shape without the batch size of a tensor (`shape(x)[0]`)",
+        ));
+    };
+    let t = t.clone();
+    let Some(want) = t.shape.clone() else {
+        return Err(refuse("of a tensor of unknown shape"));
+    };
+    let same = sizes.len() == want.len()
+        && sizes[1..]
+            .iter()
+            .zip(&want[1..])
+            .all(|(v, &d)| matches!(v, Value::Int(i) if *i == d));
+    if !same {
+        return Err(refuse("of a shape other than a tensor's own"));
+    }
+    // The distribution's parameters: only the standard ones (the port draws those).
+    let standard: &[(&str, f64)] = if normal {
+        &[("mean", 0.0), ("stddev", 1.0)]
+    } else {
+        &[("minval", 0.0), ("maxval", 1.0)]
+    };
+    for (i, (k, default)) in standard.iter().enumerate() {
+        if let Some(v) = arg(pos, kw, i + 1, k)
+            && !matches!(v, Value::None)
+            && as_float(&v, line)? != *default
+        {
+            return Err(refuse(&format!("with {k}={v}")));
+        }
+    }
+    let kind = if normal { "normal" } else { "uniform" };
+    let out = it.record(
+        Op::Random { normal },
+        kind,
+        std::slice::from_ref(&t),
+        t.framework,
+        site,
+        None,
+        Some(kind),
+    )?;
+    Ok(outputs_value(out))
 }
 
 impl Value {

@@ -1103,7 +1103,7 @@ fn torch_layer(
             let b = bind(
                 fw,
                 class,
-                &["in_features", "out_features", "bias"],
+                &["in_features", "out_features", "bias", "device", "dtype"],
                 pos,
                 kw,
                 line,
@@ -1846,6 +1846,11 @@ pub fn layer_method(
             Ok(me)
         }
         "get_layer" => super::keras::get_layer(it, l, pos, kw, site),
+        // Statistics from data (a Normalization read with its shape only): nothing to record.
+        "adapt" if l.class.as_ref() == "Normalization" => {
+            it.effect = true;
+            Ok(Value::None)
+        }
         "summary" | "compile" | "fit" | "evaluate" | "predict" | "save" | "save_weights"
         | "load_weights" | "parameters" | "named_parameters" | "state_dict" | "load_state_dict"
         | "zero_grad" | "count_params" | "build" | "get_config" | "get_weights" | "set_weights"

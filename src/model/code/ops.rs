@@ -49,6 +49,23 @@ pub fn tensor_binary(
 ) -> Ev<Value> {
     let site = site_of(it, e);
     if op == BinOp::MatMul {
+        match (&a, &b) {
+            (Value::Tensor(t), Value::Weight(w)) => {
+                return with_weight(it, t, w, true, "matmul", &site);
+            }
+            (Value::Weight(_), _) => {
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "`{}`: a weight times a tensor is not translated by padlab",
+                        super::eval::short(&site.text)
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+    if op == BinOp::MatMul {
         let (x, y) = (tensor_of(&a, line)?, tensor_of(&b, line)?);
         let fw = x.framework;
         let out = it.record(
@@ -74,9 +91,72 @@ pub fn tensor_binary(
     elementwise(it, bin, a, b, &site)
 }
 
+/// A tensor with a weight a custom layer makes itself (`x * self.gamma`, `x @ self.w`): read
+/// for its shape, which must be the framework's (the weight broadcasts into the tensor, or its
+/// first axis is the tensor's last), refused by the port.
+pub fn with_weight(
+    it: &mut Interp,
+    t: &Rc<Tensor>,
+    w: &super::value::Weight,
+    matmul: bool,
+    kind: &str,
+    site: &Site,
+) -> Ev<Value> {
+    let line = site.line;
+    let what = format!(
+        "`{}` (a weight {} makes itself, add_weight)",
+        super::eval::short(&site.text),
+        w.owner
+    );
+    let shape = match &t.shape {
+        None => None,
+        Some(s) if matmul => match (s.last(), w.shape.as_slice()) {
+            (Some(&k), [rows, cols]) if k == *rows => {
+                let mut out = s[..s.len() - 1].to_vec();
+                out.push(*cols);
+                Some(out)
+            }
+            _ => {
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    format!(
+                        "matmul of shapes {s:?} and {:?}: the last axis must match the weight's first",
+                        w.shape
+                    ),
+                ));
+            }
+        },
+        Some(s) => {
+            let fits = w.shape.len() <= s.len()
+                && w.shape
+                    .iter()
+                    .rev()
+                    .zip(s.iter().rev())
+                    .all(|(&a, &b)| a == 1 || a == b);
+            if !fits {
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "{what}: a weight of shape {:?} that does not broadcast into the tensor's {s:?} is not translated by padlab",
+                        w.shape
+                    ),
+                ));
+            }
+            Some(s.clone())
+        }
+    };
+    let out = it.record_opaque(what, kind, t, shape, site)?;
+    Ok(Value::Tensor(out))
+}
+
 /// An element-wise op of two values, at least one a tensor.
 pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site) -> Ev<Value> {
     let line = site.line;
+    if let (Value::Tensor(t), Value::Weight(w)) | (Value::Weight(w), Value::Tensor(t)) = (&a, &b) {
+        let name = binary_name(bin, t.framework);
+        return with_weight(it, t, w, false, name, site);
+    }
     let scalar = |v: &Value| -> Ev<Option<f64>> {
         match v {
             Value::Int(_) | Value::Float(_) | Value::Bool(_) => as_float(v, line).map(Some),

@@ -158,6 +158,12 @@ fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
     }
     let mut ops = g.nodes.iter().filter(|n| !matches!(n.op, Op::Input));
     let first = ops.next()?;
+    // The model itself when it is one layer (a torch module's path is then empty).
+    let first_name = if first.name.is_empty() {
+        first.kind.as_str()
+    } else {
+        first.name.as_str()
+    };
     let dense = g.nodes.iter().find_map(|n| match n.op {
         Op::Dense {
             in_features: Some(f),
@@ -185,7 +191,7 @@ fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
                 guesses,
                 format!(
                     "`{}` reads {ch} channel{} and `{name}` reads {features} features",
-                    first.name,
+                    first_name,
                     if ch == 1 { "" } else { "s" }
                 ),
             ))
@@ -193,10 +199,7 @@ fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
         Op::Dense {
             in_features: Some(f),
             ..
-        } => Some((
-            vec![vec![*f]],
-            format!("`{}` reads {f} features", first.name),
-        )),
+        } => Some((vec![vec![*f]], format!("`{first_name}` reads {f} features"))),
         Op::Flatten { .. } | Op::Reshape { .. } => {
             let (features, name) = dense?;
             let mut guesses = Vec::new();
@@ -212,7 +215,7 @@ fn input_guesses(g: &Graph) -> Option<(Vec<Vec<i64>>, String)> {
             guesses.truncate(1);
             Some((
                 guesses,
-                format!("`{name}` reads {features} features after `{}`", first.name),
+                format!("`{name}` reads {features} features after `{first_name}`"),
             ))
         }
         _ => None,
@@ -261,7 +264,26 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
                 return Ok(r);
             }
             if found.is_empty() {
-                let (found, needs) = definitions(src, &body, &settings)?;
+                // A statement that builds the model failed: its error says more than a
+                // definition built on its own.
+                let model_failed = it
+                    .top
+                    .iter()
+                    .any(|t| t.failed.is_some() && builds_model(&it, t));
+                let defs = definitions(src, &body, &settings);
+                // No model at all, only a layer (`fc = torch.nn.Linear(4, 1)` trained in a
+                // loop): that layer is the model.
+                let lone = if model_failed {
+                    None
+                } else {
+                    lone_layer(&it, &body)
+                };
+                let (found, needs) = match (defs, lone) {
+                    (Ok((f, n)), _) if !f.is_empty() || !n.is_empty() => (f, n),
+                    (_, Some(c)) => (vec![c], Vec::new()),
+                    (Ok(x), None) => x,
+                    (Err(e), None) => return Err(if model_failed { no_model(&it) } else { e }),
+                };
                 if found.is_empty() && !needs.is_empty() {
                     return Err(error(
                         0,
@@ -319,6 +341,12 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
         if e.line == 0 && pick.line != usize::MAX {
             e.line = pick.line;
         }
+        // A model built by --model: its class's line.
+        if e.line == 0
+            && let Value::Instance(i) = &model
+        {
+            e.line = i.class.def.line;
+        }
         e
     })?;
     let kept = it
@@ -359,6 +387,17 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
             graph
                 .notes
                 .push(format!("line {}: not evaluated: {}", f.line, f.message));
+        }
+    }
+    for n in &graph.nodes {
+        if let Op::Opaque { what } = &n.op {
+            let note = format!(
+                "line {}: {} ({}): padlab reads its shape, not its values; the port refuses it",
+                n.source.line, n.name, what
+            );
+            if !graph.notes.contains(&note) {
+                graph.notes.push(note);
+            }
         }
     }
     let params = super::params::count(&model, &graph);
@@ -472,6 +511,62 @@ fn is_model_class(c: &super::value::Class) -> bool {
     )
 }
 
+/// The models an instance of a model class holds as attributes, when the class cannot be
+/// called itself (no `call` or `forward` of its own or its bases'): empty otherwise.
+fn held_models(it: &Interp, v: &Value) -> Vec<(String, Value)> {
+    let Value::Instance(i) = v else {
+        return Vec::new();
+    };
+    if !matches!(
+        i.class.framework,
+        Some(FrameworkBase::TorchModule | FrameworkBase::KerasModel)
+    ) || it.find_method(&i.class, "call").is_some()
+        || it.find_method(&i.class, "forward").is_some()
+        || i.base_layer.borrow().is_some()
+    {
+        return Vec::new();
+    }
+    i.attrs
+        .borrow()
+        .entries
+        .iter()
+        .filter(|(_, m)| is_model(m))
+        .map(|(k, m)| (k.to_string(), m.clone()))
+        .collect()
+}
+
+/// The last top-level variable holding a single framework layer (a paste that builds no
+/// model, only a layer it trains).
+fn lone_layer(it: &Interp, body: &[super::ast::Stmt]) -> Option<Candidate> {
+    let mut found = None;
+    for s in body {
+        if matches!(
+            s.kind,
+            StmtKind::FunctionDef(_)
+                | StmtKind::ClassDef(_)
+                | StmtKind::Import(_)
+                | StmtKind::ImportFrom { .. }
+        ) {
+            continue;
+        }
+        let mut names = Vec::new();
+        bound_names(s, &mut names);
+        for n in names {
+            if let Some(v @ Value::Layer(l)) = it.globals.get(n.as_str())
+                && matches!(&l.kind, LayerKind::Op(op) if *op != Op::Identity)
+            {
+                found = Some(Candidate {
+                    build: n.clone(),
+                    value: v.clone(),
+                    input: None,
+                    line: s.line,
+                });
+            }
+        }
+    }
+    found
+}
+
 /// A module's or layer's object id.
 fn id_of(v: &Value) -> Option<usize> {
     match v {
@@ -532,12 +627,27 @@ fn variables(it: &Interp, body: &[super::ast::Stmt]) -> Vec<Candidate> {
                 continue;
             }
             if is_model(v) {
-                found.push(Candidate {
-                    build: n.clone(),
-                    value: v.clone(),
-                    input: None,
-                    line: s.line,
-                });
+                let held = held_models(it, v);
+                if held.is_empty() {
+                    found.push(Candidate {
+                        build: n.clone(),
+                        value: v.clone(),
+                        input: None,
+                        line: s.line,
+                    });
+                }
+                // A model class without `call`/`forward` that holds models (a VAE's encoder
+                // and decoder, used through methods of its own): those are the models.
+                for (attr, m) in held {
+                    if seen.insert(id_of(&m)) {
+                        found.push(Candidate {
+                            build: format!("{n}.{attr}"),
+                            value: m,
+                            input: None,
+                            line: s.line,
+                        });
+                    }
+                }
             }
         }
     }
@@ -627,8 +737,13 @@ fn definitions(
                 if e.message.contains("missing") && e.message.contains("required") {
                     let class = b.trim_end_matches("()");
                     // A class another definition uses by name is a part, not the model.
+                    // (The script's own `if __name__ == "__main__":` building it is a use
+                    // as the model, not as a part.)
                     let used = body.iter().any(|s| {
                         !matches!(&s.kind, StmtKind::ClassDef(c) if c.name == class)
+                            && !src
+                                .get(s.start..super::eval::stmt_end(s))
+                                .is_some_and(|t| t.starts_with("if __name__"))
                             && src
                                 .get(s.start..super::eval::stmt_end(s))
                                 .is_some_and(|t| t.contains(&format!("{class}(")))
@@ -720,7 +835,9 @@ fn chosen(it: &mut Interp, body: &[super::ast::Stmt], want: &str) -> Result<Cand
                     line: usize::MAX,
                 });
             }
-            v if is_model(v) => {
+            v if is_model(v)
+                || matches!(v, Value::Layer(l) if matches!(l.kind, LayerKind::Op(_))) =>
+            {
                 return Ok(Candidate {
                     build: want.to_string(),
                     value: v.clone(),

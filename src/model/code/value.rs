@@ -55,6 +55,10 @@ pub enum Value {
     Hole(Rc<Hole>),
     /// An integer the paste computes from an unknown size (no input size given).
     Unknown,
+    /// The batch size of a tensor as its framework computes it at run time (`tf.shape(x)[0]`,
+    /// `keras.ops.shape(x)[0]`): usable where a shape is given (a random tensor shaped like
+    /// `x`, a reshape keeping the batch), not as a number.
+    Batch(Rc<Tensor>),
     /// A class body's `@staticmethod`, `@classmethod` or `@property` function.
     Descriptor(Descriptor, Rc<Value>),
     /// `super()` in a method of `class`, bound to the instance.
@@ -62,6 +66,14 @@ pub enum Value {
     /// A layer's weight or bias (`self.weight`, `m.bias`), as a value code can pass along
     /// (`F.conv2d(x, self.weight, ...)`) or initialise.
     Param(Rc<Layer>, Rc<str>),
+    /// A weight a Keras custom layer makes itself (`self.add_weight(shape=...)`).
+    Weight(Rc<Weight>),
+}
+
+/// A custom layer's own weight: whose, and its shape.
+pub struct Weight {
+    pub owner: Rc<str>,
+    pub shape: Vec<i64>,
 }
 
 /// How a class attribute is reached through an instance.
@@ -339,6 +351,7 @@ impl Value {
             Value::None => "NoneType".into(),
             Value::Bool(_) => "bool".into(),
             Value::Int(_) | Value::Unknown => "int".into(),
+            Value::Batch(_) => "Tensor".into(),
             Value::Float(_) => "float".into(),
             Value::Str(_) => "str".into(),
             Value::Tuple(_) => "tuple".into(),
@@ -361,6 +374,7 @@ impl Value {
             Value::Super(..) => "super".into(),
             Value::Descriptor(..) => "function".into(),
             Value::Param(..) => "Parameter".into(),
+            Value::Weight(w) => format!("a weight {} makes itself (add_weight)", w.owner),
         }
     }
 
@@ -467,6 +481,8 @@ impl fmt::Display for Value {
             Value::Poison(_) => f.write_str("<error>"),
             Value::Hole(h) => write!(f, "{h}"),
             Value::Unknown => f.write_str("<unknown size>"),
+            Value::Batch(_) => f.write_str("<the batch size>"),
+            Value::Weight(w) => write!(f, "<a weight of {}>", w.owner),
             Value::Super(c, _) => write!(f, "<super: {}>", c.name),
             Value::Descriptor(_, v) => write!(f, "{v}"),
             Value::Param(l, n) => write!(f, "{}.{n}", l.class),
