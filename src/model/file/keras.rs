@@ -299,7 +299,7 @@ fn layer_refs(v: &Value) -> Option<Vec<TensorRef>> {
 }
 
 /// `[name, node_index, tensor_index, ...]`.
-fn triple(a: &[Value]) -> Option<TensorRef> {
+pub(super) fn triple(a: &[Value]) -> Option<TensorRef> {
     Some(TensorRef {
         layer: a.first()?.as_str()?.to_string(),
         node_index: usize::try_from(a.get(1)?.as_u64()?).ok()?,

@@ -9,7 +9,9 @@
 use serde_json::Value;
 
 use super::super::graph::Graph;
-use super::keras::{InputShape, KerasConfig, KerasLayer, KerasModel, ModelClass, TensorRef};
+use super::keras::{
+    InputShape, KerasConfig, KerasLayer, KerasModel, ModelClass, TensorRef, triple,
+};
 use super::{FileError, Format};
 
 /// The Keras code a configuration stands for, and which layer each line builds.
@@ -186,35 +188,42 @@ impl Writer<'_> {
         }
     }
 
+    /// A layer's (or an operation's) `config` as keyword arguments: the keys that change its
+    /// numbers, a free (None) value left to its default.
+    fn config_kwargs(&self, config: &Value, at: &str) -> Result<Vec<String>, FileError> {
+        let mut kwargs = Vec::new();
+        let Value::Object(config) = config else {
+            return Ok(kwargs);
+        };
+        for (k, v) in config {
+            if dropped(k) || v.is_null() {
+                continue;
+            }
+            // Keras 2 stores BatchNormalization's axis as a one-element list.
+            let v = match (k.as_str(), v) {
+                ("axis", Value::Array(a)) if a.len() == 1 => &a[0],
+                _ => v,
+            };
+            let text =
+                literal(v, 0).ok_or_else(|| self.error(at, format!("{k} is nested too deeply")))?;
+            if !plain_key(k) {
+                return Err(self.error(
+                    at,
+                    format!("a configuration key padlab does not read: {k:?}"),
+                ));
+            }
+            kwargs.push(format!("{k}={text}"));
+        }
+        Ok(kwargs)
+    }
+
     /// `lN = layers.Class(config..., name="...")`, or a nested model.
     fn construct(&mut self, l: &KerasLayer, path: &str, depth: usize) -> Result<String, FileError> {
         let at = Self::layer_path(path, &l.name);
         if let Some(m) = &l.model {
             return self.model(m, &at, false, depth + 1);
         }
-        let mut kwargs = Vec::new();
-        if let Value::Object(config) = &l.config {
-            for (k, v) in config {
-                // A free (None) value is each Keras argument's default.
-                if dropped(k) || v.is_null() {
-                    continue;
-                }
-                // Keras 2 stores BatchNormalization's axis as a one-element list.
-                let v = match (k.as_str(), v) {
-                    ("axis", Value::Array(a)) if a.len() == 1 => &a[0],
-                    _ => v,
-                };
-                let text = literal(v, 0)
-                    .ok_or_else(|| self.error(&at, format!("{k} is nested too deeply")))?;
-                if !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || k.is_empty() {
-                    return Err(self.error(
-                        &at,
-                        format!("a configuration key padlab does not read: {k:?}"),
-                    ));
-                }
-                kwargs.push(format!("{k}={text}"));
-            }
-        }
+        let mut kwargs = self.config_kwargs(&l.config, &at)?;
         let name = serde_json::to_string(&l.name).unwrap_or_default();
         kwargs.push(format!("name={name}"));
         if !l
@@ -382,7 +391,7 @@ impl Writer<'_> {
                                 Err(self
                                     .error(&lat, format!("{key}: an argument padlab cannot write")))
                             })?;
-                            if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                            if !plain_key(key) {
                                 return Err(self.error(
                                     &lat,
                                     format!("a keyword padlab does not read: {key:?}"),
@@ -392,23 +401,7 @@ impl Writer<'_> {
                         }
                     }
                     // The operation's own arguments (`Mean`'s axis and keepdims) are its config.
-                    if let Value::Object(config) = &l.config {
-                        for (key, v) in config {
-                            if dropped(key) || v.is_null() {
-                                continue;
-                            }
-                            let text = literal(v, 0).ok_or_else(|| {
-                                self.error(&lat, format!("{key} is nested too deeply"))
-                            })?;
-                            if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                                return Err(self.error(
-                                    &lat,
-                                    format!("a configuration key padlab does not read: {key:?}"),
-                                ));
-                            }
-                            parts.push(format!("{key}={text}"));
-                        }
-                    }
+                    parts.extend(self.config_kwargs(&l.config, &lat)?);
                     let v = self.var("t");
                     self.line(
                         &lat,
@@ -483,6 +476,11 @@ fn is_operation(l: &KerasLayer) -> bool {
         .is_some_and(|m| m.starts_with("keras.src.ops.") || m == "keras.ops")
 }
 
+/// Whether `key` can be written as a Python keyword as it is.
+fn plain_key(key: &str) -> bool {
+    !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// `TrueDivide` → `true_divide`: an operation's function from its class.
 fn snake_case(class: &str) -> String {
     let mut out = String::with_capacity(class.len() + 4);
@@ -514,12 +512,7 @@ fn python_arg(
             if o.get("class_name").and_then(Value::as_str) == Some("__keras_tensor__") =>
         {
             let h = o.get("config")?.get("keras_history")?.as_array()?;
-            let r = TensorRef {
-                layer: h.first()?.as_str()?.to_string(),
-                node_index: usize::try_from(h.get(1)?.as_u64()?).ok()?,
-                tensor_index: usize::try_from(h.get(2)?.as_u64()?).ok()?,
-            };
-            Some(resolve(&r))
+            Some(resolve(&triple(h)?))
         }
         Value::Array(items) => {
             let mut parts = Vec::with_capacity(items.len());
