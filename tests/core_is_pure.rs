@@ -120,25 +120,28 @@ fn crate_paths(text: &str) -> Vec<String> {
     out
 }
 
-/// Architecture invariant: the main wasm calls only what ARCHITECTURE.md allows it (the line
-/// `Main wasm allowed:`), so the generator, the model reader and plotters stay in the worker.
-#[test]
-fn the_main_wasm_names_only_what_the_architecture_allows() {
+/// The modules ARCHITECTURE.md allows a wasm to name (its line `<which> wasm allowed:`).
+fn allowed(which: &str) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let doc = fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
     let line = doc
         .lines()
-        .find(|l| l.contains("Main wasm allowed:"))
-        .expect("ARCHITECTURE.md states what the main wasm may call");
-    let allowed: Vec<&str> = line.split('`').skip(1).step_by(2).collect();
-    assert!(allowed.len() >= 5, "{allowed:?}");
-    let mut files = Vec::new();
-    rust_files(&root.join("src/app"), &mut files);
-    files.push(root.join("src/bin/web.rs"));
+        .find(|l| l.starts_with(&format!("{which} wasm allowed:")))
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md states what the {which} wasm may call"));
+    line.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(String::from)
+        .collect()
+}
+
+/// The crate paths `files` name that are neither the app's own nor in `allowed`, and how many
+/// paths they name in all.
+fn offenders(files: &[PathBuf], allowed: &[String]) -> (usize, Vec<String>) {
     let mut named = 0;
     let mut offenders = Vec::new();
     for file in files {
-        let text = fs::read_to_string(&file).unwrap();
+        let text = fs::read_to_string(file).unwrap();
         for path in crate_paths(&text) {
             named += 1;
             let ok = path.starts_with("app")
@@ -150,10 +153,56 @@ fn the_main_wasm_names_only_what_the_architecture_allows() {
             }
         }
     }
+    (named, offenders)
+}
+
+/// The Whole model view's own module (`padlab-model`).
+const MODEL_PAGE: &str = "src/app/model_page.rs";
+
+/// Architecture invariant: the main wasm calls only what ARCHITECTURE.md allows it (the line
+/// `Main wasm allowed:`), so the generator, the model reader and plotters stay in the worker,
+/// and the Whole model view in its own module.
+#[test]
+fn the_main_wasm_names_only_what_the_architecture_allows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let allowed = allowed("Main");
+    assert!(allowed.len() >= 5, "{allowed:?}");
+    let mut files = Vec::new();
+    rust_files(&root.join("src/app"), &mut files);
+    files.retain(|f| !f.ends_with(MODEL_PAGE));
+    files.push(root.join("src/bin/web.rs"));
+    let (named, offenders) = offenders(&files, &allowed);
     assert!(named > 20, "only {named} paths found: is the scan broken?");
     assert!(
         offenders.is_empty(),
         "the main wasm names what ARCHITECTURE.md does not allow it:\n{}",
+        offenders.join("\n")
+    );
+    // The view's module is declared in app/mod.rs (the library holds it) and used by no file
+    // of the page.
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
+        let uses = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//") && l.trim() != "pub mod model_page;")
+            .any(|l| l.contains("model_page::"));
+        assert!(!uses, "{} uses the model view's own module", file.display());
+    }
+}
+
+/// The Whole model view's module names only what its line in ARCHITECTURE.md allows: the
+/// shell, the protocol and the app's Leptos-free helpers, never the reader or the generator.
+#[test]
+fn the_model_wasm_names_only_what_the_architecture_allows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let allowed = allowed("Model");
+    assert!(allowed.len() >= 3, "{allowed:?}");
+    let files = [root.join(MODEL_PAGE), root.join("src/bin/model_view.rs")];
+    let (named, offenders) = offenders(&files, &allowed);
+    assert!(named >= 3, "only {named} paths found: is the scan broken?");
+    assert!(
+        offenders.is_empty(),
+        "the model wasm names what ARCHITECTURE.md does not allow it:\n{}",
         offenders.join("\n")
     );
 }

@@ -7,9 +7,11 @@ import { test, expect } from './fixtures/padlab';
 const onnx = (name: string) => readFileSync(`${__dirname}/../../tests/files/onnx/${name}`);
 const keras = (name: string) => readFileSync(`${__dirname}/../../tests/files/keras/${name}`);
 
+// The view is a module of its own, loaded when first shown: ready once its drop zone is there.
 async function openModelView(page: Page) {
   await page.getByTestId('view-model').click();
   await expect(page.getByTestId('model-view')).toBeVisible();
+  await expect(page.getByTestId('model-drop')).toBeVisible();
 }
 
 test('an ONNX file is read in the page: its table flags the asymmetric pads, a row opens in the picture, and no request carries the file', async ({ padlab }) => {
@@ -85,6 +87,37 @@ test('a file dropped on the view is read: a residual export shows the rows its a
   await expect(add.getByTestId('model-row-reads')).toContainText('#3 /conv2/Conv, #4 /down/down.0/Conv');
   // The ceil-mode average pool is flagged.
   await expect(page.getByTestId('model-flags')).toContainText('ceil_mode');
+});
+
+test('a file dropped while the view is still loading is kept, and read once the view has loaded', async ({ padlab }) => {
+  const page = padlab.page;
+  // The view's module is held back until the file has been dropped.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route('**/padlab-model_loader.js', async (route) => { await held; await route.continue(); });
+  await padlab.open();
+  await page.getByTestId('view-model').click();
+  const view = page.getByTestId('model-view');
+  await expect(view).toHaveAttribute('aria-busy', 'true');
+  await expect(view).toContainText('Loading the model reader');
+  const b64 = onnx('torch_residual_ts.onnx').toString('base64');
+  const dataTransfer = await page.evaluateHandle((data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'residual.onnx'));
+    return dt;
+  }, b64);
+  // The drop is taken (the browser would otherwise leave the page to show the file).
+  const taken = await view.evaluate((el, dt) => {
+    const ev = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
+    el.dispatchEvent(ev);
+    return ev.defaultPrevented;
+  }, dataTransfer);
+  expect(taken).toBe(true);
+  release();
+  await expect(view).not.toHaveAttribute('aria-busy', 'true');
+  await expect(page.getByTestId('model-file-about')).toContainText('residual.onnx');
+  await expect(page.getByTestId('model-row').filter({ hasText: 'Add()' })).toHaveCount(1);
 });
 
 test('a Keras file is read like ONNX: its table and ports, and with the self-check option, scripts that load the file', async ({ padlab }) => {

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::below::copy_beside;
+use super::clipboard::copy_beside;
 use crate::codegen::answer::answer;
 use crate::core::{Framework, LayerSpec};
 use crate::forms::compact::FieldError;

@@ -41,50 +41,6 @@ fn fill(name: &str, markup: &str, last: StoredValue<Vec<(String, String)>>) {
     });
 }
 
-/// A code tab's copy button (`data-copy` names the target): copies the tab's `pre`, then says
-/// so in the status line `status_id` ("Copied the PyTorch code.", `what` naming the thing).
-pub(super) fn copy_tab(button: &Element, status_id: &'static str, what: &str) {
-    copy_beside(button, ("data-copy", "pre"), status_id, |target| {
-        format!("Copied the {} {what}.", target.title())
-    });
-}
-
-/// A copy button whose attribute `attr` names a target: copies the text of the `selector`
-/// element beside it (in its parent), then says `done(target)` in the status line `status_id`.
-pub(super) fn copy_beside(
-    button: &Element,
-    (attr, selector): (&str, &str),
-    status_id: &'static str,
-    done: impl FnOnce(Framework) -> String,
-) {
-    let text = button
-        .parent_element()
-        .and_then(|parent| parent.query_selector(selector).ok().flatten())
-        .and_then(|source| source.text_content());
-    let target = button
-        .get_attribute(attr)
-        .and_then(|name| name.parse::<Framework>().ok());
-    if let (Some(text), Some(target)) = (text, target) {
-        copy(text, status_id, done(target));
-    }
-}
-
-/// Copies `text`, then says so in the code panel's status line.
-pub(super) fn copy(text: String, status_id: &'static str, done: String) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let promise = window.navigator().clipboard().write_text(&text);
-    leptos::task::spawn_local(async move {
-        let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(_) => done,
-            Err(_) => "The browser refused the clipboard: select the text and copy it by hand."
-                .to_string(),
-        };
-        dom::set_text(dom::by_id(status_id).as_ref(), &message);
-    });
-}
-
 /// The panels below the picture.
 #[component]
 pub fn Below(
@@ -162,7 +118,7 @@ pub fn Below(
             return;
         };
         if el.has_attribute("data-copy") {
-            copy_tab(&el, "copy-status", "code");
+            super::clipboard::copy_tab(&el, "copy-status", "code");
         } else if let Some(index) = tabs::select(&el) {
             generator.select(Framework::ALL[index.min(Framework::ALL.len() - 1)]);
         }

@@ -1,10 +1,16 @@
-//! The app's DOM helpers, once. Effects run again whenever what they read changes, so every
-//! write here touches the page only when the value differs (an unchanged attribute, text or
-//! `hidden` is left alone: no style recalculation, no lost selection).
+//! The app's DOM helpers, once, for both of the page's wasm modules (no Leptos here: the
+//! Whole-model view's module, `model_page`, uses them too). Effects run again whenever what
+//! they read changes, so every write here touches the page only when the value differs (an
+//! unchanged attribute, text or `hidden` is left alone: no style recalculation, no lost
+//! selection).
 
-use leptos::prelude::document;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
+
+/// The page's document (none outside a window: a worker).
+pub fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
 
 /// The element an event happened on.
 pub fn target(ev: &web_sys::Event) -> Option<Element> {
@@ -19,7 +25,7 @@ pub fn closest(ev: &web_sys::Event, selector: &str) -> Option<Element> {
 
 /// The element with this `id`.
 pub fn by_id(id: &str) -> Option<Element> {
-    document().get_element_by_id(id)
+    document()?.get_element_by_id(id)
 }
 
 /// A DOM property (`value`, `checked`, ...), undefined when there is none.
@@ -76,5 +82,27 @@ pub fn set_markup(el: Option<&Element>, markup: &str) {
         && el.inner_html() != markup
     {
         el.set_inner_html(markup);
+    }
+}
+
+/// Runs `f` at the next animation frame.
+pub fn next_frame(f: impl FnOnce() + 'static) {
+    let f = wasm_bindgen::closure::Closure::once_into_js(f);
+    if let Some(w) = web_sys::window() {
+        let _ = w.request_animation_frame(f.unchecked_ref());
+    }
+}
+
+/// Runs `f` after `ms` milliseconds; the handle clears it ([`clear_timeout`]).
+pub fn set_timeout(f: impl FnOnce() + 'static, ms: i32) -> Option<i32> {
+    let f = wasm_bindgen::closure::Closure::once_into_js(f);
+    web_sys::window()?
+        .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms)
+        .ok()
+}
+
+pub fn clear_timeout(handle: i32) {
+    if let Some(w) = web_sys::window() {
+        w.clear_timeout_with_handle(handle);
     }
 }

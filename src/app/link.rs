@@ -154,7 +154,7 @@ pub fn LinkBar(
                 location.pathname().unwrap_or_default(),
                 form.with_untracked(format_query)
             );
-            super::below::copy(href, "link-status", "Link copied.".into());
+            super::clipboard::copy(href, "link-status", "Link copied.".into());
         }
     };
     view! {

@@ -4,16 +4,19 @@
 
 mod answers;
 mod below;
+mod clipboard;
 mod controls;
 mod dom;
 mod generator;
 mod grid_view;
 mod link;
+pub mod model_page;
 mod model_view;
 mod paste_layer;
 mod preset_bar;
 mod summary;
 mod tabs;
+mod worker_link;
 
 use leptos::prelude::*;
 
@@ -58,16 +61,18 @@ pub fn App() -> impl IntoView {
         set_timeout(move || painted.set(true), std::time::Duration::ZERO);
     });
     let generator = Generator::start(spec, painted);
-    // A link to a model (`#model=...`) with no layer opens the Model view; the model is read
-    // back by the worker.
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
-    let packed = RwSignal::new(link::packed_model(&hash).to_string());
+    // A link to a model (`#view=model&model=...`) opens the Model view; the model is read back
+    // by the view's module, loaded after the first picture when the link holds one.
+    let hash = current_hash();
+    let linked_model = !link::packed_model(&hash).is_empty();
     // The selected view: 0 one layer, 1 the whole model.
     let view = RwSignal::new(usize::from(link::opens_model_view(&hash)));
     let view_model = Signal::derive(move || view.get() == 1);
-    Effect::new(move |_| link::write_fragment(&link::fragment(view_model.get(), &packed.get())));
+    // The fragment names the view; the model in it is the Model view's to write.
+    Effect::new(move |_| {
+        let shown = view_model.get();
+        link::write_fragment(&link::fragment(shown, link::packed_model(&current_hash())));
+    });
     let on_view_click = move |ev: leptos::ev::MouseEvent| {
         let tab = dom::closest(&ev, "[role=tab]");
         if let Some(i) = tab.as_ref().and_then(tabs::select) {
@@ -81,12 +86,6 @@ pub fn App() -> impl IntoView {
             view.set(i);
         }
     };
-    if !packed.get_untracked().is_empty() {
-        generator.send(|id| crate::worker::protocol::Request::Unpack {
-            id,
-            fragment: hash.clone(),
-        });
-    }
     view! {
         <nav class="views" aria-label="Views" on:click=on_view_click on:keydown=on_view_key inner_html=crate::view::panels::view_tabs(view.get_untracked() == 1).into_string()></nav>
         <div class="layer-view" id="view-layer-panel" role="tabpanel" aria-labelledby="view-tab-layer" hidden=view_model>
@@ -107,8 +106,15 @@ pub fn App() -> impl IntoView {
                 </Show>
             </div>
         </div>
-        <ModelView generator=generator packed=packed shown=view_model form=form view=view />
+        <ModelView shown=view_model early=Signal::derive(move || linked_model && painted.get()) form=form view=view />
     }
+}
+
+/// The address's fragment, with its `#`.
+fn current_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
 }
 
 /// Replaces the static skeleton in `index.html` with the live app. A permalink's picture is

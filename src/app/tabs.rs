@@ -1,7 +1,7 @@
 //! Tabs in markup (WAI-ARIA tabs pattern): one tab in the Tab order (the selected one, a roving
 //! `tabindex`); the arrow keys, Home and End move between them and select as they go.
 
-use leptos::prelude::document;
+use super::dom::by_id;
 
 /// The tab a key moves to from `current` among `count`, if the key moves.
 pub fn moved(key: &str, current: usize, count: usize) -> Option<usize> {
@@ -35,7 +35,7 @@ pub fn select(tab: &web_sys::Element) -> Option<usize> {
         let _ = other.set_attribute("tabindex", if on { "0" } else { "-1" });
         if let Some(panel) = other
             .get_attribute("aria-controls")
-            .and_then(|id| document().get_element_by_id(&id))
+            .and_then(|id| by_id(&id))
         {
             let _ = panel.toggle_attribute_with_force("hidden", !on);
         }
