@@ -28,9 +28,9 @@ function weight() {
 
 /** Times `runs` cold loads of `url` (a new browser context each): `init` runs before the page's
  * scripts and sets `window[key]` to the moment it measures. */
-async function coldLoads(browser, url, init, key, viewport = undefined) {
+async function coldLoads(browser, url, init, key, viewport = undefined, n = runs) {
   const times = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < n; i++) {
     const context = await browser.newContext(viewport ? { viewport } : {});
     const page = await context.newPage();
     await page.addInitScript(init);
@@ -61,8 +61,8 @@ function firstGrid(browser, url) {
 /** Time to the first working control on a permalink: from navigation until an edit made as soon
  * as the app's kernel field exists (checked every frame) shows in the output size. The link's
  * layer is 100x20, kernel 4x1, 'valid' (97x20); kernel 3 gives 98x18. */
-function firstControl(browser) {
-  return coldLoads(browser, `${base}?op=conv&fw=keras&in=100x20&k=4x1&p=valid`, () => {
+function firstControl(browser, site = base, n = runs) {
+  return coldLoads(browser, `${site}?op=conv&fw=keras&in=100x20&k=4x1&p=valid`, () => {
     const tick = () => {
       const field = document.querySelector('form.controls input[name="kernel"]');
       if (field && !window.__asked) {
@@ -78,7 +78,7 @@ function firstControl(browser) {
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
-  }, '__firstControl');
+  }, '__firstControl', undefined, n);
 }
 
 /** Time from an input event to the last change it makes to the page (controls, summary, answer
@@ -192,6 +192,19 @@ async function animation(page, size, seconds) {
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
+if (process.env.PADLAB_URL_B) {
+  // Two builds compared on the first working control, their loads interleaved (one of A, then
+  // one of B, `runs` times), so the shared machine's load falls on both alike.
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(...await firstControl(browser, base, 1));
+    b.push(...await firstControl(browser, process.env.PADLAB_URL_B, 1));
+  }
+  await browser.close();
+  console.log(`first working control on a permalink, median of ${runs} interleaved loads (fastest): A ${ms(pct(a, 0.5))} (${ms(Math.min(...a))}), B ${ms(pct(b, 0.5))} (${ms(Math.min(...b))})`);
+  process.exit(0);
+}
 const w = weight();
 const grid = await firstGrid(browser, base);
 // A permalink to another layer has no pre-rendered picture: the wasm draws it.
