@@ -14,6 +14,16 @@ async function openModelView(page: Page) {
   await expect(page.getByTestId('model-drop')).toBeVisible();
 }
 
+// What a drop of the residual export carries, made in the page.
+function residualDrop(page: Page) {
+  return page.evaluateHandle((data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'residual.onnx'));
+    return dt;
+  }, onnx('torch_residual_ts.onnx').toString('base64'));
+}
+
 test('an ONNX file is read in the page: its table flags the asymmetric pads, a row opens in the picture, and no request carries the file', async ({ padlab }) => {
   const page = padlab.page;
   await padlab.open();
@@ -70,13 +80,7 @@ test('a file dropped on the view is read: a residual export shows the rows its a
   const page = padlab.page;
   await padlab.open();
   await openModelView(page);
-  const b64 = onnx('torch_residual_ts.onnx').toString('base64');
-  const dataTransfer = await page.evaluateHandle((data) => {
-    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bytes], 'residual.onnx'));
-    return dt;
-  }, b64);
+  const dataTransfer = await residualDrop(page);
   const view = page.getByTestId('model-view');
   await view.dispatchEvent('dragenter', { dataTransfer });
   await expect(view).toHaveAttribute('data-dragging', 'true');
@@ -100,13 +104,7 @@ test('a file dropped while the view is still loading is kept, and read once the 
   const view = page.getByTestId('model-view');
   await expect(view).toHaveAttribute('aria-busy', 'true');
   await expect(view).toContainText('Loading the model reader');
-  const b64 = onnx('torch_residual_ts.onnx').toString('base64');
-  const dataTransfer = await page.evaluateHandle((data) => {
-    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bytes], 'residual.onnx'));
-    return dt;
-  }, b64);
+  const dataTransfer = await residualDrop(page);
   // The drop is taken (the browser would otherwise leave the page to show the file).
   const taken = await view.evaluate((el, dt) => {
     const ev = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });

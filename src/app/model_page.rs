@@ -25,7 +25,7 @@ use super::model_view::DROPPED;
 use super::tabs;
 use super::worker_link::{message_text, post, start_worker};
 use crate::view::model::{TARGETS, shell};
-use crate::worker::protocol::{MAX_FILE_BYTES, Piece, Reply, Request};
+use crate::worker::protocol::{MAX_FILE_BYTES, ModelAsk, Piece, Reply, Request};
 
 /// How long a model request waits for typing to pause (in ms).
 const MODEL_DELAY: i32 = 250;
@@ -316,9 +316,13 @@ fn checked(id: &str) -> bool {
     by_id(id).is_some_and(|el| dom::checked(&el))
 }
 
-/// The code tab shown, as a target.
-fn selected_target() -> crate::core::Framework {
-    TARGETS[with(|s| s.selected).min(TARGETS.len() - 1)]
+/// What the view's fields ask of a model: the self-check option, the code tab shown, the input.
+fn asked() -> ModelAsk {
+    ModelAsk {
+        check: checked("model-check"),
+        selected: TARGETS[with(|s| s.selected).min(TARGETS.len() - 1)],
+        input: value("model-input"),
+    }
 }
 
 /// Reads a file's bytes and sends them. The worker refuses what it should not read (too large,
@@ -345,15 +349,11 @@ fn send_file(f: web_sys::File) {
         if with(|s| s.reads) != generation {
             return;
         }
-        let check = checked("model-check");
-        let selected = selected_target();
-        let input = value("model-input");
+        let ask = asked();
         send(
             |id| Request::File {
                 id,
-                check,
-                selected,
-                input,
+                ask,
                 name,
                 size,
             },
@@ -374,19 +374,8 @@ fn send_now() {
         set_output(r#"<p class="muted">Paste a model, or pick an example.</p>"#);
         return;
     }
-    let check = checked("model-check");
-    let selected = selected_target();
-    let input = value("model-input");
-    send(
-        |id| Request::Model {
-            id,
-            check,
-            selected,
-            input,
-            source,
-        },
-        None,
-    );
+    let ask = asked();
+    send(|id| Request::Model { id, ask, source }, None);
 }
 
 fn send_later() {

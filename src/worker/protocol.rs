@@ -32,15 +32,10 @@ pub enum Request {
         want: String,
         query: String,
     },
-    /// A pasted model: its table, its port to every target (with `check`, the scripts) and
-    /// the link that restores it.
+    /// A pasted model: its table, its port to every target and the link that restores it.
     Model {
         id: u64,
-        check: bool,
-        /// The code tab shown.
-        selected: Framework,
-        /// One sample's input shape as typed (empty: the code's own).
-        input: String,
+        ask: ModelAsk,
         source: String,
     },
     /// A pasted layer call for the single-layer form; `current` is the form's query (its
@@ -62,16 +57,24 @@ pub enum Request {
     /// many bytes or answers that the file did not arrive whole.
     File {
         id: u64,
-        check: bool,
-        /// The code tab shown.
-        selected: Framework,
-        /// One sample's input shape as typed (empty: the file's own).
-        input: String,
+        ask: ModelAsk,
         /// The file's name, as the page shows it (never used to tell the format).
         name: String,
         /// The file's length in bytes.
         size: u64,
     },
+}
+
+/// What a model request asks besides the model itself (a paste's or a file's): the Model view's
+/// fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelAsk {
+    /// With the self-check scripts.
+    pub check: bool,
+    /// The code tab shown.
+    pub selected: Framework,
+    /// One sample's input shape as typed (empty: the model's own).
+    pub input: String,
 }
 
 /// The panels below the picture, as markup (empty: nothing to show).
@@ -183,6 +186,13 @@ impl Frame {
         self
     }
 
+    /// A model request's fields: the check flag, the tab, the input.
+    fn ask(self, ask: &ModelAsk) -> Frame {
+        self.field(if ask.check { "c" } else { "" })
+            .field(ask.selected.name())
+            .field(&ask.input)
+    }
+
     /// A result as two fields: `ok` or `err`, then its text.
     fn result(self, value: &Result<String, String>) -> Frame {
         match value {
@@ -226,6 +236,14 @@ impl<'a> Fields<'a> {
         }
     }
 
+    fn ask(&mut self) -> Option<ModelAsk> {
+        Some(ModelAsk {
+            check: self.next()? == "c",
+            selected: self.next()?.parse().ok()?,
+            input: self.string()?,
+        })
+    }
+
     /// The message is read whole: nothing is left over.
     fn end<T>(&self, message: T) -> Option<T> {
         self.0.is_empty().then_some(message)
@@ -249,17 +267,7 @@ impl Request {
                 .field(selected.name())
                 .field(want)
                 .field(query),
-            Request::Model {
-                id,
-                check,
-                selected,
-                input,
-                source,
-            } => Frame::new('M', *id)
-                .field(if *check { "c" } else { "" })
-                .field(selected.name())
-                .field(input)
-                .field(source),
+            Request::Model { id, ask, source } => Frame::new('M', *id).ask(ask).field(source),
             Request::PasteLayer { id, text, current } => {
                 Frame::new('P', *id).field(current).field(text)
             }
@@ -267,15 +275,11 @@ impl Request {
             Request::Preset { id, preset } => Frame::new('E', *id).field(preset),
             Request::File {
                 id,
-                check,
-                selected,
-                input,
+                ask,
                 name,
                 size,
             } => Frame::new('F', *id)
-                .field(if *check { "c" } else { "" })
-                .field(selected.name())
-                .field(input)
+                .ask(ask)
                 .field(name)
                 .field(&size.to_string()),
         }
@@ -299,9 +303,7 @@ impl Request {
             },
             'M' => Request::Model {
                 id,
-                check: f.next()? == "c",
-                selected: f.next()?.parse().ok()?,
-                input: f.string()?,
+                ask: f.ask()?,
                 source: f.string()?,
             },
             'P' => Request::PasteLayer {
@@ -319,9 +321,7 @@ impl Request {
             },
             'F' => Request::File {
                 id,
-                check: f.next()? == "c",
-                selected: f.next()?.parse().ok()?,
-                input: f.string()?,
+                ask: f.ask()?,
                 name: f.string()?,
                 size: f.next()?.parse().ok()?,
             },
@@ -424,9 +424,11 @@ mod tests {
     fn requests_and_replies_round_trip() {
         let checked = Request::Model {
             id: 11,
-            check: true,
-            selected: Framework::Jax,
-            input: String::new(),
+            ask: ModelAsk {
+                check: true,
+                selected: Framework::Jax,
+                input: String::new(),
+            },
             source: "x".into(),
         };
         assert_eq!(Request::decode(&checked.encode()), Some(checked));
@@ -444,9 +446,11 @@ mod tests {
             },
             Request::Model {
                 id: 8,
-                check: false,
-                selected: Framework::Keras,
-                input: "32x32x3".into(),
+                ask: ModelAsk {
+                    check: false,
+                    selected: Framework::Keras,
+                    input: "32x32x3".into(),
+                },
                 source: "model = Sequential()\nmodel.add(Conv2D(8, 3))\n".into(),
             },
             Request::PasteLayer {
@@ -464,9 +468,11 @@ mod tests {
             },
             Request::File {
                 id: 12,
-                check: true,
-                selected: Framework::Tf,
-                input: "3x8x8".into(),
+                ask: ModelAsk {
+                    check: true,
+                    selected: Framework::Tf,
+                    input: "3x8x8".into(),
+                },
                 name: "pads:\u{1e}.onnx".into(),
                 size: 1234,
             },
@@ -583,9 +589,11 @@ mod tests {
             (any::<u64>(), any::<bool>(), framework(), text(), text()).prop_map(
                 |(id, check, selected, input, source)| Request::Model {
                     id,
-                    check,
-                    selected,
-                    input,
+                    ask: ModelAsk {
+                        check,
+                        selected,
+                        input
+                    },
                     source,
                 }
             ),
@@ -606,9 +614,11 @@ mod tests {
             )
                 .prop_map(|(id, check, selected, input, name, size)| Request::File {
                     id,
-                    check,
-                    selected,
-                    input,
+                    ask: ModelAsk {
+                        check,
+                        selected,
+                        input
+                    },
                     name,
                     size,
                 }),

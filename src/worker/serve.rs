@@ -8,7 +8,7 @@ use crate::forms::permalink::parse_query;
 use crate::model::port::{PortError, PortOptions, port};
 use crate::view::{self, panels, plot};
 
-use super::protocol::{Panels, Piece, Reply, Request};
+use super::protocol::{ModelAsk, Panels, Piece, Reply, Request};
 use crate::view::panels::{Plot, PlotImage, TargetCode};
 
 /// The plot's size in SVG pixels (it scales to the page width).
@@ -66,17 +66,9 @@ fn reply(request: Request) -> Reply {
             }
             Reply::Layer { id, panels }
         }
-        Request::Model {
-            id,
-            check,
-            selected,
-            input,
-            source,
-        } => model_reply(
-            id,
-            model(check, selected, &input, &source),
-            pack(&input, &source),
-        ),
+        Request::Model { id, ask, source } => {
+            model_reply(id, model(&ask, &source), pack(&ask.input, &source))
+        }
         Request::PasteLayer { id, text, current } => Reply::PasteLayer {
             id,
             result: paste_layer(&text, &current),
@@ -108,9 +100,7 @@ pub fn answer_with_bytes(text: &str, bytes: &[u8]) -> String {
 fn file_reply(request: Request, bytes: Option<&[u8]>) -> Reply {
     let Request::File {
         id,
-        check,
-        selected,
-        input,
+        ask,
         name,
         size,
     } = request
@@ -128,9 +118,7 @@ fn file_reply(request: Request, bytes: Option<&[u8]>) -> Reply {
                 )
             ),
         ),
-        Some(bytes) if u64::try_from(bytes.len()) == Ok(size) => {
-            file_model(check, selected, &input, &name, bytes)
-        }
+        Some(bytes) if u64::try_from(bytes.len()) == Ok(size) => file_model(&ask, &name, bytes),
         got => view::model::file_error(
             &name,
             &format!(
@@ -204,20 +192,22 @@ fn read_model_file(
 
 /// The Model view's output for a file: the table of its graph and its port to each target, or
 /// why it cannot be read (named by the file).
-fn file_model(
-    check: bool,
-    selected: Framework,
-    input: &str,
-    name: &str,
-    bytes: &[u8],
-) -> view::model::Output {
-    let given = if input.trim().is_empty() {
-        None
-    } else {
-        match parse_shape(input) {
-            Ok(v) => Some(v),
-            Err(e) => return view::model::output(Err(format!("Input shape: {e}")), &[], selected),
-        }
+/// The input shape typed in the view (`None`: left to the model), or the output saying why it
+/// is not one.
+fn given_input(ask: &ModelAsk) -> Result<Option<Vec<i64>>, view::model::Output> {
+    if ask.input.trim().is_empty() {
+        return Ok(None);
+    }
+    parse_shape(&ask.input)
+        .map(Some)
+        .map_err(|e| view::model::output(Err(format!("Input shape: {e}")), &[], ask.selected))
+}
+
+fn file_model(ask: &ModelAsk, name: &str, bytes: &[u8]) -> view::model::Output {
+    let (check, selected) = (ask.check, ask.selected);
+    let given = match given_input(ask) {
+        Ok(given) => given,
+        Err(output) => return output,
     };
     let model = match read_model_file(bytes, given, name) {
         Ok(m) => m,
@@ -351,18 +341,15 @@ pub fn unpack(fragment: &str) -> Result<(String, String), String> {
 
 /// The Model view's output for a paste: its code per target (the self-check scripts with
 /// `check`) and its table, or why it cannot be read.
-fn model(check: bool, selected: Framework, input: &str, source: &str) -> view::model::Output {
+fn model(ask: &ModelAsk, source: &str) -> view::model::Output {
+    let (check, selected, input) = (ask.check, ask.selected, ask.input.as_str());
     let refuse = |why: String| view::model::output(Err(why), &[], selected);
     if source.trim().is_empty() {
         return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
     }
-    let given = if input.trim().is_empty() {
-        None
-    } else {
-        match parse_shape(input) {
-            Ok(v) => Some(v),
-            Err(e) => return refuse(format!("Input shape: {e}")),
-        }
+    let given = match given_input(ask) {
+        Ok(given) => given,
+        Err(output) => return output,
     };
     let options = crate::model::Options {
         input: given,
@@ -464,12 +451,10 @@ mod tests {
         ) {
             let request = Request::Model {
                 id: 1,
-                check: false,
-                selected: Framework::Torch,
-                input: input.clone(),
+                ask: ModelAsk { check: false, selected: Framework::Torch, input: input.clone() },
                 source: source.clone(),
             };
-            let Some(Request::Model { input, source: sent, .. }) = Request::decode(&request.encode()) else {
+            let Some(Request::Model { ask: ModelAsk { input, .. }, source: sent, .. }) = Request::decode(&request.encode()) else {
                 panic!("the request comes back");
             };
             let fragment = pack(&input, &sent);
@@ -510,9 +495,11 @@ mod tests {
         let text = answer(
             &Request::Model {
                 id: 1,
-                check: false,
-                selected: Framework::Torch,
-                input: "3x224x224".into(),
+                ask: ModelAsk {
+                    check: false,
+                    selected: Framework::Torch,
+                    input: "3x224x224".into(),
+                },
                 source: format!("{source}\nmodel = ResNet152()\n"),
             }
             .encode(),
@@ -677,9 +664,11 @@ mod tests {
         let text = answer(
             &Request::Model {
                 id: 2,
-                check: false,
-                selected: Framework::Torch,
-                input: "32x32x3".into(),
+                ask: ModelAsk {
+                    check: false,
+                    selected: Framework::Torch,
+                    input: "32x32x3".into(),
+                },
                 source: source.into(),
             }
             .encode(),
@@ -717,9 +706,11 @@ mod tests {
         let text = answer(
             &Request::Model {
                 id: 3,
-                check: true,
-                selected: Framework::Jax,
-                input: "32x32x3".into(),
+                ask: ModelAsk {
+                    check: true,
+                    selected: Framework::Jax,
+                    input: "32x32x3".into(),
+                },
                 source: source.into(),
             }
             .encode(),
@@ -734,9 +725,11 @@ mod tests {
         let text = answer(
             &Request::Model {
                 id: 4,
-                check: false,
-                selected: Framework::Torch,
-                input: String::new(),
+                ask: ModelAsk {
+                    check: false,
+                    selected: Framework::Torch,
+                    input: String::new(),
+                },
                 source: source.into(),
             }
             .encode(),
@@ -828,9 +821,11 @@ mod file_and_notice_tests {
     fn file_request(name: &str, size: usize, input: &str) -> Request {
         Request::File {
             id: 1,
-            check: false,
-            selected: Framework::Torch,
-            input: input.into(),
+            ask: ModelAsk {
+                check: false,
+                selected: Framework::Torch,
+                input: input.into(),
+            },
             name: name.into(),
             size: size as u64,
         }
@@ -840,9 +835,11 @@ mod file_and_notice_tests {
         model_markup(
             &Request::Model {
                 id: 1,
-                check: false,
-                selected: Framework::Torch,
-                input: input.into(),
+                ask: ModelAsk {
+                    check: false,
+                    selected: Framework::Torch,
+                    input: input.into(),
+                },
                 source: source.into(),
             },
             None,
@@ -909,8 +906,8 @@ mod file_and_notice_tests {
             assert_eq!(markup.matches("data-testid=\"model-code-").count(), 4);
             assert!(!markup.contains("padlab self-check passed"), "{name}");
             let mut request = file_request(name, bytes.len(), "");
-            if let Request::File { check, .. } = &mut request {
-                *check = true;
+            if let Request::File { ask, .. } = &mut request {
+                ask.check = true;
             }
             let (markup, _) = model_markup(&request, Some(bytes));
             assert!(!markup.contains("not written in the page"), "{markup}");
