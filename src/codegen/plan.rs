@@ -180,20 +180,34 @@ pub enum Step<P> {
     /// Max-pool windows with no input element: the target leaves `from` there where the source
     /// gives the other value (−∞ in torch and JAX, the lowest float in TF, Keras, ONNX Runtime).
     EmptyWindows { to_neg_inf: bool },
-    /// An average with an exact divisor: window sums of the input zero-padded by `padded`,
-    /// divided by window sums of a mask that is 1 on input elements (and, for `include_pad`, on
-    /// the `inner` padding) and 0 on the `extension` past it that ceil mode reaches.
-    AverageRatio {
-        inner: Pairs,
-        extension: Pairs,
-        padded: Pairs,
-        include_pad: bool,
-        kernel: Vec<i64>,
-        stride: Vec<i64>,
-        dilation: Vec<i64>,
-        window: Window,
-    },
+    /// An average with an exact divisor.
+    AverageRatio(AverageStep),
 }
+
+/// An average with an exact divisor: window sums of the input zero-padded by `padded`, divided
+/// by window sums of a mask that is 1 on input elements (and, for `include_pad`, on the `inner`
+/// padding) and 0 on the `extension` past it that ceil mode reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AverageStep {
+    pub inner: Pairs,
+    pub extension: Pairs,
+    pub padded: Pairs,
+    pub include_pad: bool,
+    pub kernel: Vec<i64>,
+    pub stride: Vec<i64>,
+    pub dilation: Vec<i64>,
+    pub window: Window,
+}
+
+impl AverageStep {
+    /// `(kernel, stride, dilation)`, as window reductions take them.
+    pub fn geometry(&self) -> WindowGeometry<'_> {
+        (&self.kernel, &self.stride, &self.dilation)
+    }
+}
+
+/// The kernel, stride and dilation of a window.
+pub type WindowGeometry<'a> = (&'a [i64], &'a [i64], &'a [i64]);
 
 /// A pooling layer: what every renderer and port reads of a `Step::Pool`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,7 +224,7 @@ pub struct PoolStep<P> {
 
 impl<P> PoolStep<P> {
     /// `(kernel, stride, dilation)`, as window reductions take them.
-    pub fn geometry(&self) -> (&[i64], &[i64], &[i64]) {
+    pub fn geometry(&self) -> WindowGeometry<'_> {
         (&self.kernel, &self.stride, &self.dilation)
     }
 
@@ -448,25 +462,7 @@ impl Step<Native> {
                 window: pool.window,
             }),
             Step::EmptyWindows { to_neg_inf } => Step::EmptyWindows { to_neg_inf },
-            Step::AverageRatio {
-                inner,
-                extension,
-                padded,
-                include_pad,
-                kernel,
-                stride,
-                dilation,
-                window,
-            } => Step::AverageRatio {
-                inner,
-                extension,
-                padded,
-                include_pad,
-                kernel,
-                stride,
-                dilation,
-                window,
-            },
+            Step::AverageRatio(average) => Step::AverageRatio(average),
         })
     }
 }
@@ -969,7 +965,7 @@ fn composed_steps(
                     .zip(after)
                     .map(|(&b, &a)| (b.max(0), a.max(0)))
                     .collect();
-                steps.push(Step::AverageRatio {
+                steps.push(Step::AverageRatio(AverageStep {
                     padded: inner
                         .iter()
                         .zip(extra)
@@ -982,7 +978,7 @@ fn composed_steps(
                     stride: shape.stride.clone(),
                     dilation: shape.dilation.clone(),
                     window,
-                });
+                }));
             }
         }
     }
