@@ -144,7 +144,7 @@ impl Target for Jax {
                         }
                     }
                     Step::AverageRatio(average) => {
-                        let geometry = average.geometry();
+                        let geometry = average.sum.geometry();
                         average_prologue(
                             py,
                             "x",

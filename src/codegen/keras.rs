@@ -167,12 +167,12 @@ impl Target for Keras {
                     py.blank();
                 }
                 Step::AverageRatio(average) => {
-                    let taps = average.window == Window::Taps;
+                    let taps = average.sum.window == Window::Taps;
                     if taps {
                         taps_function(
                             &mut py,
                             &format!("{helper}window_sum_{i}"),
-                            average.geometry(),
+                            average.sum.geometry(),
                             false,
                         );
                         py.blank();
@@ -190,8 +190,8 @@ impl Target for Keras {
                         } else {
                             py.line(format!(
                                 "return keras.ops.average_pool(t, {k}, {s}, \"valid\") / keras.ops.average_pool(mask, {k}, {s}, \"valid\")",
-                                k = tuple(&average.kernel),
-                                s = tuple(&average.stride)
+                                k = tuple(&average.sum.kernel),
+                                s = tuple(&average.sum.stride)
                             ));
                         }
                     });

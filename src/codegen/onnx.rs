@@ -2,7 +2,7 @@
 
 use crate::core::{Framework, Op};
 
-use super::plan::{Abilities, AverageStep, Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowSum};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
@@ -254,7 +254,8 @@ impl Target for Onnx {
                     }
                     // The plan sums windows with a ones convolution here (Window::OnesConv).
                     Step::AverageRatio(average) => {
-                        let AverageStep { padded, kernel, stride, dilation, .. } = average;
+                        let padded = &average.padded();
+                        let WindowSum { kernel, stride, dilation, .. } = &average.sum;
                         let channels = if op.is_pool() { "channels" } else { "out_channels" };
                         py.comment(average_comment(average.include_pad));
                         let ones = format!("np.ones((1, 1, {}), np.float32)", join(&size));

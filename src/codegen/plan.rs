@@ -184,22 +184,40 @@ pub enum Step<P> {
     AverageRatio(AverageStep),
 }
 
-/// An average with an exact divisor: window sums of the input zero-padded by `padded`, divided
-/// by window sums of a mask that is 1 on input elements (and, for `include_pad`, on the `inner`
-/// padding) and 0 on the `extension` past it that ceil mode reaches.
+/// An average with an exact divisor: window sums of the input zero-padded by
+/// [`AverageStep::padded`], divided by window sums of a mask that is 1 on input elements (and,
+/// for `include_pad`, on the `inner` padding) and 0 on the `extension` past it that ceil mode
+/// reaches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AverageStep {
     pub inner: Pairs,
     pub extension: Pairs,
-    pub padded: Pairs,
     pub include_pad: bool,
+    pub sum: WindowSum,
+}
+
+impl AverageStep {
+    /// All the zero padding: the inner padding and its extension.
+    pub fn padded(&self) -> Pairs {
+        self.inner
+            .iter()
+            .zip(&self.extension)
+            .map(|(&(b, a), &(eb, ea))| (b + eb, a + ea))
+            .collect()
+    }
+}
+
+/// A sum over each window (an average's numerator and divisor): its kernel, stride and
+/// dilation, and how the target computes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowSum {
     pub kernel: Vec<i64>,
     pub stride: Vec<i64>,
     pub dilation: Vec<i64>,
     pub window: Window,
 }
 
-impl AverageStep {
+impl WindowSum {
     /// `(kernel, stride, dilation)`, as window reductions take them.
     pub fn geometry(&self) -> WindowGeometry<'_> {
         (&self.kernel, &self.stride, &self.dilation)
@@ -966,18 +984,15 @@ fn composed_steps(
                     .map(|(&b, &a)| (b.max(0), a.max(0)))
                     .collect();
                 steps.push(Step::AverageRatio(AverageStep {
-                    padded: inner
-                        .iter()
-                        .zip(extra)
-                        .map(|(&(b, a), &e)| (b, a + e))
-                        .collect(),
-                    extension: extra.iter().map(|&e| (0, e)).collect(),
                     inner,
+                    extension: extra.iter().map(|&e| (0, e)).collect(),
                     include_pad: *divisor == Divisor::RealAndPad,
-                    kernel: shape.kernel.clone(),
-                    stride: shape.stride.clone(),
-                    dilation: shape.dilation.clone(),
-                    window,
+                    sum: WindowSum {
+                        kernel: shape.kernel.clone(),
+                        stride: shape.stride.clone(),
+                        dilation: shape.dilation.clone(),
+                        window,
+                    },
                 }));
             }
         }

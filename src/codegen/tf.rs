@@ -190,7 +190,7 @@ impl Target for Tf {
                             &ConstantPad { function: "tf.pad", width: |p| pad_list(p, 1, 1), value: "constant_values" },
                             average,
                         );
-                        let sum = |x: &str| window(average.window, x, "AVG", average.geometry(), &TfPad::Valid);
+                        let sum = |x: &str| window(average.sum.window, x, "AVG", average.sum.geometry(), &TfPad::Valid);
                         py.line(format!("x = {} / {}", sum("x"), sum("mask")));
                     }
                 }

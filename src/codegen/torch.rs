@@ -119,10 +119,9 @@ impl Target for Torch {
             "import torch.nn as nn",
             "import torch.nn.functional as F",
         ]);
-        let taps =
-            r.plan.steps.iter().any(
-                |s| matches!(s, Step::AverageRatio(average) if average.window == Window::Taps),
-            );
+        let taps = r.plan.steps.iter().any(
+            |s| matches!(s, Step::AverageRatio(average) if average.sum.window == Window::Taps),
+        );
         if taps {
             py.import("import itertools");
             for line in WINDOW_SUM_TAPS.lines() {
@@ -417,7 +416,7 @@ fn forward_lines(
                     average,
                 );
                 let sum = |x: &str, per_channel: bool| {
-                    window_sum(average.window, x, average.geometry(), per_channel)
+                    window_sum(average.sum.window, x, average.sum.geometry(), per_channel)
                 };
                 py.line(format!("x = {} / {}", sum("x", true), sum("mask", false)));
             }

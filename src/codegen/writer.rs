@@ -461,7 +461,10 @@ pub(crate) fn average_prologue(
     py.comment(average_comment(average.include_pad));
     py.line(format!("ones = {ones_like}"));
     py.line(format!("mask = {}", average_mask(pad, "ones", average)));
-    py.line(format!("{var} = {}", pad.call(var, &average.padded, None)));
+    py.line(format!(
+        "{var} = {}",
+        pad.call(var, &average.padded(), None)
+    ));
 }
 
 /// An exact average's mask, from `ones` shaped like the input: 1 where the divisor counts
@@ -471,7 +474,7 @@ pub(crate) fn average_mask(pad: &ConstantPad, ones: &str, average: &AverageStep)
         let counted = pad.call(ones, &average.inner, Some("1.0"));
         pad.call(&counted, &average.extension, None)
     } else {
-        pad.call(ones, &average.padded, None)
+        pad.call(ones, &average.padded(), None)
     }
 }
 
