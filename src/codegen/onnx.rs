@@ -292,11 +292,10 @@ impl Target for Onnx {
                 }
                 current = out;
             }
-            let spatial: Vec<String> = shape.input.iter().map(|v| v.to_string()).collect();
             let channels_in = if op.is_pool() { "channels" } else { "in_channels" };
             py.line(format!(
                 "inputs = [helper.make_tensor_value_info(\"x\", TensorProto.FLOAT, [\"N\", {channels_in}, {}])]",
-                spatial.join(", ")
+                join(&shape.input)
             ));
             if !op.is_pool() {
                 let (wo, wi) = if op == Op::ConvTranspose { ("in_channels", "out_channels") } else { ("out_channels", "in_channels") };
