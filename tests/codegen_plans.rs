@@ -95,7 +95,7 @@ fn the_transposed_shift_trap_is_the_full_output_then_a_crop_at_the_end() {
 /// How an average's windows are summed.
 fn window<P>(steps: &[Step<P>]) -> Option<Window> {
     steps.iter().find_map(|s| match s {
-        Step::AverageRatio { window, .. } => Some(*window),
+        Step::AverageRatio(average) => Some(average.sum.window),
         _ => None,
     })
 }

@@ -11,7 +11,7 @@ fn run_eval(input: &str) -> Vec<Value> {
 
 /// Runs a JSON Lines command; one JSON value per output line.
 fn run(command: &str, input: &str) -> Vec<Value> {
-    let (ok, out, _) = run_args(&[command], input);
+    let (ok, out, _) = padlab(command, input);
     assert!(ok, "padlab {command} exits 0");
     out.lines()
         .map(|l| serde_json::from_str(l).expect("every output line is JSON"))
@@ -185,10 +185,11 @@ fn inverse_answers_every_way_or_why_none_line_by_line() {
     assert!(out[4]["error"].is_string());
 }
 
-/// Runs `padlab` with arguments and stdin; returns (success, stdout, stderr).
-fn run_args(args: &[&str], input: &str) -> (bool, String, String) {
+/// Runs `padlab` with a command line's words (none holds a space) and stdin; returns
+/// (success, stdout, stderr).
+fn padlab(line: &str, input: &str) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_padlab"))
-        .args(args)
+        .args(line.split_whitespace())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -208,18 +209,8 @@ fn run_args(args: &[&str], input: &str) -> (bool, String, String) {
 
 #[test]
 fn code_with_layer_flags_prints_the_answer_and_every_target() {
-    let (ok, out, _) = run_args(
-        &[
-            "code",
-            "--framework",
-            "keras",
-            "--input",
-            "100x20",
-            "--kernel",
-            "4x1",
-            "--padding",
-            "same",
-        ],
+    let (ok, out, _) = padlab(
+        "code --framework keras --input 100x20 --kernel 4x1 --padding same",
         "",
     );
     assert!(ok);
@@ -238,24 +229,8 @@ fn code_with_layer_flags_prints_the_answer_and_every_target() {
     }
     assert!(out.contains("padding=\"same\""), "torch 'same' at stride 1");
     // One target, a strided transposed layer: crops, not pads.
-    let (ok, out, _) = run_args(
-        &[
-            "code",
-            "--framework",
-            "keras",
-            "--op",
-            "conv_transpose",
-            "--input",
-            "4",
-            "--kernel",
-            "3",
-            "--stride",
-            "2",
-            "--padding",
-            "same",
-            "--to",
-            "torch",
-        ],
+    let (ok, out, _) = padlab(
+        "code --framework keras --op conv_transpose --input 4 --kernel 3 --stride 2 --padding same --to torch",
         "",
     );
     assert!(ok);
@@ -265,34 +240,11 @@ fn code_with_layer_flags_prints_the_answer_and_every_target() {
 
 #[test]
 fn code_names_the_flag_that_does_not_parse_and_exits_non_zero() {
-    let (ok, out, err) = run_args(
-        &[
-            "code",
-            "--framework",
-            "torch",
-            "--input",
-            "abc",
-            "--kernel",
-            "3",
-        ],
-        "",
-    );
+    let (ok, out, err) = padlab("code --framework torch --input abc --kernel 3", "");
     assert!(!ok && out.is_empty());
     assert!(err.contains("--input:"), "{err}");
-    let (ok, _, err) = run_args(
-        &[
-            "code",
-            "--framework",
-            "torch",
-            "--input",
-            "8",
-            "--kernel",
-            "3",
-            "--stride",
-            "2",
-            "--padding",
-            "same",
-        ],
+    let (ok, _, err) = padlab(
+        "code --framework torch --input 8 --kernel 3 --stride 2 --padding same",
         "",
     );
     assert!(!ok);
@@ -300,14 +252,14 @@ fn code_names_the_flag_that_does_not_parse_and_exits_non_zero() {
         err.contains("not supported for strided convolutions"),
         "{err}"
     );
-    let (ok, _, err) = run_args(&["code"], "{}");
+    let (ok, _, err) = padlab("code", "{}");
     assert!(!ok && err.contains("--to is required"), "{err}");
 }
 
 #[test]
 fn code_from_json_on_stdin_writes_a_check_script() {
-    let (ok, out, _) = run_args(
-        &["code", "--to", "jax", "--check"],
+    let (ok, out, _) = padlab(
+        "code --to jax --check",
         r#"{"op":"conv","framework":"torch","input":[6,6],"kernel":5,"stride":2,"padding":2}"#,
     );
     assert!(ok);
@@ -372,43 +324,15 @@ fn the_keras_backend_is_read_written_and_answered() {
         "{}",
         link[0]
     );
-    let (ok, out, _) = run_args(
-        &[
-            "code",
-            "--framework",
-            "keras",
-            "--backend",
-            "torch",
-            "--op",
-            "avg_pool",
-            "--input",
-            "2",
-            "--kernel",
-            "3",
-            "--stride",
-            "2",
-            "--padding",
-            "same",
-            "--to",
-            "torch",
-        ],
+    let (ok, out, _) = padlab(
+        "code --framework keras --backend torch --op avg_pool --input 2 --kernel 3 --stride 2 --padding same --to torch",
         "",
     );
     assert!(ok);
     assert!(out.contains("on the torch backend"), "{out}");
     assert!(out.contains("replicate"), "{out}");
-    let (ok, _, err) = run_args(
-        &[
-            "code",
-            "--framework",
-            "torch",
-            "--backend",
-            "jax",
-            "--input",
-            "8",
-            "--kernel",
-            "3",
-        ],
+    let (ok, _, err) = padlab(
+        "code --framework torch --backend jax --input 8 --kernel 3",
         "",
     );
     assert!(!ok && err.contains("--backend"), "{err}");

@@ -10,6 +10,10 @@ use padlab::model::file::onnx_graph::{InputSizes, to_graph};
 use padlab::model::file::{FileError, ModelFile, read_file};
 use proptest::prelude::*;
 
+#[path = "common/onnx_bytes.rs"]
+mod onnx_bytes;
+use onnx_bytes::{field, float_input, model};
+
 /// A guard against a hang or a blow-up, not a benchmark: the one-second figure is
 /// measured (medians of repeated runs) by `scripts/bench-files.sh`; on a loaded shared machine a
 /// one-second assertion here failed on a correct reader.
@@ -411,20 +415,6 @@ proptest! {
     }
 }
 
-fn varint(mut n: u64, out: &mut Vec<u8>) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-fn field(num: u64, body: &[u8], out: &mut Vec<u8>) {
-    varint(num << 3 | 2, out);
-    varint(body.len() as u64, out);
-    out.extend(body);
-}
-
 #[test]
 fn a_graph_of_fifty_thousand_nodes_within_the_second() {
     let _serial = serial();
@@ -448,32 +438,13 @@ fn a_graph_of_fifty_thousand_nodes_within_the_second() {
         field(4, if i % 2 == 1 { b"Add" } else { b"Relu" }, &mut node);
         field(1, &node, &mut graph);
     }
-    let mut dims = Vec::new();
-    for d in [1u64, 8, 16, 16] {
-        let mut dim = Vec::new();
-        varint(1 << 3, &mut dim);
-        varint(d, &mut dim);
-        field(1, &dim, &mut dims);
-    }
-    let mut tt = Vec::new();
-    varint(1 << 3, &mut tt);
-    varint(1, &mut tt);
-    field(2, &dims, &mut tt);
-    let mut ty = Vec::new();
-    field(1, &tt, &mut ty);
-    let mut input = Vec::new();
-    field(1, b"x", &mut input);
-    field(2, &ty, &mut input);
-    field(11, &input, &mut graph);
+    field(11, &float_input("x", &[1, 8, 16, 16]), &mut graph);
     let mut output = Vec::new();
     field(1, format!("t{}", n - 1).as_bytes(), &mut output);
     field(12, &output, &mut graph);
-    let mut model = Vec::new();
-    varint(1 << 3, &mut model);
-    varint(10, &mut model);
-    field(7, &graph, &mut model);
+    let bytes = model(&graph, None);
     let start = Instant::now();
-    let Ok(ModelFile::Onnx(m)) = read_file(&model) else {
+    let Ok(ModelFile::Onnx(m)) = read_file(&bytes) else {
         panic!("not read")
     };
     let g = to_graph(&m, &InputSizes::default()).unwrap_or_else(|e| panic!("{e}"));

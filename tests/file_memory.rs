@@ -8,6 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use padlab::model::file::onnx_graph::{InputSizes, to_graph};
 use padlab::model::file::{ModelFile, read_file};
 
+#[path = "common/onnx_bytes.rs"]
+mod onnx_bytes;
+use onnx_bytes::{field, float_input, model, varint};
+
 struct Counting;
 
 static CURRENT: AtomicUsize = AtomicUsize::new(0);
@@ -29,20 +33,6 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-fn varint(mut n: u64, out: &mut Vec<u8>) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-fn field(num: u64, body: &[u8], out: &mut Vec<u8>) {
-    varint(num << 3 | 2, out);
-    varint(body.len() as u64, out);
-    out.extend(body);
-}
-
 /// A ModelProto: x [1, 64, 32, 32] → Conv with a 64 MB weight (raw_data) → y.
 fn big_model() -> Vec<u8> {
     let (out_ch, in_ch, k) = (4096u64, 64u64, 8u64);
@@ -63,22 +53,6 @@ fn big_model() -> Vec<u8> {
     field(3, b"conv", &mut node);
     field(4, b"Conv", &mut node);
 
-    let mut dims = Vec::new();
-    for d in [1u64, 64, 32, 32] {
-        let mut dim = Vec::new();
-        varint(1 << 3, &mut dim);
-        varint(d, &mut dim);
-        field(1, &dim, &mut dims);
-    }
-    let mut tensor_type = Vec::new();
-    varint(1 << 3, &mut tensor_type);
-    varint(1, &mut tensor_type);
-    field(2, &dims, &mut tensor_type);
-    let mut ty = Vec::new();
-    field(1, &tensor_type, &mut ty);
-    let mut input = Vec::new();
-    field(1, b"x", &mut input);
-    field(2, &ty, &mut input);
     let mut output = Vec::new();
     field(1, b"y", &mut output);
 
@@ -86,18 +60,9 @@ fn big_model() -> Vec<u8> {
     field(1, &node, &mut graph);
     field(2, b"big", &mut graph);
     field(5, &w, &mut graph);
-    field(11, &input, &mut graph);
+    field(11, &float_input("x", &[1, 64, 32, 32]), &mut graph);
     field(12, &output, &mut graph);
-
-    let mut opset = Vec::new();
-    varint(2 << 3, &mut opset);
-    varint(21, &mut opset);
-    let mut model = Vec::new();
-    varint(1 << 3, &mut model);
-    varint(10, &mut model);
-    field(7, &graph, &mut model);
-    field(8, &opset, &mut model);
-    model
+    model(&graph, Some(21))
 }
 
 #[test]

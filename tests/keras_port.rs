@@ -3,38 +3,15 @@
 //! the Keras writer (no panic; every layer name once, as Keras requires).
 
 use padlab::core::Framework;
-use padlab::model::port::{PortOptions, Ported, port};
+use padlab::model::port::{PortOptions, Ported};
 
-/// The reader evaluates pastes recursively: debug builds need a deep stack.
-fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
-}
-
-fn models_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models")
-}
+#[path = "common/corpus.rs"]
+mod corpus;
+use corpus::{corpus_text, models_dir, port_paste};
 
 /// A corpus model ported to Keras, its `# padlab-input:` header as the input.
 fn keras_port(file: &str, check: bool) -> Result<Ported, String> {
-    let text = std::fs::read_to_string(models_dir().join(file)).unwrap();
-    on_big_stack(move || {
-        let header = |key: &str| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(&format!("# padlab-{key}:")))
-                .map(|v| v.trim().to_string())
-        };
-        let options = padlab::model::Options {
-            input: header("input").map(|s| padlab::forms::compact::parse_shape(&s).unwrap()),
-            model: header("model"),
-        };
-        let model = padlab::model::read(&text, &options).map_err(|e| e.to_string())?;
-        port(&model, Framework::Keras, PortOptions { check }).map_err(|e| e.to_string())
-    })
+    port_paste(corpus_text(file), Framework::Keras, PortOptions { check })
 }
 
 fn code(file: &str) -> String {

@@ -3,36 +3,22 @@
 //! compute what the source computes is `tests/models/verify.py`'s proof, in the frameworks.
 
 use padlab::core::Framework;
-use padlab::model::port::{PortOptions, port};
-use padlab::model::{Options, read};
+use padlab::model::port::PortOptions;
+
+#[path = "common/corpus.rs"]
+mod corpus;
+use corpus::{corpus_text, port_paste};
 
 /// The port of a corpus model (its `# padlab-input:` and `# padlab-model:` headers honoured).
 fn ported(file: &str, target: Framework) -> String {
-    let path = format!("{}/tests/models/{file}", env!("CARGO_MANIFEST_DIR"));
-    ported_text(std::fs::read_to_string(path).unwrap(), target)
+    ported_text(corpus_text(file), target)
 }
 
 /// The port of a paste (its `# padlab-input:` and `# padlab-model:` headers honoured).
 fn ported_text(text: String, target: Framework) -> String {
-    let header = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(&format!("# padlab-{key}:")))
-            .map(|v| v.trim().to_string())
-    };
-    let options = Options {
-        input: header("input").map(|s| padlab::forms::compact::parse_shape(&s).unwrap()),
-        model: header("model"),
-    };
-    // The evaluator recurses: a deep stack, as the CLI gives it.
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || {
-            let model = read(&text, &options).unwrap();
-            port(&model, target, PortOptions::default()).unwrap().code
-        })
+    port_paste(text, target, PortOptions::default())
         .unwrap()
-        .join()
-        .unwrap()
+        .code
 }
 
 #[test]

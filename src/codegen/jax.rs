@@ -143,14 +143,14 @@ impl Target for Jax {
                             ));
                         }
                     }
-                    Step::AverageRatio { kernel, stride, dilation, .. } => {
-                        let geometry = (kernel.as_slice(), stride.as_slice(), dilation.as_slice());
+                    Step::AverageRatio(average) => {
+                        let geometry = average.sum.geometry();
                         average_prologue(
                             py,
                             "x",
                             "jnp.ones_like(x[:1, :1])",
                             &ConstantPad { function: "jnp.pad", width: nchw_pad_width, value: "constant_values" },
-                            step,
+                            average,
                         );
                         py.line(format!(
                             "x = {} / {}",

@@ -166,19 +166,13 @@ impl Target for Keras {
                     );
                     py.blank();
                 }
-                Step::AverageRatio {
-                    kernel,
-                    stride,
-                    dilation,
-                    window,
-                    ..
-                } => {
-                    let taps = *window == Window::Taps;
+                Step::AverageRatio(average) => {
+                    let taps = average.sum.window == Window::Taps;
                     if taps {
                         taps_function(
                             &mut py,
                             &format!("{helper}window_sum_{i}"),
-                            (kernel, stride, dilation),
+                            average.sum.geometry(),
                             false,
                         );
                         py.blank();
@@ -189,15 +183,15 @@ impl Target for Keras {
                             "t",
                             "keras.ops.ones_like(t[:1, ..., :1])",
                             &ConstantPad { function: "keras.ops.pad", width: |p| pad_list(p, 1, 1), value: "constant_values" },
-                            step,
+                            average,
                         );
                         if taps {
                             py.line(format!("return {helper}window_sum_{i}(t) / {helper}window_sum_{i}(mask)"));
                         } else {
                             py.line(format!(
                                 "return keras.ops.average_pool(t, {k}, {s}, \"valid\") / keras.ops.average_pool(mask, {k}, {s}, \"valid\")",
-                                k = tuple(kernel),
-                                s = tuple(stride)
+                                k = tuple(&average.sum.kernel),
+                                s = tuple(&average.sum.stride)
                             ));
                         }
                     });

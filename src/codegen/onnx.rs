@@ -2,12 +2,12 @@
 
 use crate::core::{Framework, Op};
 
-use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowSum};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
-    Line, Py, answer_lines, average_comment, dilated_suffix, join, list, nchw_pad_width, onnx_pads,
-    tuple,
+    ConstantPad, Line, Py, answer_lines, average_comment, average_mask, dilated_suffix, join, list,
+    nchw_pad_width, onnx_pads, tuple,
 };
 
 /// The ONNX renderer.
@@ -253,15 +253,14 @@ impl Target for Onnx {
                         py.line(format!("nodes.append(helper.make_node(\"{kind}\", [\"{current}\"], [\"{out}\"], {attrs}))"));
                     }
                     // The plan sums windows with a ones convolution here (Window::OnesConv).
-                    Step::AverageRatio { inner, extension, padded, include_pad, kernel, stride, dilation, .. } => {
+                    Step::AverageRatio(average) => {
+                        let padded = &average.padded();
+                        let WindowSum { kernel, stride, dilation, .. } = &average.sum;
                         let channels = if op.is_pool() { "channels" } else { "out_channels" };
-                        py.comment(average_comment(*include_pad));
+                        py.comment(average_comment(average.include_pad));
                         let ones = format!("np.ones((1, 1, {}), np.float32)", join(&size));
-                        let mask = if *include_pad {
-                            format!("np.pad(np.pad({ones}, {}, constant_values=1.0), {})", nchw_pad_width(inner), nchw_pad_width(extension))
-                        } else {
-                            format!("np.pad({ones}, {})", nchw_pad_width(padded))
-                        };
+                        let numpy_pad = ConstantPad { function: "np.pad", width: nchw_pad_width, value: "constant_values" };
+                        let mask = average_mask(&numpy_pad, &ones, average);
                         let full = onnx_pads(padded, 2);
                         py.line(format!(
                             "nodes.append(helper.make_node(\"Pad\", [\"{current}\", constant(\"p{i}\", np.array({}, np.int64))], [\"x{i}\"]))",
@@ -293,11 +292,10 @@ impl Target for Onnx {
                 }
                 current = out;
             }
-            let spatial: Vec<String> = shape.input.iter().map(|v| v.to_string()).collect();
             let channels_in = if op.is_pool() { "channels" } else { "in_channels" };
             py.line(format!(
                 "inputs = [helper.make_tensor_value_info(\"x\", TensorProto.FLOAT, [\"N\", {channels_in}, {}])]",
-                spatial.join(", ")
+                join(&shape.input)
             ));
             if !op.is_pool() {
                 let (wo, wi) = if op == Op::ConvTranspose { ("in_channels", "out_channels") } else { ("out_channels", "in_channels") };

@@ -180,20 +180,52 @@ pub enum Step<P> {
     /// Max-pool windows with no input element: the target leaves `from` there where the source
     /// gives the other value (−∞ in torch and JAX, the lowest float in TF, Keras, ONNX Runtime).
     EmptyWindows { to_neg_inf: bool },
-    /// An average with an exact divisor: window sums of the input zero-padded by `padded`,
-    /// divided by window sums of a mask that is 1 on input elements (and, for `include_pad`, on
-    /// the `inner` padding) and 0 on the `extension` past it that ceil mode reaches.
-    AverageRatio {
-        inner: Pairs,
-        extension: Pairs,
-        padded: Pairs,
-        include_pad: bool,
-        kernel: Vec<i64>,
-        stride: Vec<i64>,
-        dilation: Vec<i64>,
-        window: Window,
-    },
+    /// An average with an exact divisor.
+    AverageRatio(AverageStep),
 }
+
+/// An average with an exact divisor: window sums of the input zero-padded by
+/// [`AverageStep::padded`], divided by window sums of a mask that is 1 on input elements (and,
+/// for `include_pad`, on the `inner` padding) and 0 on the `extension` past it that ceil mode
+/// reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AverageStep {
+    pub inner: Pairs,
+    pub extension: Pairs,
+    pub include_pad: bool,
+    pub sum: WindowSum,
+}
+
+impl AverageStep {
+    /// All the zero padding: the inner padding and its extension.
+    pub fn padded(&self) -> Pairs {
+        self.inner
+            .iter()
+            .zip(&self.extension)
+            .map(|(&(b, a), &(eb, ea))| (b + eb, a + ea))
+            .collect()
+    }
+}
+
+/// A sum over each window (an average's numerator and divisor): its kernel, stride and
+/// dilation, and how the target computes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowSum {
+    pub kernel: Vec<i64>,
+    pub stride: Vec<i64>,
+    pub dilation: Vec<i64>,
+    pub window: Window,
+}
+
+impl WindowSum {
+    /// `(kernel, stride, dilation)`, as window reductions take them.
+    pub fn geometry(&self) -> WindowGeometry<'_> {
+        (&self.kernel, &self.stride, &self.dilation)
+    }
+}
+
+/// The kernel, stride and dilation of a window.
+pub type WindowGeometry<'a> = (&'a [i64], &'a [i64], &'a [i64]);
 
 /// A pooling layer: what every renderer and port reads of a `Step::Pool`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,7 +242,7 @@ pub struct PoolStep<P> {
 
 impl<P> PoolStep<P> {
     /// `(kernel, stride, dilation)`, as window reductions take them.
-    pub fn geometry(&self) -> (&[i64], &[i64], &[i64]) {
+    pub fn geometry(&self) -> WindowGeometry<'_> {
         (&self.kernel, &self.stride, &self.dilation)
     }
 
@@ -448,25 +480,7 @@ impl Step<Native> {
                 window: pool.window,
             }),
             Step::EmptyWindows { to_neg_inf } => Step::EmptyWindows { to_neg_inf },
-            Step::AverageRatio {
-                inner,
-                extension,
-                padded,
-                include_pad,
-                kernel,
-                stride,
-                dilation,
-                window,
-            } => Step::AverageRatio {
-                inner,
-                extension,
-                padded,
-                include_pad,
-                kernel,
-                stride,
-                dilation,
-                window,
-            },
+            Step::AverageRatio(average) => Step::AverageRatio(average),
         })
     }
 }
@@ -969,20 +983,17 @@ fn composed_steps(
                     .zip(after)
                     .map(|(&b, &a)| (b.max(0), a.max(0)))
                     .collect();
-                steps.push(Step::AverageRatio {
-                    padded: inner
-                        .iter()
-                        .zip(extra)
-                        .map(|(&(b, a), &e)| (b, a + e))
-                        .collect(),
-                    extension: extra.iter().map(|&e| (0, e)).collect(),
+                steps.push(Step::AverageRatio(AverageStep {
                     inner,
+                    extension: extra.iter().map(|&e| (0, e)).collect(),
                     include_pad: *divisor == Divisor::RealAndPad,
-                    kernel: shape.kernel.clone(),
-                    stride: shape.stride.clone(),
-                    dilation: shape.dilation.clone(),
-                    window,
-                });
+                    sum: WindowSum {
+                        kernel: shape.kernel.clone(),
+                        stride: shape.stride.clone(),
+                        dilation: shape.dilation.clone(),
+                        window,
+                    },
+                }));
             }
         }
     }

@@ -3,7 +3,7 @@
 use crate::core::Framework;
 
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
-use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowGeometry};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
@@ -182,15 +182,15 @@ impl Target for Tf {
                         let kind = if p.max { "MAX" } else { "AVG" };
                         py.line(format!("x = {}", window(p.window, "x", kind, p.geometry(), &p.padding)));
                     }
-                    Step::AverageRatio { kernel, stride, dilation, window: how, .. } => {
+                    Step::AverageRatio(average) => {
                         average_prologue(
                             py,
                             "x",
                             "tf.ones_like(x[:1, ..., :1])",
                             &ConstantPad { function: "tf.pad", width: |p| pad_list(p, 1, 1), value: "constant_values" },
-                            step,
+                            average,
                         );
-                        let sum = |x: &str| window(*how, x, "AVG", (kernel, stride, dilation), &TfPad::Valid);
+                        let sum = |x: &str| window(average.sum.window, x, "AVG", average.sum.geometry(), &TfPad::Valid);
                         py.line(format!("x = {} / {}", sum("x"), sum("mask")));
                     }
                 }
@@ -278,16 +278,13 @@ fn pad_line(helper: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     )
 }
 
-/// The kernel, stride and dilation of a window.
-type Geometry<'a> = (&'a [i64], &'a [i64], &'a [i64]);
-
 /// Window maxima (`MAX`) or averages (`AVG`) of `x`, as the plan's `window` says. Only
 /// `tf.nn.pool` takes a dilation.
 fn window(
     window: Window,
     x: &str,
     kind: &str,
-    (kernel, stride, dilation): Geometry,
+    (kernel, stride, dilation): WindowGeometry,
     padding: &TfPad,
 ) -> String {
     let n = kernel.len();

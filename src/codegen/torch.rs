@@ -2,7 +2,9 @@
 
 use crate::core::{Framework, Op, PaddingMode};
 
-use super::plan::{Abilities, Fill, Native, Plan, PoolStep, Spelling, Step, Window, WindowNeed};
+use super::plan::{
+    Abilities, Fill, Native, Plan, PoolStep, Spelling, Step, Window, WindowGeometry, WindowNeed,
+};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 pub(crate) use super::writer::class_name;
@@ -117,15 +119,9 @@ impl Target for Torch {
             "import torch.nn as nn",
             "import torch.nn.functional as F",
         ]);
-        let taps = r.plan.steps.iter().any(|s| {
-            matches!(
-                s,
-                Step::AverageRatio {
-                    window: Window::Taps,
-                    ..
-                }
-            )
-        });
+        let taps = r.plan.steps.iter().any(
+            |s| matches!(s, Step::AverageRatio(average) if average.sum.window == Window::Taps),
+        );
         if taps {
             py.import("import itertools");
             for line in WINDOW_SUM_TAPS.lines() {
@@ -407,13 +403,7 @@ fn forward_lines(
                     "x = x if {bias} is None else x + {bias}.view(1, -1, {unit})"
                 ));
             }
-            Step::AverageRatio {
-                kernel,
-                stride,
-                dilation,
-                window,
-                ..
-            } => {
+            Step::AverageRatio(average) => {
                 average_prologue(
                     py,
                     "x",
@@ -423,10 +413,10 @@ fn forward_lines(
                         width: torch_pad_tuple,
                         value: "value",
                     },
-                    step,
+                    average,
                 );
                 let sum = |x: &str, per_channel: bool| {
-                    window_sum(*window, x, kernel, stride, dilation, per_channel)
+                    window_sum(average.sum.window, x, average.sum.geometry(), per_channel)
                 };
                 py.line(format!("x = {} / {}", sum("x", true), sum("mask", false)));
             }
@@ -443,9 +433,7 @@ fn forward_lines(
 fn window_sum(
     window: Window,
     x: &str,
-    k: &[i64],
-    stride: &[i64],
-    d: &[i64],
+    (k, stride, d): WindowGeometry,
     per_channel: bool,
 ) -> String {
     let n = k.len();

@@ -2,7 +2,7 @@
 //! so renderers only say what to write; and the helpers every renderer shares (argument text,
 //! the porter's answer [`Line`]s, the exact average's prologue, `dilate_kernel`).
 
-use super::plan::{Fill, Plan, Step, Window};
+use super::plan::{AverageStep, Fill, Plan, Step, Window};
 
 /// A Python source being written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -449,37 +449,33 @@ impl ConstantPad {
 }
 
 /// Writes the prologue of an exact average (`Step::AverageRatio`) in one target's words: `ones`
-/// shaped like one channel of the input, the `mask` that is 1 where the divisor counts (input,
-/// and the inner padding when `include_pad`) and 0 past it, and the zero-padded input `var`.
+/// shaped like one channel of the input, the [`average_mask`], and the zero-padded input `var`.
 /// `pad` is the target's constant pad call.
-pub(crate) fn average_prologue<P>(
+pub(crate) fn average_prologue(
     py: &mut Py,
     var: &str,
     ones_like: &str,
     pad: &ConstantPad,
-    step: &Step<P>,
+    average: &AverageStep,
 ) {
-    let Step::AverageRatio {
-        inner,
-        extension,
-        padded,
-        include_pad,
-        ..
-    } = step
-    else {
-        return;
-    };
-    py.comment(average_comment(*include_pad));
+    py.comment(average_comment(average.include_pad));
     py.line(format!("ones = {ones_like}"));
-    if *include_pad {
-        py.line(format!(
-            "mask = {}",
-            pad.call(&pad.call("ones", inner, Some("1.0")), extension, None)
-        ));
+    py.line(format!("mask = {}", average_mask(pad, "ones", average)));
+    py.line(format!(
+        "{var} = {}",
+        pad.call(var, &average.padded(), None)
+    ));
+}
+
+/// An exact average's mask, from `ones` shaped like the input: 1 where the divisor counts
+/// (input, and the inner padding when `include_pad`), 0 past it.
+pub(crate) fn average_mask(pad: &ConstantPad, ones: &str, average: &AverageStep) -> String {
+    if average.include_pad {
+        let counted = pad.call(ones, &average.inner, Some("1.0"));
+        pad.call(&counted, &average.extension, None)
     } else {
-        py.line(format!("mask = {}", pad.call("ones", padded, None)));
+        pad.call(ones, &average.padded(), None)
     }
-    py.line(format!("{var} = {}", pad.call(var, padded, None)));
 }
 
 const DILATE_KERNEL: &str = "def dilate_kernel(w, dilation):

@@ -3,7 +3,9 @@
 use super::answer::{Answer, Computed, Placement};
 use super::error::PadError;
 use super::geometry::{Geometry, explicit_pairs, narrow, onnx_conv_same, same_split, windows};
-use super::rules::{Arg, check_pairs, default_padding, describe, keyword_refused, takes};
+use super::rules::{
+    Arg, check_pairs, default_padding, describe, keyword_refused, onnx_auto_pad, takes,
+};
 use super::spec::{Framework, LayerSpec, Op, Padding, PaddingMode};
 
 /// Answers a forward convolution.
@@ -152,14 +154,7 @@ fn validate(
             }
         }
         Framework::Onnx => {
-            if *padding == Padding::Causal {
-                return Err(keyword_refused(
-                    fw,
-                    Op::Conv,
-                    padding,
-                    "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
-                ));
-            }
+            onnx_auto_pad(Op::Conv, padding)?;
             if matches!(padding, Padding::Same | Padding::SameLower) && g.dilated() {
                 return Err(PadError::OnnxSameDilation {
                     lower: *padding == Padding::SameLower,

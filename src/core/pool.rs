@@ -5,7 +5,9 @@ use super::error::PadError;
 use super::geometry::{
     Geometry, add, effective, explicit_pairs, mul, onnx_same, same_split, sub, windows,
 };
-use super::rules::{Arg, check_pairs, default_padding, describe, keyword_refused, takes};
+use super::rules::{
+    Arg, check_pairs, default_padding, describe, keyword_refused, onnx_auto_pad, takes,
+};
 use super::spec::{Backend, Framework, LayerSpec, Op, Padding, PaddingMode};
 
 /// Answers a max or average pool.
@@ -258,16 +260,7 @@ fn validate(
                 );
             }
         }
-        Framework::Onnx => {
-            if *padding == Padding::Causal {
-                return Err(keyword_refused(
-                    fw,
-                    op,
-                    padding,
-                    "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
-                ));
-            }
-        }
+        Framework::Onnx => onnx_auto_pad(op, padding)?,
         Framework::Jax => {
             if *padding == Padding::Causal {
                 return Err(keyword_refused(

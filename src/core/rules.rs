@@ -68,6 +68,19 @@ pub fn keyword_refused(fw: Framework, op: Op, padding: &Padding, hint: &str) -> 
     PadError::not_accepted(fw, op, format!("padding={}", describe(padding)), hint)
 }
 
+/// ONNX's `auto_pad` has no causal form, in any op.
+pub fn onnx_auto_pad(op: Op, padding: &Padding) -> Result<(), PadError> {
+    if *padding == Padding::Causal {
+        return Err(keyword_refused(
+            Framework::Onnx,
+            op,
+            padding,
+            "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
+        ));
+    }
+    Ok(())
+}
+
 /// A short rendering of a padding value for messages: `'same'`, `2`, `[1, 0]`, `[[1, 2], [0, 0]]`.
 pub fn describe(padding: &Padding) -> String {
     match padding {

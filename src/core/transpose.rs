@@ -7,7 +7,7 @@ use super::error::PadError;
 use super::geometry::{
     Geometry, add, ceil_div, explicit_pairs, mul, narrow, per_dim, sub, windows,
 };
-use super::rules::{check_pairs, default_padding, describe, keyword_refused};
+use super::rules::{check_pairs, default_padding, describe, keyword_refused, onnx_auto_pad};
 use super::spec::{Backend, Framework, LayerSpec, Op, Padding, PaddingMode};
 
 const OP: Op = Op::ConvTranspose;
@@ -225,16 +225,7 @@ fn validate(
                 );
             }
         }
-        Framework::Onnx => {
-            if *padding == Padding::Causal {
-                return Err(keyword_refused(
-                    fw,
-                    OP,
-                    padding,
-                    "auto_pad is NOTSET, VALID, SAME_UPPER or SAME_LOWER",
-                ));
-            }
-        }
+        Framework::Onnx => onnx_auto_pad(OP, padding)?,
         Framework::Jax => {
             // 'SAME_LOWER' passes through to conv_general_dilated, which takes a string only
             // when the input is not stride-dilated.

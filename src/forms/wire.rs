@@ -6,8 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::core::{
-    Answer, Backend, Dims, Framework, LayerSpec, Op, Padding, PaddingMode, Placement, UnknownName,
-    evaluate, inverse,
+    Answer, Dims, Framework, LayerSpec, Op, Padding, Placement, UnknownName, evaluate, inverse,
 };
 
 /// The fields `padlab eval` reads.
@@ -144,27 +143,15 @@ pub fn parse_spec(value: &Value) -> Result<Parsed, WireError> {
         }
     };
     let mut spec = LayerSpec::new(op, framework, input, kernel);
-    spec.stride = get("stride").map(|v| dims(v, "stride")).transpose()?;
-    spec.dilation = get("dilation").map(|v| dims(v, "dilation")).transpose()?;
-    spec.padding = get("padding").map(padding).transpose()?;
-    spec.padding_mode = get("padding_mode")
-        .map(|v| Ok::<_, WireError>(required_str(Some(v), "padding_mode")?.parse::<PaddingMode>()?))
-        .transpose()?;
-    spec.output_padding = get("output_padding")
-        .map(|v| dims(v, "output_padding"))
-        .transpose()?;
-    spec.output_size = get("output_size")
-        .map(|v| int_list(v, "output_size"))
-        .transpose()?;
-    spec.ceil_mode = get("ceil_mode")
-        .map(|v| boolean(v, "ceil_mode"))
-        .transpose()?;
-    spec.count_include_pad = get("count_include_pad")
-        .map(|v| boolean(v, "count_include_pad"))
-        .transpose()?;
-    spec.backend = get("backend")
-        .map(|v| Ok::<_, WireError>(required_str(Some(v), "backend")?.parse::<Backend>()?))
-        .transpose()?;
+    spec.stride = optional(obj, "stride", dims)?;
+    spec.dilation = optional(obj, "dilation", dims)?;
+    spec.padding = optional(obj, "padding", |v, _| padding(v))?;
+    spec.padding_mode = optional(obj, "padding_mode", named)?;
+    spec.output_padding = optional(obj, "output_padding", dims)?;
+    spec.output_size = optional(obj, "output_size", int_list)?;
+    spec.ceil_mode = optional(obj, "ceil_mode", boolean)?;
+    spec.count_include_pad = optional(obj, "count_include_pad", boolean)?;
+    spec.backend = optional(obj, "backend", named)?;
     let unknown_fields = obj
         .keys()
         .filter(|k| !FIELDS.contains(&k.as_str()))
@@ -331,6 +318,26 @@ pub fn inverse_line(line: &str) -> Value {
         }
         Err(e) => error_json(e),
     }
+}
+
+/// The field `name` read by `read`, or `None` where it is absent or `null`.
+fn optional<T>(
+    obj: &Map<String, Value>,
+    name: &'static str,
+    read: impl FnOnce(&Value, &'static str) -> Result<T, WireError>,
+) -> Result<Option<T>, WireError> {
+    obj.get(name)
+        .filter(|v| !v.is_null())
+        .map(|v| read(v, name))
+        .transpose()
+}
+
+/// A string field naming one of `T`'s values (`"reflect"`, `"torch"`).
+fn named<T: std::str::FromStr<Err = UnknownName>>(
+    v: &Value,
+    field: &'static str,
+) -> Result<T, WireError> {
+    Ok(required_str(Some(v), field)?.parse()?)
 }
 
 fn required_str<'a>(v: Option<&'a Value>, field: &'static str) -> Result<&'a str, WireError> {

@@ -291,11 +291,7 @@ pub fn sum_text(p: &Picture, step: i64) -> Option<String> {
     output(p, jd, jr, jc).map(|(_, words)| {
         format!(
             "Output ({}){weights}: {words}",
-            index
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::core::join(&index, ", ")
         )
     })
 }

@@ -95,11 +95,7 @@ pub fn step_text(picture: &Picture, step: i64) -> String {
         "Window {} of {} (output {}).",
         step.saturating_add(1),
         picture.steps(),
-        index
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
+        crate::core::join(&index, ", ")
     )
 }
 

@@ -521,24 +521,25 @@ def h5_variants():
         f.attrs["model_config"] = attrs["model_config"]
 
 
+# What `make_fixtures.py NAME...` makes, in this order (all of it without a name).
+MAKERS = {
+    "helper": helper_graphs,
+    "torch": torch_exports,
+    "tf2onnx": tf2onnx_exports,
+    "keras": keras_models,
+    "keras-ops": keras_ops_models,
+    "keras2": keras2_models,
+    "h5": h5_variants,
+}
+
+
 def main():
     ONNX_DIR.mkdir(parents=True, exist_ok=True)
     KERAS_DIR.mkdir(parents=True, exist_ok=True)
-    what = set(sys.argv[1:]) or {"helper", "torch", "tf2onnx", "keras", "keras-ops", "keras2", "h5"}
-    if "helper" in what:
-        helper_graphs()
-    if "torch" in what:
-        torch_exports()
-    if "tf2onnx" in what:
-        tf2onnx_exports()
-    if "keras" in what:
-        keras_models()
-    if "keras-ops" in what:
-        keras_ops_models()
-    if "keras2" in what:
-        keras2_models()
-    if "h5" in what:
-        h5_variants()
+    what = set(sys.argv[1:]) or set(MAKERS)
+    for name, make in MAKERS.items():
+        if name in what:
+            make()
 
 
 if __name__ == "__main__":
