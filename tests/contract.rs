@@ -337,3 +337,39 @@ fn the_keras_backend_is_read_written_and_answered() {
     );
     assert!(!ok && err.contains("--backend"), "{err}");
 }
+
+/// Model code saved to a file is read like code on stdin (`padlab port model.py`): the same
+/// table, and a refusal names its line; before, the file was taken for a corrupt ONNX model.
+#[test]
+fn port_reads_a_file_of_model_code_like_stdin() {
+    let dir = std::env::temp_dir().join(format!("padlab-contract-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let code = "import torch.nn as nn\nmodel = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2, padding=1), nn.ReLU())\n";
+    let path = dir.join("model.py");
+    std::fs::write(&path, code).unwrap();
+    let from_file = padlab(
+        &format!("port {} --input 3x32x32 --json", path.display()),
+        "",
+    );
+    let from_stdin = padlab("port --input 3x32x32 --json", code);
+    assert!(from_file.0, "{}", from_file.2);
+    assert_eq!(from_file, from_stdin);
+    assert!(
+        from_file.1.contains(r#""output":[8,16,16]"#),
+        "{}",
+        from_file.1
+    );
+    let refused = dir.join("lstm.py");
+    std::fs::write(
+        &refused,
+        "import torch.nn as nn\n\nmodel = nn.Sequential(\n    nn.LSTM(10, 20),\n)\n",
+    )
+    .unwrap();
+    let (ok, _, err) = padlab(
+        &format!("port {} --input 5x10 --to torch", refused.display()),
+        "",
+    );
+    assert!(!ok);
+    assert!(err.starts_with("padlab port: line 4: nn.LSTM"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

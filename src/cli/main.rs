@@ -60,7 +60,8 @@ mod cli {
 
     #[derive(clap::Args, Clone)]
     struct PortArgs {
-        /// A model file (.onnx, .keras or .h5, told by its content) instead of code on stdin.
+        /// A model file (.onnx, .keras or .h5, told by its content), or a file of model code,
+        /// instead of code on stdin.
         #[arg(value_name = "FILE")]
         file: Option<std::path::PathBuf>,
         /// Target framework: torch, keras, tf or jax.
@@ -198,14 +199,22 @@ mod cli {
             })
             .transpose()?;
         let model = if let Some(path) = &args.file {
-            if args.model.is_some() {
-                return Err("--model picks a model in pasted code, not in a file".into());
-            }
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            padlab::model::file::open(&bytes, input.as_deref(), &path.to_string_lossy())
-                .map_err(|e| format!("{}: {e}", path.display()))?
+            match padlab::model::file::code_in(&bytes) {
+                // Model code saved to a file (`padlab port model.py`) is read like a paste.
+                Some(source) => read_paste(source, args, input)?,
+                None if args.model.is_some() => {
+                    return Err("--model picks a model in pasted code, not in a file".into());
+                }
+                None => {
+                    padlab::model::file::open(&bytes, input.as_deref(), &path.to_string_lossy())
+                        .map_err(|e| format!("{}: {e}", path.display()))?
+                }
+            }
         } else {
-            read_paste(args, input)?
+            let mut source = String::new();
+            std::io::Read::read_to_string(&mut io::stdin(), &mut source)?;
+            read_paste(&source, args, input)?
         };
         if args.json {
             let build = match &model.origin {
@@ -226,18 +235,17 @@ mod cli {
         Ok(ported.script.unwrap_or(ported.code))
     }
 
-    /// Code on stdin, read into a model.
+    /// Model code (stdin, or a file of code) read into a model.
     fn read_paste(
+        source: &str,
         args: &PortArgs,
         input: Option<Vec<i64>>,
     ) -> Result<padlab::model::Model, Box<dyn std::error::Error>> {
-        let mut source = String::new();
-        std::io::Read::read_to_string(&mut io::stdin(), &mut source)?;
         let options = padlab::model::Options {
             input,
             model: args.model.clone(),
         };
-        let model = padlab::model::read(&source, &options)?;
+        let model = padlab::model::read(source, &options)?;
         if !model.others.is_empty() && args.model.is_none() {
             eprintln!(
                 "padlab port: the paste holds {} and {}: porting {} (choose with --model)",

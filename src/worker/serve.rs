@@ -118,7 +118,13 @@ fn file_reply(request: Request, bytes: Option<&[u8]>) -> Reply {
                 )
             ),
         ),
-        Some(bytes) if u64::try_from(bytes.len()) == Ok(size) => file_model(&ask, &name, bytes),
+        // Model code saved to a file (a `.py` dropped on the view) is read like a paste.
+        Some(bytes) if u64::try_from(bytes.len()) == Ok(size) => {
+            match crate::model::file::code_in(bytes) {
+                Some(source) => model(&ask, source),
+                None => file_model(&ask, &name, bytes),
+            }
+        }
         got => view::model::file_error(
             &name,
             &format!(
@@ -934,7 +940,6 @@ mod file_and_notice_tests {
         let good = include_bytes!("../../tests/files/onnx/torch_cnn_ts.onnx");
         let mut cases: Vec<Vec<u8>> = vec![
             Vec::new(),
-            b"hello, this is not a model".to_vec(),
             b"PK\x03\x04 not really a zip".to_vec(),
             b"\x89HDF\r\n\x1a\n cut".to_vec(),
         ];
@@ -951,6 +956,21 @@ mod file_and_notice_tests {
             );
             assert_eq!(fragment, "");
         }
+        // Text is read as model code (a `.py` dropped on the view): its table, or the reader's
+        // reason with its line.
+        let code = b"import torch.nn as nn\nmodel = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2))\n";
+        let (markup, fragment) =
+            model_markup(&file_request("model.py", code.len(), "3x9x9"), Some(code));
+        assert!(markup.contains("8 × 4 × 4"), "{markup}");
+        assert_eq!(fragment, "", "a file never goes in the link");
+        let text = b"hello, this is not a model";
+        let (markup, _) = model_markup(&file_request("notes.txt", text.len(), ""), Some(text));
+        assert!(markup.contains("model-error"), "{markup}");
+        assert!(markup.contains("line 1: invalid syntax"), "{markup}");
+        assert!(
+            markup.contains("<code>hello, this is not a model</code>"),
+            "{markup}"
+        );
         // Bytes that do not match the framed length, or none at all.
         let (markup, _) = model_markup(&file_request("x.onnx", 10, ""), Some(b"12345"));
         assert!(
