@@ -10,7 +10,9 @@ use crate::core::Framework;
 
 use super::ast::{BinOp, CmpOp, Expr};
 use super::eval::{Ev, Interp, Site, holds_tensor, overflow, raise, range_len, unsupported};
-use super::value::{Class, Dict, FrameworkBase, Hole, Instance, Key, LayerKind, Partial, Value};
+use super::value::{
+    Args, Class, Dict, FrameworkBase, Hole, Instance, Key, LayerKind, Partial, Value,
+};
 
 /// A module path as the evaluator knows it: `tensorflow.keras.layers` -> `keras.layers`,
 /// `tensorflow` -> `tf`, `torch.nn.modules.conv` -> `torch.nn`.
@@ -278,20 +280,14 @@ pub fn make_super(class: &Rc<Class>, me: Value) -> Value {
 // ---- Calls of builtins and namespaces ----
 
 /// Calls the builtin or framework callable at `path`.
-pub fn call_api(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn call_api(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let root = path.split('.').next().unwrap_or("");
     match root {
         "torch" | "torchvision" | "torchaudio" => {
-            return super::torch::call(it, path, pos, kw, site);
+            return super::torch::call(it, path, Args { pos, kw }, site);
         }
-        "keras" | "tf" => return super::keras::call(it, path, pos, kw, site),
+        "keras" | "tf" => return super::keras::call(it, path, Args { pos, kw }, site),
         _ => {}
     }
     if EXCEPTIONS.contains(&path) {
@@ -807,8 +803,8 @@ pub fn call_api(
             Value::Bool((as_float(&need(0)?, line)? - as_float(&need(1)?, line)?).abs() < 1e-9)
         }
         "numpy.array" | "numpy.asarray" => need(0)?,
-        "numpy.int" | "numpy.int32" | "numpy.int64" => call_api(it, "int", pos, kw, site)?,
-        "numpy.float32" | "numpy.float64" => call_api(it, "float", pos, kw, site)?,
+        "numpy.int" | "numpy.int32" | "numpy.int64" => call_api(it, "int", Args { pos, kw }, site)?,
+        "numpy.float32" | "numpy.float64" => call_api(it, "float", Args { pos, kw }, site)?,
         "itertools.chain" => {
             let mut out = Vec::new();
             for v in &pos {
@@ -964,8 +960,7 @@ pub fn call_method(
     it: &mut Interp,
     obj: &Value,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
@@ -980,10 +975,10 @@ pub fn call_method(
         })
     };
     match obj {
-        Value::Tensor(t) => return super::ops::tensor_method(it, t, name, pos, kw, site),
-        Value::Layer(l) => return super::layers::layer_method(it, l, name, pos, kw, site),
-        Value::Instance(i) => return framework_method(it, i, name, pos, kw, site),
-        Value::Super(c, me) => return super_method(it, c, me, name, pos, kw, site),
+        Value::Tensor(t) => return super::ops::tensor_method(it, t, name, Args { pos, kw }, site),
+        Value::Layer(l) => return super::layers::layer_method(it, l, name, Args { pos, kw }, site),
+        Value::Instance(i) => return framework_method(it, i, name, Args { pos, kw }, site),
+        Value::Super(c, me) => return super_method(it, c, me, name, Args { pos, kw }, site),
         Value::Param(..) | Value::Opaque(_) => {
             if pos.iter().any(holds_tensor) {
                 return Err(unsupported(
@@ -1638,8 +1633,7 @@ fn argparse_method(
     it: &mut Interp,
     i: &Rc<Instance>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     line: usize,
 ) -> Ev<Value> {
     let me = Value::Instance(i.clone());
@@ -1691,7 +1685,7 @@ fn argparse_method(
                         line,
                         text: Rc::from("type"),
                     };
-                    call_api(it, t, vec![default.clone()], vec![], &site)?
+                    call_api(it, t, Args::positional(vec![default.clone()]), &site)?
                 }
                 _ => default,
             };
@@ -1745,13 +1739,12 @@ fn framework_method(
     it: &mut Interp,
     i: &Rc<Instance>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
     if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
-        return argparse_method(it, i, name, pos, kw, line);
+        return argparse_method(it, i, name, Args { pos, kw }, line);
     }
     let me = Value::Instance(i.clone());
     match name {
@@ -1759,7 +1752,7 @@ fn framework_method(
         | "requires_grad_" | "share_memory" => Ok(me),
         "forward" | "call" | "__call__" => {
             // `self.forward(x)` of a class without its own: the container's.
-            framework_call(it, i, pos, kw, site)
+            framework_call(it, i, Args { pos, kw }, site)
         }
         "add_module" | "register_module" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
@@ -1937,8 +1930,7 @@ fn super_method(
     c: &Rc<Class>,
     me: &Rc<Value>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     // The next class after `c` in the method resolution order that defines `name`.
@@ -1962,11 +1954,11 @@ fn super_method(
     };
     match name {
         "__init__" => {
-            framework_init(it, inst, pos, kw, site)?;
+            framework_init(it, inst, Args { pos, kw }, site)?;
             Ok(Value::None)
         }
-        "forward" | "call" | "__call__" => framework_call(it, inst, pos, kw, site),
-        _ => framework_method(it, inst, name, pos, kw, site),
+        "forward" | "call" | "__call__" => framework_call(it, inst, Args { pos, kw }, site),
+        _ => framework_method(it, inst, name, Args { pos, kw }, site),
     }
 }
 
@@ -1975,8 +1967,7 @@ fn super_method(
 pub fn framework_init(
     it: &mut Interp,
     inst: &Rc<Instance>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<()> {
     let Some(fb) = inst.class.framework.clone() else {
@@ -2042,7 +2033,7 @@ pub fn framework_init(
             }
         }
         FrameworkBase::Layer(path) => {
-            let layer = super::layers::construct(it, &path, pos, kw, site)?;
+            let layer = super::layers::construct(it, &path, Args { pos, kw }, site)?;
             match layer {
                 Value::Layer(l) => *inst.base_layer.borrow_mut() = Some(l),
                 _ => {
@@ -2082,13 +2073,12 @@ pub fn framework_init(
 pub fn framework_call(
     it: &mut Interp,
     inst: &Rc<Instance>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     if let Some(base) = inst.base_layer.borrow().clone() {
         it.call_stack.push(Value::Instance(inst.clone()));
-        let r = super::layers::call_layer(it, &base, pos, kw, site);
+        let r = super::layers::call_layer(it, &base, Args { pos, kw }, site);
         it.call_stack.pop();
         return r;
     }

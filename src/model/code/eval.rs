@@ -27,7 +27,8 @@ use super::ast::{
     UnaryOp,
 };
 use super::value::{
-    Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Tensor, Value,
+    Args, Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Tensor,
+    Value,
 };
 
 /// The most steps (statements and expressions evaluated) one reading may take.
@@ -1279,13 +1280,13 @@ impl Interp {
             Value::Instance(i) => self.call_instance(&i, pos, kw, site),
             Value::Poison(f) => Err((*f).clone()),
             Value::Hole(h) => Err(undefined(&h, site.line)),
-            Value::Api(path) => super::builtins::call_api(self, &path, pos, kw, site),
+            Value::Api(path) => super::builtins::call_api(self, &path, Args { pos, kw }, site),
             Value::Method(obj, name) => {
-                super::builtins::call_method(self, &obj, &name, pos, kw, site)
+                super::builtins::call_method(self, &obj, &name, Args { pos, kw }, site)
             }
             Value::Layer(l) => {
                 self.note_top_call(Value::Layer(l.clone()), &pos);
-                super::layers::call_layer(self, &l, pos, kw, site)
+                super::layers::call_layer(self, &l, Args { pos, kw }, site)
             }
             Value::Opaque(what) => {
                 if pos
@@ -1412,7 +1413,7 @@ impl Interp {
             }
             None => {
                 // No user `__init__`: the framework base's (a container takes its children).
-                super::builtins::framework_init(self, &inst, pos, kw, site)?;
+                super::builtins::framework_init(self, &inst, Args { pos, kw }, site)?;
             }
         }
         Ok(me)
@@ -1518,7 +1519,7 @@ impl Interp {
                 self.call_stack.pop();
                 r
             }
-            None => super::builtins::framework_call(self, i, pos, kw, site),
+            None => super::builtins::framework_call(self, i, Args { pos, kw }, site),
         }
     }
 

@@ -18,7 +18,7 @@ use super::layers::{
     Bound, bind, keras_activation, new_layer, outputs_value, split_rank, tensor_of, tensors_of,
 };
 use super::ops::{apply, arg, elementwise, reshape};
-use super::value::{Layer, LayerKind, Tensor, Value};
+use super::value::{Args, Layer, LayerKind, Tensor, Value};
 
 /// Keras's class for an alias (`MaxPool2D` is `MaxPooling2D`).
 fn canonical_class(class: &str) -> &str {
@@ -121,13 +121,7 @@ pub fn node_path(it: &mut Interp, layer: Option<&Rc<Layer>>, function: Option<&s
 }
 
 /// Calls `path` under `keras` or `tf`.
-pub fn call(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn call(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
         if let Value::Poison(f) = v {
@@ -137,11 +131,11 @@ pub fn call(
     if let Some(class) = path.strip_prefix("keras.layers.")
         && class.starts_with(|c: char| c.is_ascii_uppercase())
     {
-        return construct(it, class, pos, kw, site);
+        return construct(it, class, Args { pos, kw }, site);
     }
     match path {
-        "keras.Input" => return input(it, pos, kw, site),
-        "keras.Sequential" => return sequential(it, pos, kw, site),
+        "keras.Input" => return input(it, Args { pos, kw }, site),
+        "keras.Sequential" => return sequential(it, Args { pos, kw }, site),
         "keras.Model" => {
             let inputs = arg(&pos, &kw, 0, "inputs").ok_or_else(|| {
                 unsupported(
@@ -182,7 +176,7 @@ pub fn call(
             {
                 ckw.push((Rc::from("axis"), a.clone()));
             }
-            let layer = construct(it, class, vec![], ckw, site)?;
+            let layer = construct(it, class, Args::keywords(ckw), site)?;
             return it.call(layer, vec![inputs], vec![], site);
         }
         _ => {}
@@ -194,7 +188,7 @@ pub fn call(
         || path.starts_with("tf.")
         || path.starts_with("keras.random.")
     {
-        return operation(it, path, pos, kw, site);
+        return operation(it, path, Args { pos, kw }, site);
     }
     if path.starts_with("keras.applications.") {
         let what = path.rsplit('.').next().unwrap_or(path);
@@ -304,7 +298,7 @@ fn given_text(it: &Interp) -> String {
 }
 
 /// `keras.Input(shape=...)`: an input layer and its symbolic tensor.
-fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn input(it: &mut Interp, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let shape = match arg(&pos, &kw, 0, "shape") {
         Some(v) => declared_of(it, &v, line)?,
@@ -350,12 +344,7 @@ fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Sit
 }
 
 /// `keras.Sequential([...])`.
-fn sequential(
-    it: &mut Interp,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+fn sequential(it: &mut Interp, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let items = match arg(&pos, &kw, 0, "layers") {
         Some(v) => it.iterate(&v, line)?,
@@ -736,7 +725,8 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
                 return Ok(Value::Tensor(x));
             }
             // Runs the layers built so far on a scratch input (not part of any model).
-            let out = super::layers::call_layer(it, l, vec![Value::Tensor(x)], vec![], &site)?;
+            let out =
+                super::layers::call_layer(it, l, Args::positional(vec![Value::Tensor(x)]), &site)?;
             match out {
                 Value::Tensor(t) if name == "output_shape" => Ok(keras_shape(t.shape.clone())),
                 other => Ok(other),
@@ -751,13 +741,7 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
 }
 
 /// `model.get_layer(name)`.
-pub fn get_layer(
-    it: &mut Interp,
-    l: &Rc<Layer>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn get_layer(it: &mut Interp, l: &Rc<Layer>, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let _ = it;
     let want = arg(&pos, &kw, 0, "name")
         .map(|v| v.to_string())
@@ -904,18 +888,12 @@ fn pairs_of(
 }
 
 /// Builds the Keras layer `class` from its call.
-pub fn construct(
-    it: &mut Interp,
-    class: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let fw = Framework::Keras;
     let class = canonical_class(class);
     if class == "Input" {
-        return input(it, pos, kw, site);
+        return input(it, Args { pos, kw }, site);
     }
     let (family, rank) = split_rank(class);
     let params: &[&'static str] = match (family.as_str(), rank) {
@@ -1048,7 +1026,7 @@ pub fn construct(
             ));
         }
     };
-    let mut b = bind(fw, class, params, pos, kw, line)?;
+    let mut b = bind(fw, class, params, Args { pos, kw }, line)?;
     if family == "inputlayer" {
         // `InputLayer(input_shape=...)` (older code) or `InputLayer(shape=...)`.
         if b.input_shape.is_none() {
@@ -1471,13 +1449,7 @@ fn refuse_tf_on_symbolic(it: &Interp, path: &str, args: &[Value], line: usize) -
 }
 
 /// `keras.ops.*`, `keras.backend.*`, `keras.activations.*` and the `tf.*` operations on tensors.
-fn operation(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let name = path.rsplit('.').next().unwrap_or(path);
     let tensor_args = pos
@@ -1893,7 +1865,7 @@ pub fn layer_from_config(
     config: Vec<(Rc<str>, Value)>,
     site: &Site,
 ) -> Ev<Value> {
-    construct(it, class, vec![], config, site)
+    construct(it, class, Args::keywords(config), site)
 }
 
 #[cfg(test)]

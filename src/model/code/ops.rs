@@ -12,7 +12,7 @@ use super::ast::{BinOp, Expr};
 use super::builtins::{as_float, as_int};
 use super::eval::{BATCH, Ev, Interp, Site, raise, unsupported};
 use super::layers::{outputs_value, tensor_of};
-use super::value::{Tensor, Value};
+use super::value::{Args, Tensor, Value};
 
 /// The name a framework gives an element-wise op (torch `add`, Keras `add`/`multiply`).
 fn binary_name(op: Binary, fw: Framework) -> &'static str {
@@ -382,8 +382,7 @@ pub fn tensor_method(
     it: &mut Interp,
     t: &Rc<Tensor>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;

@@ -12,16 +12,10 @@ use super::builtins::{as_float, as_int};
 use super::eval::{Ev, Interp, Site, holds_tensor, raise, unsupported};
 use super::layers::{outputs_value, tensor_of, tensors_of};
 use super::ops::{apply, arg, elementwise, reshape, split_method, tensor_method};
-use super::value::{LayerKind, Tensor, Value};
+use super::value::{Args, LayerKind, Tensor, Value};
 
 /// Calls `path` (under `torch`, `torchvision`, `torchaudio`).
-pub fn call(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn call(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
         if let Value::Poison(f) = v {
@@ -32,10 +26,10 @@ pub fn call(
         && !class.contains('.')
         && class.starts_with(|c: char| c.is_ascii_uppercase())
     {
-        return super::layers::construct(it, path, pos, kw, site);
+        return super::layers::construct(it, path, Args { pos, kw }, site);
     }
     if let Some(f) = path.strip_prefix("torch.nn.functional.") {
-        return functional(it, f, pos, kw, site);
+        return functional(it, f, Args { pos, kw }, site);
     }
     if path.starts_with("torch.nn.init.") {
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
@@ -67,7 +61,7 @@ pub fn call(
         )));
     }
     if let Some(f) = path.strip_prefix("torch.") {
-        return torch_function(it, f, path, pos, kw, site);
+        return torch_function(it, f, path, Args { pos, kw }, site);
     }
     if pos
         .iter()
@@ -131,8 +125,7 @@ fn torch_function(
     it: &mut Interp,
     f: &str,
     path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
@@ -299,7 +292,7 @@ fn torch_function(
             if matches!(f, "chunk" | "split") {
                 return split_method(it, &t, f, &pos, &kw, site);
             }
-            tensor_method(it, &t, f, pos, kw, site)?
+            tensor_method(it, &t, f, Args { pos, kw }, site)?
         }
         "device" | "Size" | "dtype" | "Generator" => {
             if f == "Size" {
@@ -370,13 +363,7 @@ fn first_tensor(pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> Ev<Rc<Te
 }
 
 /// `torch.nn.functional.<f>(...)`.
-fn functional(
-    it: &mut Interp,
-    f: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let x = first_tensor(&pos, &kw, line)?;
     let act = |a: Activation| Op::Activation(a);
@@ -446,17 +433,18 @@ fn functional(
                     "return_indices",
                 ]
             } else {
-                &[
-                    "input",
-                    "kernel_size",
-                    "stride",
-                    "padding",
-                    "ceil_mode",
-                    "count_include_pad",
-                    "divisor_override",
-                ]
+                super::layers::AVG_POOL_FUNCTIONAL
             };
-            let b = super::layers::bind(Framework::Torch, f, names, pos.clone(), kw.clone(), line)?;
+            let b = super::layers::bind(
+                Framework::Torch,
+                f,
+                names,
+                Args {
+                    pos: pos.clone(),
+                    kw: kw.clone(),
+                },
+                line,
+            )?;
             if matches!(b.get("return_indices"), Some(Value::Bool(true)))
                 || b.get("divisor_override").is_some()
             {
@@ -644,7 +632,7 @@ fn functional(
         "conv1d" | "conv2d" | "conv3d" | "conv_transpose1d" | "conv_transpose2d"
         | "conv_transpose3d" | "linear" | "batch_norm" | "layer_norm" | "group_norm"
         | "instance_norm" | "embedding" => {
-            return layer_functional(it, f, x, pos, kw, site);
+            return layer_functional(it, f, x, Args { pos, kw }, site);
         }
         _ => {
             return Err(unsupported(
@@ -667,8 +655,7 @@ fn layer_functional(
     it: &mut Interp,
     f: &str,
     x: Rc<Tensor>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
@@ -695,8 +682,10 @@ fn layer_functional(
                 &[
                     "input", "weight", "bias", "stride", "padding", "dilation", "groups",
                 ],
-                pos.clone(),
-                kw.clone(),
+                Args {
+                    pos: pos.clone(),
+                    kw: kw.clone(),
+                },
                 line,
             )?;
             let mut c = c.clone();
