@@ -9,7 +9,9 @@ use std::rc::Rc;
 use crate::core::Framework;
 
 use super::ast::{BinOp, CmpOp, Expr};
-use super::eval::{Ev, Interp, Site, holds_tensor, overflow, raise, range_len, unsupported};
+use super::eval::{
+    Ev, Interp, Site, holds_tensor, overflow, raise, range_len, unevaluated, unsupported,
+};
 use super::value::{
     Args, Class, Dict, FrameworkBase, Hole, Instance, Key, LayerKind, Partial, Value,
 };
@@ -280,20 +282,20 @@ pub fn make_super(class: &Rc<Class>, me: Value) -> Value {
 // ---- Calls of builtins and namespaces ----
 
 /// Calls the builtin or framework callable at `path`.
-pub fn call_api(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
+pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let root = path.split('.').next().unwrap_or("");
     match root {
-        "torch" | "torchvision" | "torchaudio" => {
-            return super::torch::call(it, path, Args { pos, kw }, site);
-        }
-        "keras" | "tf" => return super::keras::call(it, path, Args { pos, kw }, site),
+        "torch" | "torchvision" | "torchaudio" => return super::torch::call(it, path, args, site),
+        "keras" | "tf" => return super::keras::call(it, path, args, site),
         _ => {}
     }
     if EXCEPTIONS.contains(&path) {
-        let message = pos.first().map(Value::to_string).unwrap_or_default();
+        let message = args.pos.first().map(Value::to_string).unwrap_or_default();
         return Ok(Value::opaque(format!("{path}: {message}")));
     }
+    args.poisoned()?;
+    let Args { pos, kw } = args;
     let arg = |i: usize| pos.get(i).cloned();
     let need = |i: usize| -> Ev<Value> {
         pos.get(i).cloned().ok_or_else(|| {
@@ -304,11 +306,6 @@ pub fn call_api(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site
             )
         })
     };
-    for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
-        if let Value::Poison(f) = v {
-            return Err((**f).clone());
-        }
-    }
     Ok(match path {
         "super" => match (arg(0), arg(1)) {
             (Some(Value::Class(c)), Some(me)) => make_super(&c, me),
@@ -847,21 +844,9 @@ pub fn call_api(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site
             ns
         }
         _ => {
-            if pos
-                .iter()
-                .chain(kw.iter().map(|(_, v)| v))
-                .any(holds_tensor)
-            {
-                return Err(unsupported(
-                    line,
-                    format!(
-                        "`{}` applies {path} to a tensor: padlab does not evaluate {path}",
-                        super::eval::short(&site.text)
-                    ),
-                ));
-            }
-            it.effect = true;
-            Value::opaque(format!("the result of {path}()"))
+            return unevaluated(it, path, &Args { pos, kw }, site, |call| {
+                format!("`{call}` applies {path} to a tensor: padlab does not evaluate {path}")
+            });
         }
     })
 }

@@ -1289,19 +1289,12 @@ impl Interp {
                 super::layers::call_layer(self, &l, Args { pos, kw }, site)
             }
             Value::Opaque(what) => {
-                if pos
-                    .iter()
-                    .chain(kw.iter().map(|(_, v)| v))
-                    .any(holds_tensor)
-                {
-                    return Err(unsupported(
-                        site.line,
-                        format!(
-                            "`{}` applies {what} to a tensor: padlab cannot evaluate it",
-                            site.text
-                        ),
-                    ));
-                }
+                refuse_tensors(&Args { pos, kw }, site, |_| {
+                    format!(
+                        "`{}` applies {what} to a tensor: padlab cannot evaluate it",
+                        site.text
+                    )
+                })?;
                 self.effect = true;
                 Ok(Value::opaque(format!(
                     "the result of {}",
@@ -2207,6 +2200,38 @@ fn dedup(items: Vec<Value>) -> Vec<Value> {
 }
 
 /// Whether a value holds a tensor (directly or in a list or tuple).
+/// Refuses a call padlab does not evaluate when a tensor goes in (the model would lose track of
+/// it); `refusal` words the error from the call's shortened text.
+pub fn refuse_tensors(args: &Args, site: &Site, refusal: impl FnOnce(&str) -> String) -> Ev<()> {
+    if args.values().any(holds_tensor) {
+        return Err(unsupported(site.line, refusal(&short(&site.text))));
+    }
+    Ok(())
+}
+
+/// The result of `path()`, a call padlab does not evaluate: refused on a tensor
+/// ([`refuse_tensors`]), else a side effect with an opaque result.
+pub fn unevaluated(
+    it: &mut Interp,
+    path: &str,
+    args: &Args,
+    site: &Site,
+    refusal: impl FnOnce(&str) -> String,
+) -> Ev<Value> {
+    refuse_tensors(args, site, refusal)?;
+    it.effect = true;
+    Ok(Value::opaque(format!("the result of {path}()")))
+}
+
+/// A pretrained model's constructor (`torchvision.models.resnet18`): its code is not in the
+/// paste, so the model is opaque.
+pub fn foreign_model(path: &str) -> Value {
+    let what = path.rsplit('.').next().unwrap_or(path);
+    Value::opaque(format!(
+        "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
+    ))
+}
+
 pub fn holds_tensor(v: &Value) -> bool {
     match v {
         Value::Tensor(_) | Value::Batch(_) => true,

@@ -13,7 +13,7 @@ use crate::model::op::{
 };
 
 use super::builtins::{as_float, as_int};
-use super::eval::{BATCH, Ev, Interp, Site, holds_tensor, raise, unsupported};
+use super::eval::{BATCH, Ev, Interp, Site, holds_tensor, raise, refuse_tensors, unsupported};
 use super::layers::{
     Bound, bind, keras_activation, new_layer, outputs_value, split_rank, tensor_of, tensors_of,
 };
@@ -121,13 +121,10 @@ pub fn node_path(it: &mut Interp, layer: Option<&Rc<Layer>>, function: Option<&s
 }
 
 /// Calls `path` under `keras` or `tf`.
-pub fn call(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
+pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
-    for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
-        if let Value::Poison(f) = v {
-            return Err((**f).clone());
-        }
-    }
+    args.poisoned()?;
+    let Args { pos, kw } = args;
     if let Some(class) = path.strip_prefix("keras.layers.")
         && class.starts_with(|c: char| c.is_ascii_uppercase())
     {
@@ -191,24 +188,11 @@ pub fn call(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) ->
         return operation(it, path, Args { pos, kw }, site);
     }
     if path.starts_with("keras.applications.") {
-        let what = path.rsplit('.').next().unwrap_or(path);
-        return Ok(Value::opaque(format!(
-            "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
-        )));
+        return Ok(super::eval::foreign_model(path));
     }
-    if pos
-        .iter()
-        .chain(kw.iter().map(|(_, v)| v))
-        .any(holds_tensor)
-    {
-        return Err(unsupported(
-            line,
-            format!(
-                "`{}`: {path} is not translated by padlab",
-                super::eval::short(&site.text)
-            ),
-        ));
-    }
+    refuse_tensors(&Args { pos, kw }, site, |call| {
+        format!("`{call}`: {path} is not translated by padlab")
+    })?;
     if !path.contains("initializers")
         && !path.contains("regularizers")
         && !path.contains("constraints")

@@ -9,19 +9,16 @@ use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding};
 use crate::model::op::{Activation, Interpolation, Op, PadFill};
 
 use super::builtins::{as_float, as_int};
-use super::eval::{Ev, Interp, Site, holds_tensor, raise, unsupported};
+use super::eval::{Ev, Interp, Site, holds_tensor, raise, unevaluated, unsupported};
 use super::layers::{outputs_value, tensor_of, tensors_of};
 use super::ops::{apply, arg, elementwise, reshape, split_method, tensor_method};
 use super::value::{Args, LayerKind, Tensor, Value};
 
 /// Calls `path` (under `torch`, `torchvision`, `torchaudio`).
-pub fn call(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
+pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
-    for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
-        if let Value::Poison(f) = v {
-            return Err((**f).clone());
-        }
-    }
+    args.poisoned()?;
+    let Args { pos, kw } = args;
     if let Some(class) = path.strip_prefix("torch.nn.")
         && !class.contains('.')
         && class.starts_with(|c: char| c.is_ascii_uppercase())
@@ -55,29 +52,14 @@ pub fn call(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) ->
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
     }
     if path.starts_with("torchvision.models.") || path.starts_with("torch.hub.") {
-        let what = path.rsplit('.').next().unwrap_or(path);
-        return Ok(Value::opaque(format!(
-            "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
-        )));
+        return Ok(super::eval::foreign_model(path));
     }
     if let Some(f) = path.strip_prefix("torch.") {
         return torch_function(it, f, path, Args { pos, kw }, site);
     }
-    if pos
-        .iter()
-        .chain(kw.iter().map(|(_, v)| v))
-        .any(holds_tensor)
-    {
-        return Err(unsupported(
-            line,
-            format!(
-                "`{}`: {path} is not evaluated by padlab",
-                super::eval::short(&site.text)
-            ),
-        ));
-    }
-    it.effect = true;
-    Ok(Value::opaque(format!("the result of {path}()")))
+    unevaluated(it, path, &Args { pos, kw }, site, |call| {
+        format!("`{call}`: {path} is not evaluated by padlab")
+    })
 }
 
 /// A new model input: a tensor of `shape` (batch first) from a constructor in the paste.
@@ -330,21 +312,9 @@ fn torch_function(
             Value::opaque(format!("the result of {path}()"))
         }
         _ => {
-            if pos
-                .iter()
-                .chain(kw.iter().map(|(_, v)| v))
-                .any(holds_tensor)
-            {
-                return Err(unsupported(
-                    line,
-                    format!(
-                        "`{}`: {path} is not translated by padlab",
-                        super::eval::short(&site.text)
-                    ),
-                ));
-            }
-            it.effect = true;
-            Value::opaque(format!("the result of {path}()"))
+            return unevaluated(it, path, &Args { pos, kw }, site, |call| {
+                format!("`{call}`: {path} is not translated by padlab")
+            });
         }
     })
 }
