@@ -1002,13 +1002,8 @@ pub fn call_method(
                     let at = as_int(&need(0)?, line)?;
                     let v = need(1)?;
                     let mut l = l.borrow_mut();
-                    let len = l.len() as i64;
-                    let at = if at < 0 {
-                        (at + len).max(0)
-                    } else {
-                        at.min(len)
-                    };
-                    l.insert(at as usize, v);
+                    let at = insert_index(at, l.len());
+                    l.insert(at, v);
                     Value::None
                 }
                 "pop" => {
@@ -1883,16 +1878,7 @@ fn framework_method(
         | "load_state_dict" | "summary" | "compile" | "fit" | "evaluate" | "predict" | "save"
         | "save_weights" | "load_weights" | "count_params" | "get_config" | "build"
         | "extra_repr" | "__repr__" => {
-            if !matches!(
-                name,
-                "summary"
-                    | "build"
-                    | "count_params"
-                    | "parameters"
-                    | "named_parameters"
-                    | "get_config"
-                    | "extra_repr"
-            ) {
+            if !super::layers::only_reads(name) {
                 it.effect = true;
             }
             let _ = line;
@@ -2217,32 +2203,13 @@ enum Indexed {
 }
 
 fn seq_index(items: &[Value], i: &Value, line: usize, what: &str) -> Ev<Indexed> {
-    let len = items.len() as i64;
     match i {
         Value::Int(_) | Value::Bool(_) => {
-            let k = as_int(i, line)?;
-            let at = if k < 0 { k + len } else { k };
-            if !(0..len).contains(&at) {
-                return Err(raise(
-                    line,
-                    "IndexError",
-                    format!("{what} index out of range"),
-                ));
-            }
-            Ok(Indexed::One(items[at as usize].clone()))
+            let at = wrap_index(as_int(i, line)?, items.len())
+                .ok_or_else(|| raise(line, "IndexError", format!("{what} index out of range")))?;
+            Ok(Indexed::One(items[at].clone()))
         }
-        Value::Slice(s) => {
-            let (start, stop, step) = slice_bounds(s, len, line)?;
-            let mut out = Vec::new();
-            let mut k = start;
-            while (step > 0 && k < stop) || (step < 0 && k > stop) {
-                if (0..len).contains(&k) {
-                    out.push(items[k as usize].clone());
-                }
-                k += step;
-            }
-            Ok(Indexed::Many(out))
-        }
+        Value::Slice(s) => Ok(Indexed::Many(slice_items(items, s, line)?)),
         Value::Unknown => Err(unsupported(line, "an index computed from an unknown size")),
         other => Err(raise(
             line,
@@ -2253,6 +2220,37 @@ fn seq_index(items: &[Value], i: &Value, line: usize, what: &str) -> Ev<Indexed>
             ),
         )),
     }
+}
+
+/// Index `k` of `len` items, negative from the end; `None` past either end.
+pub fn wrap_index(k: i64, len: usize) -> Option<usize> {
+    let len = len as i64;
+    let at = if k < 0 { k + len } else { k };
+    (0..len).contains(&at).then_some(at as usize)
+}
+
+/// The items a slice picks, in its order.
+pub fn slice_items<T: Clone>(items: &[T], s: &[Value; 3], line: usize) -> Ev<Vec<T>> {
+    let (start, stop, step) = slice_bounds(s, items.len() as i64, line)?;
+    let mut out = Vec::new();
+    let mut k = start;
+    while (step > 0 && k < stop) || (step < 0 && k > stop) {
+        if let Some(x) = usize::try_from(k).ok().and_then(|k| items.get(k)) {
+            out.push(x.clone());
+        }
+        k += step;
+    }
+    Ok(out)
+}
+
+/// Where `list.insert(at, v)` puts `v` among `len` items.
+pub fn insert_index(at: i64, len: usize) -> usize {
+    let len = len as i64;
+    (if at < 0 {
+        (at + len).max(0)
+    } else {
+        at.min(len)
+    }) as usize
 }
 
 /// A slice's start, stop and step for a sequence of `len`, as Python computes them.

@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding};
+use crate::core::{Dims, Framework, LayerSpec, Padding};
 use crate::model::graph::Edge;
 use crate::model::op::{
     Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce,
@@ -15,7 +15,8 @@ use crate::model::op::{
 use super::builtins::{as_float, as_int};
 use super::eval::{BATCH, Ev, Interp, Site, holds_tensor, raise, refuse_tensors, unsupported};
 use super::layers::{
-    Bound, bind, keras_activation, new_layer, outputs_value, split_rank, tensor_of, tensors_of,
+    Bound, bind, conv_op, keras_activation, new_layer, outputs_value, pool_op, split_rank,
+    tensor_of, tensors_of,
 };
 use super::ops::{apply, arg, elementwise, reshape};
 use super::value::{Args, Layer, LayerKind, Tensor, Value};
@@ -364,6 +365,19 @@ fn sequential(it: &mut Interp, Args { pos, kw }: Args, site: &Site) -> Ev<Value>
     ))
 }
 
+/// A functional model's inputs as given: a tensor, a list of them, or a dict of them by name.
+fn model_tensors(v: &Value, line: usize) -> Ev<Vec<Rc<Tensor>>> {
+    match v {
+        Value::Dict(d) => d
+            .borrow()
+            .entries
+            .iter()
+            .map(|(_, v)| tensor_of(v, line))
+            .collect(),
+        other => tensors_of(other, line),
+    }
+}
+
 /// `keras.Model(inputs, outputs)`: a functional model.
 pub fn functional(
     it: &mut Interp,
@@ -373,15 +387,7 @@ pub fn functional(
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
-    let inputs: Vec<Rc<Tensor>> = match &inputs {
-        Value::Dict(d) => d
-            .borrow()
-            .entries
-            .iter()
-            .map(|(_, v)| tensor_of(v, line))
-            .collect::<Ev<_>>()?,
-        other => tensors_of(other, line)?,
-    };
+    let inputs = model_tensors(&inputs, line)?;
     if let Some(e) = failed_within(&outputs, line, 0) {
         return Err(e);
     }
@@ -459,15 +465,7 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
     let LayerKind::Functional { inputs, outputs } = &l.kind else {
         return Err(raise(line, "TypeError", "not a functional model"));
     };
-    let given: Vec<Rc<Tensor>> = match &input {
-        Value::Dict(d) => d
-            .borrow()
-            .entries
-            .iter()
-            .map(|(_, v)| tensor_of(v, line))
-            .collect::<Ev<_>>()?,
-        other => tensors_of(other, line)?,
-    };
+    let given = model_tensors(&input, line)?;
     if given.len() != inputs.len() {
         return Err(raise(
             line,
@@ -1045,16 +1043,7 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
                     ),
                 )
             })?;
-            let mut spec = LayerSpec::new(
-                if transposed {
-                    LayerOp::ConvTranspose
-                } else {
-                    LayerOp::Conv
-                },
-                fw,
-                vec![],
-                kernel,
-            );
+            let mut spec = LayerSpec::new(conv_op(transposed), fw, vec![], kernel);
             spec.stride = b.dims("strides", n)?;
             spec.dilation = b.dims("dilation_rate", n)?;
             spec.padding = Some(keras_padding(&b)?);
@@ -1086,11 +1075,7 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         }
         ("maxpooling" | "averagepooling", Some(n)) => {
             let mut spec = LayerSpec::new(
-                if family == "maxpooling" {
-                    LayerOp::MaxPool
-                } else {
-                    LayerOp::AvgPool
-                },
+                pool_op(family == "maxpooling"),
                 fw,
                 vec![],
                 b.dims("pool_size", n)?.unwrap_or(Dims::All(2)),
@@ -1246,12 +1231,7 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
                     .map(|x| as_float(x, line))
                     .collect::<Ev<_>>()?,
             };
-            let mode = match b.string("interpolation")?.as_deref() {
-                None | Some("nearest") => Interpolation::Nearest,
-                Some("bilinear") => Interpolation::Linear,
-                Some("bicubic") => Interpolation::Bicubic,
-                Some(other) => return Err(b_untranslated(&b, format!("interpolation='{other}'"))),
-            };
+            let mode = interpolation(&b, Interpolation::Nearest)?;
             LayerKind::Op(Op::Upsample {
                 scale: Some(size),
                 size: None,
@@ -1276,31 +1256,20 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
                 fill: PadFill::Constant(0.0),
             })
         }
-        ("add", None) => merge(Op::Elementwise {
-            op: Binary::Add,
-            constant: None,
-            constant_first: false,
-        }),
-        ("subtract", None) => merge(Op::Elementwise {
-            op: Binary::Sub,
-            constant: None,
-            constant_first: false,
-        }),
-        ("multiply", None) => merge(Op::Elementwise {
-            op: Binary::Mul,
-            constant: None,
-            constant_first: false,
-        }),
-        ("maximum", None) => merge(Op::Elementwise {
-            op: Binary::Max,
-            constant: None,
-            constant_first: false,
-        }),
-        ("minimum", None) => merge(Op::Elementwise {
-            op: Binary::Min,
-            constant: None,
-            constant_first: false,
-        }),
+        ("add" | "subtract" | "multiply" | "maximum" | "minimum", None) => {
+            let op = match family.as_str() {
+                "add" => Binary::Add,
+                "subtract" => Binary::Sub,
+                "multiply" => Binary::Mul,
+                "maximum" => Binary::Max,
+                _ => Binary::Min,
+            };
+            merge(Op::Elementwise {
+                op,
+                constant: None,
+                constant_first: false,
+            })
+        }
         ("average", None) => {
             return Err(unsupported(
                 line,
@@ -1373,12 +1342,7 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
                     "crop_to_aspect_ratio / pad_to_aspect_ratio",
                 ));
             }
-            let mode = match b.string("interpolation")?.as_deref() {
-                None | Some("bilinear") => Interpolation::Linear,
-                Some("nearest") => Interpolation::Nearest,
-                Some("bicubic") => Interpolation::Bicubic,
-                Some(other) => return Err(b_untranslated(&b, format!("interpolation='{other}'"))),
-            };
+            let mode = interpolation(&b, Interpolation::Linear)?;
             LayerKind::Op(Op::Upsample {
                 scale: None,
                 size: Some(vec![b.required_int("height")?, b.required_int("width")?]),
@@ -1405,6 +1369,17 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         }
     };
     Ok(new_layer(it, fw, class, kind, site, Some(name), args))
+}
+
+/// A layer's `interpolation=`, `default` when not given.
+fn interpolation(b: &Bound, default: Interpolation) -> Ev<Interpolation> {
+    Ok(match b.string("interpolation")?.as_deref() {
+        None => default,
+        Some("nearest") => Interpolation::Nearest,
+        Some("bilinear") => Interpolation::Linear,
+        Some("bicubic") => Interpolation::Bicubic,
+        Some(other) => return Err(b_untranslated(b, format!("interpolation='{other}'"))),
+    })
 }
 
 fn b_untranslated(b: &Bound, what: impl std::fmt::Display) -> super::eval::Failure {

@@ -777,11 +777,7 @@ fn torch_op(
         ("conv" | "convtranspose", Some(n)) => {
             let transposed = family == "convtranspose";
             let mut spec = LayerSpec::new(
-                if transposed {
-                    LayerOp::ConvTranspose
-                } else {
-                    LayerOp::Conv
-                },
+                conv_op(transposed),
                 fw,
                 vec![],
                 b.dims("kernel_size", n)?
@@ -863,11 +859,7 @@ fn torch_op(
             b.refuse_unless("return_indices", |v| matches!(v, Value::Bool(false)))?;
             b.refuse_unless("divisor_override", |v| matches!(v, Value::None))?;
             let mut spec = LayerSpec::new(
-                if max {
-                    LayerOp::MaxPool
-                } else {
-                    LayerOp::AvgPool
-                },
+                pool_op(max),
                 fw,
                 vec![],
                 b.dims("kernel_size", n)?
@@ -1094,19 +1086,7 @@ fn torch_op(
                 Some(v) => Some(vec![as_float(v, line)?]),
             };
             let size = b.ints("size")?;
-            if scale.is_none() && size.is_none() {
-                return Err(raise(
-                    line,
-                    "ValueError",
-                    "either size or scale_factor should be defined",
-                ));
-            }
-            Op::Upsample {
-                scale,
-                size,
-                mode,
-                align_corners: align,
-            }
+            upsample(scale, size, mode, align, line)?
         }
         (
             "zeropad" | "constantpad" | "reflectionpad" | "replicationpad" | "circularpad",
@@ -1146,6 +1126,47 @@ fn torch_op(
         _ => return Err(untranslated()),
     };
     Ok((op, args_of(&b)))
+}
+
+/// torch's upsampling to `size` or by `scale` (one of them is required).
+pub fn upsample(
+    scale: Option<Vec<f64>>,
+    size: Option<Vec<i64>>,
+    mode: Interpolation,
+    align_corners: bool,
+    line: usize,
+) -> Ev<Op> {
+    if scale.is_none() && size.is_none() {
+        return Err(raise(
+            line,
+            "ValueError",
+            "either size or scale_factor should be defined",
+        ));
+    }
+    Ok(Op::Upsample {
+        scale,
+        size,
+        mode,
+        align_corners,
+    })
+}
+
+/// The core op of a convolution layer: transposed or not.
+pub fn conv_op(transposed: bool) -> LayerOp {
+    if transposed {
+        LayerOp::ConvTranspose
+    } else {
+        LayerOp::Conv
+    }
+}
+
+/// The core op of a pooling layer: max or average.
+pub fn pool_op(max: bool) -> LayerOp {
+    if max {
+        LayerOp::MaxPool
+    } else {
+        LayerOp::AvgPool
+    }
 }
 
 /// torch `padding=`: an int, a tuple per axis, `'same'` or `'valid'`.
@@ -1331,18 +1352,9 @@ pub fn set_child(l: &Rc<Layer>, i: Value, v: Value, line: usize) -> Ev<()> {
             Ok(())
         }
         LayerKind::List(c) => {
-            let k = as_int(&i, line)?;
             let mut c = c.borrow_mut();
-            let len = c.len() as i64;
-            let at = if k < 0 { k + len } else { k };
-            if !(0..len).contains(&at) {
-                return Err(raise(
-                    line,
-                    "IndexError",
-                    format!("index {k} is out of range"),
-                ));
-            }
-            c[at as usize] = v;
+            let at = child_index(&i, c.len(), line)?;
+            c[at] = v;
             Ok(())
         }
         _ => Err(raise(
@@ -1351,6 +1363,13 @@ pub fn set_child(l: &Rc<Layer>, i: Value, v: Value, line: usize) -> Ev<()> {
             format!("'{}' object does not support item assignment", l.class),
         )),
     }
+}
+
+/// `i` as the index of one of a container's `len` children (negative from the end).
+fn child_index(i: &Value, len: usize, line: usize) -> Ev<usize> {
+    let k = as_int(i, line)?;
+    super::builtins::wrap_index(k, len)
+        .ok_or_else(|| raise(line, "IndexError", format!("index {k} is out of range")))
 }
 
 /// `container[i]`.
@@ -1369,15 +1388,7 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
             let items: Vec<(Rc<str>, Value)> = c.borrow().clone();
             match i {
                 Value::Slice(s) => {
-                    let (a, b, st) = super::builtins::slice_bounds(s, items.len() as i64, line)?;
-                    let mut picked = Vec::new();
-                    let mut k = a;
-                    while (st > 0 && k < b) || (st < 0 && k > b) {
-                        if let Some(x) = items.get(k as usize) {
-                            picked.push(x.clone());
-                        }
-                        k += st;
-                    }
+                    let picked = super::builtins::slice_items(&items, s, line)?;
                     let id = l.id.wrapping_add(1_000_000_007);
                     Ok(Value::Layer(Rc::new(Layer {
                         id,
@@ -1392,49 +1403,14 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
                         args: vec![],
                     })))
                 }
-                _ => {
-                    let k = as_int(i, line)?;
-                    let len = items.len() as i64;
-                    let at = if k < 0 { k + len } else { k };
-                    items
-                        .get(usize::try_from(at).map_err(|_| {
-                            raise(line, "IndexError", format!("index {k} is out of range"))
-                        })?)
-                        .map(|(_, v)| v.clone())
-                        .ok_or_else(|| {
-                            raise(line, "IndexError", format!("index {k} is out of range"))
-                        })
-                }
+                _ => Ok(items[child_index(i, items.len(), line)?].1.clone()),
             }
         }
         LayerKind::List(c) => {
             let items = c.borrow().clone();
             match i {
-                Value::Slice(s) => {
-                    let (a, b, st) = super::builtins::slice_bounds(s, items.len() as i64, line)?;
-                    let mut picked = Vec::new();
-                    let mut k = a;
-                    while (st > 0 && k < b) || (st < 0 && k > b) {
-                        if let Some(x) = items.get(k as usize) {
-                            picked.push(x.clone());
-                        }
-                        k += st;
-                    }
-                    Ok(Value::list(picked))
-                }
-                _ => {
-                    let k = as_int(i, line)?;
-                    let len = items.len() as i64;
-                    let at = if k < 0 { k + len } else { k };
-                    items
-                        .get(usize::try_from(at).map_err(|_| {
-                            raise(line, "IndexError", format!("index {k} is out of range"))
-                        })?)
-                        .cloned()
-                        .ok_or_else(|| {
-                            raise(line, "IndexError", format!("index {k} is out of range"))
-                        })
-                }
+                Value::Slice(s) => Ok(Value::list(super::builtins::slice_items(&items, s, line)?)),
+                _ => Ok(items[child_index(i, items.len(), line)?].clone()),
             }
         }
         _ => Err(raise(
@@ -1651,13 +1627,8 @@ pub fn layer_method(
                 (LayerKind::List(c), "insert") => {
                     let at = as_int(pos.first().unwrap_or(&Value::Int(0)), line)?;
                     let mut c = c.borrow_mut();
-                    let len = c.len() as i64;
-                    let at = if at < 0 {
-                        (at + len).max(0)
-                    } else {
-                        at.min(len)
-                    };
-                    c.insert(at as usize, pos.get(1).cloned().unwrap_or(Value::None));
+                    let at = super::builtins::insert_index(at, c.len());
+                    c.insert(at, pos.get(1).cloned().unwrap_or(Value::None));
                 }
                 _ => {
                     return Err(raise(
@@ -1723,17 +1694,7 @@ pub fn layer_method(
         | "load_weights" | "parameters" | "named_parameters" | "state_dict" | "load_state_dict"
         | "zero_grad" | "count_params" | "build" | "get_config" | "get_weights" | "set_weights"
         | "reset_parameters" | "extra_repr" => {
-            if !matches!(
-                name,
-                "summary"
-                    | "build"
-                    | "count_params"
-                    | "parameters"
-                    | "named_parameters"
-                    | "get_config"
-                    | "reset_parameters"
-                    | "extra_repr"
-            ) {
+            if !only_reads(name) {
                 it.effect = true;
             }
             if name == "build" {
@@ -1748,6 +1709,22 @@ pub fn layer_method(
             format!("'{}' object has no attribute '{name}'", l.class),
         )),
     }
+}
+
+/// Whether a model method only reads the model (`summary()`, `parameters()`): calling it is no
+/// side effect, unlike `fit()` or `save()`.
+pub fn only_reads(name: &str) -> bool {
+    matches!(
+        name,
+        "summary"
+            | "build"
+            | "count_params"
+            | "parameters"
+            | "named_parameters"
+            | "get_config"
+            | "reset_parameters"
+            | "extra_repr"
+    )
 }
 
 /// A module's children (in registration order) as torch lists them: `modules()` includes the

@@ -5,12 +5,12 @@
 
 use std::rc::Rc;
 
-use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding};
+use crate::core::{Dims, Framework, LayerSpec, Padding};
 use crate::model::op::{Activation, Interpolation, Op, PadFill};
 
 use super::builtins::{as_float, as_int};
 use super::eval::{Ev, Interp, Site, holds_tensor, raise, unevaluated, unsupported};
-use super::layers::{outputs_value, tensor_of, tensors_of};
+use super::layers::{outputs_value, pool_op, tensor_of, tensors_of, upsample};
 use super::ops::{apply, arg, elementwise, reshape, split_method, tensor_method};
 use super::value::{Args, LayerKind, Tensor, Value};
 
@@ -332,6 +332,25 @@ fn first_tensor(pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> Ev<Rc<Te
     tensor_of(&v, line)
 }
 
+/// A number or a tuple or list of them, each read by `read`.
+fn numbers<T>(
+    it: &mut Interp,
+    v: Option<Value>,
+    read: fn(&Value, usize) -> Ev<T>,
+    line: usize,
+) -> Ev<Option<Vec<T>>> {
+    match v {
+        None => Ok(None),
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => it
+            .iterate(&v, line)?
+            .iter()
+            .map(|v| read(v, line))
+            .collect::<Ev<Vec<T>>>()
+            .map(Some),
+        Some(v) => Ok(Some(vec![read(&v, line)?])),
+    }
+}
+
 /// `torch.nn.functional.<f>(...)`.
 fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
@@ -428,16 +447,7 @@ fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> 
             let kernel = b
                 .dims("kernel_size", n)?
                 .ok_or_else(|| raise(line, "TypeError", format!("{f}() missing kernel_size")))?;
-            let mut spec = LayerSpec::new(
-                if max {
-                    LayerOp::MaxPool
-                } else {
-                    LayerOp::AvgPool
-                },
-                Framework::Torch,
-                vec![],
-                kernel,
-            );
+            let mut spec = LayerSpec::new(pool_op(max), Framework::Torch, vec![], kernel);
             spec.stride = b.dims("stride", n)?;
             spec.padding = Some(Padding::from_dims(
                 b.dims("padding", n)?.unwrap_or(Dims::All(0)),
@@ -476,26 +486,8 @@ fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> 
             }
         }
         "interpolate" | "upsample" | "upsample_nearest" | "upsample_bilinear" => {
-            let size = match arg(&pos, &kw, 1, "size") {
-                None => None,
-                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(
-                    it.iterate(&v, line)?
-                        .iter()
-                        .map(|v| as_int(v, line))
-                        .collect::<Ev<Vec<i64>>>()?,
-                ),
-                Some(v) => Some(vec![as_int(&v, line)?]),
-            };
-            let scale = match arg(&pos, &kw, 2, "scale_factor") {
-                None => None,
-                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(
-                    it.iterate(&v, line)?
-                        .iter()
-                        .map(|v| as_float(v, line))
-                        .collect::<Ev<Vec<f64>>>()?,
-                ),
-                Some(v) => Some(vec![as_float(&v, line)?]),
-            };
+            let size = numbers(it, arg(&pos, &kw, 1, "size"), as_int, line)?;
+            let scale = numbers(it, arg(&pos, &kw, 2, "scale_factor"), as_float, line)?;
             let mode = match (f, arg(&pos, &kw, 3, "mode")) {
                 ("upsample_bilinear", _) => Interpolation::Linear,
                 (_, None) => Interpolation::Nearest,
@@ -522,19 +514,7 @@ fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> 
                 Some(v) => it.truthy(&v, line)?,
                 None => f == "upsample_bilinear",
             };
-            if size.is_none() && scale.is_none() {
-                return Err(raise(
-                    line,
-                    "ValueError",
-                    "either size or scale_factor should be defined",
-                ));
-            }
-            Op::Upsample {
-                scale,
-                size,
-                mode,
-                align_corners: align,
-            }
+            upsample(scale, size, mode, align, line)?
         }
         "pad" => {
             let pads = arg(&pos, &kw, 1, "pad")
