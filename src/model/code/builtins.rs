@@ -2144,13 +2144,7 @@ pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> 
             })
         }
         Value::Dict(d) => {
-            let k = i.key().ok_or_else(|| {
-                raise(
-                    line,
-                    "TypeError",
-                    format!("unhashable type: '{}'", i.type_name()),
-                )
-            })?;
+            let k = super::eval::hash_key(i, line)?;
             d.borrow()
                 .get(&k)
                 .cloned()

@@ -929,13 +929,7 @@ impl Interp {
                     match k {
                         Some(k) => {
                             let key = self.eval(k, scope)?;
-                            let hk = key.key().ok_or_else(|| {
-                                raise(
-                                    line,
-                                    "TypeError",
-                                    format!("unhashable type: '{}'", key.type_name()),
-                                )
-                            })?;
+                            let hk = hash_key(&key, line)?;
                             d.insert(hk, key, value);
                         }
                         None => {
@@ -1623,13 +1617,7 @@ impl Interp {
                 Ok(())
             }
             Value::Dict(d) => {
-                let k = i.key().ok_or_else(|| {
-                    raise(
-                        line,
-                        "TypeError",
-                        format!("unhashable type: '{}'", i.type_name()),
-                    )
-                })?;
+                let k = hash_key(&i, line)?;
                 d.borrow_mut().insert(k, i, v);
                 self.check_size(d.borrow().len(), line)
             }
@@ -2230,6 +2218,17 @@ pub fn foreign_model(path: &str) -> Value {
     Value::opaque(format!(
         "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
     ))
+}
+
+/// The dict key of `v`; Python's TypeError for an unhashable value.
+pub fn hash_key(v: &Value, line: usize) -> Ev<Key> {
+    v.key().ok_or_else(|| {
+        raise(
+            line,
+            "TypeError",
+            format!("unhashable type: '{}'", v.type_name()),
+        )
+    })
 }
 
 pub fn holds_tensor(v: &Value) -> bool {

@@ -329,6 +329,19 @@ pub fn arg(pos: &[Value], kw: &[(Rc<str>, Value)], i: usize, name: &str) -> Opti
         .filter(|v| !matches!(v, Value::None))
 }
 
+/// An argument by position, else by keyword; `Value::None` when not given.
+pub fn positional_or_keyword(
+    pos: &[Value],
+    kw: &[(Rc<str>, Value)],
+    i: usize,
+    name: &str,
+) -> Value {
+    pos.get(i)
+        .or_else(|| kwarg(kw, name))
+        .cloned()
+        .unwrap_or(Value::None)
+}
+
 /// A reshape, normalised: when the batch stays first and unchanged, it is one sample's
 /// reshape (so `view(x.size(0), -1)` and `view(-1, 400)` port as the same thing).
 pub fn reshape(

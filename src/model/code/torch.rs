@@ -11,7 +11,9 @@ use crate::model::op::{Activation, Interpolation, Op, PadFill};
 use super::builtins::{as_float, as_int};
 use super::eval::{Ev, Interp, Site, holds_tensor, raise, unevaluated, unsupported};
 use super::layers::{outputs_value, pool_op, tensor_of, tensors_of, upsample};
-use super::ops::{apply, arg, elementwise, reshape, split_method, tensor_method};
+use super::ops::{
+    apply, arg, elementwise, positional_or_keyword, reshape, split_method, tensor_method,
+};
 use super::value::{Args, LayerKind, Tensor, Value};
 
 /// Calls `path` (under `torch`, `torchvision`, `torchaudio`).
@@ -206,15 +208,7 @@ fn torch_function(
         "add" | "sub" | "mul" | "div" | "multiply" | "subtract" | "divide" | "pow" | "maximum"
         | "minimum" => {
             let a = pos.first().cloned().unwrap_or(Value::None);
-            let b = pos
-                .get(1)
-                .cloned()
-                .or_else(|| {
-                    kw.iter()
-                        .find(|(k, _)| k.as_ref() == "other")
-                        .map(|(_, v)| v.clone())
-                })
-                .unwrap_or(Value::None);
+            let b = positional_or_keyword(&pos, &kw, 1, "other");
             use crate::model::op::Binary;
             let bin = match f {
                 "add" => Binary::Add,
@@ -320,16 +314,7 @@ fn torch_function(
 }
 
 fn first_tensor(pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> Ev<Rc<Tensor>> {
-    let v = pos
-        .first()
-        .cloned()
-        .or_else(|| {
-            kw.iter()
-                .find(|(k, _)| k.as_ref() == "input")
-                .map(|(_, v)| v.clone())
-        })
-        .unwrap_or(Value::None);
-    tensor_of(&v, line)
+    tensor_of(&positional_or_keyword(pos, kw, 0, "input"), line)
 }
 
 /// A number or a tuple or list of them, each read by `read`.
