@@ -707,16 +707,9 @@ fn torch_layer(it: &mut Interp, class: &str, args: Args, site: &Site) -> Ev<Valu
         }
         "module" if rank.is_none() => return Ok(Value::opaque("a bare nn.Module()")),
         _ => {
-            let (op, args) = torch_op(class, &family, rank, args, line)?;
-            return Ok(new_layer(
-                it,
-                fw,
-                class,
-                LayerKind::Op(op),
-                site,
-                None,
-                args,
-            ));
+            let (op, b) = torch_op(class, &family, rank, args, line)?;
+            let kind = LayerKind::Op(op);
+            return Ok(new_layer(it, fw, class, kind, site, None, args_of(&b)));
         }
     };
     Ok(new_layer(it, fw, container, kind, site, None, vec![]))
@@ -737,7 +730,7 @@ fn torch_op(
     rank: Option<usize>,
     args: Args,
     line: usize,
-) -> Ev<(Op, Vec<(Rc<str>, Value)>)> {
+) -> Ev<(Op, Bound)> {
     let fw = Framework::Torch;
     let untranslated = || unsupported(line, format!("nn.{class} is not a layer padlab translates"));
     let b = match (family, rank) {
@@ -1125,7 +1118,7 @@ fn torch_op(
         ("pixelshuffle", None) => Op::PixelShuffle(b.required_int("upscale_factor")?),
         _ => return Err(untranslated()),
     };
-    Ok((op, args_of(&b)))
+    Ok((op, b))
 }
 
 /// torch's upsampling to `size` or by `scale` (one of them is required).
