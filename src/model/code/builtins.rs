@@ -9,8 +9,12 @@ use std::rc::Rc;
 use crate::core::Framework;
 
 use super::ast::{BinOp, CmpOp, Expr};
-use super::eval::{Ev, Interp, Site, holds_tensor, overflow, raise, range_len, unsupported};
-use super::value::{Class, Dict, FrameworkBase, Hole, Instance, Key, LayerKind, Partial, Value};
+use super::eval::{
+    Ev, Interp, Site, holds_tensor, overflow, raise, range_len, unevaluated, unsupported,
+};
+use super::value::{
+    Args, Class, Dict, FrameworkBase, Hole, Instance, Key, LayerKind, Partial, Value,
+};
 
 /// A module path as the evaluator knows it: `tensorflow.keras.layers` -> `keras.layers`,
 /// `tensorflow` -> `tf`, `torch.nn.modules.conv` -> `torch.nn`.
@@ -278,26 +282,20 @@ pub fn make_super(class: &Rc<Class>, me: Value) -> Value {
 // ---- Calls of builtins and namespaces ----
 
 /// Calls the builtin or framework callable at `path`.
-pub fn call_api(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let root = path.split('.').next().unwrap_or("");
     match root {
-        "torch" | "torchvision" | "torchaudio" => {
-            return super::torch::call(it, path, pos, kw, site);
-        }
-        "keras" | "tf" => return super::keras::call(it, path, pos, kw, site),
+        "torch" | "torchvision" | "torchaudio" => return super::torch::call(it, path, args, site),
+        "keras" | "tf" => return super::keras::call(it, path, args, site),
         _ => {}
     }
     if EXCEPTIONS.contains(&path) {
-        let message = pos.first().map(Value::to_string).unwrap_or_default();
+        let message = args.pos.first().map(Value::to_string).unwrap_or_default();
         return Ok(Value::opaque(format!("{path}: {message}")));
     }
+    args.poisoned()?;
+    let Args { pos, kw } = args;
     let arg = |i: usize| pos.get(i).cloned();
     let need = |i: usize| -> Ev<Value> {
         pos.get(i).cloned().ok_or_else(|| {
@@ -308,11 +306,6 @@ pub fn call_api(
             )
         })
     };
-    for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
-        if let Value::Poison(f) = v {
-            return Err((**f).clone());
-        }
-    }
     Ok(match path {
         "super" => match (arg(0), arg(1)) {
             (Some(Value::Class(c)), Some(me)) => make_super(&c, me),
@@ -807,8 +800,8 @@ pub fn call_api(
             Value::Bool((as_float(&need(0)?, line)? - as_float(&need(1)?, line)?).abs() < 1e-9)
         }
         "numpy.array" | "numpy.asarray" => need(0)?,
-        "numpy.int" | "numpy.int32" | "numpy.int64" => call_api(it, "int", pos, kw, site)?,
-        "numpy.float32" | "numpy.float64" => call_api(it, "float", pos, kw, site)?,
+        "numpy.int" | "numpy.int32" | "numpy.int64" => call_api(it, "int", Args { pos, kw }, site)?,
+        "numpy.float32" | "numpy.float64" => call_api(it, "float", Args { pos, kw }, site)?,
         "itertools.chain" => {
             let mut out = Vec::new();
             for v in &pos {
@@ -851,21 +844,9 @@ pub fn call_api(
             ns
         }
         _ => {
-            if pos
-                .iter()
-                .chain(kw.iter().map(|(_, v)| v))
-                .any(holds_tensor)
-            {
-                return Err(unsupported(
-                    line,
-                    format!(
-                        "`{}` applies {path} to a tensor: padlab does not evaluate {path}",
-                        super::eval::short(&site.text)
-                    ),
-                ));
-            }
-            it.effect = true;
-            Value::opaque(format!("the result of {path}()"))
+            return unevaluated(it, path, &Args { pos, kw }, site, |call| {
+                format!("`{call}` applies {path} to a tensor: padlab does not evaluate {path}")
+            });
         }
     })
 }
@@ -964,8 +945,7 @@ pub fn call_method(
     it: &mut Interp,
     obj: &Value,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
@@ -980,10 +960,10 @@ pub fn call_method(
         })
     };
     match obj {
-        Value::Tensor(t) => return super::ops::tensor_method(it, t, name, pos, kw, site),
-        Value::Layer(l) => return super::layers::layer_method(it, l, name, pos, kw, site),
-        Value::Instance(i) => return framework_method(it, i, name, pos, kw, site),
-        Value::Super(c, me) => return super_method(it, c, me, name, pos, kw, site),
+        Value::Tensor(t) => return super::ops::tensor_method(it, t, name, Args { pos, kw }, site),
+        Value::Layer(l) => return super::layers::layer_method(it, l, name, Args { pos, kw }, site),
+        Value::Instance(i) => return framework_method(it, i, name, Args { pos, kw }, site),
+        Value::Super(c, me) => return super_method(it, c, me, name, Args { pos, kw }, site),
         Value::Param(..) | Value::Opaque(_) => {
             if pos.iter().any(holds_tensor) {
                 return Err(unsupported(
@@ -1022,13 +1002,8 @@ pub fn call_method(
                     let at = as_int(&need(0)?, line)?;
                     let v = need(1)?;
                     let mut l = l.borrow_mut();
-                    let len = l.len() as i64;
-                    let at = if at < 0 {
-                        (at + len).max(0)
-                    } else {
-                        at.min(len)
-                    };
-                    l.insert(at as usize, v);
+                    let at = insert_index(at, l.len());
+                    l.insert(at, v);
                     Value::None
                 }
                 "pop" => {
@@ -1638,8 +1613,7 @@ fn argparse_method(
     it: &mut Interp,
     i: &Rc<Instance>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     line: usize,
 ) -> Ev<Value> {
     let me = Value::Instance(i.clone());
@@ -1691,7 +1665,7 @@ fn argparse_method(
                         line,
                         text: Rc::from("type"),
                     };
-                    call_api(it, t, vec![default.clone()], vec![], &site)?
+                    call_api(it, t, Args::positional(vec![default.clone()]), &site)?
                 }
                 _ => default,
             };
@@ -1745,13 +1719,12 @@ fn framework_method(
     it: &mut Interp,
     i: &Rc<Instance>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
     if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
-        return argparse_method(it, i, name, pos, kw, line);
+        return argparse_method(it, i, name, Args { pos, kw }, line);
     }
     let me = Value::Instance(i.clone());
     match name {
@@ -1759,7 +1732,7 @@ fn framework_method(
         | "requires_grad_" | "share_memory" => Ok(me),
         "forward" | "call" | "__call__" => {
             // `self.forward(x)` of a class without its own: the container's.
-            framework_call(it, i, pos, kw, site)
+            framework_call(it, i, Args { pos, kw }, site)
         }
         "add_module" | "register_module" => {
             let n = pos.first().map(Value::to_string).unwrap_or_default();
@@ -1905,16 +1878,7 @@ fn framework_method(
         | "load_state_dict" | "summary" | "compile" | "fit" | "evaluate" | "predict" | "save"
         | "save_weights" | "load_weights" | "count_params" | "get_config" | "build"
         | "extra_repr" | "__repr__" => {
-            if !matches!(
-                name,
-                "summary"
-                    | "build"
-                    | "count_params"
-                    | "parameters"
-                    | "named_parameters"
-                    | "get_config"
-                    | "extra_repr"
-            ) {
+            if !super::layers::only_reads(name) {
                 it.effect = true;
             }
             let _ = line;
@@ -1937,8 +1901,7 @@ fn super_method(
     c: &Rc<Class>,
     me: &Rc<Value>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     // The next class after `c` in the method resolution order that defines `name`.
@@ -1962,11 +1925,11 @@ fn super_method(
     };
     match name {
         "__init__" => {
-            framework_init(it, inst, pos, kw, site)?;
+            framework_init(it, inst, Args { pos, kw }, site)?;
             Ok(Value::None)
         }
-        "forward" | "call" | "__call__" => framework_call(it, inst, pos, kw, site),
-        _ => framework_method(it, inst, name, pos, kw, site),
+        "forward" | "call" | "__call__" => framework_call(it, inst, Args { pos, kw }, site),
+        _ => framework_method(it, inst, name, Args { pos, kw }, site),
     }
 }
 
@@ -1975,8 +1938,7 @@ fn super_method(
 pub fn framework_init(
     it: &mut Interp,
     inst: &Rc<Instance>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<()> {
     let Some(fb) = inst.class.framework.clone() else {
@@ -2042,7 +2004,7 @@ pub fn framework_init(
             }
         }
         FrameworkBase::Layer(path) => {
-            let layer = super::layers::construct(it, &path, pos, kw, site)?;
+            let layer = super::layers::construct(it, &path, Args { pos, kw }, site)?;
             match layer {
                 Value::Layer(l) => *inst.base_layer.borrow_mut() = Some(l),
                 _ => {
@@ -2082,13 +2044,12 @@ pub fn framework_init(
 pub fn framework_call(
     it: &mut Interp,
     inst: &Rc<Instance>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     if let Some(base) = inst.base_layer.borrow().clone() {
         it.call_stack.push(Value::Instance(inst.clone()));
-        let r = super::layers::call_layer(it, &base, pos, kw, site);
+        let r = super::layers::call_layer(it, &base, Args { pos, kw }, site);
         it.call_stack.pop();
         return r;
     }
@@ -2183,13 +2144,7 @@ pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> 
             })
         }
         Value::Dict(d) => {
-            let k = i.key().ok_or_else(|| {
-                raise(
-                    line,
-                    "TypeError",
-                    format!("unhashable type: '{}'", i.type_name()),
-                )
-            })?;
+            let k = super::eval::hash_key(i, line)?;
             d.borrow()
                 .get(&k)
                 .cloned()
@@ -2242,32 +2197,13 @@ enum Indexed {
 }
 
 fn seq_index(items: &[Value], i: &Value, line: usize, what: &str) -> Ev<Indexed> {
-    let len = items.len() as i64;
     match i {
         Value::Int(_) | Value::Bool(_) => {
-            let k = as_int(i, line)?;
-            let at = if k < 0 { k + len } else { k };
-            if !(0..len).contains(&at) {
-                return Err(raise(
-                    line,
-                    "IndexError",
-                    format!("{what} index out of range"),
-                ));
-            }
-            Ok(Indexed::One(items[at as usize].clone()))
+            let at = wrap_index(as_int(i, line)?, items.len())
+                .ok_or_else(|| raise(line, "IndexError", format!("{what} index out of range")))?;
+            Ok(Indexed::One(items[at].clone()))
         }
-        Value::Slice(s) => {
-            let (start, stop, step) = slice_bounds(s, len, line)?;
-            let mut out = Vec::new();
-            let mut k = start;
-            while (step > 0 && k < stop) || (step < 0 && k > stop) {
-                if (0..len).contains(&k) {
-                    out.push(items[k as usize].clone());
-                }
-                k += step;
-            }
-            Ok(Indexed::Many(out))
-        }
+        Value::Slice(s) => Ok(Indexed::Many(slice_items(items, s, line)?)),
         Value::Unknown => Err(unsupported(line, "an index computed from an unknown size")),
         other => Err(raise(
             line,
@@ -2278,6 +2214,37 @@ fn seq_index(items: &[Value], i: &Value, line: usize, what: &str) -> Ev<Indexed>
             ),
         )),
     }
+}
+
+/// Index `k` of `len` items, negative from the end; `None` past either end.
+pub fn wrap_index(k: i64, len: usize) -> Option<usize> {
+    let len = len as i64;
+    let at = if k < 0 { k + len } else { k };
+    (0..len).contains(&at).then_some(at as usize)
+}
+
+/// The items a slice picks, in its order.
+pub fn slice_items<T: Clone>(items: &[T], s: &[Value; 3], line: usize) -> Ev<Vec<T>> {
+    let (start, stop, step) = slice_bounds(s, items.len() as i64, line)?;
+    let mut out = Vec::new();
+    let mut k = start;
+    while (step > 0 && k < stop) || (step < 0 && k > stop) {
+        if let Some(x) = usize::try_from(k).ok().and_then(|k| items.get(k)) {
+            out.push(x.clone());
+        }
+        k += step;
+    }
+    Ok(out)
+}
+
+/// Where `list.insert(at, v)` puts `v` among `len` items.
+pub fn insert_index(at: i64, len: usize) -> usize {
+    let len = len as i64;
+    (if at < 0 {
+        (at + len).max(0)
+    } else {
+        at.min(len)
+    }) as usize
 }
 
 /// A slice's start, stop and step for a sequence of `len`, as Python computes them.

@@ -27,7 +27,8 @@ use super::ast::{
     UnaryOp,
 };
 use super::value::{
-    Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Tensor, Value,
+    Args, Class, Dict, FrameworkBase, Function, FunctionBody, Hole, Instance, Key, Layer, Tensor,
+    Value,
 };
 
 /// The most steps (statements and expressions evaluated) one reading may take.
@@ -928,13 +929,7 @@ impl Interp {
                     match k {
                         Some(k) => {
                             let key = self.eval(k, scope)?;
-                            let hk = key.key().ok_or_else(|| {
-                                raise(
-                                    line,
-                                    "TypeError",
-                                    format!("unhashable type: '{}'", key.type_name()),
-                                )
-                            })?;
+                            let hk = hash_key(&key, line)?;
                             d.insert(hk, key, value);
                         }
                         None => {
@@ -1279,28 +1274,21 @@ impl Interp {
             Value::Instance(i) => self.call_instance(&i, pos, kw, site),
             Value::Poison(f) => Err((*f).clone()),
             Value::Hole(h) => Err(undefined(&h, site.line)),
-            Value::Api(path) => super::builtins::call_api(self, &path, pos, kw, site),
+            Value::Api(path) => super::builtins::call_api(self, &path, Args { pos, kw }, site),
             Value::Method(obj, name) => {
-                super::builtins::call_method(self, &obj, &name, pos, kw, site)
+                super::builtins::call_method(self, &obj, &name, Args { pos, kw }, site)
             }
             Value::Layer(l) => {
                 self.note_top_call(Value::Layer(l.clone()), &pos);
-                super::layers::call_layer(self, &l, pos, kw, site)
+                super::layers::call_layer(self, &l, Args { pos, kw }, site)
             }
             Value::Opaque(what) => {
-                if pos
-                    .iter()
-                    .chain(kw.iter().map(|(_, v)| v))
-                    .any(holds_tensor)
-                {
-                    return Err(unsupported(
-                        site.line,
-                        format!(
-                            "`{}` applies {what} to a tensor: padlab cannot evaluate it",
-                            site.text
-                        ),
-                    ));
-                }
+                refuse_tensors(&Args { pos, kw }, site, |_| {
+                    format!(
+                        "`{}` applies {what} to a tensor: padlab cannot evaluate it",
+                        site.text
+                    )
+                })?;
                 self.effect = true;
                 Ok(Value::opaque(format!(
                     "the result of {}",
@@ -1412,7 +1400,7 @@ impl Interp {
             }
             None => {
                 // No user `__init__`: the framework base's (a container takes its children).
-                super::builtins::framework_init(self, &inst, pos, kw, site)?;
+                super::builtins::framework_init(self, &inst, Args { pos, kw }, site)?;
             }
         }
         Ok(me)
@@ -1518,7 +1506,7 @@ impl Interp {
                 self.call_stack.pop();
                 r
             }
-            None => super::builtins::framework_call(self, i, pos, kw, site),
+            None => super::builtins::framework_call(self, i, Args { pos, kw }, site),
         }
     }
 
@@ -1629,13 +1617,7 @@ impl Interp {
                 Ok(())
             }
             Value::Dict(d) => {
-                let k = i.key().ok_or_else(|| {
-                    raise(
-                        line,
-                        "TypeError",
-                        format!("unhashable type: '{}'", i.type_name()),
-                    )
-                })?;
+                let k = hash_key(&i, line)?;
                 d.borrow_mut().insert(k, i, v);
                 self.check_size(d.borrow().len(), line)
             }
@@ -2206,6 +2188,49 @@ fn dedup(items: Vec<Value>) -> Vec<Value> {
 }
 
 /// Whether a value holds a tensor (directly or in a list or tuple).
+/// Refuses a call padlab does not evaluate when a tensor goes in (the model would lose track of
+/// it); `refusal` words the error from the call's shortened text.
+pub fn refuse_tensors(args: &Args, site: &Site, refusal: impl FnOnce(&str) -> String) -> Ev<()> {
+    if args.values().any(holds_tensor) {
+        return Err(unsupported(site.line, refusal(&short(&site.text))));
+    }
+    Ok(())
+}
+
+/// The result of `path()`, a call padlab does not evaluate: refused on a tensor
+/// ([`refuse_tensors`]), else a side effect with an opaque result.
+pub fn unevaluated(
+    it: &mut Interp,
+    path: &str,
+    args: &Args,
+    site: &Site,
+    refusal: impl FnOnce(&str) -> String,
+) -> Ev<Value> {
+    refuse_tensors(args, site, refusal)?;
+    it.effect = true;
+    Ok(Value::opaque(format!("the result of {path}()")))
+}
+
+/// A pretrained model's constructor (`torchvision.models.resnet18`): its code is not in the
+/// paste, so the model is opaque.
+pub fn foreign_model(path: &str) -> Value {
+    let what = path.rsplit('.').next().unwrap_or(path);
+    Value::opaque(format!(
+        "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
+    ))
+}
+
+/// The dict key of `v`; Python's TypeError for an unhashable value.
+pub fn hash_key(v: &Value, line: usize) -> Ev<Key> {
+    v.key().ok_or_else(|| {
+        raise(
+            line,
+            "TypeError",
+            format!("unhashable type: '{}'", v.type_name()),
+        )
+    })
+}
+
 pub fn holds_tensor(v: &Value) -> bool {
     match v {
         Value::Tensor(_) | Value::Batch(_) => true,

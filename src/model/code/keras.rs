@@ -6,19 +6,20 @@
 
 use std::rc::Rc;
 
-use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding};
+use crate::core::{Dims, Framework, LayerSpec, Padding};
 use crate::model::graph::Edge;
 use crate::model::op::{
     Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce,
 };
 
 use super::builtins::{as_float, as_int};
-use super::eval::{BATCH, Ev, Interp, Site, holds_tensor, raise, unsupported};
+use super::eval::{BATCH, Ev, Interp, Site, holds_tensor, raise, refuse_tensors, unsupported};
 use super::layers::{
-    Bound, bind, keras_activation, new_layer, outputs_value, split_rank, tensor_of, tensors_of,
+    Bound, bind, conv_op, keras_activation, new_layer, outputs_value, pool_op, split_rank,
+    tensor_of, tensors_of,
 };
 use super::ops::{apply, arg, elementwise, reshape};
-use super::value::{Layer, LayerKind, Tensor, Value};
+use super::value::{Args, Layer, LayerKind, Tensor, Value};
 
 /// Keras's class for an alias (`MaxPool2D` is `MaxPooling2D`).
 fn canonical_class(class: &str) -> &str {
@@ -121,27 +122,18 @@ pub fn node_path(it: &mut Interp, layer: Option<&Rc<Layer>>, function: Option<&s
 }
 
 /// Calls `path` under `keras` or `tf`.
-pub fn call(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
-    for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
-        if let Value::Poison(f) = v {
-            return Err((**f).clone());
-        }
-    }
+    args.poisoned()?;
+    let Args { pos, kw } = args;
     if let Some(class) = path.strip_prefix("keras.layers.")
         && class.starts_with(|c: char| c.is_ascii_uppercase())
     {
-        return construct(it, class, pos, kw, site);
+        return construct(it, class, Args { pos, kw }, site);
     }
     match path {
-        "keras.Input" => return input(it, pos, kw, site),
-        "keras.Sequential" => return sequential(it, pos, kw, site),
+        "keras.Input" => return input(it, Args { pos, kw }, site),
+        "keras.Sequential" => return sequential(it, Args { pos, kw }, site),
         "keras.Model" => {
             let inputs = arg(&pos, &kw, 0, "inputs").ok_or_else(|| {
                 unsupported(
@@ -182,7 +174,7 @@ pub fn call(
             {
                 ckw.push((Rc::from("axis"), a.clone()));
             }
-            let layer = construct(it, class, vec![], ckw, site)?;
+            let layer = construct(it, class, Args::keywords(ckw), site)?;
             return it.call(layer, vec![inputs], vec![], site);
         }
         _ => {}
@@ -194,27 +186,14 @@ pub fn call(
         || path.starts_with("tf.")
         || path.starts_with("keras.random.")
     {
-        return operation(it, path, pos, kw, site);
+        return operation(it, path, Args { pos, kw }, site);
     }
     if path.starts_with("keras.applications.") {
-        let what = path.rsplit('.').next().unwrap_or(path);
-        return Ok(Value::opaque(format!(
-            "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
-        )));
+        return Ok(super::eval::foreign_model(path));
     }
-    if pos
-        .iter()
-        .chain(kw.iter().map(|(_, v)| v))
-        .any(holds_tensor)
-    {
-        return Err(unsupported(
-            line,
-            format!(
-                "`{}`: {path} is not translated by padlab",
-                super::eval::short(&site.text)
-            ),
-        ));
-    }
+    refuse_tensors(&Args { pos, kw }, site, |call| {
+        format!("`{call}`: {path} is not translated by padlab")
+    })?;
     if !path.contains("initializers")
         && !path.contains("regularizers")
         && !path.contains("constraints")
@@ -304,7 +283,7 @@ fn given_text(it: &Interp) -> String {
 }
 
 /// `keras.Input(shape=...)`: an input layer and its symbolic tensor.
-fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Site) -> Ev<Value> {
+fn input(it: &mut Interp, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let shape = match arg(&pos, &kw, 0, "shape") {
         Some(v) => declared_of(it, &v, line)?,
@@ -350,12 +329,7 @@ fn input(it: &mut Interp, pos: Vec<Value>, kw: Vec<(Rc<str>, Value)>, site: &Sit
 }
 
 /// `keras.Sequential([...])`.
-fn sequential(
-    it: &mut Interp,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+fn sequential(it: &mut Interp, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let items = match arg(&pos, &kw, 0, "layers") {
         Some(v) => it.iterate(&v, line)?,
@@ -391,6 +365,19 @@ fn sequential(
     ))
 }
 
+/// A functional model's inputs as given: a tensor, a list of them, or a dict of them by name.
+fn model_tensors(v: &Value, line: usize) -> Ev<Vec<Rc<Tensor>>> {
+    match v {
+        Value::Dict(d) => d
+            .borrow()
+            .entries
+            .iter()
+            .map(|(_, v)| tensor_of(v, line))
+            .collect(),
+        other => tensors_of(other, line),
+    }
+}
+
 /// `keras.Model(inputs, outputs)`: a functional model.
 pub fn functional(
     it: &mut Interp,
@@ -400,15 +387,7 @@ pub fn functional(
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
-    let inputs: Vec<Rc<Tensor>> = match &inputs {
-        Value::Dict(d) => d
-            .borrow()
-            .entries
-            .iter()
-            .map(|(_, v)| tensor_of(v, line))
-            .collect::<Ev<_>>()?,
-        other => tensors_of(other, line)?,
-    };
+    let inputs = model_tensors(&inputs, line)?;
     if let Some(e) = failed_within(&outputs, line, 0) {
         return Err(e);
     }
@@ -486,15 +465,7 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
     let LayerKind::Functional { inputs, outputs } = &l.kind else {
         return Err(raise(line, "TypeError", "not a functional model"));
     };
-    let given: Vec<Rc<Tensor>> = match &input {
-        Value::Dict(d) => d
-            .borrow()
-            .entries
-            .iter()
-            .map(|(_, v)| tensor_of(v, line))
-            .collect::<Ev<_>>()?,
-        other => tensors_of(other, line)?,
-    };
+    let given = model_tensors(&input, line)?;
     if given.len() != inputs.len() {
         return Err(raise(
             line,
@@ -736,7 +707,8 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
                 return Ok(Value::Tensor(x));
             }
             // Runs the layers built so far on a scratch input (not part of any model).
-            let out = super::layers::call_layer(it, l, vec![Value::Tensor(x)], vec![], &site)?;
+            let out =
+                super::layers::call_layer(it, l, Args::positional(vec![Value::Tensor(x)]), &site)?;
             match out {
                 Value::Tensor(t) if name == "output_shape" => Ok(keras_shape(t.shape.clone())),
                 other => Ok(other),
@@ -751,13 +723,7 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
 }
 
 /// `model.get_layer(name)`.
-pub fn get_layer(
-    it: &mut Interp,
-    l: &Rc<Layer>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn get_layer(it: &mut Interp, l: &Rc<Layer>, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let _ = it;
     let want = arg(&pos, &kw, 0, "name")
         .map(|v| v.to_string())
@@ -904,18 +870,12 @@ fn pairs_of(
 }
 
 /// Builds the Keras layer `class` from its call.
-pub fn construct(
-    it: &mut Interp,
-    class: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let fw = Framework::Keras;
     let class = canonical_class(class);
     if class == "Input" {
-        return input(it, pos, kw, site);
+        return input(it, Args { pos, kw }, site);
     }
     let (family, rank) = split_rank(class);
     let params: &[&'static str] = match (family.as_str(), rank) {
@@ -1048,7 +1008,7 @@ pub fn construct(
             ));
         }
     };
-    let mut b = bind(fw, class, params, pos, kw, line)?;
+    let mut b = bind(fw, class, params, Args { pos, kw }, line)?;
     if family == "inputlayer" {
         // `InputLayer(input_shape=...)` (older code) or `InputLayer(shape=...)`.
         if b.input_shape.is_none() {
@@ -1083,16 +1043,7 @@ pub fn construct(
                     ),
                 )
             })?;
-            let mut spec = LayerSpec::new(
-                if transposed {
-                    LayerOp::ConvTranspose
-                } else {
-                    LayerOp::Conv
-                },
-                fw,
-                vec![],
-                kernel,
-            );
+            let mut spec = LayerSpec::new(conv_op(transposed), fw, vec![], kernel);
             spec.stride = b.dims("strides", n)?;
             spec.dilation = b.dims("dilation_rate", n)?;
             spec.padding = Some(keras_padding(&b)?);
@@ -1124,11 +1075,7 @@ pub fn construct(
         }
         ("maxpooling" | "averagepooling", Some(n)) => {
             let mut spec = LayerSpec::new(
-                if family == "maxpooling" {
-                    LayerOp::MaxPool
-                } else {
-                    LayerOp::AvgPool
-                },
+                pool_op(family == "maxpooling"),
                 fw,
                 vec![],
                 b.dims("pool_size", n)?.unwrap_or(Dims::All(2)),
@@ -1284,12 +1231,7 @@ pub fn construct(
                     .map(|x| as_float(x, line))
                     .collect::<Ev<_>>()?,
             };
-            let mode = match b.string("interpolation")?.as_deref() {
-                None | Some("nearest") => Interpolation::Nearest,
-                Some("bilinear") => Interpolation::Linear,
-                Some("bicubic") => Interpolation::Bicubic,
-                Some(other) => return Err(b_untranslated(&b, format!("interpolation='{other}'"))),
-            };
+            let mode = interpolation(&b, Interpolation::Nearest)?;
             LayerKind::Op(Op::Upsample {
                 scale: Some(size),
                 size: None,
@@ -1314,31 +1256,20 @@ pub fn construct(
                 fill: PadFill::Constant(0.0),
             })
         }
-        ("add", None) => merge(Op::Elementwise {
-            op: Binary::Add,
-            constant: None,
-            constant_first: false,
-        }),
-        ("subtract", None) => merge(Op::Elementwise {
-            op: Binary::Sub,
-            constant: None,
-            constant_first: false,
-        }),
-        ("multiply", None) => merge(Op::Elementwise {
-            op: Binary::Mul,
-            constant: None,
-            constant_first: false,
-        }),
-        ("maximum", None) => merge(Op::Elementwise {
-            op: Binary::Max,
-            constant: None,
-            constant_first: false,
-        }),
-        ("minimum", None) => merge(Op::Elementwise {
-            op: Binary::Min,
-            constant: None,
-            constant_first: false,
-        }),
+        ("add" | "subtract" | "multiply" | "maximum" | "minimum", None) => {
+            let op = match family.as_str() {
+                "add" => Binary::Add,
+                "subtract" => Binary::Sub,
+                "multiply" => Binary::Mul,
+                "maximum" => Binary::Max,
+                _ => Binary::Min,
+            };
+            merge(Op::Elementwise {
+                op,
+                constant: None,
+                constant_first: false,
+            })
+        }
         ("average", None) => {
             return Err(unsupported(
                 line,
@@ -1411,12 +1342,7 @@ pub fn construct(
                     "crop_to_aspect_ratio / pad_to_aspect_ratio",
                 ));
             }
-            let mode = match b.string("interpolation")?.as_deref() {
-                None | Some("bilinear") => Interpolation::Linear,
-                Some("nearest") => Interpolation::Nearest,
-                Some("bicubic") => Interpolation::Bicubic,
-                Some(other) => return Err(b_untranslated(&b, format!("interpolation='{other}'"))),
-            };
+            let mode = interpolation(&b, Interpolation::Linear)?;
             LayerKind::Op(Op::Upsample {
                 scale: None,
                 size: Some(vec![b.required_int("height")?, b.required_int("width")?]),
@@ -1445,6 +1371,17 @@ pub fn construct(
     Ok(new_layer(it, fw, class, kind, site, Some(name), args))
 }
 
+/// A layer's `interpolation=`, `default` when not given.
+fn interpolation(b: &Bound, default: Interpolation) -> Ev<Interpolation> {
+    Ok(match b.string("interpolation")?.as_deref() {
+        None => default,
+        Some("nearest") => Interpolation::Nearest,
+        Some("bilinear") => Interpolation::Linear,
+        Some("bicubic") => Interpolation::Bicubic,
+        Some(other) => return Err(b_untranslated(b, format!("interpolation='{other}'"))),
+    })
+}
+
 fn b_untranslated(b: &Bound, what: impl std::fmt::Display) -> super::eval::Failure {
     unsupported(
         b.line,
@@ -1471,13 +1408,7 @@ fn refuse_tf_on_symbolic(it: &Interp, path: &str, args: &[Value], line: usize) -
 }
 
 /// `keras.ops.*`, `keras.backend.*`, `keras.activations.*` and the `tf.*` operations on tensors.
-fn operation(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let name = path.rsplit('.').next().unwrap_or(path);
     let tensor_args = pos
@@ -1893,7 +1824,7 @@ pub fn layer_from_config(
     config: Vec<(Rc<str>, Value)>,
     site: &Site,
 ) -> Ev<Value> {
-    construct(it, class, vec![], config, site)
+    construct(it, class, Args::keywords(config), site)
 }
 
 #[cfg(test)]

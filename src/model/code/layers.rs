@@ -16,7 +16,7 @@ use crate::model::op::{Activation, Binary, Conv, Groups, Interpolation, Norm, Op
 
 use super::builtins::{as_float, as_int};
 use super::eval::{Ev, Interp, Site, raise, unsupported};
-use super::value::{Instance, Layer, LayerKind, Tensor, Value};
+use super::value::{Args, Instance, Layer, LayerKind, Tensor, Value};
 
 /// torch.nn classes padlab builds.
 pub const TORCH_LAYERS: &[&str] = &[
@@ -409,8 +409,7 @@ pub fn bind(
     framework: Framework,
     class: &str,
     params: &[&'static str],
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     line: usize,
 ) -> Ev<Bound> {
     let mut b = Bound {
@@ -520,13 +519,7 @@ pub fn split_rank(name: &str) -> (String, Option<usize>) {
 }
 
 /// Builds the layer `path` (`torch.nn.Conv2d`, `keras.layers.Conv2D`) from its call.
-pub fn construct(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn construct(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let (module, class) = path.rsplit_once('.').unwrap_or(("", path));
     let framework = if module.starts_with("torch") {
         Framework::Torch
@@ -534,8 +527,8 @@ pub fn construct(
         Framework::Keras
     };
     let built = match framework {
-        Framework::Torch => torch_layer(it, class, pos, kw, site)?,
-        _ => return super::keras::construct(it, class, pos, kw, site),
+        Framework::Torch => torch_layer(it, class, Args { pos, kw }, site)?,
+        _ => return super::keras::construct(it, class, Args { pos, kw }, site),
     };
     Ok(built)
 }
@@ -572,66 +565,132 @@ fn args_of(b: &Bound) -> Vec<(Rc<str>, Value)> {
         .collect()
 }
 
-fn torch_layer(
-    it: &mut Interp,
-    class: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+/// The parameters of `nn.AvgPool*d`: those of `F.avg_pool*d` after its input.
+pub const AVG_POOL: &[&str] = AVG_POOL_FUNCTIONAL.split_at(1).1;
+
+/// The parameters of `F.avg_pool*d`, in positional order.
+pub const AVG_POOL_FUNCTIONAL: &[&str] = &[
+    "input",
+    "kernel_size",
+    "stride",
+    "padding",
+    "ceil_mode",
+    "count_include_pad",
+    "divisor_override",
+];
+
+/// The parameters of a `torch.nn` layer class, in positional order, by its family and rank;
+/// `None` for a class padlab does not translate.
+fn torch_signature(family: &str, rank: Option<usize>) -> Option<&'static [&'static str]> {
+    const NORM: &[&str] = &[
+        "num_features",
+        "eps",
+        "momentum",
+        "affine",
+        "track_running_stats",
+    ];
+    Some(match (family, rank) {
+        ("conv", Some(_)) => &[
+            "in_channels",
+            "out_channels",
+            "kernel_size",
+            "stride",
+            "padding",
+            "dilation",
+            "groups",
+            "bias",
+            "padding_mode",
+        ],
+        ("convtranspose", Some(_)) => &[
+            "in_channels",
+            "out_channels",
+            "kernel_size",
+            "stride",
+            "padding",
+            "output_padding",
+            "groups",
+            "bias",
+            "dilation",
+            "padding_mode",
+        ],
+        ("maxpool", Some(_)) => &[
+            "kernel_size",
+            "stride",
+            "padding",
+            "dilation",
+            "return_indices",
+            "ceil_mode",
+        ],
+        ("avgpool", Some(_)) => AVG_POOL,
+        ("adaptiveavgpool" | "adaptivemaxpool", Some(_)) => &["output_size", "return_indices"],
+        ("batchnorm" | "instancenorm", Some(_)) => NORM,
+        ("groupnorm", None) => &["num_groups", "num_channels", "eps", "affine"],
+        ("layernorm", None) => &["normalized_shape", "eps", "elementwise_affine", "bias"],
+        ("relu" | "relu6" | "selu" | "silu" | "mish" | "hardswish" | "hardsigmoid", None) => {
+            &["inplace"]
+        }
+        ("sigmoid" | "tanh" | "softsign" | "softmax2d", None) => &[],
+        ("leakyrelu", None) => &["negative_slope", "inplace"],
+        ("elu", None) => &["alpha", "inplace"],
+        ("hardtanh", None) => &["min_val", "max_val", "inplace"],
+        ("gelu", None) => &["approximate"],
+        ("softplus", None) => &["beta", "threshold"],
+        ("softmax" | "logsoftmax", None) => &["dim"],
+        ("flatten", None) => &["start_dim", "end_dim"],
+        ("unflatten", None) => &["dim", "unflattened_size"],
+        ("dropout" | "alphadropout" | "featurealphadropout", _) => &["p", "inplace"],
+        ("linear", None) => &["in_features", "out_features", "bias", "device", "dtype"],
+        ("embedding", None) => &[
+            "num_embeddings",
+            "embedding_dim",
+            "padding_idx",
+            "max_norm",
+            "norm_type",
+            "scale_grad_by_freq",
+            "sparse",
+            "_weight",
+            "_freeze",
+        ],
+        ("upsample" | "upsamplingnearest2d" | "upsamplingbilinear2d", _) => {
+            &["size", "scale_factor", "mode", "align_corners"]
+        }
+        (
+            "zeropad" | "constantpad" | "reflectionpad" | "replicationpad" | "circularpad",
+            Some(_),
+        ) => &["padding", "value"],
+        ("pixelshuffle", None) => &["upscale_factor"],
+        _ => return None,
+    })
+}
+
+fn torch_layer(it: &mut Interp, class: &str, args: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let (family, rank) = split_rank(class);
     let fw = Framework::Torch;
-    let op = |b: &Bound, op: Op| (op, args_of(b));
-    let (op, args) = match (family.as_str(), rank) {
-        ("sequential", None) => {
-            let children: Vec<(Rc<str>, Value)> = match pos.as_slice() {
-                [Value::Dict(d)] => d
-                    .borrow()
-                    .entries
-                    .iter()
-                    .map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone()))
-                    .collect(),
-                _ => pos
+    let (container, kind) = match family.as_str() {
+        "sequential" if rank.is_none() => {
+            let children: Vec<(Rc<str>, Value)> = match args.pos.as_slice() {
+                [Value::Dict(d)] => named_entries(&d.borrow()),
+                _ => args
+                    .pos
                     .into_iter()
                     .enumerate()
                     .map(|(i, v)| (Rc::from(i.to_string().as_str()), v))
                     .collect(),
             };
             check_modules(&children, "Sequential", line)?;
-            return Ok(new_layer(
-                it,
-                fw,
-                "Sequential",
-                LayerKind::Sequential(RefCell::new(children)),
-                site,
-                None,
-                vec![],
-            ));
+            ("Sequential", LayerKind::Sequential(RefCell::new(children)))
         }
-        ("modulelist", None) => {
-            let items = match pos.first() {
+        "modulelist" if rank.is_none() => {
+            let items = match args.pos.first() {
                 Some(v) => it.iterate(v, line)?,
                 None => Vec::new(),
             };
-            return Ok(new_layer(
-                it,
-                fw,
-                "ModuleList",
-                LayerKind::List(RefCell::new(items)),
-                site,
-                None,
-                vec![],
-            ));
+            ("ModuleList", LayerKind::List(RefCell::new(items)))
         }
-        ("moduledict", None) => {
-            let items: Vec<(Rc<str>, Value)> = match pos.first() {
-                Some(Value::Dict(d)) => d
-                    .borrow()
-                    .entries
-                    .iter()
-                    .map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone()))
-                    .collect(),
+        "moduledict" if rank.is_none() => {
+            let items: Vec<(Rc<str>, Value)> = match args.pos.first() {
+                Some(Value::Dict(d)) => named_entries(&d.borrow()),
                 Some(other) => {
                     let mut out = Vec::new();
                     for item in it.iterate(other, line)? {
@@ -644,51 +703,74 @@ fn torch_layer(
                 }
                 None => Vec::new(),
             };
-            return Ok(new_layer(
-                it,
-                fw,
-                "ModuleDict",
-                LayerKind::Dict(RefCell::new(items)),
-                site,
-                None,
-                vec![],
+            ("ModuleDict", LayerKind::Dict(RefCell::new(items)))
+        }
+        "module" if rank.is_none() => return Ok(Value::opaque("a bare nn.Module()")),
+        _ => {
+            let (op, b) = torch_op(class, &family, rank, args, line)?;
+            let kind = LayerKind::Op(op);
+            return Ok(new_layer(it, fw, class, kind, site, None, args_of(&b)));
+        }
+    };
+    Ok(new_layer(it, fw, container, kind, site, None, vec![]))
+}
+
+/// A dict's entries with their keys as names.
+fn named_entries(d: &super::value::Dict) -> Vec<(Rc<str>, Value)> {
+    d.entries
+        .iter()
+        .map(|(k, v)| (Rc::from(k.to_string().as_str()), v.clone()))
+        .collect()
+}
+
+/// The operation of a `torch.nn` layer class (not a container) and its bound arguments.
+fn torch_op(
+    class: &str,
+    family: &str,
+    rank: Option<usize>,
+    args: Args,
+    line: usize,
+) -> Ev<(Op, Bound)> {
+    let fw = Framework::Torch;
+    let untranslated = || unsupported(line, format!("nn.{class} is not a layer padlab translates"));
+    let b = match (family, rank) {
+        // `nn.Identity` takes and ignores any arguments.
+        ("identity", None) => Bound {
+            class: class.into(),
+            framework: fw,
+            line,
+            values: vec![],
+            name: None,
+            input_shape: None,
+        },
+        (
+            "lstm"
+            | "gru"
+            | "rnn"
+            | "transformer"
+            | "transformerencoder"
+            | "transformerencoderlayer"
+            | "multiheadattention",
+            _,
+        ) => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "nn.{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)"
+                ),
             ));
         }
+        _ => match torch_signature(family, rank) {
+            Some(params) => bind(fw, class, params, args, line)?,
+            None => return Err(untranslated()),
+        },
+    };
+    let op = match (family, rank) {
+        ("identity", None) => Op::Identity,
         ("conv" | "convtranspose", Some(n)) => {
             let transposed = family == "convtranspose";
-            let params: &[&str] = if transposed {
-                &[
-                    "in_channels",
-                    "out_channels",
-                    "kernel_size",
-                    "stride",
-                    "padding",
-                    "output_padding",
-                    "groups",
-                    "bias",
-                    "dilation",
-                    "padding_mode",
-                ]
-            } else {
-                &[
-                    "in_channels",
-                    "out_channels",
-                    "kernel_size",
-                    "stride",
-                    "padding",
-                    "dilation",
-                    "groups",
-                    "bias",
-                    "padding_mode",
-                ]
-            };
-            let b = bind(fw, class, params, pos, kw, line)?;
             let mut spec = LayerSpec::new(
-                if transposed {
-                    LayerOp::ConvTranspose
-                } else {
-                    LayerOp::Conv
-                },
+                conv_op(transposed),
                 fw,
                 vec![],
                 b.dims("kernel_size", n)?
@@ -755,49 +837,22 @@ fn torch_layer(
                     ));
                 }
             }
-            op(
-                &b,
-                Op::Conv(Conv {
-                    spec,
-                    in_channels: Some(in_channels),
-                    filters: out_channels,
-                    groups: Groups::Count(groups),
-                    separable: false,
-                    bias: b.boolean("bias")?.unwrap_or(true),
-                    activation: None,
-                }),
-            )
+            Op::Conv(Conv {
+                spec,
+                in_channels: Some(in_channels),
+                filters: out_channels,
+                groups: Groups::Count(groups),
+                separable: false,
+                bias: b.boolean("bias")?.unwrap_or(true),
+                activation: None,
+            })
         }
         ("maxpool" | "avgpool", Some(n)) => {
             let max = family == "maxpool";
-            let params: &[&str] = if max {
-                &[
-                    "kernel_size",
-                    "stride",
-                    "padding",
-                    "dilation",
-                    "return_indices",
-                    "ceil_mode",
-                ]
-            } else {
-                &[
-                    "kernel_size",
-                    "stride",
-                    "padding",
-                    "ceil_mode",
-                    "count_include_pad",
-                    "divisor_override",
-                ]
-            };
-            let b = bind(fw, class, params, pos, kw, line)?;
             b.refuse_unless("return_indices", |v| matches!(v, Value::Bool(false)))?;
             b.refuse_unless("divisor_override", |v| matches!(v, Value::None))?;
             let mut spec = LayerSpec::new(
-                if max {
-                    LayerOp::MaxPool
-                } else {
-                    LayerOp::AvgPool
-                },
+                pool_op(max),
                 fw,
                 vec![],
                 b.dims("kernel_size", n)?
@@ -812,10 +867,9 @@ fn torch_layer(
             if !max {
                 spec.count_include_pad = b.boolean("count_include_pad")?;
             }
-            op(&b, Op::Pool(spec))
+            Op::Pool(spec)
         }
         ("adaptiveavgpool" | "adaptivemaxpool", Some(n)) => {
-            let b = bind(fw, class, &["output_size", "return_indices"], pos, kw, line)?;
             b.refuse_unless("return_indices", |v| matches!(v, Value::Bool(false)))?;
             let output: Vec<Option<i64>> = match b
                 .values
@@ -847,75 +901,28 @@ fn torch_layer(
                     format!("expected {n} values, got {}", output.len()),
                 ));
             }
-            op(
-                &b,
-                Op::AdaptivePool {
-                    max: family == "adaptivemaxpool",
-                    output,
-                },
-            )
+            Op::AdaptivePool {
+                max: family == "adaptivemaxpool",
+                output,
+            }
         }
         ("batchnorm", Some(_)) => {
-            let b = bind(
-                fw,
-                class,
-                &[
-                    "num_features",
-                    "eps",
-                    "momentum",
-                    "affine",
-                    "track_running_stats",
-                ],
-                pos,
-                kw,
-                line,
-            )?;
             let affine = b.boolean("affine")?.unwrap_or(true);
-            op(
-                &b,
-                Op::Norm(Norm::Batch {
-                    axis: 1,
-                    features: Some(b.required_int("num_features")?),
-                    eps: b.float("eps")?.unwrap_or(1e-5),
-                    momentum: b.float("momentum")?.unwrap_or(0.1),
-                    center: affine,
-                    scale: affine,
-                }),
-            )
+            Op::Norm(Norm::Batch {
+                axis: 1,
+                features: Some(b.required_int("num_features")?),
+                eps: b.float("eps")?.unwrap_or(1e-5),
+                momentum: b.float("momentum")?.unwrap_or(0.1),
+                center: affine,
+                scale: affine,
+            })
         }
-        ("instancenorm", Some(_)) => {
-            let b = bind(
-                fw,
-                class,
-                &[
-                    "num_features",
-                    "eps",
-                    "momentum",
-                    "affine",
-                    "track_running_stats",
-                ],
-                pos,
-                kw,
-                line,
-            )?;
-            op(
-                &b,
-                Op::Norm(Norm::Instance {
-                    features: Some(b.required_int("num_features")?),
-                    eps: b.float("eps")?.unwrap_or(1e-5),
-                    affine: b.boolean("affine")?.unwrap_or(false),
-                }),
-            )
-        }
+        ("instancenorm", Some(_)) => Op::Norm(Norm::Instance {
+            features: Some(b.required_int("num_features")?),
+            eps: b.float("eps")?.unwrap_or(1e-5),
+            affine: b.boolean("affine")?.unwrap_or(false),
+        }),
         ("groupnorm", None) => {
-            let b = bind(
-                fw,
-                class,
-                &["num_groups", "num_channels", "eps", "affine"],
-                pos,
-                kw,
-                line,
-            )?;
             let groups = b.required_int("num_groups")?;
             let channels = b.required_int("num_channels")?;
             if groups < 1 || channels % groups != 0 {
@@ -925,53 +932,33 @@ fn torch_layer(
                     "num_channels must be divisible by num_groups",
                 ));
             }
-            op(
-                &b,
-                Op::Norm(Norm::Group {
-                    groups,
-                    channels: Some(channels),
-                    eps: b.float("eps")?.unwrap_or(1e-5),
-                    affine: b.boolean("affine")?.unwrap_or(true),
-                }),
-            )
+            Op::Norm(Norm::Group {
+                groups,
+                channels: Some(channels),
+                eps: b.float("eps")?.unwrap_or(1e-5),
+                affine: b.boolean("affine")?.unwrap_or(true),
+            })
         }
         ("layernorm", None) => {
-            let b = bind(
-                fw,
-                class,
-                &["normalized_shape", "eps", "elementwise_affine", "bias"],
-                pos,
-                kw,
-                line,
-            )?;
             let shape = b
                 .ints("normalized_shape")?
                 .ok_or_else(|| b.bad("normalized_shape", "is required"))?;
             let affine = b.boolean("elementwise_affine")?.unwrap_or(true);
             let axes = (1..=shape.len() as i64).map(|k| -k).rev().collect();
-            op(
-                &b,
-                Op::Norm(Norm::Layer {
-                    axes,
-                    shape: Some(shape),
-                    eps: b.float("eps")?.unwrap_or(1e-5),
-                    center: affine && b.boolean("bias")?.unwrap_or(true),
-                    scale: affine,
-                }),
-            )
+            Op::Norm(Norm::Layer {
+                axes,
+                shape: Some(shape),
+                eps: b.float("eps")?.unwrap_or(1e-5),
+                center: affine && b.boolean("bias")?.unwrap_or(true),
+                scale: affine,
+            })
         }
         (
             "relu" | "relu6" | "selu" | "silu" | "mish" | "hardswish" | "hardsigmoid" | "sigmoid"
             | "tanh" | "softsign",
             None,
         ) => {
-            let params: &[&str] = if matches!(family.as_str(), "sigmoid" | "tanh" | "softsign") {
-                &[]
-            } else {
-                &["inplace"]
-            };
-            let b = bind(fw, class, params, pos, kw, line)?;
-            let a = match family.as_str() {
+            let a = match family {
                 "relu" => Activation::Relu,
                 "relu6" => Activation::Relu6,
                 "selu" => Activation::Selu,
@@ -983,36 +970,22 @@ fn torch_layer(
                 "tanh" => Activation::Tanh,
                 _ => Activation::Softsign,
             };
-            op(&b, Op::Activation(a))
+            Op::Activation(a)
         }
-        ("leakyrelu", None) => {
-            let b = bind(fw, class, &["negative_slope", "inplace"], pos, kw, line)?;
-            op(
-                &b,
-                Op::Activation(Activation::LeakyRelu(
-                    b.float("negative_slope")?.unwrap_or(0.01),
-                )),
-            )
-        }
-        ("elu", None) => {
-            let b = bind(fw, class, &["alpha", "inplace"], pos, kw, line)?;
-            op(
-                &b,
-                Op::Activation(Activation::Elu(b.float("alpha")?.unwrap_or(1.0))),
-            )
-        }
+        ("leakyrelu", None) => Op::Activation(Activation::LeakyRelu(
+            b.float("negative_slope")?.unwrap_or(0.01),
+        )),
+        ("elu", None) => Op::Activation(Activation::Elu(b.float("alpha")?.unwrap_or(1.0))),
         ("hardtanh", None) => {
-            let b = bind(fw, class, &["min_val", "max_val", "inplace"], pos, kw, line)?;
             match (
                 b.float("min_val")?.unwrap_or(-1.0),
                 b.float("max_val")?.unwrap_or(1.0),
             ) {
-                (lo, hi) if lo == 0.0 && hi == 6.0 => op(&b, Op::Activation(Activation::Relu6)),
+                (lo, hi) if lo == 0.0 && hi == 6.0 => Op::Activation(Activation::Relu6),
                 (lo, hi) => return Err(b.untranslated(format!("Hardtanh({lo}, {hi})"))),
             }
         }
         ("gelu", None) => {
-            let b = bind(fw, class, &["approximate"], pos, kw, line)?;
             let tanh = match b.string("approximate")?.as_deref() {
                 None | Some("none") => false,
                 Some("tanh") => true,
@@ -1024,60 +997,30 @@ fn torch_layer(
                     ));
                 }
             };
-            op(&b, Op::Activation(Activation::Gelu { tanh }))
+            Op::Activation(Activation::Gelu { tanh })
         }
         ("softplus", None) => {
-            let b = bind(fw, class, &["beta", "threshold"], pos, kw, line)?;
             b.refuse_unless("beta", |v| {
                 matches!(v, Value::Int(1)) || matches!(v, Value::Float(x) if *x == 1.0)
             })?;
-            op(&b, Op::Activation(Activation::Softplus))
+            Op::Activation(Activation::Softplus)
         }
         ("softmax" | "logsoftmax", None) => {
-            let b = bind(fw, class, &["dim"], pos, kw, line)?;
             let axis = b.int("dim")?.ok_or_else(|| unsupported(line, format!("{class}() without dim: torch picks the axis from the input's rank (a deprecated implicit choice); give dim")))?;
-            op(
-                &b,
-                Op::Softmax {
-                    axis,
-                    log: family == "logsoftmax",
-                },
-            )
+            Op::Softmax {
+                axis,
+                log: family == "logsoftmax",
+            }
         }
-        ("softmax2d", None) => {
-            let b = bind(fw, class, &[], pos, kw, line)?;
-            op(
-                &b,
-                Op::Softmax {
-                    axis: -3,
-                    log: false,
-                },
-            )
-        }
-        ("identity", None) => {
-            // `nn.Identity` takes and ignores any arguments.
-            let b = Bound {
-                class: class.into(),
-                framework: fw,
-                line,
-                values: vec![],
-                name: None,
-                input_shape: None,
-            };
-            op(&b, Op::Identity)
-        }
-        ("flatten", None) => {
-            let b = bind(fw, class, &["start_dim", "end_dim"], pos, kw, line)?;
-            op(
-                &b,
-                Op::Flatten {
-                    start: b.int("start_dim")?.unwrap_or(1),
-                    end: b.int("end_dim")?.unwrap_or(-1),
-                },
-            )
-        }
+        ("softmax2d", None) => Op::Softmax {
+            axis: -3,
+            log: false,
+        },
+        ("flatten", None) => Op::Flatten {
+            start: b.int("start_dim")?.unwrap_or(1),
+            end: b.int("end_dim")?.unwrap_or(-1),
+        },
         ("unflatten", None) => {
-            let b = bind(fw, class, &["dim", "unflattened_size"], pos, kw, line)?;
             let dim = b.required_int("dim")?;
             if dim != 1 && dim != -1 {
                 return Err(b.untranslated(format!("dim={dim}")));
@@ -1087,79 +1030,31 @@ fn torch_layer(
                 .ok_or_else(|| b.bad("unflattened_size", "is required"))?;
             let mut shape = vec![-1];
             shape.extend(sizes);
-            op(&b, Op::Reshape { shape, batch: true })
+            Op::Reshape { shape, batch: true }
         }
-        ("dropout" | "alphadropout" | "featurealphadropout", r) => {
-            let b = bind(fw, class, &["p", "inplace"], pos, kw, line)?;
-            op(
-                &b,
-                Op::Dropout {
-                    rate: b.float("p")?.unwrap_or(0.5),
-                    spatial: r.is_some(),
-                },
-            )
-        }
-        ("linear", None) => {
-            let b = bind(
-                fw,
-                class,
-                &["in_features", "out_features", "bias", "device", "dtype"],
-                pos,
-                kw,
-                line,
-            )?;
-            op(
-                &b,
-                Op::Dense {
-                    in_features: Some(b.required_int("in_features")?),
-                    units: b.required_int("out_features")?,
-                    bias: b.boolean("bias")?.unwrap_or(true),
-                    activation: None,
-                },
-            )
-        }
+        ("dropout" | "alphadropout" | "featurealphadropout", r) => Op::Dropout {
+            rate: b.float("p")?.unwrap_or(0.5),
+            spatial: r.is_some(),
+        },
+        ("linear", None) => Op::Dense {
+            in_features: Some(b.required_int("in_features")?),
+            units: b.required_int("out_features")?,
+            bias: b.boolean("bias")?.unwrap_or(true),
+            activation: None,
+        },
         ("embedding", None) => {
-            let b = bind(
-                fw,
-                class,
-                &[
-                    "num_embeddings",
-                    "embedding_dim",
-                    "padding_idx",
-                    "max_norm",
-                    "norm_type",
-                    "scale_grad_by_freq",
-                    "sparse",
-                    "_weight",
-                    "_freeze",
-                ],
-                pos,
-                kw,
-                line,
-            )?;
             b.refuse_unless("norm_type", |v| {
                 matches!(v, Value::Int(2)) || matches!(v, Value::Float(x) if *x == 2.0)
             })?;
-            op(
-                &b,
-                Op::Embedding {
-                    vocab: b.required_int("num_embeddings")?,
-                    dim: b.required_int("embedding_dim")?,
-                    max_norm: b.float("max_norm")?,
-                },
-            )
+            Op::Embedding {
+                vocab: b.required_int("num_embeddings")?,
+                dim: b.required_int("embedding_dim")?,
+                max_norm: b.float("max_norm")?,
+            }
         }
         ("upsample" | "upsamplingnearest2d" | "upsamplingbilinear2d", _)
             if family.starts_with("upsampl") =>
         {
-            let b = bind(
-                fw,
-                class,
-                &["size", "scale_factor", "mode", "align_corners"],
-                pos,
-                kw,
-                line,
-            )?;
             let (mode, align) = match (class, b.string("mode")?.as_deref()) {
                 ("UpsamplingNearest2d", _) => (Interpolation::Nearest, false),
                 ("UpsamplingBilinear2d", _) => (Interpolation::Linear, true),
@@ -1184,29 +1079,13 @@ fn torch_layer(
                 Some(v) => Some(vec![as_float(v, line)?]),
             };
             let size = b.ints("size")?;
-            if scale.is_none() && size.is_none() {
-                return Err(raise(
-                    line,
-                    "ValueError",
-                    "either size or scale_factor should be defined",
-                ));
-            }
-            op(
-                &b,
-                Op::Upsample {
-                    scale,
-                    size,
-                    mode,
-                    align_corners: align,
-                },
-            )
+            upsample(scale, size, mode, align, line)?
         }
         (
             "zeropad" | "constantpad" | "reflectionpad" | "replicationpad" | "circularpad",
             Some(n),
         ) => {
-            let b = bind(fw, class, &["padding", "value"], pos, kw, line)?;
-            let fill = match family.as_str() {
+            let fill = match family {
                 "zeropad" => PadFill::Constant(0.0),
                 "constantpad" => PadFill::Constant(
                     b.float("value")?
@@ -1234,48 +1113,53 @@ fn torch_layer(
             let spatial: Vec<(i64, i64)> = flat.chunks(2).rev().map(|p| (p[0], p[1])).collect();
             let mut pairs = vec![(0, 0), (0, 0)];
             pairs.extend(spatial);
-            op(&b, Op::Pad { pairs, fill })
+            Op::Pad { pairs, fill }
         }
-        ("pixelshuffle", None) => {
-            let b = bind(fw, class, &["upscale_factor"], pos, kw, line)?;
-            op(&b, Op::PixelShuffle(b.required_int("upscale_factor")?))
-        }
-        ("module", None) => {
-            return Ok(Value::opaque("a bare nn.Module()"));
-        }
-        (
-            "lstm"
-            | "gru"
-            | "rnn"
-            | "transformer"
-            | "transformerencoder"
-            | "transformerencoderlayer"
-            | "multiheadattention",
-            _,
-        ) => {
-            return Err(unsupported(
-                line,
-                format!(
-                    "nn.{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)"
-                ),
-            ));
-        }
-        _ => {
-            return Err(unsupported(
-                line,
-                format!("nn.{class} is not a layer padlab translates"),
-            ));
-        }
+        ("pixelshuffle", None) => Op::PixelShuffle(b.required_int("upscale_factor")?),
+        _ => return Err(untranslated()),
     };
-    Ok(new_layer(
-        it,
-        fw,
-        class,
-        LayerKind::Op(op),
-        site,
-        None,
-        args,
-    ))
+    Ok((op, b))
+}
+
+/// torch's upsampling to `size` or by `scale` (one of them is required).
+pub fn upsample(
+    scale: Option<Vec<f64>>,
+    size: Option<Vec<i64>>,
+    mode: Interpolation,
+    align_corners: bool,
+    line: usize,
+) -> Ev<Op> {
+    if scale.is_none() && size.is_none() {
+        return Err(raise(
+            line,
+            "ValueError",
+            "either size or scale_factor should be defined",
+        ));
+    }
+    Ok(Op::Upsample {
+        scale,
+        size,
+        mode,
+        align_corners,
+    })
+}
+
+/// The core op of a convolution layer: transposed or not.
+pub fn conv_op(transposed: bool) -> LayerOp {
+    if transposed {
+        LayerOp::ConvTranspose
+    } else {
+        LayerOp::Conv
+    }
+}
+
+/// The core op of a pooling layer: max or average.
+pub fn pool_op(max: bool) -> LayerOp {
+    if max {
+        LayerOp::MaxPool
+    } else {
+        LayerOp::AvgPool
+    }
 }
 
 /// torch `padding=`: an int, a tuple per axis, `'same'` or `'valid'`.
@@ -1351,8 +1235,7 @@ fn bad_input(v: &Value, line: usize) -> super::eval::Failure {
 pub fn call_layer(
     it: &mut Interp,
     l: &Rc<Layer>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
@@ -1462,18 +1345,9 @@ pub fn set_child(l: &Rc<Layer>, i: Value, v: Value, line: usize) -> Ev<()> {
             Ok(())
         }
         LayerKind::List(c) => {
-            let k = as_int(&i, line)?;
             let mut c = c.borrow_mut();
-            let len = c.len() as i64;
-            let at = if k < 0 { k + len } else { k };
-            if !(0..len).contains(&at) {
-                return Err(raise(
-                    line,
-                    "IndexError",
-                    format!("index {k} is out of range"),
-                ));
-            }
-            c[at as usize] = v;
+            let at = child_index(&i, c.len(), line)?;
+            c[at] = v;
             Ok(())
         }
         _ => Err(raise(
@@ -1482,6 +1356,13 @@ pub fn set_child(l: &Rc<Layer>, i: Value, v: Value, line: usize) -> Ev<()> {
             format!("'{}' object does not support item assignment", l.class),
         )),
     }
+}
+
+/// `i` as the index of one of a container's `len` children (negative from the end).
+fn child_index(i: &Value, len: usize, line: usize) -> Ev<usize> {
+    let k = as_int(i, line)?;
+    super::builtins::wrap_index(k, len)
+        .ok_or_else(|| raise(line, "IndexError", format!("index {k} is out of range")))
 }
 
 /// `container[i]`.
@@ -1500,15 +1381,7 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
             let items: Vec<(Rc<str>, Value)> = c.borrow().clone();
             match i {
                 Value::Slice(s) => {
-                    let (a, b, st) = super::builtins::slice_bounds(s, items.len() as i64, line)?;
-                    let mut picked = Vec::new();
-                    let mut k = a;
-                    while (st > 0 && k < b) || (st < 0 && k > b) {
-                        if let Some(x) = items.get(k as usize) {
-                            picked.push(x.clone());
-                        }
-                        k += st;
-                    }
+                    let picked = super::builtins::slice_items(&items, s, line)?;
                     let id = l.id.wrapping_add(1_000_000_007);
                     Ok(Value::Layer(Rc::new(Layer {
                         id,
@@ -1523,49 +1396,14 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
                         args: vec![],
                     })))
                 }
-                _ => {
-                    let k = as_int(i, line)?;
-                    let len = items.len() as i64;
-                    let at = if k < 0 { k + len } else { k };
-                    items
-                        .get(usize::try_from(at).map_err(|_| {
-                            raise(line, "IndexError", format!("index {k} is out of range"))
-                        })?)
-                        .map(|(_, v)| v.clone())
-                        .ok_or_else(|| {
-                            raise(line, "IndexError", format!("index {k} is out of range"))
-                        })
-                }
+                _ => Ok(items[child_index(i, items.len(), line)?].1.clone()),
             }
         }
         LayerKind::List(c) => {
             let items = c.borrow().clone();
             match i {
-                Value::Slice(s) => {
-                    let (a, b, st) = super::builtins::slice_bounds(s, items.len() as i64, line)?;
-                    let mut picked = Vec::new();
-                    let mut k = a;
-                    while (st > 0 && k < b) || (st < 0 && k > b) {
-                        if let Some(x) = items.get(k as usize) {
-                            picked.push(x.clone());
-                        }
-                        k += st;
-                    }
-                    Ok(Value::list(picked))
-                }
-                _ => {
-                    let k = as_int(i, line)?;
-                    let len = items.len() as i64;
-                    let at = if k < 0 { k + len } else { k };
-                    items
-                        .get(usize::try_from(at).map_err(|_| {
-                            raise(line, "IndexError", format!("index {k} is out of range"))
-                        })?)
-                        .cloned()
-                        .ok_or_else(|| {
-                            raise(line, "IndexError", format!("index {k} is out of range"))
-                        })
-                }
+                Value::Slice(s) => Ok(Value::list(super::builtins::slice_items(&items, s, line)?)),
+                _ => Ok(items[child_index(i, items.len(), line)?].clone()),
             }
         }
         _ => Err(raise(
@@ -1742,8 +1580,7 @@ pub fn layer_method(
     it: &mut Interp,
     l: &Rc<Layer>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let me = Value::Layer(l.clone());
@@ -1751,7 +1588,7 @@ pub fn layer_method(
     match name {
         "to" | "cuda" | "cpu" | "eval" | "train" | "float" | "double" | "half"
         | "requires_grad_" => Ok(me),
-        "forward" | "call" | "__call__" => call_layer(it, l, pos, kw, site),
+        "forward" | "call" | "__call__" => call_layer(it, l, Args { pos, kw }, site),
         "append" | "add" | "add_module" | "insert" | "extend" => {
             match (&l.kind, name) {
                 (LayerKind::Sequential(c), "add_module") | (LayerKind::Dict(c), "add_module") => {
@@ -1783,13 +1620,8 @@ pub fn layer_method(
                 (LayerKind::List(c), "insert") => {
                     let at = as_int(pos.first().unwrap_or(&Value::Int(0)), line)?;
                     let mut c = c.borrow_mut();
-                    let len = c.len() as i64;
-                    let at = if at < 0 {
-                        (at + len).max(0)
-                    } else {
-                        at.min(len)
-                    };
-                    c.insert(at as usize, pos.get(1).cloned().unwrap_or(Value::None));
+                    let at = super::builtins::insert_index(at, c.len());
+                    c.insert(at, pos.get(1).cloned().unwrap_or(Value::None));
                 }
                 _ => {
                     return Err(raise(
@@ -1845,7 +1677,7 @@ pub fn layer_method(
             }
             Ok(me)
         }
-        "get_layer" => super::keras::get_layer(it, l, pos, kw, site),
+        "get_layer" => super::keras::get_layer(it, l, Args { pos, kw }, site),
         // Statistics from data (a Normalization read with its shape only): nothing to record.
         "adapt" if l.class.as_ref() == "Normalization" => {
             it.effect = true;
@@ -1855,17 +1687,7 @@ pub fn layer_method(
         | "load_weights" | "parameters" | "named_parameters" | "state_dict" | "load_state_dict"
         | "zero_grad" | "count_params" | "build" | "get_config" | "get_weights" | "set_weights"
         | "reset_parameters" | "extra_repr" => {
-            if !matches!(
-                name,
-                "summary"
-                    | "build"
-                    | "count_params"
-                    | "parameters"
-                    | "named_parameters"
-                    | "get_config"
-                    | "reset_parameters"
-                    | "extra_repr"
-            ) {
+            if !only_reads(name) {
                 it.effect = true;
             }
             if name == "build" {
@@ -1880,6 +1702,22 @@ pub fn layer_method(
             format!("'{}' object has no attribute '{name}'", l.class),
         )),
     }
+}
+
+/// Whether a model method only reads the model (`summary()`, `parameters()`): calling it is no
+/// side effect, unlike `fit()` or `save()`.
+pub fn only_reads(name: &str) -> bool {
+    matches!(
+        name,
+        "summary"
+            | "build"
+            | "count_params"
+            | "parameters"
+            | "named_parameters"
+            | "get_config"
+            | "reset_parameters"
+            | "extra_repr"
+    )
 }
 
 /// A module's children (in registration order) as torch lists them: `modules()` includes the

@@ -12,7 +12,7 @@ use super::ast::{BinOp, Expr};
 use super::builtins::{as_float, as_int};
 use super::eval::{BATCH, Ev, Interp, Site, raise, unsupported};
 use super::layers::{outputs_value, tensor_of};
-use super::value::{Tensor, Value};
+use super::value::{Args, Tensor, Value};
 
 /// The name a framework gives an element-wise op (torch `add`, Keras `add`/`multiply`).
 fn binary_name(op: Binary, fw: Framework) -> &'static str {
@@ -329,6 +329,19 @@ pub fn arg(pos: &[Value], kw: &[(Rc<str>, Value)], i: usize, name: &str) -> Opti
         .filter(|v| !matches!(v, Value::None))
 }
 
+/// An argument by position, else by keyword; `Value::None` when not given.
+pub fn positional_or_keyword(
+    pos: &[Value],
+    kw: &[(Rc<str>, Value)],
+    i: usize,
+    name: &str,
+) -> Value {
+    pos.get(i)
+        .or_else(|| kwarg(kw, name))
+        .cloned()
+        .unwrap_or(Value::None)
+}
+
 /// A reshape, normalised: when the batch stays first and unchanged, it is one sample's
 /// reshape (so `view(x.size(0), -1)` and `view(-1, 400)` port as the same thing).
 pub fn reshape(
@@ -382,8 +395,7 @@ pub fn tensor_method(
     it: &mut Interp,
     t: &Rc<Tensor>,
     name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;

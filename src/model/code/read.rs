@@ -535,18 +535,24 @@ fn held_models(it: &Interp, v: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// Whether a top-level statement only defines (a function, a class, an import): it holds no
+/// model.
+fn only_defines(s: &super::ast::Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::FunctionDef(_)
+            | StmtKind::ClassDef(_)
+            | StmtKind::Import(_)
+            | StmtKind::ImportFrom { .. }
+    )
+}
+
 /// The last top-level variable holding a single framework layer (a paste that builds no
 /// model, only a layer it trains).
 fn lone_layer(it: &Interp, body: &[super::ast::Stmt]) -> Option<Candidate> {
     let mut found = None;
     for s in body {
-        if matches!(
-            s.kind,
-            StmtKind::FunctionDef(_)
-                | StmtKind::ClassDef(_)
-                | StmtKind::Import(_)
-                | StmtKind::ImportFrom { .. }
-        ) {
+        if only_defines(s) {
             continue;
         }
         let mut names = Vec::new();
@@ -606,13 +612,7 @@ fn variables(it: &Interp, body: &[super::ast::Stmt]) -> Vec<Candidate> {
     for s in body {
         let mut names = Vec::new();
         bound_names(s, &mut names);
-        if matches!(
-            s.kind,
-            StmtKind::FunctionDef(_)
-                | StmtKind::ClassDef(_)
-                | StmtKind::Import(_)
-                | StmtKind::ImportFrom { .. }
-        ) {
+        if only_defines(s) {
             continue;
         }
         for n in names {

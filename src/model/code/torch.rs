@@ -5,37 +5,30 @@
 
 use std::rc::Rc;
 
-use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding};
+use crate::core::{Dims, Framework, LayerSpec, Padding};
 use crate::model::op::{Activation, Interpolation, Op, PadFill};
 
 use super::builtins::{as_float, as_int};
-use super::eval::{Ev, Interp, Site, holds_tensor, raise, unsupported};
-use super::layers::{outputs_value, tensor_of, tensors_of};
-use super::ops::{apply, arg, elementwise, reshape, split_method, tensor_method};
-use super::value::{LayerKind, Tensor, Value};
+use super::eval::{Ev, Interp, Site, holds_tensor, raise, unevaluated, unsupported};
+use super::layers::{outputs_value, pool_op, tensor_of, tensors_of, upsample};
+use super::ops::{
+    apply, arg, elementwise, positional_or_keyword, reshape, split_method, tensor_method,
+};
+use super::value::{Args, LayerKind, Tensor, Value};
 
 /// Calls `path` (under `torch`, `torchvision`, `torchaudio`).
-pub fn call(
-    it: &mut Interp,
-    path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
-    for v in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
-        if let Value::Poison(f) = v {
-            return Err((**f).clone());
-        }
-    }
+    args.poisoned()?;
+    let Args { pos, kw } = args;
     if let Some(class) = path.strip_prefix("torch.nn.")
         && !class.contains('.')
         && class.starts_with(|c: char| c.is_ascii_uppercase())
     {
-        return super::layers::construct(it, path, pos, kw, site);
+        return super::layers::construct(it, path, Args { pos, kw }, site);
     }
     if let Some(f) = path.strip_prefix("torch.nn.functional.") {
-        return functional(it, f, pos, kw, site);
+        return functional(it, f, Args { pos, kw }, site);
     }
     if path.starts_with("torch.nn.init.") {
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
@@ -61,29 +54,14 @@ pub fn call(
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
     }
     if path.starts_with("torchvision.models.") || path.starts_with("torch.hub.") {
-        let what = path.rsplit('.').next().unwrap_or(path);
-        return Ok(Value::opaque(format!(
-            "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
-        )));
+        return Ok(super::eval::foreign_model(path));
     }
     if let Some(f) = path.strip_prefix("torch.") {
-        return torch_function(it, f, path, pos, kw, site);
+        return torch_function(it, f, path, Args { pos, kw }, site);
     }
-    if pos
-        .iter()
-        .chain(kw.iter().map(|(_, v)| v))
-        .any(holds_tensor)
-    {
-        return Err(unsupported(
-            line,
-            format!(
-                "`{}`: {path} is not evaluated by padlab",
-                super::eval::short(&site.text)
-            ),
-        ));
-    }
-    it.effect = true;
-    Ok(Value::opaque(format!("the result of {path}()")))
+    unevaluated(it, path, &Args { pos, kw }, site, |call| {
+        format!("`{call}`: {path} is not evaluated by padlab")
+    })
 }
 
 /// A new model input: a tensor of `shape` (batch first) from a constructor in the paste.
@@ -131,8 +109,7 @@ fn torch_function(
     it: &mut Interp,
     f: &str,
     path: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
@@ -231,15 +208,7 @@ fn torch_function(
         "add" | "sub" | "mul" | "div" | "multiply" | "subtract" | "divide" | "pow" | "maximum"
         | "minimum" => {
             let a = pos.first().cloned().unwrap_or(Value::None);
-            let b = pos
-                .get(1)
-                .cloned()
-                .or_else(|| {
-                    kw.iter()
-                        .find(|(k, _)| k.as_ref() == "other")
-                        .map(|(_, v)| v.clone())
-                })
-                .unwrap_or(Value::None);
+            let b = positional_or_keyword(&pos, &kw, 1, "other");
             use crate::model::op::Binary;
             let bin = match f {
                 "add" => Binary::Add,
@@ -299,7 +268,7 @@ fn torch_function(
             if matches!(f, "chunk" | "split") {
                 return split_method(it, &t, f, &pos, &kw, site);
             }
-            tensor_method(it, &t, f, pos, kw, site)?
+            tensor_method(it, &t, f, Args { pos, kw }, site)?
         }
         "device" | "Size" | "dtype" | "Generator" => {
             if f == "Size" {
@@ -337,46 +306,38 @@ fn torch_function(
             Value::opaque(format!("the result of {path}()"))
         }
         _ => {
-            if pos
-                .iter()
-                .chain(kw.iter().map(|(_, v)| v))
-                .any(holds_tensor)
-            {
-                return Err(unsupported(
-                    line,
-                    format!(
-                        "`{}`: {path} is not translated by padlab",
-                        super::eval::short(&site.text)
-                    ),
-                ));
-            }
-            it.effect = true;
-            Value::opaque(format!("the result of {path}()"))
+            return unevaluated(it, path, &Args { pos, kw }, site, |call| {
+                format!("`{call}`: {path} is not translated by padlab")
+            });
         }
     })
 }
 
 fn first_tensor(pos: &[Value], kw: &[(Rc<str>, Value)], line: usize) -> Ev<Rc<Tensor>> {
-    let v = pos
-        .first()
-        .cloned()
-        .or_else(|| {
-            kw.iter()
-                .find(|(k, _)| k.as_ref() == "input")
-                .map(|(_, v)| v.clone())
-        })
-        .unwrap_or(Value::None);
-    tensor_of(&v, line)
+    tensor_of(&positional_or_keyword(pos, kw, 0, "input"), line)
+}
+
+/// A number or a tuple or list of them, each read by `read`.
+fn numbers<T>(
+    it: &mut Interp,
+    v: Option<Value>,
+    read: fn(&Value, usize) -> Ev<T>,
+    line: usize,
+) -> Ev<Option<Vec<T>>> {
+    match v {
+        None => Ok(None),
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => it
+            .iterate(&v, line)?
+            .iter()
+            .map(|v| read(v, line))
+            .collect::<Ev<Vec<T>>>()
+            .map(Some),
+        Some(v) => Ok(Some(vec![read(&v, line)?])),
+    }
 }
 
 /// `torch.nn.functional.<f>(...)`.
-fn functional(
-    it: &mut Interp,
-    f: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-    site: &Site,
-) -> Ev<Value> {
+fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     let x = first_tensor(&pos, &kw, line)?;
     let act = |a: Activation| Op::Activation(a);
@@ -446,17 +407,18 @@ fn functional(
                     "return_indices",
                 ]
             } else {
-                &[
-                    "input",
-                    "kernel_size",
-                    "stride",
-                    "padding",
-                    "ceil_mode",
-                    "count_include_pad",
-                    "divisor_override",
-                ]
+                super::layers::AVG_POOL_FUNCTIONAL
             };
-            let b = super::layers::bind(Framework::Torch, f, names, pos.clone(), kw.clone(), line)?;
+            let b = super::layers::bind(
+                Framework::Torch,
+                f,
+                names,
+                Args {
+                    pos: pos.clone(),
+                    kw: kw.clone(),
+                },
+                line,
+            )?;
             if matches!(b.get("return_indices"), Some(Value::Bool(true)))
                 || b.get("divisor_override").is_some()
             {
@@ -470,16 +432,7 @@ fn functional(
             let kernel = b
                 .dims("kernel_size", n)?
                 .ok_or_else(|| raise(line, "TypeError", format!("{f}() missing kernel_size")))?;
-            let mut spec = LayerSpec::new(
-                if max {
-                    LayerOp::MaxPool
-                } else {
-                    LayerOp::AvgPool
-                },
-                Framework::Torch,
-                vec![],
-                kernel,
-            );
+            let mut spec = LayerSpec::new(pool_op(max), Framework::Torch, vec![], kernel);
             spec.stride = b.dims("stride", n)?;
             spec.padding = Some(Padding::from_dims(
                 b.dims("padding", n)?.unwrap_or(Dims::All(0)),
@@ -518,26 +471,8 @@ fn functional(
             }
         }
         "interpolate" | "upsample" | "upsample_nearest" | "upsample_bilinear" => {
-            let size = match arg(&pos, &kw, 1, "size") {
-                None => None,
-                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(
-                    it.iterate(&v, line)?
-                        .iter()
-                        .map(|v| as_int(v, line))
-                        .collect::<Ev<Vec<i64>>>()?,
-                ),
-                Some(v) => Some(vec![as_int(&v, line)?]),
-            };
-            let scale = match arg(&pos, &kw, 2, "scale_factor") {
-                None => None,
-                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(
-                    it.iterate(&v, line)?
-                        .iter()
-                        .map(|v| as_float(v, line))
-                        .collect::<Ev<Vec<f64>>>()?,
-                ),
-                Some(v) => Some(vec![as_float(&v, line)?]),
-            };
+            let size = numbers(it, arg(&pos, &kw, 1, "size"), as_int, line)?;
+            let scale = numbers(it, arg(&pos, &kw, 2, "scale_factor"), as_float, line)?;
             let mode = match (f, arg(&pos, &kw, 3, "mode")) {
                 ("upsample_bilinear", _) => Interpolation::Linear,
                 (_, None) => Interpolation::Nearest,
@@ -564,19 +499,7 @@ fn functional(
                 Some(v) => it.truthy(&v, line)?,
                 None => f == "upsample_bilinear",
             };
-            if size.is_none() && scale.is_none() {
-                return Err(raise(
-                    line,
-                    "ValueError",
-                    "either size or scale_factor should be defined",
-                ));
-            }
-            Op::Upsample {
-                scale,
-                size,
-                mode,
-                align_corners: align,
-            }
+            upsample(scale, size, mode, align, line)?
         }
         "pad" => {
             let pads = arg(&pos, &kw, 1, "pad")
@@ -644,7 +567,7 @@ fn functional(
         "conv1d" | "conv2d" | "conv3d" | "conv_transpose1d" | "conv_transpose2d"
         | "conv_transpose3d" | "linear" | "batch_norm" | "layer_norm" | "group_norm"
         | "instance_norm" | "embedding" => {
-            return layer_functional(it, f, x, pos, kw, site);
+            return layer_functional(it, f, x, Args { pos, kw }, site);
         }
         _ => {
             return Err(unsupported(
@@ -667,8 +590,7 @@ fn layer_functional(
     it: &mut Interp,
     f: &str,
     x: Rc<Tensor>,
-    pos: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
+    Args { pos, kw }: Args,
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
@@ -695,8 +617,10 @@ fn layer_functional(
                 &[
                     "input", "weight", "bias", "stride", "padding", "dilation", "groups",
                 ],
-                pos.clone(),
-                kw.clone(),
+                Args {
+                    pos: pos.clone(),
+                    kw: kw.clone(),
+                },
                 line,
             )?;
             let mut c = c.clone();

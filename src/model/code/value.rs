@@ -198,6 +198,41 @@ impl FunctionBody {
     }
 }
 
+/// A call's arguments as the paste passes them: positional, then keyword in the order written.
+pub struct Args {
+    pub pos: Vec<Value>,
+    pub kw: Vec<(Rc<str>, Value)>,
+}
+
+impl Args {
+    pub fn positional(pos: Vec<Value>) -> Self {
+        Args {
+            pos,
+            kw: Vec::new(),
+        }
+    }
+
+    pub fn keywords(kw: Vec<(Rc<str>, Value)>) -> Self {
+        Args {
+            pos: Vec::new(),
+            kw,
+        }
+    }
+
+    /// Every argument value, positional then keyword.
+    pub fn values(&self) -> impl Iterator<Item = &Value> {
+        self.pos.iter().chain(self.kw.iter().map(|(_, v)| v))
+    }
+
+    /// The failure of the first argument whose statement failed.
+    pub fn poisoned(&self) -> Result<(), super::eval::Failure> {
+        match self.values().find(|v| matches!(v, Value::Poison(_))) {
+            Some(Value::Poison(f)) => Err((**f).clone()),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// `functools.partial`.
 pub struct Partial {
     pub func: Value,
