@@ -629,7 +629,7 @@ fn torch_signature(family: &str, rank: Option<usize>) -> Option<&'static [&'stat
         ("relu" | "relu6" | "selu" | "silu" | "mish" | "hardswish" | "hardsigmoid", None) => {
             &["inplace"]
         }
-        ("sigmoid" | "tanh" | "softsign" | "softmax2d", None) => &[],
+        ("sigmoid" | "tanh" | "softsign", None) | ("softmax", Some(2)) => &[],
         ("leakyrelu", None) => &["negative_slope", "inplace"],
         ("elu", None) => &["alpha", "inplace"],
         ("hardtanh", None) => &["min_val", "max_val", "inplace"],
@@ -651,7 +651,7 @@ fn torch_signature(family: &str, rank: Option<usize>) -> Option<&'static [&'stat
             "_weight",
             "_freeze",
         ],
-        ("upsample" | "upsamplingnearest2d" | "upsamplingbilinear2d", _) => {
+        ("upsample" | "upsamplingnearest" | "upsamplingbilinear", _) => {
             &["size", "scale_factor", "mode", "align_corners"]
         }
         (
@@ -1012,7 +1012,7 @@ fn torch_op(
                 log: family == "logsoftmax",
             }
         }
-        ("softmax2d", None) => Op::Softmax {
+        ("softmax", Some(2)) => Op::Softmax {
             axis: -3,
             log: false,
         },
@@ -1052,7 +1052,7 @@ fn torch_op(
                 max_norm: b.float("max_norm")?,
             }
         }
-        ("upsample" | "upsamplingnearest2d" | "upsamplingbilinear2d", _)
+        ("upsample" | "upsamplingnearest" | "upsamplingbilinear", _)
             if family.starts_with("upsampl") =>
         {
             let (mode, align) = match (class, b.string("mode")?.as_deref()) {
