@@ -1,10 +1,12 @@
 //! A golden dump of everything the code generator writes, for refactors that must not change
 //! behaviour: every fourth recorded fixture layer (tests/fixtures/*.jsonl) for every target and
-//! option set (the full snippet, or its error), each target's answer lines and note, and every
-//! corpus model (tests/models/*.py) ported to every port target with and without its check.
+//! option set (the full snippet, or its error), each target's answer lines and note, every
+//! corpus model (tests/models, its folders too: code and printouts) and every model file
+//! (tests/files) ported to every port target with and without its check (the port, or its
+//! refusal).
 //!
-//! `cargo run --example golden -- OUT` writes the dump to OUT and prints how many
-//! snippets and answers it holds; run it before and after a change and compare the files
+//! `cargo run --release --example golden -- OUT` writes the dump to OUT and prints how many
+//! snippets, answers and ports it holds; run it before and after a change and compare the files
 //! byte for byte (`cmp`). The order is fixed (sorted files, file order, `Framework::ALL`).
 
 use std::fmt::Write as _;
@@ -13,6 +15,80 @@ use std::path::Path;
 
 use padlab::codegen::{Options, answer::answer, generate};
 use padlab::core::Framework;
+use padlab::model::port::{PortOptions, port};
+
+// The port tests' corpus reader (headers honoured, a deep stack); the rest of it is theirs.
+#[allow(dead_code)]
+#[path = "../tests/common/corpus.rs"]
+mod corpus;
+
+/// The files below `dir` whose names end in one of `ends`, sorted.
+fn files_below(dir: &Path, ends: &[&str]) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            let name = path.to_string_lossy().to_string();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if ends.iter().any(|e| name.ends_with(e)) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every corpus model and model file ported to every port target, with and without its check.
+fn ports(root: &Path, dump: &mut String) -> usize {
+    let mut ported = 0;
+    let targets = [
+        Framework::Torch,
+        Framework::Keras,
+        Framework::Tf,
+        Framework::Jax,
+    ];
+    for path in files_below(&root.join("tests/models"), &[".py", ".txt"]) {
+        let text = fs::read_to_string(&path).unwrap();
+        let name = path.strip_prefix(root).unwrap().display().to_string();
+        for target in targets {
+            for check in [false, true] {
+                let result = corpus::port_paste(text.clone(), target, PortOptions { check });
+                writeln!(dump, "=== port {name} -> {} check {check}", target.name()).unwrap();
+                match result {
+                    Ok(p) => {
+                        ported += 1;
+                        writeln!(dump, "{}\n{}", p.code, p.script.unwrap_or_default()).unwrap();
+                    }
+                    Err(e) => writeln!(dump, "refused {e}").unwrap(),
+                }
+            }
+        }
+    }
+    for path in files_below(&root.join("tests/files"), &[".onnx", ".keras", ".h5"]) {
+        let bytes = fs::read(&path).unwrap();
+        let name = path.strip_prefix(root).unwrap().display().to_string();
+        let model = padlab::model::file::open(&bytes, None, &name);
+        for target in targets {
+            for check in [false, true] {
+                writeln!(dump, "=== port {name} -> {} check {check}", target.name()).unwrap();
+                let result = model.as_ref().map_err(ToString::to_string).and_then(|m| {
+                    port(m, target, PortOptions { check }).map_err(|e| e.to_string())
+                });
+                match result {
+                    Ok(p) => {
+                        ported += 1;
+                        writeln!(dump, "{}\n{}", p.code, p.script.unwrap_or_default()).unwrap();
+                    }
+                    Err(e) => writeln!(dump, "refused {e}").unwrap(),
+                }
+            }
+        }
+    }
+    ported
+}
 
 fn main() {
     let out = std::env::args().nth(1).expect("usage: golden OUT");
@@ -74,6 +150,7 @@ fn main() {
         }
     }
 
+    let ported = ports(root, &mut dump);
     fs::write(&out, &dump).unwrap();
-    println!("{snippets} snippets, {answers} answers");
+    println!("{snippets} snippets, {answers} answers, {ported} ports");
 }
