@@ -13,7 +13,7 @@ use crate::core::Framework;
 use crate::core::LayerSpec;
 use crate::forms::compact::{CompactSpec, FieldError};
 use crate::forms::permalink::format_query;
-use crate::worker::protocol::{Panels, Reply, Request};
+use crate::worker::protocol::{LayerAsk, Panels, Reply, Request};
 
 /// The latest layer reply: the panels below the picture (code and plot included), as markup.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,14 +125,14 @@ impl Generator {
             let send = move || {
                 pending.set_value(None);
                 let selected = g.selected.get_value();
-                g.send(|id| Request::Layer {
-                    id,
+                let ask = LayerAsk {
                     options,
                     sweep,
                     selected,
                     want,
                     query,
-                });
+                };
+                g.send(|id| Request::Layer { id, ask });
             };
             pending.set_value(set_timeout_with_handle(send, REQUEST_DELAY).ok());
         });

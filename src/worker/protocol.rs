@@ -22,16 +22,7 @@ pub enum Request {
     /// One layer (its permalink query): the code for every target, the input-size plot, and
     /// the panels below the picture (the arithmetic, the framework table, the paddings that give
     /// the `want`ed output size, when one is typed).
-    Layer {
-        id: u64,
-        options: Options,
-        /// The dimension the plot sweeps (`None`: the one that matters).
-        sweep: Option<usize>,
-        /// The code tab shown.
-        selected: Framework,
-        want: String,
-        query: String,
-    },
+    Layer { id: u64, ask: LayerAsk },
     /// A pasted model: its table, its port to every target and the link that restores it.
     Model {
         id: u64,
@@ -63,6 +54,21 @@ pub enum Request {
         /// The file's length in bytes.
         size: u64,
     },
+}
+
+/// What a layer request asks: the layer and what the panels below the picture show of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayerAsk {
+    /// The code's options (the code panel's toggles).
+    pub options: Options,
+    /// The dimension the plot sweeps (`None`: the one that matters).
+    pub sweep: Option<usize>,
+    /// The code tab shown.
+    pub selected: Framework,
+    /// The wanted output size typed in the inverse panel.
+    pub want: String,
+    /// The layer, as its permalink query.
+    pub query: String,
 }
 
 /// What a model request asks besides the model itself (a paste's or a file's): the Model view's
@@ -254,19 +260,12 @@ impl Request {
     /// The message text.
     pub fn encode(&self) -> String {
         match self {
-            Request::Layer {
-                id,
-                options,
-                sweep,
-                selected,
-                want,
-                query,
-            } => Frame::new('L', *id)
-                .field(&flags(options))
-                .field(&sweep.map_or(String::new(), |d| d.to_string()))
-                .field(selected.name())
-                .field(want)
-                .field(query),
+            Request::Layer { id, ask } => Frame::new('L', *id)
+                .field(&flags(&ask.options))
+                .field(&ask.sweep.map_or(String::new(), |d| d.to_string()))
+                .field(ask.selected.name())
+                .field(&ask.want)
+                .field(&ask.query),
             Request::Model { id, ask, source } => Frame::new('M', *id).ask(ask).field(source),
             Request::PasteLayer { id, text, current } => {
                 Frame::new('P', *id).field(current).field(text)
@@ -292,14 +291,16 @@ impl Request {
         let request = match kind {
             'L' => Request::Layer {
                 id,
-                options: read_flags(f.next()?),
-                sweep: match f.next()? {
-                    "" => None,
-                    digits => Some(digits.parse().ok()?),
+                ask: LayerAsk {
+                    options: read_flags(f.next()?),
+                    sweep: match f.next()? {
+                        "" => None,
+                        digits => Some(digits.parse().ok()?),
+                    },
+                    selected: f.next()?.parse().ok()?,
+                    want: f.string()?,
+                    query: f.string()?,
                 },
-                selected: f.next()?.parse().ok()?,
-                want: f.string()?,
-                query: f.string()?,
             },
             'M' => Request::Model {
                 id,
@@ -435,14 +436,16 @@ mod tests {
         for request in [
             Request::Layer {
                 id: 7,
-                options: Options {
-                    check: true,
-                    ..Options::default()
+                ask: LayerAsk {
+                    options: Options {
+                        check: true,
+                        ..Options::default()
+                    },
+                    sweep: Some(1),
+                    selected: Framework::Tf,
+                    want: "100x20".into(),
+                    query: "op=conv&fw=keras&in=100x20&k=4x1&p=same".into(),
                 },
-                sweep: Some(1),
-                selected: Framework::Tf,
-                want: "100x20".into(),
-                query: "op=conv&fw=keras&in=100x20&k=4x1&p=same".into(),
             },
             Request::Model {
                 id: 8,
@@ -574,15 +577,17 @@ mod tests {
                     |(id, [check, export_safe, functional], sweep, selected, want, query)| {
                         Request::Layer {
                             id,
-                            options: Options {
-                                check,
-                                export_safe,
-                                functional,
+                            ask: LayerAsk {
+                                options: Options {
+                                    check,
+                                    export_safe,
+                                    functional,
+                                },
+                                sweep,
+                                selected,
+                                want,
+                                query,
                             },
-                            sweep,
-                            selected,
-                            want,
-                            query,
                         }
                     }
                 ),

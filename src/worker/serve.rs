@@ -42,18 +42,12 @@ pub fn answer(text: &str) -> String {
 
 fn reply(request: Request) -> Reply {
     match request {
-        Request::Layer {
-            id,
-            options,
-            sweep,
-            selected,
-            want,
-            query,
-        } => {
-            let spec = layer_spec(&query);
-            let mut panels = layer_panels(&query, &want);
+        Request::Layer { id, ask } => {
+            let spec = layer_spec(&ask.query);
+            let mut panels = layer_panels(&ask.query, &ask.want);
             panels.code =
-                panels::code_tabs(&layer_code(&spec, &options), selected, "").into_string();
+                panels::code_tabs(&layer_code(&spec, &ask.options), ask.selected, "").into_string();
+            let sweep = ask.sweep;
             let plot = layer_plot(&spec, sweep);
             let dims = spec.as_ref().map_or(0, |s| s.input.len());
             panels.plot = panels::plot(Some(&plot), true, false).into_string();
@@ -210,7 +204,6 @@ fn given_input(ask: &ModelAsk) -> Result<Option<Vec<i64>>, view::model::Output> 
 }
 
 fn file_model(ask: &ModelAsk, name: &str, bytes: &[u8]) -> view::model::Output {
-    let (check, selected) = (ask.check, ask.selected);
     let given = match given_input(ask) {
         Ok(given) => given,
         Err(output) => return output,
@@ -228,14 +221,23 @@ fn file_model(ask: &ModelAsk, name: &str, bytes: &[u8]) -> view::model::Output {
         format: crate::model::file::Format::detect(bytes),
     };
     let table = view::model::table(&model, problem.as_deref(), "view=model", &about);
+    model_output(&model, table, ask)
+}
+
+/// The view's output for a model read: its table, and its port to every target (with `check`,
+/// the script that builds the source itself, the paste's model or the file through ONNX Runtime
+/// or Keras, and compares the port with it).
+fn model_output(
+    model: &crate::model::Model,
+    table: view::model::Table,
+    ask: &ModelAsk,
+) -> view::model::Output {
     let code: Vec<TargetCode> = view::model::TARGETS
         .iter()
         .map(|&target| {
-            // With `check`, the script that loads the file itself (ONNX Runtime, or Keras) and
-            // compares the port with it: run beside the file, or given its path.
-            let text = port(&model, target, PortOptions { check })
+            let text = port(model, target, PortOptions { check: ask.check })
                 .map(|p| {
-                    if check {
+                    if ask.check {
                         p.script.unwrap_or(p.code)
                     } else {
                         p.code
@@ -245,7 +247,7 @@ fn file_model(ask: &ModelAsk, name: &str, bytes: &[u8]) -> view::model::Output {
             TargetCode { target, code: text }
         })
         .collect();
-    view::model::output(Ok(table), &code, selected)
+    view::model::output(Ok(table), &code, ask.selected)
 }
 
 /// The layer a permalink query names, or why there is none.
@@ -348,7 +350,7 @@ pub fn unpack(fragment: &str) -> Result<(String, String), String> {
 /// The Model view's output for a paste: its code per target (the self-check scripts with
 /// `check`) and its table, or why it cannot be read.
 fn model(ask: &ModelAsk, source: &str) -> view::model::Output {
-    let (check, selected, input) = (ask.check, ask.selected, ask.input.as_str());
+    let (selected, input) = (ask.selected, ask.input.as_str());
     let refuse = |why: String| view::model::output(Err(why), &[], selected);
     if source.trim().is_empty() {
         return refuse("Paste a model: a Keras Sequential or functional model, an nn.Sequential or an nn.Module class.".into());
@@ -377,22 +379,7 @@ fn model(ask: &ModelAsk, source: &str) -> view::model::Output {
         .then(|| PortError::NoInput.to_string());
     let about = about_paste(&model, source);
     let table = view::model::table(&model, problem.as_deref(), &pack(input, source), &about);
-    let code: Vec<TargetCode> = view::model::TARGETS
-        .iter()
-        .map(|&target| {
-            let text = port(&model, target, PortOptions { check })
-                .map(|p| {
-                    if check {
-                        p.script.unwrap_or(p.code)
-                    } else {
-                        p.code
-                    }
-                })
-                .map_err(|e| e.to_string());
-            TargetCode { target, code: text }
-        })
-        .collect();
-    view::model::output(Ok(table), &code, selected)
+    model_output(&model, table, ask)
 }
 
 /// Whether the paste was read as code or as a printed model: printed when the paste holds one
@@ -443,6 +430,7 @@ fn paste_layer(text: &str, current: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::worker::protocol::LayerAsk;
     use proptest::prelude::*;
 
     proptest! {
@@ -545,11 +533,13 @@ mod tests {
         let text = answer(
             &Request::Layer {
                 id: 7,
-                options,
-                sweep: None,
-                selected,
-                want: "3x3".into(),
-                query: query.into(),
+                ask: LayerAsk {
+                    options,
+                    sweep: None,
+                    selected,
+                    want: "3x3".into(),
+                    query: query.into(),
+                },
             }
             .encode(),
         );
