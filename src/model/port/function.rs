@@ -9,16 +9,92 @@ use std::collections::HashSet;
 
 use crate::codegen::plan::{Fill, Plan, Step};
 use crate::codegen::target::Target;
-use crate::codegen::writer::Py;
+use crate::codegen::writer::{Py, list};
 use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Conv, Interpolation, PadFill};
 
-use super::lines::{Helpers, embed_layer, single_calls};
+use super::lines::{Helpers, elementwise, embed_layer, reduce_name, single_calls};
 use super::{Access, PortError, Written, float, py_bool};
 
 use super::lines::{assignments, fill, note, port_names, variable_names};
-use super::plan::{PortPlan, PortStep, Var};
+use super::plan::{PortOp, PortPlan, PortStep, Var};
+
+/// The Python helper `resize_linear` (torch's linear interpolation along one axis), one text
+/// for every function-form target: each passes its rank expression, the weights it broadcasts
+/// (`w`) and the mix of the two gathers.
+macro_rules! resize_linear {
+    ($rank:literal, $weights:literal, $mix:literal) => {
+        concat!(
+            r#"def resize_linear(x, axis, size, ratio, align_corners):
+    """Linear interpolation along one axis to `size`, as torch's interpolate: output j reads source
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5 clamped at 0 (half-pixel
+    centres, which is also Keras's bilinear UpSampling)."""
+    n = x.shape[axis]
+    src = [j * ratio if align_corners else max((j + 0.5) * ratio - 0.5, 0.0) for j in range(size)]
+    low = [min(int(s), n - 1) for s in src]
+    high = [min(i + 1, n - 1) for i in low]
+    shape = [-1 if a == axis else 1 for a in range("#,
+            $rank,
+            r#")]
+    w = "#,
+            $weights,
+            r#"
+    return "#,
+            $mix
+        )
+    };
+}
+pub(super) use resize_linear;
+
+/// The Python helper `resize_cubic` (torch's and Keras's cubic convolution along one axis), one
+/// text for every function-form target: each passes its rank expression, a tap's indices, its
+/// weights (`w`) and the gather at them.
+macro_rules! resize_cubic {
+    ($rank:literal, $index:literal, $weights:literal, $take:literal) => {
+        concat!(
+            r#"def resize_cubic(x, axis, size, ratio, align_corners, torch_form):
+    """Cubic convolution along one axis to `size`: output j reads the four source elements around
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5. torch's bicubic: kernel
+    parameter -0.75, taps past the edge read the edge element. Keras's bicubic (TensorFlow's
+    resize_bicubic): -0.5, the fraction rounded to 1/1024 (its coefficient table), taps past the
+    edge dropped and the weights renormalised."""
+    n = x.shape[axis]
+    a = -0.75 if torch_form else -0.5
+
+    def kernel(d):
+        d = abs(d)
+        if d <= 1:
+            return ((a + 2) * d - (a + 3)) * d * d + 1
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
+
+    src = [j * ratio if align_corners else (j + 0.5) * ratio - 0.5 for j in range(size)]
+    base = [int(s // 1) for s in src]
+    fraction = [s - b if torch_form else round((s - b) * 1024) / 1024 for s, b in zip(src, base)]
+    taps = [[b - 1 + k for k in range(4)] for b in base]
+    weights = [[kernel(f + 1 - k) for k in range(4)] for f in fraction]
+    if not torch_form:
+        weights = [[w if 0 <= i < n else 0.0 for w, i in zip(ws, t)] for ws, t in zip(weights, taps)]
+        weights = [[w / sum(ws) for w in ws] for ws in weights]
+    shape = [-1 if d == axis else 1 for d in range("#,
+            $rank,
+            r#")]
+    out = 0.0
+    for k in range(4):
+        index = "#,
+            $index,
+            r#"
+        w = "#,
+            $weights,
+            r#"
+        out = out + "#,
+            $take,
+            r#" * w
+    return out"#
+        )
+    };
+}
+pub(super) use resize_cubic;
 
 /// One step's code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -105,6 +181,34 @@ pub(super) trait Function {
     fn repeat(r: i64, axis: usize) -> String;
     /// The elements at `indices` along `axis`.
     fn gather(indices: &[i64], axis: usize) -> String;
+
+    /// The array module (`tf`, `jnp`) and the neural-network one (`tf.nn`, `jax.nn`).
+    const NP: &'static str;
+    const NN: &'static str;
+    /// What the target's values are called in a comment (`tensor`, `array`).
+    const ARRAY: &'static str;
+    /// A reduction's function before its name (`tf.reduce_` + `max`, `jnp.` + `max`).
+    const REDUCE: &'static str;
+    /// Joins tensors along an axis.
+    const CONCAT: &'static str;
+    /// A tensor shaped like `{x}` filled with the value `{}`.
+    const FULL: &'static str;
+    /// The helpers that normalise over axes, by groups of channels and pool adaptively.
+    const NORMALIZE: &'static str;
+    const GROUP_NORM: &'static str;
+    const ADAPTIVE: &'static str;
+    /// Axes or sizes as the target's functions take them (a list, a tuple).
+    fn axes(values: &[i64]) -> String;
+    /// The index that broadcasts a per-channel weight over a rank-`rank` tensor.
+    fn per_channel(rank: usize) -> String;
+    /// A step the two targets write each their own way (convolutions, pools, batch
+    /// normalisation, dense layers, embeddings, splits, pixel shuffles, random values).
+    fn own_step(
+        w: &mut Writer,
+        g: &Graph,
+        plan: &PortPlan<Self::Pad>,
+        step: &PortStep<Self::Pad>,
+    ) -> Result<Code, PortError>;
 }
 
 /// A TF or JAX port being written.
@@ -118,16 +222,8 @@ pub(super) struct Writer {
     pub keys: usize,
 }
 
-/// One step's lines in a function-form target.
-pub(super) type StepCode<P> =
-    fn(&mut Writer, &Graph, &PortPlan<P>, &PortStep<P>) -> Result<Code, PortError>;
-
-/// Writes the plan as the function-form target `T`, each step through `step_code`.
-pub(super) fn write<T: Function>(
-    g: &Graph,
-    plan: &PortPlan<T::Pad>,
-    step_code: StepCode<T::Pad>,
-) -> Result<Written, PortError> {
+/// Writes the plan as the function-form target `T`.
+pub(super) fn write<T: Function>(g: &Graph, plan: &PortPlan<T::Pad>) -> Result<Written, PortError> {
     let mut w = Writer {
         helpers: Helpers::default(),
         defs: Py::new(),
@@ -137,7 +233,7 @@ pub(super) fn write<T: Function>(
     let codes = plan
         .steps
         .iter()
-        .map(|s| step_code(&mut w, g, plan, s))
+        .map(|s| step_code::<T>(&mut w, g, plan, s))
         .collect::<Result<Vec<_>, _>>()?;
     let mut head = Py::new();
     for i in T::IMPORTS {
@@ -175,6 +271,165 @@ pub(super) fn write<T: Function>(
         })
         .collect();
     Ok(Written { py, access })
+}
+
+/// One step's lines: the steps TF and JAX write alike here, the others by [`Function::own_step`].
+fn step_code<T: Function>(
+    w: &mut Writer,
+    g: &Graph,
+    plan: &PortPlan<T::Pad>,
+    step: &PortStep<T::Pad>,
+) -> Result<Code, PortError> {
+    let p = format!("params[{:?}]", step.name);
+    let rank = plan.input_shape(step, 0).len();
+    let keep = |k: bool| if k { ", keepdims=True" } else { "" };
+    let indices = |axes: &[usize]| -> Vec<i64> { axes.iter().map(|&a| a as i64).collect() };
+    Ok(match &step.op {
+        PortOp::Alias => Code::alias(&format!("the port's {} already has this order", T::ARRAY)),
+        PortOp::Transpose(q) => Code::expr(format!(
+            "{}.transpose({{x}}, {})",
+            T::NP,
+            T::axes(&indices(q))
+        )),
+        PortOp::AdaptivePool {
+            max,
+            output,
+            uniform: false,
+            ..
+        } => {
+            w.helpers.add(T::ADAPTIVE);
+            Code::expr(format!(
+                "adaptive_pool({{x}}, {}, {}{})",
+                list(output),
+                T::REDUCE,
+                if *max { "max" } else { "mean" }
+            ))
+        }
+        PortOp::GlobalPool {
+            max,
+            keepdims,
+            rank: n,
+        } => {
+            let axes: Vec<i64> = (T::SPATIAL..n + T::SPATIAL).map(|a| a as i64).collect();
+            Code::expr(format!(
+                "{}{}({{x}}, axis={}{})",
+                T::REDUCE,
+                if *max { "max" } else { "mean" },
+                T::axes(&axes),
+                keep(*keepdims)
+            ))
+        }
+        PortOp::LayerNorm(ln) => {
+            w.helpers.add(T::NORMALIZE);
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}",
+                T::axes(&ln.axes()),
+                float(ln.eps),
+                scale_shift(&p, ln.scale, ln.center, "")
+            ))
+        }
+        PortOp::GroupNorm {
+            groups,
+            eps,
+            affine,
+            ..
+        } => {
+            w.helpers.add(T::NORMALIZE);
+            w.helpers.add(T::GROUP_NORM);
+            Code::expr(format!(
+                "group_norm({{x}}, {groups}, {}){}",
+                float(*eps),
+                scale_shift(&p, *affine, *affine, &T::per_channel(rank))
+            ))
+        }
+        PortOp::InstanceNorm { eps, affine, .. } => {
+            w.helpers.add(T::NORMALIZE);
+            let spatial = rank.saturating_sub(2);
+            let axes: Vec<i64> = (T::SPATIAL..T::SPATIAL + spatial)
+                .map(|a| a as i64)
+                .collect();
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}",
+                T::axes(&axes),
+                float(*eps),
+                scale_shift(&p, *affine, *affine, &T::per_channel(rank))
+            ))
+        }
+        PortOp::Activation(a) => Code::expr(T::activation(*a, "{x}")),
+        PortOp::Softmax { axis, log } => Code::expr(format!(
+            "{}.{}softmax({{x}}, axis={axis})",
+            T::NN,
+            if *log { "log_" } else { "" }
+        )),
+        PortOp::Dropout { .. } => Code::alias("the identity at inference"),
+        PortOp::Identity => Code::alias("the identity"),
+        PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
+            let mut shape = plan.output_shape(step).to_vec();
+            if let Some(b) = shape.first_mut() {
+                *b = -1;
+            }
+            Code::expr(format!("{}.reshape({{x}}, {})", T::NP, T::axes(&shape)))
+        }
+        PortOp::Squeeze(axes) if axes.is_empty() => Code::alias("no size-1 axis to drop"),
+        PortOp::Squeeze(axes) => Code::expr(format!(
+            "{}.squeeze({{x}}, axis={})",
+            T::NP,
+            T::axes(&indices(axes))
+        )),
+        PortOp::Unsqueeze(axes) => {
+            let mut text = "{x}".to_string();
+            for a in axes {
+                text = format!("{}.expand_dims({text}, {a})", T::NP);
+            }
+            Code::expr(text)
+        }
+        PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
+        PortOp::Concat { axis } => Code::expr(format!("{}([{{xs}}], axis={axis})", T::CONCAT)),
+        PortOp::MatMul => Code::expr(format!("{}.matmul({{x0}}, {{x1}})", T::NP)),
+        PortOp::Pad { pairs, fill } => pad_code::<T>(w, pairs, *fill),
+        PortOp::Upsample {
+            input,
+            output,
+            scale,
+            mode,
+            align_corners,
+        } => upsample_code::<T>(
+            w,
+            plan.source,
+            Resize {
+                input,
+                output,
+                scale,
+                mode: *mode,
+                align_corners: *align_corners,
+            },
+        ),
+        PortOp::Elementwise {
+            op,
+            constant,
+            constant_first,
+        } => Code::expr(elementwise(
+            *op,
+            *constant,
+            *constant_first,
+            step.inputs.len(),
+            T::NP,
+            "{}",
+        )),
+        PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
+            (s, 0.0) => format!("{{x}} * {}", float(s)),
+            (0.0, o) => T::FULL.replace("{}", &float(o)),
+            (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
+        }),
+        PortOp::Reduce { op, axes, keepdims } => Code::expr(format!(
+            "{}{}({{x}}, axis={}{})",
+            T::REDUCE,
+            reduce_name(*op),
+            T::axes(&indices(axes)),
+            keep(*keepdims)
+        )),
+        _ => T::own_step(w, g, plan, step)?,
+    })
 }
 
 /// ` * gamma + beta` of a normalisation: the weights read from `p` (a step's params), each
