@@ -14,7 +14,7 @@ use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Conv, Interpolation, PadFill};
 
-use super::lines::{Helpers, elementwise, embed_layer, reduce_name, single_calls};
+use super::lines::{Helpers, elementwise, embed_layer, error_line, reduce_name, single_calls};
 use super::{Access, PortError, Written, float, py_bool};
 
 use super::lines::{assignments, fill, note, port_names, variable_names};
@@ -193,6 +193,10 @@ pub(super) trait Function {
     const CONCAT: &'static str;
     /// A tensor shaped like `{x}` filled with the value `{}`.
     const FULL: &'static str;
+    /// A float dtype's lowest value and minus infinity (an empty max-pool window's two
+    /// readings).
+    const LOWEST: &'static str;
+    const NEG_INF: &'static str;
     /// The helpers that normalise over axes, by groups of channels and pool adaptively.
     const NORMALIZE: &'static str;
     const GROUP_NORM: &'static str;
@@ -203,13 +207,12 @@ pub(super) trait Function {
     fn per_channel(rank: usize) -> String;
     /// A step the two targets write each their own way (convolutions, pools, batch
     /// normalisation, dense layers, embeddings, splits, pixel shuffles, random values).
-    fn own_step(
-        w: &mut Writer,
-        g: &Graph,
-        plan: &PortPlan<Self::Pad>,
-        step: &PortStep<Self::Pad>,
-    ) -> Result<Code, PortError>;
+    const OWN_STEP: OwnStep<Self::Pad>;
 }
+
+/// One step's lines in a function-form target.
+pub(super) type OwnStep<P> =
+    fn(&mut Writer, &Graph, &PortPlan<P>, &PortStep<P>) -> Result<Code, PortError>;
 
 /// A TF or JAX port being written.
 pub(super) struct Writer {
@@ -428,7 +431,33 @@ fn step_code<T: Function>(
             T::axes(&indices(axes)),
             keep(*keepdims)
         )),
-        _ => T::own_step(w, g, plan, step)?,
+        PortOp::PixelShuffle(r) => {
+            // Channel c*r*r + i*r + j -> row offset i, column offset j.
+            let rr = (r * r).max(1);
+            let (c, h, wd) = match (T::SPATIAL, plan.input_shape(step, 0)) {
+                (1, [_, h, wd, c]) => (*c / rr, *h, *wd),
+                (_, [_, c, h, wd]) => (*c / rr, *h, *wd),
+                _ => {
+                    return Err(PortError::at(
+                        error_line(g, step),
+                        "PixelShuffle of a tensor that is not a 2-D map",
+                    ));
+                }
+            };
+            let (split, whole) = if T::SPATIAL == 1 {
+                ([-1, h, wd, c, *r, *r], [-1, h * r, wd * r, c])
+            } else {
+                ([-1, c, *r, *r, h, wd], [-1, c, h * r, wd * r])
+            };
+            Code::expr(format!(
+                "{np}.reshape({np}.transpose({np}.reshape({{x}}, {}), {}), {})",
+                T::axes(&split),
+                T::axes(&[0, 1, 4, 2, 5, 3]),
+                T::axes(&whole),
+                np = T::NP
+            ))
+        }
+        _ => (T::OWN_STEP)(w, g, plan, step)?,
     })
 }
 
@@ -501,7 +530,7 @@ pub(super) fn conv_code<T: Function>(
 }
 
 /// A pool's lines: one call per step of its single-layer plan when each is one (`window`
-/// writes the pooling and empty-window steps), else the single-layer function embedded.
+/// writes the pooling step), else the single-layer function embedded.
 pub(super) fn pool_code<T: Function>(
     w: &mut Writer,
     line: usize,
@@ -520,6 +549,22 @@ pub(super) fn pool_code<T: Function>(
         lines.push(match s {
             Step::Pad { pairs, fill } => T::pad_spatial(w, pairs, *fill),
             Step::Crop { pairs } => crop_spatial::<T>(pairs),
+            Step::EmptyWindows { to_neg_inf: true } => {
+                format!(
+                    "{}.where({{x}} == {}, {}, {{x}})",
+                    T::NP,
+                    T::LOWEST,
+                    T::NEG_INF
+                )
+            }
+            Step::EmptyWindows { to_neg_inf: false } => {
+                format!(
+                    "{}.where({{x}} == {}, {}, {{x}})",
+                    T::NP,
+                    T::NEG_INF,
+                    T::LOWEST
+                )
+            }
             other => window(other).ok_or_else(|| {
                 PortError::at(line, "a pooling step the port writes as a function")
             })?,

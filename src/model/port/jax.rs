@@ -15,7 +15,7 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, PadFill};
 
 use super::function::{
-    self, Code, Function, Writer, conv_code, dense_code, pool_code, scale_shift,
+    self, Code, Function, OwnStep, Writer, conv_code, dense_code, pool_code, scale_shift,
 };
 use super::lines::error_line;
 use super::plan::{PortOp, PortPlan, PortStep};
@@ -120,6 +120,8 @@ impl Function for JaxPort {
     }
 
     const NP: &'static str = "jnp";
+    const LOWEST: &'static str = "jnp.finfo({x}.dtype).min";
+    const NEG_INF: &'static str = "-jnp.inf";
     const NN: &'static str = "jax.nn";
     const ARRAY: &'static str = "array";
     const REDUCE: &'static str = "jnp.";
@@ -138,14 +140,7 @@ impl Function for JaxPort {
         per_channel(rank.saturating_sub(2))
     }
 
-    fn own_step(
-        w: &mut Writer,
-        g: &Graph,
-        plan: &PortPlan<JaxPad>,
-        step: &PortStep<JaxPad>,
-    ) -> Result<Code, PortError> {
-        own_step(w, g, plan, step)
-    }
+    const OWN_STEP: OwnStep<Self::Pad> = own_step;
 }
 
 /// Writes the plan as JAX.
@@ -247,12 +242,6 @@ fn own_step(
         }
         PortOp::Pool { plan: pp, spec } => {
             pool_code::<JaxPort>(w, line, step, (spec, pp), true, |s| match s {
-                Step::EmptyWindows { to_neg_inf: false } => {
-                    Some("jnp.where({x} == -jnp.inf, jnp.finfo({x}.dtype).min, {x})".into())
-                }
-                Step::EmptyWindows { to_neg_inf: true } => {
-                    Some("jnp.where({x} == jnp.finfo({x}.dtype).min, -jnp.inf, {x})".into())
-                }
                 Step::Pool(p) => Some(pool_expr(
                     "{x}",
                     p.max,
@@ -307,23 +296,6 @@ fn own_step(
             dense_code::<JaxPort>(text, *a)
         }
         PortOp::Embedding { .. } => Code::expr(format!("jnp.take({p}[\"w\"], {{x}}, axis=0)")),
-        PortOp::PixelShuffle(r) => {
-            // [N, C*r*r, H, W], channel c*r*r + i*r + j -> row offset i, column offset j.
-            let (c, h, wd) = match plan.input_shape(step, 0) {
-                [_, c, h, wd] => (*c / (r * r).max(1), *h, *wd),
-                _ => {
-                    return Err(PortError::at(
-                        line,
-                        "PixelShuffle of a tensor that is not a 2-D map",
-                    ));
-                }
-            };
-            Code::expr(format!(
-                "jnp.reshape(jnp.transpose(jnp.reshape({{x}}, (-1, {c}, {r}, {r}, {h}, {wd})), (0, 1, 4, 2, 5, 3)), (-1, {c}, {}, {}))",
-                h * r,
-                wd * r
-            ))
-        }
         PortOp::Random { normal } => {
             let k = w.keys;
             w.keys += 1;

@@ -11,7 +11,7 @@ use crate::codegen::writer::{dilation_arg, list, pad_list, pair_list};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, PadFill};
 
-use super::function::{self, Code, Function, Writer, conv_code, dense_code, pool_code};
+use super::function::{self, Code, Function, OwnStep, Writer, conv_code, dense_code, pool_code};
 use super::lines::error_line;
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{PortError, Written, float, py_bool};
@@ -149,6 +149,8 @@ impl Function for TfPort {
     }
 
     const NP: &'static str = "tf";
+    const LOWEST: &'static str = "{x}.dtype.min";
+    const NEG_INF: &'static str = "float(\"-inf\")";
     const NN: &'static str = "tf.nn";
     const ARRAY: &'static str = "tensor";
     const REDUCE: &'static str = "tf.reduce_";
@@ -167,14 +169,7 @@ impl Function for TfPort {
         String::new()
     }
 
-    fn own_step(
-        w: &mut Writer,
-        g: &Graph,
-        plan: &PortPlan<TfPad>,
-        step: &PortStep<TfPad>,
-    ) -> Result<Code, PortError> {
-        own_step(w, g, plan, step)
-    }
+    const OWN_STEP: OwnStep<Self::Pad> = own_step;
 }
 
 /// Writes the plan as TensorFlow.
@@ -349,12 +344,6 @@ fn own_step(
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
             pool_code::<TfPort>(w, line, step, (spec, pp), false, |s| match s {
-                Step::EmptyWindows { to_neg_inf: true } => {
-                    Some("tf.where({x} == {x}.dtype.min, float(\"-inf\"), {x})".into())
-                }
-                Step::EmptyWindows { to_neg_inf: false } => {
-                    Some("tf.where({x} == float(\"-inf\"), {x}.dtype.min, {x})".into())
-                }
                 Step::Pool(p) => Some(format!(
                     "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding={})",
                     if p.max { "max" } else { "avg" },
@@ -424,23 +413,6 @@ fn own_step(
             dense_code::<TfPort>(text, *a)
         }
         PortOp::Embedding { .. } => Code::expr(format!("tf.gather({p}[\"w\"], {{x}})")),
-        PortOp::PixelShuffle(r) => {
-            // [N, H, W, C*r*r], channel c*r*r + i*r + j -> row offset i, column offset j.
-            let (h, wd, c) = match plan.input_shape(step, 0) {
-                [_, h, wd, c] => (*h, *wd, *c / (r * r).max(1)),
-                _ => {
-                    return Err(PortError::at(
-                        line,
-                        "PixelShuffle of a tensor that is not a 2-D map",
-                    ));
-                }
-            };
-            Code::expr(format!(
-                "tf.reshape(tf.transpose(tf.reshape({{x}}, [-1, {h}, {wd}, {c}, {r}, {r}]), [0, 1, 4, 2, 5, 3]), [-1, {}, {}, {c}])",
-                h * r,
-                wd * r
-            ))
-        }
         PortOp::Random { normal } => Code::expr(if *normal {
             "tf.random.normal(tf.shape({x}))"
         } else {
