@@ -20,6 +20,31 @@ use super::{Access, PortError, Written, float, py_bool};
 use super::lines::{assignments, fill, note, port_names, variable_names};
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 
+/// The Python helper `adaptive_pool` (torch's adaptive pooling window rule), one text for every
+/// function-form target: each passes its layout's name, its first spatial axis and the window
+/// `a:b` of `x` along `axis`, reduced and joined back.
+macro_rules! adaptive_pool {
+    ($layout:literal, $start:literal, $join:literal) => {
+        concat!(
+            r#"def adaptive_pool(x, sizes, reduce):
+    """torch's adaptive pooling over the spatial axes (channels "#,
+            $layout,
+            r#"): output i of an axis of n
+    inputs reduces inputs floor(i * n / size) to ceil((i + 1) * n / size), one axis at a time."""
+    for axis, size in enumerate(sizes, start="#,
+            $start,
+            r#"):
+        n = x.shape[axis]
+        windows = [(i * n // size, -(-(i + 1) * n // size)) for i in range(size)]
+        x = "#,
+            $join,
+            r#"
+    return x"#
+        )
+    };
+}
+pub(super) use adaptive_pool;
+
 /// The Python helper `resize_linear` (torch's linear interpolation along one axis), one text
 /// for every function-form target: each passes its rank expression, the weights it broadcasts
 /// (`w`) and the mix of the two gathers.
@@ -163,7 +188,8 @@ pub(super) trait Function {
     const CONVERT: &'static str;
     /// What the docstring says about `params`.
     const DOC: &'static str;
-    /// The helpers' names (never a tensor's).
+    /// The names of the helpers only this target defines (with [`SHARED_HELPERS`], never a
+    /// tensor's).
     const HELPER_NAMES: &'static [&'static str];
     /// The first spatial axis: 1 channels last, 2 channels first.
     const SPATIAL: usize;
@@ -230,7 +256,7 @@ pub(super) fn write<T: Function>(g: &Graph, plan: &PortPlan<T::Pad>) -> Result<W
     let mut w = Writer {
         helpers: Helpers::default(),
         defs: Py::new(),
-        names: Names::new(T::HELPER_NAMES),
+        names: Names::new(&[SHARED_HELPERS, T::HELPER_NAMES].concat()),
         keys: 0,
     };
     let codes = plan
@@ -657,6 +683,15 @@ pub(super) fn upsample_code<T: Function>(w: &mut Writer, source: Framework, r: R
     }
     Code::lines_or_alias(lines, "the size is unchanged")
 }
+
+/// The helpers both targets define, each its own text.
+const SHARED_HELPERS: &[&str] = &[
+    "adaptive_pool",
+    "resize_linear",
+    "resize_cubic",
+    "normalize",
+    "group_norm",
+];
 
 /// Python names in use in the port: module names, helpers, Python's keywords and the builtins
 /// the code calls are never taken by a tensor or a function.

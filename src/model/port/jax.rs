@@ -25,14 +25,11 @@ use super::{PortError, Written, float, py_bool};
 const DOC: &str = "params[<layer>] holds its weights in PyTorch's layouts: convolution kernels \
      [out, in/groups, k...] (transposed [in, out/groups, k...]), dense [out, in].";
 
-const ADAPTIVE: &str = r#"def adaptive_pool(x, sizes, reduce):
-    """torch's adaptive pooling over the spatial axes (channels first): output i of an axis of n
-    inputs reduces inputs floor(i * n / size) to ceil((i + 1) * n / size), one axis at a time."""
-    for axis, size in enumerate(sizes, start=2):
-        n = x.shape[axis]
-        windows = [(i * n // size, -(-(i + 1) * n // size)) for i in range(size)]
-        x = jnp.concatenate([reduce(lax.slice_in_dim(x, a, b, axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)
-    return x"#;
+const ADAPTIVE: &str = function::adaptive_pool!(
+    "first",
+    2,
+    "jnp.concatenate([reduce(lax.slice_in_dim(x, a, b, axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)"
+);
 
 const RESIZE_LINEAR: &str = function::resize_linear!(
     "x.ndim",
@@ -59,14 +56,6 @@ const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
     y = x.reshape(shape[0], groups, shape[1] // groups, *shape[2:])
     return normalize(y, tuple(range(2, y.ndim)), eps).reshape(shape)"#;
 
-const HELPER_NAMES: &[&str] = &[
-    "adaptive_pool",
-    "resize_linear",
-    "resize_cubic",
-    "normalize",
-    "group_norm",
-];
-
 /// The port as JAX.
 pub struct JaxPort;
 
@@ -82,7 +71,7 @@ impl Function for JaxPort {
     ];
     const CONVERT: &'static str = "jnp.asarray({})";
     const DOC: &'static str = DOC;
-    const HELPER_NAMES: &'static [&'static str] = HELPER_NAMES;
+    const HELPER_NAMES: &'static [&'static str] = &[];
     const SPATIAL: usize = 2;
     const RESIZE_LINEAR: &'static str = RESIZE_LINEAR;
     const RESIZE_CUBIC: &'static str = RESIZE_CUBIC;

@@ -37,14 +37,11 @@ const PAD_WRAP: &str = r#"def pad_wrap(x, pairs):
             x = tf.gather(x, [i % n for i in range(-before, n + after)], axis=axis)
     return x"#;
 
-const ADAPTIVE: &str = r#"def adaptive_pool(x, sizes, reduce):
-    """torch's adaptive pooling over the spatial axes (channels last): output i of an axis of n
-    inputs reduces inputs floor(i * n / size) to ceil((i + 1) * n / size), one axis at a time."""
-    for axis, size in enumerate(sizes, start=1):
-        n = x.shape[axis]
-        windows = [(i * n // size, -(-(i + 1) * n // size)) for i in range(size)]
-        x = tf.concat([reduce(tf.gather(x, list(range(a, b)), axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)
-    return x"#;
+const ADAPTIVE: &str = function::adaptive_pool!(
+    "last",
+    1,
+    "tf.concat([reduce(tf.gather(x, list(range(a, b)), axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)"
+);
 
 const RESIZE_LINEAR: &str = function::resize_linear!(
     "len(x.shape)",
@@ -71,15 +68,7 @@ const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
     y = normalize(y, list(range(1, len(shape) - 1)) + [len(shape)], eps)
     return tf.reshape(y, [-1, *shape[1:]])"#;
 
-const HELPER_NAMES: &[&str] = &[
-    "pad_edge",
-    "pad_wrap",
-    "adaptive_pool",
-    "resize_linear",
-    "resize_cubic",
-    "normalize",
-    "group_norm",
-];
+const HELPER_NAMES: &[&str] = &["pad_edge", "pad_wrap"];
 
 /// The port as TensorFlow.
 pub struct TfPort;
