@@ -10,7 +10,7 @@ use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module, padding_val
 use crate::codegen::writer::{Py, args, short, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, Interpolation, PadFill, Reduce};
 
 use super::lines::{
     Helpers, assignments, elementwise, embed_layer, error_line, fill, note, port_names,
@@ -146,7 +146,7 @@ struct Parts {
     lines: Vec<Line>,
 }
 
-/// The module of a pad or crop, or a forward line when it pads more than the spatial axes.
+/// The single-layer fill of a pad's fill.
 fn fill_of(f: PadFill) -> Fill {
     match f {
         PadFill::Constant(_) => Fill::Zero,
@@ -154,6 +154,23 @@ fn fill_of(f: PadFill) -> Fill {
         PadFill::Replicate => Fill::Replicate,
         PadFill::Circular => Fill::Circular,
     }
+}
+
+/// The module of a step around a convolution's or pool's layer (a pad, a crop, the empty
+/// windows' rewrite); `None` for the layer itself.
+fn around_module(w: &mut Writer, s: &Step<TorchPad>) -> Option<String> {
+    Some(match s {
+        Step::Pad { pairs, fill } => pad_module(pairs, *fill),
+        Step::Crop { pairs } => {
+            let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
+            pad_module(&negative, Fill::Zero)
+        }
+        Step::EmptyWindows { to_neg_inf } => {
+            w.helpers.add(EMPTY_WINDOWS);
+            format!("EmptyWindows({})", py_bool(*to_neg_inf))
+        }
+        _ => return None,
+    })
 }
 
 struct Writer {
@@ -333,11 +350,7 @@ fn step_parts(
     let line = error_line(g, step);
     let rank_of = |v: Var| plan.tensors[v.0].shape.len();
     match &step.op {
-        PortOp::Alias => {
-            let x = step.inputs.first().copied().unwrap_or(Var(0));
-            let _ = x;
-            p.lines.push(Line::Expr("{x}".into()));
-        }
+        PortOp::Alias => p.lines.push(Line::Expr("{x}".into())),
         PortOp::Transpose(q) => {
             w.helpers.add(PERMUTE);
             let order: Vec<String> = q.iter().map(usize::to_string).collect();
@@ -351,7 +364,6 @@ fn step_parts(
             let (cp, conv, in_channels) = (&c.plan, &c.conv, c.in_channels);
             let n = c.rank();
             let shape = &cp.semantics.shape;
-            let depthwise = matches!(conv.groups, Groups::Depthwise { .. });
             let (out, groups) = c.out_and_groups();
             let layer_bias = conv.bias && !cp.adds_bias() && !(conv.separable);
             let mut k = 0;
@@ -366,12 +378,6 @@ fn step_parts(
             };
             for s in &cp.steps {
                 match s {
-                    Step::Pad { pairs, fill } => next(&mut p, pad_module(pairs, *fill), false),
-                    Step::Crop { pairs } => {
-                        let negative: Vec<(i64, i64)> =
-                            pairs.iter().map(|&(b, a)| (-b, -a)).collect();
-                        next(&mut p, pad_module(&negative, Fill::Zero), false);
-                    }
                     Step::Conv {
                         padding,
                         kernel,
@@ -429,16 +435,11 @@ fn step_parts(
                             module(&mut p, format!("{name}__bias"), format!("Bias({out})"));
                         }
                     }
-                    Step::EmptyWindows { to_neg_inf } => {
-                        w.helpers.add(EMPTY_WINDOWS);
-                        next(
-                            &mut p,
-                            format!("EmptyWindows({})", py_bool(*to_neg_inf)),
-                            false,
-                        );
-                    }
-                    Step::Pool { .. } | Step::AverageRatio { .. } => {
-                        return Err(PortError::at(line, "a pooling step in a convolution"));
+                    other => {
+                        let ctor = around_module(w, other).ok_or_else(|| {
+                            PortError::at(line, "a pooling step in a convolution")
+                        })?;
+                        next(&mut p, ctor, false);
                     }
                 }
             }
@@ -453,7 +454,6 @@ fn step_parts(
                     ),
                 );
             }
-            let _ = depthwise;
             if let Some(a) = conv.activation {
                 let k2 = p.modules.len();
                 module(&mut p, format!("{name}__act{k2}"), activation(a));
@@ -468,20 +468,13 @@ fn step_parts(
                 let mut k = 0;
                 for s in &pp.steps {
                     let ctor = match s {
-                        Step::Pad { pairs, fill } => pad_module(pairs, *fill),
-                        Step::Crop { pairs } => {
-                            let negative: Vec<(i64, i64)> =
-                                pairs.iter().map(|&(b, a)| (-b, -a)).collect();
-                            pad_module(&negative, Fill::Zero)
-                        }
-                        Step::EmptyWindows { to_neg_inf } => {
-                            w.helpers.add(EMPTY_WINDOWS);
-                            format!("EmptyWindows({})", py_bool(*to_neg_inf))
-                        }
                         Step::Pool(p) => {
                             pool_module(p, ("padding", padding_value(&p.padding), "0"))
                         }
-                        _ => continue,
+                        other => match around_module(w, other) {
+                            Some(ctor) => ctor,
+                            None => continue,
+                        },
                     };
                     let mname = if matches!(s, Step::Pool { .. }) {
                         name.clone()
