@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::super::graph::Graph;
 use super::keras::{
-    InputShape, KerasConfig, KerasLayer, KerasModel, ModelClass, TensorRef, triple,
+    InputShape, KerasConfig, KerasLayer, KerasModel, ModelClass, TensorRef, keras_tensor,
 };
 use super::{FileError, Format};
 
@@ -42,6 +42,11 @@ fn dropped(key: &str) -> bool {
     ) || key.ends_with("_initializer")
         || key.ends_with("_regularizer")
         || key.ends_with("_constraint")
+}
+
+/// A name as a Python string literal.
+fn quoted(name: &str) -> String {
+    serde_json::to_string(name).unwrap_or_default()
 }
 
 /// A JSON value as a Python literal (lists as tuples: Keras takes tuples for sizes).
@@ -180,6 +185,15 @@ impl Writer<'_> {
         }
     }
 
+    /// Where a model's own lines are said to be: its path, or its name at the top.
+    fn model_path(m: &KerasConfig, path: &str) -> String {
+        if path.is_empty() {
+            m.name.clone()
+        } else {
+            path.to_string()
+        }
+    }
+
     fn layer_path(path: &str, name: &str) -> String {
         if path.is_empty() {
             name.to_string()
@@ -224,7 +238,7 @@ impl Writer<'_> {
             return self.model(m, &at, false, depth + 1);
         }
         let mut kwargs = self.config_kwargs(&l.config, &at)?;
-        let name = serde_json::to_string(&l.name).unwrap_or_default();
+        let name = quoted(&l.name);
         kwargs.push(format!("name={name}"));
         if !l
             .class_name
@@ -269,21 +283,17 @@ impl Writer<'_> {
         if declared.is_none() {
             declared = one(m.build_input_shape.as_ref());
         }
-        let at = if path.is_empty() {
-            m.name.clone()
-        } else {
-            path.to_string()
-        };
+        let at = Self::model_path(m, path);
         if top {
             let shape = self.input_shape(&input_name, declared.as_deref(), true)?;
-            let name = serde_json::to_string(&input_name).unwrap_or_default();
+            let name = quoted(&input_name);
             items.insert(
                 0,
                 format!("keras.Input(shape={}, name={name})", shape_literal(&shape)),
             );
         }
         let v = self.var("m");
-        let name = serde_json::to_string(&m.name).unwrap_or_default();
+        let name = quoted(&m.name);
         self.line(
             &at,
             format!(
@@ -304,11 +314,7 @@ impl Writer<'_> {
         // Each layer's variable, and each call's output variable.
         let mut layer_vars: Vec<(String, String)> = Vec::new();
         let mut calls: Vec<(String, usize, String)> = Vec::new();
-        let at = if path.is_empty() {
-            m.name.clone()
-        } else {
-            path.to_string()
-        };
+        let at = Self::model_path(m, path);
         let find =
             |calls: &Vec<(String, usize, String)>, r: &TensorRef, many: bool| -> Option<String> {
                 calls
@@ -352,7 +358,7 @@ impl Writer<'_> {
                 }
                 first = false;
                 let v = self.var("t");
-                let name = serde_json::to_string(&l.name).unwrap_or_default();
+                let name = quoted(&l.name);
                 self.line(
                     &lat,
                     format!(
@@ -460,7 +466,7 @@ impl Writer<'_> {
         let inputs = refs(&m.inputs)?;
         let outputs = refs(&m.outputs)?;
         let v = self.var("m");
-        let name = serde_json::to_string(&m.name).unwrap_or_default();
+        let name = quoted(&m.name);
         self.line(
             &at,
             format!("{v} = keras.Model(inputs={inputs}, outputs={outputs}, name={name})"),
@@ -507,13 +513,10 @@ fn python_arg(
     if depth > 32 {
         return None;
     }
+    if let Some(t) = keras_tensor(v) {
+        return Some(resolve(&t?));
+    }
     match v {
-        Value::Object(o)
-            if o.get("class_name").and_then(Value::as_str) == Some("__keras_tensor__") =>
-        {
-            let h = o.get("config")?.get("keras_history")?.as_array()?;
-            Some(resolve(&triple(h)?))
-        }
         Value::Array(items) => {
             let mut parts = Vec::with_capacity(items.len());
             for x in items {
