@@ -304,18 +304,12 @@ fn rule(
             if x.len() < 2 {
                 return Err("a dense layer needs a batch and a feature axis".into());
             }
-            if let Some(declared) = in_features
-                && *declared != last
-            {
-                out.flags.push(Flag::Declared {
-                    declared: *declared,
-                    actual: last,
-                });
+            declared_size(out, *in_features, last, |declared| {
                 let rows = elements(&x[..x.len() - 1]).unwrap_or(i64::MAX);
-                return Err(format!(
+                format!(
                     "mat1 and mat2 shapes cannot be multiplied ({rows}x{last} and {declared}x{units})"
-                ));
-            }
+                )
+            })?;
             let mut v = x;
             if let Some(l) = v.last_mut() {
                 *l = *units;
@@ -536,23 +530,17 @@ fn conv_rule(
             "non-positive groups is not supported (got {groups})"
         ));
     }
-    if let Some(declared) = conv.in_channels
-        && declared != c
-    {
-        out.flags.push(Flag::Declared {
-            declared,
-            actual: c,
-        });
+    declared_size(out, conv.in_channels, c, |declared| {
         let weight = if conv.spec.op == LayerOp::ConvTranspose {
             format!("[{declared}, {}, ...]", conv.filters / groups.max(1))
         } else {
             format!("[{}, {}, ...]", conv.filters, declared / groups.max(1))
         };
-        return Err(format!(
+        format!(
             "Given groups={groups}, weight of size {weight}, expected input{} to have {declared} channels, but got {c} channels instead",
             show(x)
-        ));
-    }
+        )
+    })?;
     if c % groups != 0 {
         return Err(format!(
             "The number of input channels ({c}) must be divisible by the number of groups ({groups})"
@@ -566,6 +554,28 @@ fn conv_rule(
         _ => conv.filters,
     };
     Ok(vec![join_map(fw, x[0], filters, &answer.output())])
+}
+
+/// A size the layer declares (its input features or channels) against the input's: a
+/// mismatch is flagged and refused with `message(declared)`.
+fn declared_size(
+    out: &mut Inferred,
+    declared: Option<i64>,
+    actual: i64,
+    message: impl FnOnce(i64) -> String,
+) -> Result<(), String> {
+    match declared {
+        Some(declared) if declared != actual => {
+            out.flags.push(Flag::Declared { declared, actual });
+            Err(message(declared))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The channels of a feature map (its last axis when the rank leaves no other).
+fn channels_of(fw: Framework, x: &Shape) -> i64 {
+    x[channel_axis(fw, x.len()).min(x.len().saturating_sub(1))]
 }
 
 fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Result<Shape, String> {
@@ -586,17 +596,9 @@ fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Resul
                     features: actual,
                 });
             }
-            if let Some(declared) = features
-                && *declared != actual
-            {
-                out.flags.push(Flag::Declared {
-                    declared: *declared,
-                    actual,
-                });
-                return Err(format!(
-                    "running_mean should contain {actual} elements not {declared}"
-                ));
-            }
+            declared_size(out, *features, actual, |declared| {
+                format!("running_mean should contain {actual} elements not {declared}")
+            })?;
             if fw == Framework::Torch && !(2..=5).contains(&x.len()) {
                 return Err(format!("expected 2D to 5D input (got {}D input)", x.len()));
             }
@@ -626,19 +628,13 @@ fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Resul
         Norm::Group {
             groups, channels, ..
         } => {
-            let c = x[channel_axis(fw, x.len()).min(x.len().saturating_sub(1))];
-            if let Some(declared) = channels
-                && *declared != c
-            {
-                out.flags.push(Flag::Declared {
-                    declared: *declared,
-                    actual: c,
-                });
-                return Err(format!(
+            let c = channels_of(fw, x);
+            declared_size(out, *channels, c, |declared| {
+                format!(
                     "Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape [{declared}] and input of shape {}",
                     show(x)
-                ));
-            }
+                )
+            })?;
             if *groups < 1 || c % groups != 0 {
                 return Err(format!(
                     "Expected number of channels in input to be divisible by num_groups, but got input of shape {} and num_groups={groups}",
@@ -648,18 +644,12 @@ fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Resul
             Ok(x.clone())
         }
         Norm::Instance { features, .. } => {
-            let c = x[channel_axis(fw, x.len()).min(x.len().saturating_sub(1))];
-            if let Some(declared) = features
-                && *declared != c
-            {
-                out.flags.push(Flag::Declared {
-                    declared: *declared,
-                    actual: c,
-                });
-                return Err(format!(
+            let c = channels_of(fw, x);
+            declared_size(out, *features, c, |declared| {
+                format!(
                     "expected input's size at dim=1 to match num_features ({declared}), but got: {c}."
-                ));
-            }
+                )
+            })?;
             Ok(x.clone())
         }
     }
