@@ -14,7 +14,9 @@ use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, Conv, Interpolation, PadFill};
 
-use super::lines::{Helpers, elementwise, embed_layer, error_line, reduce_name, single_calls};
+use super::lines::{
+    Helpers, elementwise, embed_layer, error_line, reduce_name, single_calls, slice_index,
+};
 use super::{Access, PortError, Written, float, py_bool};
 
 use super::lines::{assignments, fill, note, port_names, variable_names};
@@ -953,29 +955,6 @@ pub(super) fn repeat_factor(indices: &[i64], input: i64) -> Option<i64> {
         .enumerate()
         .all(|(j, &i)| i == j as i64 / f)
         .then_some(f)
-}
-
-/// `x[...]` text of a slice: `(axis, start, end, step, index)` per sliced axis.
-pub(super) fn slice_index(rank: usize, axes: &[(usize, i64, i64, i64, bool)]) -> String {
-    let mut parts: Vec<String> = vec![":".into(); rank];
-    for &(a, start, end, step, index) in axes {
-        if let Some(part) = parts.get_mut(a) {
-            *part = if index {
-                start.to_string()
-            } else if step == 1 {
-                format!("{start}:{end}")
-            } else {
-                format!("{start}:{end}:{step}")
-            };
-        }
-    }
-    while parts.last().is_some_and(|s| s == ":") {
-        parts.pop();
-    }
-    if parts.is_empty() {
-        parts.push(":".into());
-    }
-    format!("[{}]", parts.join(", "))
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 use super::lines::{
     Helpers, elementwise, embed_layer, error_line, fill, note, port_names, reduce_name,
-    single_calls, variable_names,
+    single_calls, slice_index, variable_names,
 };
 use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
@@ -821,24 +821,9 @@ fn step_lines(
             lines.push(reshape_line(&name, in_shape, out_shape));
         }
         PortOp::Slice(axes) => {
-            let mut parts: Vec<String> = vec![":".into(); rank];
-            for &(a, start, end, stepv, index) in axes {
-                if let Some(p) = parts.get_mut(a) {
-                    *p = if index {
-                        start.to_string()
-                    } else if stepv == 1 {
-                        format!("{start}:{end}")
-                    } else {
-                        format!("{start}:{end}:{stepv}")
-                    };
-                }
-            }
-            while parts.last().is_some_and(|s| s == ":") {
-                parts.pop();
-            }
             lines.push(Line::Call(lambda(
                 &name,
-                format!("t[{}]", parts.join(", ")),
+                format!("t{}", slice_index(rank, axes)),
             )));
         }
         PortOp::Split { axis, sizes } => {

@@ -257,3 +257,26 @@ pub(super) fn elementwise(
         }
     }
 }
+
+/// `x[...]` text of a slice: `(axis, start, end, step, index)` per sliced axis.
+pub(super) fn slice_index(rank: usize, axes: &[(usize, i64, i64, i64, bool)]) -> String {
+    let mut parts: Vec<String> = vec![":".into(); rank];
+    for &(a, start, end, step, index) in axes {
+        if let Some(part) = parts.get_mut(a) {
+            *part = if index {
+                start.to_string()
+            } else if step == 1 {
+                format!("{start}:{end}")
+            } else {
+                format!("{start}:{end}:{step}")
+            };
+        }
+    }
+    while parts.last().is_some_and(|s| s == ":") {
+        parts.pop();
+    }
+    if parts.is_empty() {
+        parts.push(":".into());
+    }
+    format!("[{}]", parts.join(", "))
+}

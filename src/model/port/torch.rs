@@ -14,7 +14,7 @@ use crate::model::op::{Activation, Interpolation, PadFill, Reduce};
 
 use super::lines::{
     Helpers, assignments, elementwise, embed_layer, error_line, fill, note, port_names,
-    single_calls, variable_names,
+    single_calls, slice_index, variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
@@ -699,24 +699,8 @@ fn step_parts(
         PortOp::Slice(axes) => {
             let x = step.inputs.first().copied().unwrap_or(Var(0));
             let rank = rank_of(x);
-            let mut parts: Vec<String> = vec![":".into(); rank];
-            for &(a, start, end, stepv, index) in axes {
-                parts[a] = if index {
-                    start.to_string()
-                } else {
-                    let s = if stepv == 1 {
-                        String::new()
-                    } else {
-                        format!(":{stepv}")
-                    };
-                    format!("{start}:{end}{s}")
-                };
-            }
-            while parts.last().is_some_and(|s| s == ":") {
-                parts.pop();
-            }
             p.lines
-                .push(Line::Expr(format!("{{x}}[{}]", parts.join(", "))));
+                .push(Line::Expr(format!("{{x}}{}", slice_index(rank, axes))));
         }
         PortOp::Split { axis, sizes } => {
             p.lines.push(Line::Expr(format!(
