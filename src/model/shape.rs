@@ -11,7 +11,7 @@ use crate::core::{
 };
 
 use super::graph::{Flag, Inferred, Shape};
-use super::op::{Conv, Groups, Norm, Op, SliceAxis};
+use super::op::{Conv, Groups, Norm, Op, SliceAxis, Standardize, Stats};
 
 /// Whether `framework` keeps the channels last (`[N, H, W, C]`).
 pub fn channels_last(framework: Framework) -> bool {
@@ -87,6 +87,20 @@ fn show(shape: &[i64]) -> String {
 }
 
 /// The shape as Keras prints it: `(None, 32, 32, 3)`.
+/// Sizes or axes as a Python tuple: `(3,)`, `(1, 2)`, `()`.
+fn py_tuple(v: &[i64]) -> String {
+    match v {
+        [one] => format!("({one},)"),
+        many => format!(
+            "({})",
+            many.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 fn show_keras(shape: &[i64]) -> String {
     let mut parts = vec!["None".to_string()];
     parts.extend(shape.iter().skip(1).map(i64::to_string));
@@ -418,8 +432,71 @@ fn rule(
                 })
                 .collect()
         }
+        Op::Standardize(st) => {
+            let x = one(inputs, "a Normalization")?;
+            stats_shape(st, &x)?;
+            x
+        }
         Op::Opaque { what } => return Err(format!("padlab has no shape rule for {what}")),
     }])
+}
+
+/// A Keras `Normalization`'s kept axes at input rank `rank`, as indices, sorted (Keras's
+/// `build`: each in `[-rank, rank)`).
+pub fn kept_axes(st: &Standardize, rank: usize) -> Result<Vec<usize>, String> {
+    let r = rank as i64;
+    let mut keep = Vec::with_capacity(st.axes.len());
+    for &a in &st.axes {
+        if a < -r || a >= r {
+            return Err(format!(
+                "All `axis` values must be in the range [-ndim, ndim). Received inputs with ndim={rank}, while axis={}",
+                py_tuple(&st.axes)
+            ));
+        }
+        keep.push(if a < 0 { (a + r) as usize } else { a as usize });
+    }
+    keep.sort_unstable();
+    keep.dedup();
+    Ok(keep)
+}
+
+/// The shape a Keras `Normalization`'s statistics take against input `x` (full rank, source
+/// order, 1 on every axis they broadcast over): the kept axes' sizes for weights; given
+/// values aligned with the kept axes from the right, each size 1 or the axis's, as Keras's
+/// `build` reshapes and broadcasts them.
+pub fn stats_shape(st: &Standardize, x: &[i64]) -> Result<Vec<i64>, String> {
+    let keep = kept_axes(st, x.len())?;
+    let broadcast: Vec<i64> = (0..x.len())
+        .map(|d| if keep.contains(&d) { x[d] } else { 1 })
+        .collect();
+    let Stats::Given { shape, .. } = &st.stats else {
+        return Ok(broadcast);
+    };
+    if shape.len() > keep.len() {
+        return Err(format!(
+            "The rank of `mean` must be less than or equal to the number of axes ({}). Received: mean shape {} for axis {}",
+            keep.len(),
+            py_tuple(shape),
+            py_tuple(&st.axes)
+        ));
+    }
+    let mut expanded = vec![1; x.len()];
+    for (&a, &size) in keep.iter().rev().zip(shape.iter().rev()) {
+        expanded[a] = size;
+    }
+    if expanded
+        .iter()
+        .zip(&broadcast)
+        .any(|(&e, &b)| e != 1 && e != b)
+    {
+        let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        return Err(format!(
+            "Incompatible shapes: [{}] vs. [{}]",
+            join(&expanded),
+            join(&broadcast)
+        ));
+    }
+    Ok(expanded)
 }
 
 /// The number of spatial axes a spec names, when its kernel is given per axis.
@@ -994,6 +1071,60 @@ mod tests {
             declared: 1,
             actual: 3
         }));
+    }
+
+    #[test]
+    fn keras_normalization_keeps_the_shape_and_refuses_as_keras_builds() {
+        use crate::model::op::{Standardize, Stats};
+        let given = |axes: Vec<i64>, shape: Vec<i64>| {
+            let n = shape.iter().product::<i64>() as usize;
+            Op::Standardize(Standardize {
+                axes,
+                stats: Stats::Given {
+                    mean: vec![0.0; n],
+                    variance: vec![1.0; n],
+                    shape,
+                },
+                invert: false,
+            })
+        };
+        let x = vec![2, 4, 4, 5];
+        let run = |op: &Op| infer(op, Framework::Keras, &[Some(&x)]);
+        assert_eq!(
+            run(&given(vec![-1], vec![5])).outputs,
+            vec![Some(x.clone())]
+        );
+        // Aligned with the kept axes from the right: (4, 1) over axes 1 and 3.
+        assert_eq!(run(&given(vec![1, 3], vec![4, 1])).error, None);
+        assert_eq!(run(&given(vec![], vec![])).error, None);
+        assert_eq!(
+            run(&given(vec![-1], vec![3])).error.as_deref(),
+            Some("Incompatible shapes: [1,1,1,3] vs. [1,1,1,5]")
+        );
+        assert_eq!(
+            run(&given(vec![5], vec![])).error.as_deref(),
+            Some(
+                "All `axis` values must be in the range [-ndim, ndim). Received inputs with ndim=4, while axis=(5,)"
+            )
+        );
+        assert!(
+            run(&given(vec![-1], vec![1, 5]))
+                .error
+                .unwrap()
+                .starts_with(
+                    "The rank of `mean` must be less than or equal to the number of axes (1)"
+                )
+        );
+        let weights = Op::Standardize(Standardize {
+            axes: vec![1, 3],
+            stats: Stats::Weights,
+            invert: false,
+        });
+        assert_eq!(run(&weights).outputs, vec![Some(x.clone())]);
+        let Op::Standardize(st) = &weights else {
+            unreachable!()
+        };
+        assert_eq!(stats_shape(st, &x), Ok(vec![1, 4, 1, 5]));
     }
 
     #[test]

@@ -1,18 +1,23 @@
 //! A Keras model file as a [`Graph`]: the configuration is written as the Keras code that
 //! builds it (one constructor per layer with its `config` as keyword arguments, one call per
 //! inbound node, nested models first) and read by the code front end. Each Keras layer thus
-//! has one rule, in `model::code::keras`, whether it was pasted or saved.
+//! has one rule, in `model::code::keras`, whether it was pasted or saved; the one exception is
+//! `Normalization`, whose statistics only the file has (its configuration's lists, or its
+//! weights): the code builds it shape-only and [`to_graph`] gives it its op from the file.
 //!
 //! The layers keep their file names (a nested layer `block/block_conv`, Keras's own path), so
 //! the self-check script finds them in the model `keras.saving.load_model` returns.
 
 use serde_json::Value;
 
-use super::super::graph::Graph;
+use super::super::graph::{Graph, Shape};
+use super::super::op::{Op, Standardize, Stats};
+use super::super::shape;
 use super::keras::{
     InputShape, KerasConfig, KerasLayer, KerasModel, ModelClass, TensorRef, keras_tensor,
 };
 use super::{FileError, Format};
+use crate::core::Framework;
 
 /// The Keras code a configuration stands for, and which layer each line builds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +29,19 @@ pub struct KerasCode {
     pub input: Vec<i64>,
     /// Per line of `code` (1-based: index `line - 1`), the layer path it builds or calls.
     pub layers: Vec<String>,
+    /// The `Normalization` layers, written without their statistics: their ops are made
+    /// from the file (see [`to_graph`]).
+    pub normalizations: Vec<Normalization>,
+}
+
+/// A Keras `Normalization` layer of the file: its path, its configuration, and its
+/// constructor as written in the code and as the file has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Normalization {
+    pub path: String,
+    pub config: Value,
+    pub written: String,
+    pub full: String,
 }
 
 /// Configuration keys that do not change the numbers a layer computes, or that the code
@@ -88,6 +106,7 @@ fn literal(v: &Value, depth: usize) -> Option<String> {
 struct Writer<'a> {
     lines: Vec<String>,
     layers: Vec<String>,
+    normalizations: Vec<Normalization>,
     vars: usize,
     /// `--input`: one sample's shape for the file's first input.
     given: Option<&'a [i64]>,
@@ -251,11 +270,29 @@ impl Writer<'_> {
                 format!("a layer class padlab does not know: {:?}", l.class_name),
             ));
         }
+        let class = format!("layers.{}", l.class_name);
+        let full = format!("{class}({})", kwargs.join(", "));
+        let written = if l.class_name == "Normalization" {
+            // Its statistics are the file's (given or weights): the code reads the layer's
+            // shape, and `to_graph` gives it its op.
+            let kept: Vec<&str> = kwargs
+                .iter()
+                .map(String::as_str)
+                .filter(|k| !k.starts_with("mean=") && !k.starts_with("variance="))
+                .collect();
+            let written = format!("{class}({})", kept.join(", "));
+            self.normalizations.push(Normalization {
+                path: at.clone(),
+                config: l.config.clone(),
+                written: written.clone(),
+                full: full.clone(),
+            });
+            written
+        } else {
+            full
+        };
         let v = self.var("l");
-        self.line(
-            &at,
-            format!("{v} = layers.{}({})", l.class_name, kwargs.join(", ")),
-        );
+        self.line(&at, format!("{v} = {written}"));
         Ok(v)
     }
 
@@ -590,6 +627,7 @@ pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, Fi
             "def build():".into(),
         ],
         layers: vec![String::new(); 3],
+        normalizations: Vec::new(),
         vars: 0,
         given: input,
         input: None,
@@ -608,6 +646,7 @@ pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, Fi
         build,
         input,
         layers: w.layers,
+        normalizations: w.normalizations,
     })
 }
 
@@ -632,9 +671,158 @@ pub fn to_graph(k: &KerasModel, code: &KerasCode) -> Result<Graph, FileError> {
     })?;
     let mut graph = reading.graph;
     graph.name = k.model.name.clone();
+    for norm in &code.normalizations {
+        standardize(&mut graph, norm)?;
+    }
     for n in &mut graph.nodes {
         n.source.line = 0;
         n.source.call_line = None;
     }
     Ok(graph)
+}
+
+/// Gives the nodes of a file's `Normalization` layer its op: the axes, and the statistics
+/// its configuration gives or else its weights; the note the code front end wrote for the
+/// shape-only layer goes, and the row shows the constructor as the file has it.
+fn standardize(graph: &mut Graph, norm: &Normalization) -> Result<(), FileError> {
+    let st = standardize_op(&norm.config).map_err(|what| FileError::Layer {
+        layer: norm.path.clone(),
+        what: format!("Normalization: {what}"),
+    })?;
+    let op = Op::Standardize(st);
+    for i in 0..graph.nodes.len() {
+        if graph.nodes[i].name != norm.path || graph.nodes[i].kind != "Normalization" {
+            continue;
+        }
+        let inputs: Vec<Option<Shape>> = graph.nodes[i]
+            .inputs
+            .iter()
+            .map(|&e| graph.shape_of(e).cloned())
+            .collect();
+        let refs: Vec<Option<&Shape>> = inputs.iter().map(Option::as_ref).collect();
+        let inferred = shape::infer(&op, Framework::Keras, &refs);
+        let n = &mut graph.nodes[i];
+        let opaque_note = format!("line {}: {} (", n.source.line, n.name);
+        graph.notes.retain(|note| !note.starts_with(&opaque_note));
+        n.op = op.clone();
+        n.inferred = inferred;
+        n.source.text = n.source.text.replace(&norm.written, &norm.full);
+    }
+    Ok(())
+}
+
+/// A `Normalization` configuration as its op: `axis` (an index, a list, or None), `mean` and
+/// `variance` (numbers or nested lists of one shape) when given, `invert`.
+fn standardize_op(config: &Value) -> Result<Standardize, String> {
+    let axes = match config.get("axis") {
+        None => vec![-1],
+        Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_i64().ok_or("an axis that is not an integer"))
+            .collect::<Result<_, _>>()?,
+        Some(v) => vec![v.as_i64().ok_or("an axis that is not an integer")?],
+    };
+    let present = |k: &str| config.get(k).filter(|v| !v.is_null());
+    let stats = match (present("mean"), present("variance")) {
+        (None, None) => Stats::Weights,
+        (Some(m), Some(v)) => {
+            let (mean, shape) = values(m)?;
+            let (variance, vshape) = values(v)?;
+            if shape != vshape {
+                return Err(format!(
+                    "mean of shape {shape:?} and variance of shape {vshape:?} (Keras wants one shape)"
+                ));
+            }
+            Stats::Given {
+                mean,
+                variance,
+                shape,
+            }
+        }
+        _ => return Err("mean without variance, or variance without mean".into()),
+    };
+    let invert = config
+        .get("invert")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    Ok(Standardize {
+        axes,
+        stats,
+        invert,
+    })
+}
+
+/// A number or nested lists of numbers: the values row-major and their shape.
+fn values(v: &Value) -> Result<(Vec<f64>, Vec<i64>), String> {
+    fn collect(v: &Value, shape: &[i64], out: &mut Vec<f64>) -> Option<()> {
+        match (v, shape.split_first()) {
+            (Value::Array(items), Some((&n, rest))) if items.len() as i64 == n => {
+                items.iter().try_for_each(|x| collect(x, rest, out))
+            }
+            (x, None) => {
+                out.push(x.as_f64()?);
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    // The shape along the first elements, then every element held to it.
+    let mut shape = Vec::new();
+    let mut first = v;
+    while let Value::Array(items) = first {
+        if shape.len() >= 32 {
+            return Err("mean or variance nested too deeply".into());
+        }
+        shape.push(items.len() as i64);
+        match items.first() {
+            Some(x) => first = x,
+            None => break,
+        }
+    }
+    let mut out = Vec::new();
+    collect(v, &shape, &mut out)
+        .ok_or("mean or variance that is not a number or a rectangular list of numbers")?;
+    Ok((out, shape))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalization_configurations_read_as_keras_builds_them() {
+        let op = |text: &str| standardize_op(&serde_json::from_str(text).unwrap());
+        let st = op(r#"{"axis": [3], "invert": false, "mean": null, "variance": null}"#).unwrap();
+        assert_eq!(
+            (st.axes, st.stats, st.invert),
+            (vec![3], Stats::Weights, false)
+        );
+        let st = op(r#"{"axis": [], "mean": 0.5, "variance": 2}"#).unwrap();
+        assert_eq!(st.axes, Vec::<i64>::new());
+        assert_eq!(
+            st.stats,
+            Stats::Given {
+                mean: vec![0.5],
+                variance: vec![2.0],
+                shape: vec![]
+            }
+        );
+        // A legacy .h5 keeps no axis: Keras's default, -1.
+        let st = op(r#"{"mean": [[1, 2]], "variance": [[3, 4]], "invert": true}"#).unwrap();
+        assert_eq!(st.axes, vec![-1]);
+        assert!(st.invert);
+        assert_eq!(
+            st.stats,
+            Stats::Given {
+                mean: vec![1.0, 2.0],
+                variance: vec![3.0, 4.0],
+                shape: vec![1, 2]
+            }
+        );
+        assert!(op(r#"{"mean": [[1, 2], [3]], "variance": [[1, 2], [3]]}"#).is_err());
+        assert!(op(r#"{"mean": [1, 2], "variance": [1, 2, 3]}"#).is_err());
+        assert!(op(r#"{"mean": [1, 2]}"#).is_err());
+        assert!(op(r#"{"axis": "channels"}"#).is_err());
+    }
 }

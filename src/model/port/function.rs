@@ -12,7 +12,7 @@ use crate::codegen::target::Target;
 use crate::codegen::writer::{Py, list};
 use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Conv, Interpolation, PadFill};
+use crate::model::op::{Activation, Conv, Interpolation, KERAS_EPSILON, PadFill};
 
 use super::lines::{
     Helpers, elementwise, embed_layer, error_line, reduce_name, single_calls, slice_index,
@@ -231,6 +231,8 @@ pub(super) trait Function {
     const ADAPTIVE: &'static str;
     /// Axes or sizes as the target's functions take them (a list, a tuple).
     fn axes(values: &[i64]) -> String;
+    /// A constant tensor: `values` (row-major) of `shape`.
+    fn constant(values: &[f64], shape: &[i64]) -> String;
     /// The index that broadcasts a per-channel weight over a rank-`rank` tensor.
     fn per_channel(rank: usize) -> String;
     /// A step the two targets write each their own way (convolutions, pools, batch
@@ -384,6 +386,17 @@ fn step_code<T: Function>(
                 T::axes(&axes),
                 float(*eps),
                 scale_shift(&p, *affine, *affine, &T::per_channel(rank))
+            ))
+        }
+        PortOp::Standardize { shape, values, .. } => {
+            let (mean, variance) = match values {
+                Some((m, v)) => (T::constant(m, shape), T::constant(v, shape)),
+                None => (format!("{p}[\"mean\"]"), format!("{p}[\"variance\"]")),
+            };
+            Code::expr(format!(
+                "({{x}} - {mean}) / {np}.maximum({np}.sqrt({variance}), {})",
+                float(KERAS_EPSILON),
+                np = T::NP
             ))
         }
         PortOp::Activation(a) => Code::expr(T::activation(*a, "{x}")),

@@ -17,7 +17,7 @@ use crate::model::op::{Activation, PadFill};
 use super::function::{
     self, Code, Function, OwnStep, Writer, conv_code, dense_code, pool_code, scale_shift,
 };
-use super::lines::error_line;
+use super::lines::{error_line, float_list};
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{PortError, Written, float, py_bool};
 
@@ -122,6 +122,14 @@ impl Function for JaxPort {
 
     fn axes(values: &[i64]) -> String {
         tuple(values)
+    }
+
+    fn constant(values: &[f64], shape: &[i64]) -> String {
+        format!(
+            "jnp.asarray({}).reshape({})",
+            float_list(values, &[values.len() as i64]),
+            tuple(shape)
+        )
     }
 
     /// Channels first: a per-channel weight broadcasts over the spatial axes.

@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 
 use super::lines::{
-    Helpers, elementwise, embed_layer, error_line, fill, note, port_names, reduce_name,
+    Helpers, elementwise, embed_layer, error_line, fill, float_list, note, port_names, reduce_name,
     single_calls, slice_index, variable_names,
 };
 use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
@@ -755,6 +755,26 @@ fn step_lines(
                 .chain(norm_kwargs(*eps, *center, *scale))
                 .collect(),
             ));
+        }
+        PortOp::Standardize {
+            axes,
+            shape,
+            values,
+        } => {
+            let axis = match axes.as_slice() {
+                [] => "None".to_string(),
+                [a] if *a + 1 == rank => "-1".to_string(),
+                [a] => a.to_string(),
+                many => tuple(&many.iter().map(|&a| a as i64).collect::<Vec<_>>()),
+            };
+            let mut args = kwargs(&[("axis", axis, "-1")]);
+            if let Some((mean, variance)) = values {
+                // Shaped as the kept axes (1 where they broadcast).
+                let dims: Vec<i64> = axes.iter().map(|&a| shape[a]).collect();
+                args.push(format!("mean={}", float_list(mean, &dims)));
+                args.push(format!("variance={}", float_list(variance, &dims)));
+            }
+            lines.push(main("layers.Normalization", args));
         }
         PortOp::LayerNorm(ln) => {
             let axes = match ln.axes().as_slice() {

@@ -280,3 +280,14 @@ pub(super) fn slice_index(rank: usize, axes: &[(usize, i64, i64, i64, bool)]) ->
     }
     format!("[{}]", parts.join(", "))
 }
+
+/// Values (row-major) as a Python literal nested by `dims`: `[1.0, 2.0]`, `[[1.0], [2.0]]`, a
+/// bare float for no dims.
+pub(super) fn float_list(values: &[f64], dims: &[i64]) -> String {
+    let Some((&first, rest)) = dims.split_first() else {
+        return values.first().map_or_else(|| "0.0".into(), |&v| float(v));
+    };
+    let chunk = (values.len() / usize::try_from(first).unwrap_or(1).max(1)).max(1);
+    let parts: Vec<String> = values.chunks(chunk).map(|c| float_list(c, rest)).collect();
+    format!("[{}]", parts.join(", "))
+}

@@ -12,7 +12,7 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, PadFill};
 
 use super::function::{self, Code, Function, OwnStep, Writer, conv_code, dense_code, pool_code};
-use super::lines::error_line;
+use super::lines::{error_line, float_list};
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{PortError, Written, float, py_bool};
 
@@ -151,6 +151,14 @@ impl Function for TfPort {
 
     fn axes(values: &[i64]) -> String {
         list(values)
+    }
+
+    fn constant(values: &[f64], shape: &[i64]) -> String {
+        format!(
+            "tf.constant({}, shape={})",
+            float_list(values, &[values.len() as i64]),
+            list(shape)
+        )
     }
 
     /// Channels last: a per-channel weight broadcasts as it is.

@@ -13,7 +13,7 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, Interpolation, PadFill, Reduce};
 
 use super::lines::{
-    Helpers, assignments, elementwise, embed_layer, error_line, fill, note, port_names,
+    Helpers, assignments, elementwise, embed_layer, error_line, fill, float_list, note, port_names,
     single_calls, slice_index, variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
@@ -74,6 +74,18 @@ const NORM_ON_AXIS: &str = r#"class BatchNormOnAxis(nn.Module):
         moved = x.movedim(self.dim, 1)
         shape = moved.shape
         return self.bn(moved.reshape(shape[0], shape[1], -1)).reshape(shape).movedim(1, self.dim)"#;
+
+const STANDARDIZE: &str = r#"class Standardize(nn.Module):
+    """Keras's Normalization: (x - mean) / max(sqrt(variance), 1e-7), the statistics of `shape`
+    broadcast over the input (given, or zeros and ones until the source's are copied in)."""
+
+    def __init__(self, shape, mean=None, variance=None):
+        super().__init__()
+        self.register_buffer("mean", torch.zeros(shape) if mean is None else torch.tensor(mean).reshape(shape))
+        self.register_buffer("variance", torch.ones(shape) if variance is None else torch.tensor(variance).reshape(shape))
+
+    def forward(self, x):
+        return (x - self.mean) / torch.clamp(torch.sqrt(self.variance), min=1e-7)"#;
 
 /// An activation as a module.
 pub fn activation(a: Activation) -> String {
@@ -567,6 +579,25 @@ fn step_parts(
                     ),
                 );
             }
+        }
+        PortOp::Standardize { shape, values, .. } => {
+            w.helpers.add(STANDARDIZE);
+            let stats = match values {
+                Some((m, v)) => {
+                    let n = [m.len() as i64];
+                    format!(
+                        ", mean={}, variance={}",
+                        float_list(m, &n),
+                        float_list(v, &n)
+                    )
+                }
+                None => String::new(),
+            };
+            module(
+                &mut p,
+                name.clone(),
+                format!("Standardize({}{stats})", tuple(shape)),
+            );
         }
         PortOp::LayerNorm(ln) => {
             if ln.center != ln.scale && !ln.scale {
