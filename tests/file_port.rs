@@ -156,6 +156,7 @@ fn keras_files_list_their_layers_by_name_with_keras_outputs() {
         "normalization_config.keras",
         "normalization_channels.h5",
         "normalization_invert.keras",
+        "convnext_blocks.keras",
     ] {
         let t = table(&[
             fixture(&format!("keras/{file}")).to_str().unwrap(),
@@ -353,4 +354,31 @@ fn keras_normalization_with_invert_is_read_and_refused_by_the_port_with_why() {
         );
         assert!(err.contains("not its inverse"), "{err}");
     }
+}
+
+/// keras.applications.ConvNeXt's own layers (classes of its module, not of keras.layers):
+/// `LayerScale` is the input times a weight over its last axis, copied by the self-check after
+/// moving it off ConvNeXt's 1e-6; `StochasticDepth` is the identity at inference.
+#[test]
+fn convnext_layer_scale_and_stochastic_depth_are_read_and_ported() {
+    let file = "keras/convnext_blocks.keras";
+    let t = table(&[fixture(file).to_str().unwrap(), "--json"]);
+    let kinds: Vec<&str> = t["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"LayerScale") && kinds.contains(&"StochasticDepth"));
+    let torch = file_port(file, Framework::Torch, true);
+    // After the block's LayerNormalization and Dense layers the port holds the source's order.
+    assert!(torch.contains("self.block_0_layer_scale = LayerScale((1, 1, 1, 8))"));
+    assert!(torch.contains("self.block_0_stochastic_depth = nn.Identity()"));
+    assert!(torch.contains(".gamma.assign(rng.uniform(0.5, 1.5,"));
+    assert!(torch.contains("model.block_0_layer_scale.gamma.copy_(torch.from_numpy(gamma))"));
+    let keras = file_port(file, Framework::Keras, false);
+    assert!(keras.contains("class LayerScale(keras.layers.Layer):"));
+    assert!(keras.contains("LayerScale(name=\"block_1_layer_scale\")"));
+    let tf = file_port(file, Framework::Tf, false);
+    assert!(tf.contains("x * params[\"block_0_layer_scale\"][\"gamma\"]"));
 }

@@ -322,6 +322,11 @@ pub enum Op {
     Identity,
     /// Keras `Normalization` with known statistics.
     Standardize(Standardize),
+    /// ConvNeXt's `LayerScale`: the input times a learned weight per element of its last axis
+    /// (`features`, Keras's `projection_dim`, declared).
+    LayerScale {
+        features: Option<i64>,
+    },
     /// An operation padlab reads (its shape is known) but does not port: its name and why.
     Opaque {
         what: String,
@@ -342,6 +347,7 @@ impl Op {
             Op::Norm(Norm::Layer { center, scale, .. }) => *center || *scale,
             Op::Norm(Norm::Group { affine, .. } | Norm::Instance { affine, .. }) => *affine,
             Op::Standardize(s) => s.stats == Stats::Weights,
+            Op::LayerScale { .. } => true,
             _ => false,
         }
     }

@@ -437,6 +437,15 @@ fn rule(
             stats_shape(st, &x)?;
             x
         }
+        Op::LayerScale { features } => {
+            let x = one(inputs, "a LayerScale")?;
+            let last = x.last().copied().unwrap_or(0);
+            declared_size(out, *features, last, |declared| {
+                let dims: Vec<String> = x.iter().map(i64::to_string).collect();
+                format!("Incompatible shapes: [{}] vs. [{declared}]", dims.join(","))
+            })?;
+            x
+        }
         Op::Opaque { what } => return Err(format!("padlab has no shape rule for {what}")),
     }])
 }
@@ -1125,6 +1134,30 @@ mod tests {
             unreachable!()
         };
         assert_eq!(stats_shape(st, &x), Ok(vec![1, 4, 1, 5]));
+    }
+
+    #[test]
+    fn layer_scale_keeps_the_shape_of_its_projection() {
+        let x = vec![2, 6, 6, 8];
+        let r = infer(
+            &Op::LayerScale { features: Some(8) },
+            Framework::Keras,
+            &[Some(&x)],
+        );
+        assert_eq!(r.outputs, vec![Some(x.clone())]);
+        let r = infer(
+            &Op::LayerScale { features: Some(4) },
+            Framework::Keras,
+            &[Some(&x)],
+        );
+        assert_eq!(
+            r.error.as_deref(),
+            Some("Incompatible shapes: [2,6,6,8] vs. [4]")
+        );
+        assert!(r.flags.contains(&Flag::Declared {
+            declared: 4,
+            actual: 8
+        }));
     }
 
     #[test]

@@ -10,7 +10,8 @@
   one, dynamo=False, and the default dynamo one, which needs onnxscript), and TensorFlow
   functions converted by tf2onnx (NHWC between Transposes).
 - keras/*.keras and keras/*.h5: Keras models saved by Keras itself (Keras 3; normalization_*
-  with Keras's Normalization layer, `keras-normalization`), and keras/keras2_*.h5 saved by
+  with Keras's Normalization layer, `keras-normalization`; convnext_blocks with
+  keras.applications.ConvNeXt's own blocks, `keras-convnext`), and keras/keras2_*.h5 saved by
   Keras 2 (tf_keras, beside the environment like onnxscript).
 - h5/*.h5: sequential_cnn.h5's model_config stored the other ways h5py can (no truth file:
   the Rust test compares them with sequential_cnn.h5).
@@ -517,6 +518,33 @@ def keras_normalization_models():
     inverted.save(KERAS_DIR / f"{inverted.name}.keras")
 
 
+def keras_convnext_models():
+    """keras.applications.ConvNeXt's own blocks (its module's ConvNeXtBlock): the per-channel
+    Normalization first, then LayerScale and StochasticDepth, classes of that module rather
+    than of keras.layers; at a size small enough to commit."""
+    import keras
+    from keras import layers
+    from keras.src.applications.convnext import ConvNeXtBlock
+
+    keras.utils.set_random_seed(21)
+    inp = keras.Input((24, 24, 3), name="image")
+    x = layers.Normalization(
+        axis=-1,
+        mean=[0.485 * 255, 0.456 * 255, 0.406 * 255],
+        variance=[(0.229 * 255) ** 2, (0.224 * 255) ** 2, (0.225 * 255) ** 2],
+        name="prestem_normalization",
+    )(inp)
+    x = layers.Conv2D(8, 4, strides=4, name="stem")(x)
+    x = layers.LayerNormalization(epsilon=1e-6, name="stem_layernorm")(x)
+    x = ConvNeXtBlock(8, drop_path_rate=0.1, name="block_0")(x)
+    x = ConvNeXtBlock(8, drop_path_rate=0.0, name="block_1")(x)
+    x = layers.GlobalAveragePooling2D(name="gap")(x)
+    x = layers.LayerNormalization(epsilon=1e-6, name="head_layernorm")(x)
+    out = layers.Dense(3, name="head")(x)
+    model = keras.Model(inp, out, name="convnext_blocks")
+    model.save(KERAS_DIR / f"{model.name}.keras")
+
+
 def keras2_models():
     """Keras 2 (tf_keras) .h5 files: the legacy layout, inbound_nodes as nested lists."""
     import tf_keras as k2
@@ -606,6 +634,7 @@ MAKERS = {
     "keras": keras_models,
     "keras-ops": keras_ops_models,
     "keras-normalization": keras_normalization_models,
+    "keras-convnext": keras_convnext_models,
     "keras2": keras2_models,
     "h5": h5_variants,
 }

@@ -1,9 +1,11 @@
 //! A Keras model file as a [`Graph`]: the configuration is written as the Keras code that
 //! builds it (one constructor per layer with its `config` as keyword arguments, one call per
 //! inbound node, nested models first) and read by the code front end. Each Keras layer thus
-//! has one rule, in `model::code::keras`, whether it was pasted or saved; the one exception is
-//! `Normalization`, whose statistics only the file has (its configuration's lists, or its
-//! weights): the code builds it shape-only and [`to_graph`] gives it its op from the file.
+//! has one rule, in `model::code::keras`, whether it was pasted or saved. The exceptions are
+//! the layers whose op only the file gives ([`OwnLayer`]): `Normalization`, whose statistics
+//! are its configuration's lists or its weights, and ConvNeXt's `LayerScale` and
+//! `StochasticDepth` (classes of `keras.applications.convnext`, not of `keras.layers`): the
+//! code builds a stand-in of the same shape and [`to_graph`] gives the node its op.
 //!
 //! The layers keep their file names (a nested layer `block/block_conv`, Keras's own path), so
 //! the self-check script finds them in the model `keras.saving.load_model` returns.
@@ -29,20 +31,25 @@ pub struct KerasCode {
     pub input: Vec<i64>,
     /// Per line of `code` (1-based: index `line - 1`), the layer path it builds or calls.
     pub layers: Vec<String>,
-    /// The `Normalization` layers, written without their statistics: their ops are made
-    /// from the file (see [`to_graph`]).
-    pub normalizations: Vec<Normalization>,
+    /// The layers whose ops are made from the file (see [`to_graph`]).
+    pub own: Vec<OwnLayer>,
 }
 
-/// A Keras `Normalization` layer of the file: its path, its configuration, and its
-/// constructor as written in the code and as the file has it.
+/// A layer of the file whose op padlab makes from the file itself: its path, class and
+/// configuration, the stand-in the code builds for its shape (`written`, read as a node of
+/// kind `stand_in`), and its constructor as the file has it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Normalization {
+pub struct OwnLayer {
     pub path: String,
+    pub class: String,
     pub config: Value,
+    pub stand_in: &'static str,
     pub written: String,
     pub full: String,
 }
+
+/// ConvNeXt's own layer classes padlab reads.
+const CONVNEXT: &str = "keras.src.applications.convnext";
 
 /// Configuration keys that do not change the numbers a layer computes, or that the code
 /// gives apart (the name, an input shape).
@@ -106,7 +113,7 @@ fn literal(v: &Value, depth: usize) -> Option<String> {
 struct Writer<'a> {
     lines: Vec<String>,
     layers: Vec<String>,
-    normalizations: Vec<Normalization>,
+    own: Vec<OwnLayer>,
     vars: usize,
     /// `--input`: one sample's shape for the file's first input.
     given: Option<&'a [i64]>,
@@ -270,26 +277,42 @@ impl Writer<'_> {
                 format!("a layer class padlab does not know: {:?}", l.class_name),
             ));
         }
-        let class = format!("layers.{}", l.class_name);
-        let full = format!("{class}({})", kwargs.join(", "));
-        let written = if l.class_name == "Normalization" {
-            // Its statistics are the file's (given or weights): the code reads the layer's
-            // shape, and `to_graph` gives it its op.
-            let kept: Vec<&str> = kwargs
-                .iter()
-                .map(String::as_str)
-                .filter(|k| !k.starts_with("mean=") && !k.starts_with("variance="))
-                .collect();
-            let written = format!("{class}({})", kept.join(", "));
-            self.normalizations.push(Normalization {
-                path: at.clone(),
-                config: l.config.clone(),
-                written: written.clone(),
-                full: full.clone(),
-            });
-            written
+        let convnext = l.module.as_deref() == Some(CONVNEXT);
+        let class = if convnext {
+            l.class_name.clone()
         } else {
-            full
+            format!("layers.{}", l.class_name)
+        };
+        let full = format!("{class}({})", kwargs.join(", "));
+        // The layers whose op `to_graph` makes: the code builds a stand-in of their shape (a
+        // Normalization without its statistics, which are the file's; an identity).
+        let stand_in = match l.class_name.as_str() {
+            "Normalization" => {
+                let kept: Vec<&str> = kwargs
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|k| !k.starts_with("mean=") && !k.starts_with("variance="))
+                    .collect();
+                Some(("Normalization", format!("{class}({})", kept.join(", "))))
+            }
+            "LayerScale" | "StochasticDepth" if convnext => {
+                Some(("Identity", format!("layers.Identity(name={name})")))
+            }
+            _ => None,
+        };
+        let written = match stand_in {
+            Some((kind, written)) => {
+                self.own.push(OwnLayer {
+                    path: at.clone(),
+                    class: l.class_name.clone(),
+                    config: l.config.clone(),
+                    stand_in: kind,
+                    written: written.clone(),
+                    full,
+                });
+                written
+            }
+            None => full,
         };
         let v = self.var("l");
         self.line(&at, format!("{v} = {written}"));
@@ -627,7 +650,7 @@ pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, Fi
             "def build():".into(),
         ],
         layers: vec![String::new(); 3],
-        normalizations: Vec::new(),
+        own: Vec::new(),
         vars: 0,
         given: input,
         input: None,
@@ -646,7 +669,7 @@ pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, Fi
         build,
         input,
         layers: w.layers,
-        normalizations: w.normalizations,
+        own: w.own,
     })
 }
 
@@ -671,8 +694,8 @@ pub fn to_graph(k: &KerasModel, code: &KerasCode) -> Result<Graph, FileError> {
     })?;
     let mut graph = reading.graph;
     graph.name = k.model.name.clone();
-    for norm in &code.normalizations {
-        standardize(&mut graph, norm)?;
+    for layer in &code.own {
+        own_op(&mut graph, layer)?;
     }
     for n in &mut graph.nodes {
         n.source.line = 0;
@@ -681,17 +704,30 @@ pub fn to_graph(k: &KerasModel, code: &KerasCode) -> Result<Graph, FileError> {
     Ok(graph)
 }
 
-/// Gives the nodes of a file's `Normalization` layer its op: the axes, and the statistics
-/// its configuration gives or else its weights; the note the code front end wrote for the
-/// shape-only layer goes, and the row shows the constructor as the file has it.
-fn standardize(graph: &mut Graph, norm: &Normalization) -> Result<(), FileError> {
-    let st = standardize_op(&norm.config).map_err(|what| FileError::Layer {
-        layer: norm.path.clone(),
-        what: format!("Normalization: {what}"),
-    })?;
-    let op = Op::Standardize(st);
+/// Gives the nodes of one of the file's [`OwnLayer`]s their op and class: a Normalization's
+/// axes and the statistics its configuration gives or else its weights, a LayerScale's
+/// weight, a StochasticDepth's identity at inference. The note the code front end wrote for
+/// a shape-only layer goes, and the row shows the constructor as the file has it.
+fn own_op(graph: &mut Graph, layer: &OwnLayer) -> Result<(), FileError> {
+    let error = |what: String| FileError::Layer {
+        layer: layer.path.clone(),
+        what: format!("{}: {what}", layer.class),
+    };
+    let op = match layer.class.as_str() {
+        "Normalization" => Op::Standardize(standardize_op(&layer.config).map_err(error)?),
+        "LayerScale" => Op::LayerScale {
+            features: Some(
+                layer
+                    .config
+                    .get("projection_dim")
+                    .and_then(Value::as_i64)
+                    .ok_or_else(|| error("no integer projection_dim".into()))?,
+            ),
+        },
+        _ => Op::Identity,
+    };
     for i in 0..graph.nodes.len() {
-        if graph.nodes[i].name != norm.path || graph.nodes[i].kind != "Normalization" {
+        if graph.nodes[i].name != layer.path || graph.nodes[i].kind != layer.stand_in {
             continue;
         }
         let inputs: Vec<Option<Shape>> = graph.nodes[i]
@@ -705,8 +741,9 @@ fn standardize(graph: &mut Graph, norm: &Normalization) -> Result<(), FileError>
         let opaque_note = format!("line {}: {} (", n.source.line, n.name);
         graph.notes.retain(|note| !note.starts_with(&opaque_note));
         n.op = op.clone();
+        n.kind = layer.class.clone();
         n.inferred = inferred;
-        n.source.text = n.source.text.replace(&norm.written, &norm.full);
+        n.source.text = n.source.text.replace(&layer.written, &layer.full);
     }
     Ok(())
 }

@@ -399,6 +399,7 @@ fn step_code<T: Function>(
                 np = T::NP
             ))
         }
+        PortOp::LayerScale { .. } => Code::expr(format!("{{x}} * {p}[\"gamma\"]")),
         PortOp::Activation(a) => Code::expr(T::activation(*a, "{x}")),
         PortOp::Softmax { axis, log } => Code::expr(format!(
             "{}.{}softmax({{x}}, axis={axis})",

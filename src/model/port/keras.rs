@@ -34,6 +34,15 @@ const ADD_BIAS: &str = r#"class AddBias(keras.layers.Layer):
     def call(self, t):
         return t + self.bias"#;
 
+const LAYER_SCALE: &str = r#"class LayerScale(keras.layers.Layer):
+    """ConvNeXt's LayerScale: the input times a learned weight per element of its last axis."""
+
+    def build(self, input_shape):
+        self.gamma = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="gamma")
+
+    def call(self, t):
+        return t * self.gamma"#;
+
 const PAD_BY_INDEX: &str = r#"def pad_by_index(t, pairs, mode):
     """Pads every axis by (before, after) elements, repeating the edge ("replicate") or
     wrapping around ("circular"), as torch does."""
@@ -142,6 +151,7 @@ const RESERVED: &[&str] = &[
     "port",
     "rng",
     "AddBias",
+    "LayerScale",
     "pad_by_index",
     "adaptive_pool",
     "interpolate",
@@ -775,6 +785,20 @@ fn step_lines(
                 args.push(format!("variance={}", float_list(variance, &dims)));
             }
             lines.push(main("layers.Normalization", args));
+        }
+        PortOp::LayerScale { shape } => {
+            if shape
+                .iter()
+                .rposition(|&d| d != 1)
+                .is_some_and(|a| a + 1 != rank)
+            {
+                return Err(PortError::at(
+                    line,
+                    "a LayerScale whose weight is not on the last axis of the Keras port's tensor",
+                ));
+            }
+            w.helpers.add(LAYER_SCALE);
+            lines.push(main("LayerScale", vec![]));
         }
         PortOp::LayerNorm(ln) => {
             let axes = match ln.axes().as_slice() {

@@ -111,6 +111,11 @@ pub enum PortOp<P> {
         shape: Vec<i64>,
         values: Option<(Vec<f64>, Vec<f64>)>,
     },
+    /// The input times a learned weight of `shape` (full rank, port order, 1 but on the
+    /// source's last axis): ConvNeXt's `LayerScale`.
+    LayerScale {
+        shape: Vec<i64>,
+    },
     Activation(Activation),
     Softmax {
         axis: usize,
@@ -270,6 +275,10 @@ pub enum LoadKind {
     /// A Keras `Normalization`'s statistics (its weights), read in the source's broadcast
     /// shape and taken to the port's order: port axis `i` holds source axis `perm[i]`.
     Standardize {
+        perm: Vec<usize>,
+    },
+    /// A `LayerScale`'s weight over the source's last axis, taken to the port's order.
+    LayerScale {
         perm: Vec<usize>,
     },
     /// With torch's `max_norm`: targets without it get the rows rescaled when copied.
@@ -979,6 +988,19 @@ fn lower_node<P: Spelling>(
                 },
                 perm,
             )
+        }
+        Op::LayerScale { .. } => {
+            // Element-wise against a broadcast weight: in whatever order the input has.
+            let x = x.ok_or(PortError::NoInput)?;
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let last = in_shape.len().saturating_sub(1);
+            let perm = same_perm(lw, x);
+            let shape: Vec<i64> = perm
+                .iter()
+                .map(|&a| if a == last { in_shape[a] } else { 1 })
+                .collect();
+            load(lw, LoadKind::LayerScale { perm: perm.clone() });
+            single(lw, vec![x], PortOp::LayerScale { shape }, perm)
         }
         Op::Activation(a) => {
             let x = x.ok_or(PortError::NoInput)?;

@@ -87,6 +87,16 @@ const STANDARDIZE: &str = r#"class Standardize(nn.Module):
     def forward(self, x):
         return (x - self.mean) / torch.clamp(torch.sqrt(self.variance), min=1e-7)"#;
 
+const LAYER_SCALE: &str = r#"class LayerScale(nn.Module):
+    """ConvNeXt's LayerScale: the input times a learned weight of `shape` (the source's last axis)."""
+
+    def __init__(self, shape):
+        super().__init__()
+        self.gamma = nn.Parameter(torch.ones(shape))
+
+    def forward(self, x):
+        return x * self.gamma"#;
+
 /// An activation as a module.
 pub fn activation(a: Activation) -> String {
     match a {
@@ -597,6 +607,14 @@ fn step_parts(
                 &mut p,
                 name.clone(),
                 format!("Standardize({}{stats})", tuple(shape)),
+            );
+        }
+        PortOp::LayerScale { shape } => {
+            w.helpers.add(LAYER_SCALE);
+            module(
+                &mut p,
+                name.clone(),
+                format!("LayerScale({})", tuple(shape)),
             );
         }
         PortOp::LayerNorm(ln) => {
