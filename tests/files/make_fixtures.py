@@ -442,6 +442,19 @@ def keras_ops_models():
     model.save(KERAS_DIR / f"{model.name}.keras")
 
 
+def imagenet_normalization():
+    """ConvNeXt's first layer: ImageNet's per-channel mean and variance (of 0-255 pixels) in
+    Normalization's configuration."""
+    from keras import layers
+
+    return layers.Normalization(
+        axis=-1,
+        mean=[0.485 * 255, 0.456 * 255, 0.406 * 255],
+        variance=[(0.229 * 255) ** 2, (0.224 * 255) ** 2, (0.225 * 255) ** 2],
+        name="prestem_normalization",
+    )
+
+
 def keras_normalization_models():
     """Keras's Normalization, the preprocessing layer keras.applications put first: adapted
     (its mean, variance and count are weights in the file, as EfficientNet's), and with the
@@ -477,12 +490,7 @@ def keras_normalization_models():
     set_stats(norm_all)
 
     inp = keras.Input((16, 16, 3), name="image")
-    x = layers.Normalization(
-        axis=-1,
-        mean=[0.485 * 255, 0.456 * 255, 0.406 * 255],
-        variance=[(0.229 * 255) ** 2, (0.224 * 255) ** 2, (0.225 * 255) ** 2],
-        name="prestem_normalization",
-    )(inp)
+    x = imagenet_normalization()(inp)
     x = layers.Conv2D(4, 4, strides=4, name="stem")(x)
     x = layers.LayerNormalization(epsilon=1e-6, name="stem_ln")(x)
     x = layers.Normalization(
@@ -528,12 +536,7 @@ def keras_convnext_models():
 
     keras.utils.set_random_seed(21)
     inp = keras.Input((24, 24, 3), name="image")
-    x = layers.Normalization(
-        axis=-1,
-        mean=[0.485 * 255, 0.456 * 255, 0.406 * 255],
-        variance=[(0.229 * 255) ** 2, (0.224 * 255) ** 2, (0.225 * 255) ** 2],
-        name="prestem_normalization",
-    )(inp)
+    x = imagenet_normalization()(inp)
     x = layers.Conv2D(8, 4, strides=4, name="stem")(x)
     x = layers.LayerNormalization(epsilon=1e-6, name="stem_layernorm")(x)
     x = ConvNeXtBlock(8, drop_path_rate=0.1, name="block_0")(x)
