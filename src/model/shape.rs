@@ -74,33 +74,21 @@ pub fn elements(shape: &[i64]) -> Option<i64> {
     shape.iter().try_fold(1i64, |acc, &s| acc.checked_mul(s))
 }
 
+/// Sizes comma separated: `2, 3, 32, 32`.
+fn joined(sizes: &[i64]) -> String {
+    sizes
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The shape as PyTorch prints it: `[2, 3, 32, 32]`.
 fn show(shape: &[i64]) -> String {
-    format!(
-        "[{}]",
-        shape
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("[{}]", joined(shape))
 }
 
 /// The shape as Keras prints it: `(None, 32, 32, 3)`.
-/// Sizes or axes as a Python tuple: `(3,)`, `(1, 2)`, `()`.
-fn py_tuple(v: &[i64]) -> String {
-    match v {
-        [one] => format!("({one},)"),
-        many => format!(
-            "({})",
-            many.iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
 fn show_keras(shape: &[i64]) -> String {
     let mut parts = vec!["None".to_string()];
     parts.extend(shape.iter().skip(1).map(i64::to_string));
@@ -459,7 +447,7 @@ pub fn kept_axes(st: &Standardize, rank: usize) -> Result<Vec<usize>, String> {
         if a < -r || a >= r {
             return Err(format!(
                 "All `axis` values must be in the range [-ndim, ndim). Received inputs with ndim={rank}, while axis={}",
-                py_tuple(&st.axes)
+                tuple_of(&st.axes)
             ));
         }
         keep.push(if a < 0 { (a + r) as usize } else { a as usize });
@@ -485,8 +473,8 @@ pub fn stats_shape(st: &Standardize, x: &[i64]) -> Result<Vec<i64>, String> {
         return Err(format!(
             "The rank of `mean` must be less than or equal to the number of axes ({}). Received: mean shape {} for axis {}",
             keep.len(),
-            py_tuple(shape),
-            py_tuple(&st.axes)
+            tuple_of(shape),
+            tuple_of(&st.axes)
         ));
     }
     let mut expanded = vec![1; x.len()];
@@ -700,11 +688,7 @@ fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Resul
                     return Err(format!(
                         "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
                         show(shape),
-                        shape
-                            .iter()
-                            .map(i64::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", "),
+                        joined(shape),
                         show(x)
                     ));
                 }
@@ -764,14 +748,7 @@ fn reshape(x: &Shape, target: &[i64], batch: bool, fw: Framework) -> Result<Shap
     let shown = if batch {
         show(target)
     } else {
-        format!(
-            "({})",
-            target
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        format!("({})", joined(target))
     };
     if holes > 1 {
         return Err("only one dimension can be inferred".into());
@@ -934,10 +911,7 @@ fn broadcast_all(inputs: &[&Shape], fw: Framework) -> Result<Shape, String> {
 fn tuple_of(v: &[i64]) -> String {
     match v {
         [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-        ),
+        _ => format!("({})", joined(v)),
     }
 }
 

@@ -15,7 +15,7 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, Conv, Interpolation, KERAS_EPSILON, PadFill};
 
 use super::lines::{
-    Helpers, elementwise, embed_layer, error_line, reduce_name, single_calls, slice_index,
+    Helpers, KEYWORDS, elementwise, embed_layer, error_line, reduce_name, single_calls, slice_index,
 };
 use super::{Access, PortError, Written, float, py_bool};
 
@@ -715,6 +715,7 @@ pub(super) struct Names {
     used: HashSet<String>,
 }
 
+/// Names of the port itself and the builtins its code calls (beside Python's keywords).
 const RESERVED: &[&str] = &[
     "x",
     "model",
@@ -725,41 +726,6 @@ const RESERVED: &[&str] = &[
     "lax",
     "np",
     "math",
-    "False",
-    "None",
-    "True",
-    "and",
-    "as",
-    "assert",
-    "async",
-    "await",
-    "break",
-    "class",
-    "continue",
-    "def",
-    "del",
-    "elif",
-    "else",
-    "except",
-    "finally",
-    "for",
-    "from",
-    "global",
-    "if",
-    "import",
-    "in",
-    "is",
-    "lambda",
-    "nonlocal",
-    "not",
-    "or",
-    "pass",
-    "raise",
-    "return",
-    "try",
-    "while",
-    "with",
-    "yield",
     "abs",
     "enumerate",
     "float",
@@ -781,6 +747,7 @@ impl Names {
         Names {
             used: RESERVED
                 .iter()
+                .chain(KEYWORDS)
                 .chain(helpers)
                 .map(|s| s.to_string())
                 .collect(),

@@ -13,8 +13,8 @@
 use std::collections::HashSet;
 
 use super::lines::{
-    Helpers, elementwise, embed_layer, error_line, fill, float_list, note, port_names, reduce_name,
-    single_calls, slice_index, variable_names,
+    Helpers, KEYWORDS, elementwise, embed_layer, error_line, fill, float_list, note, port_names,
+    reduce_name, single_calls, slice_index, variable_names,
 };
 use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
@@ -127,8 +127,8 @@ def interpolate(t, sizes, mode, scales, align_corners):
         t = out
     return t"#;
 
-/// Python names the port must not take for its variables: the script's modules, helpers and
-/// the builtins a model's code calls.
+/// Python names the port must not take for its variables (beside Python's keywords): the
+/// script's modules, helpers and the builtins a model's code calls.
 const RESERVED: &[&str] = &[
     "keras",
     "layers",
@@ -196,29 +196,6 @@ const RESERVED: &[&str] = &[
     "reversed",
     "vars",
     "hash",
-    "None",
-    "True",
-    "False",
-    "with",
-    "as",
-    "from",
-    "import",
-    "else",
-    "elif",
-    "while",
-    "try",
-    "except",
-    "finally",
-    "raise",
-    "del",
-    "global",
-    "nonlocal",
-    "assert",
-    "yield",
-    "break",
-    "continue",
-    "async",
-    "await",
 ];
 
 /// One Keras layer: its class and arguments (`name=` is added when it is written).
@@ -625,7 +602,7 @@ fn integer_inputs(plan: &PortPlan<KerasPad>) -> Vec<Var> {
 
 /// A step name as a Python variable (never one of the script's own names).
 fn variable(name: &str) -> String {
-    if RESERVED.contains(&name) {
+    if RESERVED.contains(&name) || KEYWORDS.contains(&name) {
         format!("{name}_")
     } else {
         name.to_string()

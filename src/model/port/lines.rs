@@ -291,3 +291,11 @@ pub(super) fn float_list(values: &[f64], dims: &[i64]) -> String {
     let parts: Vec<String> = values.chunks(chunk).map(|c| float_list(c, rest)).collect();
     format!("[{}]", parts.join(", "))
 }
+
+/// Python's keywords: never a name the port writes.
+pub(super) const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
