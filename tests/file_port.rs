@@ -152,6 +152,11 @@ fn keras_files_list_their_layers_by_name_with_keras_outputs() {
         "sequential_cnn.keras",
         "keras2_functional.h5",
         "functional_1d.keras",
+        "normalization_adapted.keras",
+        "normalization_config.keras",
+        "normalization_channels.h5",
+        "normalization_invert.keras",
+        "convnext_blocks.keras",
     ] {
         let t = table(&[
             fixture(&format!("keras/{file}")).to_str().unwrap(),
@@ -284,4 +289,96 @@ fn onnx_self_check_loads_the_file_given_or_its_own_path() {
 fn keras_self_check_loads_the_file_with_keras() {
     let script = file_port("keras/keras2_sequential.h5", Framework::Tf, true);
     assert!(script.contains("keras.saving.load_model(PATH, compile=False)"));
+}
+
+/// Keras's `Normalization` (keras.applications put it first): statistics given in the
+/// configuration are written into every port; adapted ones are weights the self-check copies
+/// from the source layer, its statistics moved off their defaults first. That the ports
+/// compute what Keras does is `tests/files/verify.py`'s proof (`--only normalization`).
+#[test]
+fn keras_normalization_files_port_with_their_statistics() {
+    let config = "keras/normalization_config.keras";
+    let torch = file_port(config, Framework::Torch, false);
+    assert!(
+        torch.contains("Standardize((1, 3, 1, 1), mean=[123.675, 116.28, 103.53]"),
+        "{torch}"
+    );
+    // axis=(1, 3) with a (4, 1) mean: one value per row, broadcast over the channels.
+    assert!(torch.contains("Standardize((1, 4, 1, 1), mean=[0.5, -0.25, 0.0, 1.0]"));
+    let keras = file_port(config, Framework::Keras, false);
+    assert!(keras.contains(
+        "layers.Normalization(axis=(1, 3), mean=[[0.5], [-0.25], [0.0], [1.0]], variance=[[2.0], [0.5], [1.0], [4.0]], name=\"norm_rows\")"
+    ));
+    assert!(keras.contains("layers.Normalization(axis=None, mean=0.25, variance=0.0"));
+    for target in [Framework::Tf, Framework::Jax] {
+        let code = file_port(config, target, false);
+        assert!(code.contains(".maximum("), "{code}");
+        assert!(code.contains("1e-07)"), "{code}");
+    }
+    let adapted = "keras/normalization_adapted.keras";
+    let script = file_port(adapted, Framework::Torch, true);
+    assert!(script.contains("Standardize((1, 3, 1, 1))"));
+    assert!(script.contains(".adapt_mean.assign(rng.uniform("));
+    assert!(script.contains(".finalize_state()"));
+    // NHWC statistics to the torch port's NCHW.
+    assert!(script.contains("np.transpose(as_numpy(v), (0, 3, 1, 2))"));
+    assert!(script.contains("model[0].mean.copy_(torch.from_numpy(mean))"));
+    let script = file_port(adapted, Framework::Keras, true);
+    assert!(script.contains("model.get_layer(\"norm_rows\").adapt_mean.assign(mean.reshape("));
+    let script = file_port(adapted, Framework::Jax, true);
+    assert!(script.contains("params[\"norm_all\"] = {\"mean\": mean, \"variance\": var}"));
+    insta::assert_snapshot!(file_port(
+        "keras/normalization_channels.h5",
+        Framework::Torch,
+        false
+    ));
+}
+
+#[test]
+fn keras_normalization_with_invert_is_read_and_refused_by_the_port_with_why() {
+    let path = fixture("keras/normalization_invert.keras");
+    let t = table(&[path.to_str().unwrap(), "--json"]);
+    assert!(
+        t["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.get("error").is_none())
+    );
+    for target in ["torch", "keras", "tf", "jax"] {
+        let (ok, _, err, _) = padlab(&[path.to_str().unwrap(), "--to", target]);
+        assert!(!ok, "{target}: ported");
+        assert!(
+            err.contains("denormalize: Normalization(invert=True)"),
+            "{err}"
+        );
+        assert!(err.contains("not its inverse"), "{err}");
+    }
+}
+
+/// keras.applications.ConvNeXt's own layers (classes of its module, not of keras.layers):
+/// `LayerScale` is the input times a weight over its last axis, copied by the self-check after
+/// moving it off ConvNeXt's 1e-6; `StochasticDepth` is the identity at inference.
+#[test]
+fn convnext_layer_scale_and_stochastic_depth_are_read_and_ported() {
+    let file = "keras/convnext_blocks.keras";
+    let t = table(&[fixture(file).to_str().unwrap(), "--json"]);
+    let kinds: Vec<&str> = t["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"LayerScale") && kinds.contains(&"StochasticDepth"));
+    let torch = file_port(file, Framework::Torch, true);
+    // After the block's LayerNormalization and Dense layers the port holds the source's order.
+    assert!(torch.contains("self.block_0_layer_scale = LayerScale((1, 1, 1, 8))"));
+    assert!(torch.contains("self.block_0_stochastic_depth = nn.Identity()"));
+    assert!(torch.contains(".gamma.assign(rng.uniform(0.5, 1.5,"));
+    assert!(torch.contains("model.block_0_layer_scale.gamma.copy_(torch.from_numpy(gamma))"));
+    let keras = file_port(file, Framework::Keras, false);
+    assert!(keras.contains("class LayerScale(keras.layers.Layer):"));
+    assert!(keras.contains("LayerScale(name=\"block_1_layer_scale\")"));
+    let tf = file_port(file, Framework::Tf, false);
+    assert!(tf.contains("x * params[\"block_0_layer_scale\"][\"gamma\"]"));
 }

@@ -132,6 +132,36 @@ pub enum Norm {
     },
 }
 
+/// Keras's `Normalization`: `(x - mean) / max(sqrt(variance), 1e-7)`, one mean and variance
+/// per index of the kept `axes`, broadcast over the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standardize {
+    /// The axes with statistics of their own (Keras `axis`, -1 by default; empty: `axis=None`,
+    /// one mean and variance for every element).
+    pub axes: Vec<i64>,
+    pub stats: Stats,
+    /// Keras `invert=True`: the inverse, `mean + x * max(sqrt(variance), 1e-7)`.
+    pub invert: bool,
+}
+
+/// Where a [`Standardize`]'s mean and variance come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stats {
+    /// Given in the configuration (`mean=`, `variance=`): the values row-major, and their shape
+    /// as NumPy sees it (empty: a scalar), aligned with the kept axes from the right.
+    Given {
+        mean: Vec<f64>,
+        variance: Vec<f64>,
+        shape: Vec<i64>,
+    },
+    /// The layer's weights (what `adapt()` computed, kept in a saved file): the kept axes'
+    /// sizes, read from the source model by the port's weight copy.
+    Weights,
+}
+
+/// Keras's `backend.epsilon()`, the floor of a [`Standardize`]'s standard deviation.
+pub const KERAS_EPSILON: f64 = 1e-7;
+
 /// An element-wise binary operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Binary {
@@ -290,6 +320,13 @@ pub enum Op {
     },
     /// Passes its input through (`nn.Identity`, a `contiguous()` the table shows).
     Identity,
+    /// Keras `Normalization` with known statistics.
+    Standardize(Standardize),
+    /// ConvNeXt's `LayerScale`: the input times a learned weight per element of its last axis
+    /// (`features`, Keras's `projection_dim`, declared).
+    LayerScale {
+        features: Option<i64>,
+    },
     /// An operation padlab reads (its shape is known) but does not port: its name and why.
     Opaque {
         what: String,
@@ -309,6 +346,8 @@ impl Op {
             Op::Norm(Norm::Batch { .. }) => true,
             Op::Norm(Norm::Layer { center, scale, .. }) => *center || *scale,
             Op::Norm(Norm::Group { affine, .. } | Norm::Instance { affine, .. }) => *affine,
+            Op::Standardize(s) => s.stats == Stats::Weights,
+            Op::LayerScale { .. } => true,
             _ => false,
         }
     }

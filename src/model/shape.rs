@@ -11,7 +11,7 @@ use crate::core::{
 };
 
 use super::graph::{Flag, Inferred, Shape};
-use super::op::{Conv, Groups, Norm, Op, SliceAxis};
+use super::op::{Conv, Groups, Norm, Op, SliceAxis, Standardize, Stats};
 
 /// Whether `framework` keeps the channels last (`[N, H, W, C]`).
 pub fn channels_last(framework: Framework) -> bool {
@@ -74,16 +74,18 @@ pub fn elements(shape: &[i64]) -> Option<i64> {
     shape.iter().try_fold(1i64, |acc, &s| acc.checked_mul(s))
 }
 
+/// Sizes comma separated: `2, 3, 32, 32`.
+fn joined(sizes: &[i64]) -> String {
+    sizes
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The shape as PyTorch prints it: `[2, 3, 32, 32]`.
 fn show(shape: &[i64]) -> String {
-    format!(
-        "[{}]",
-        shape
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("[{}]", joined(shape))
 }
 
 /// The shape as Keras prints it: `(None, 32, 32, 3)`.
@@ -304,18 +306,12 @@ fn rule(
             if x.len() < 2 {
                 return Err("a dense layer needs a batch and a feature axis".into());
             }
-            if let Some(declared) = in_features
-                && *declared != last
-            {
-                out.flags.push(Flag::Declared {
-                    declared: *declared,
-                    actual: last,
-                });
+            declared_size(out, *in_features, last, |declared| {
                 let rows = elements(&x[..x.len() - 1]).unwrap_or(i64::MAX);
-                return Err(format!(
+                format!(
                     "mat1 and mat2 shapes cannot be multiplied ({rows}x{last} and {declared}x{units})"
-                ));
-            }
+                )
+            })?;
             let mut v = x;
             if let Some(l) = v.last_mut() {
                 *l = *units;
@@ -424,8 +420,80 @@ fn rule(
                 })
                 .collect()
         }
+        Op::Standardize(st) => {
+            let x = one(inputs, "a Normalization")?;
+            stats_shape(st, &x)?;
+            x
+        }
+        Op::LayerScale { features } => {
+            let x = one(inputs, "a LayerScale")?;
+            let last = x.last().copied().unwrap_or(0);
+            declared_size(out, *features, last, |declared| {
+                let dims: Vec<String> = x.iter().map(i64::to_string).collect();
+                format!("Incompatible shapes: [{}] vs. [{declared}]", dims.join(","))
+            })?;
+            x
+        }
         Op::Opaque { what } => return Err(format!("padlab has no shape rule for {what}")),
     }])
+}
+
+/// A Keras `Normalization`'s kept axes at input rank `rank`, as indices, sorted (Keras's
+/// `build`: each in `[-rank, rank)`).
+pub fn kept_axes(st: &Standardize, rank: usize) -> Result<Vec<usize>, String> {
+    let r = rank as i64;
+    let mut keep = Vec::with_capacity(st.axes.len());
+    for &a in &st.axes {
+        if a < -r || a >= r {
+            return Err(format!(
+                "All `axis` values must be in the range [-ndim, ndim). Received inputs with ndim={rank}, while axis={}",
+                tuple_of(&st.axes)
+            ));
+        }
+        keep.push(if a < 0 { (a + r) as usize } else { a as usize });
+    }
+    keep.sort_unstable();
+    keep.dedup();
+    Ok(keep)
+}
+
+/// The shape a Keras `Normalization`'s statistics take against input `x` (full rank, source
+/// order, 1 on every axis they broadcast over): the kept axes' sizes for weights; given
+/// values aligned with the kept axes from the right, each size 1 or the axis's, as Keras's
+/// `build` reshapes and broadcasts them.
+pub fn stats_shape(st: &Standardize, x: &[i64]) -> Result<Vec<i64>, String> {
+    let keep = kept_axes(st, x.len())?;
+    let broadcast: Vec<i64> = (0..x.len())
+        .map(|d| if keep.contains(&d) { x[d] } else { 1 })
+        .collect();
+    let Stats::Given { shape, .. } = &st.stats else {
+        return Ok(broadcast);
+    };
+    if shape.len() > keep.len() {
+        return Err(format!(
+            "The rank of `mean` must be less than or equal to the number of axes ({}). Received: mean shape {} for axis {}",
+            keep.len(),
+            tuple_of(shape),
+            tuple_of(&st.axes)
+        ));
+    }
+    let mut expanded = vec![1; x.len()];
+    for (&a, &size) in keep.iter().rev().zip(shape.iter().rev()) {
+        expanded[a] = size;
+    }
+    if expanded
+        .iter()
+        .zip(&broadcast)
+        .any(|(&e, &b)| e != 1 && e != b)
+    {
+        let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        return Err(format!(
+            "Incompatible shapes: [{}] vs. [{}]",
+            join(&expanded),
+            join(&broadcast)
+        ));
+    }
+    Ok(expanded)
 }
 
 /// The number of spatial axes a spec names, when its kernel is given per axis.
@@ -536,23 +604,17 @@ fn conv_rule(
             "non-positive groups is not supported (got {groups})"
         ));
     }
-    if let Some(declared) = conv.in_channels
-        && declared != c
-    {
-        out.flags.push(Flag::Declared {
-            declared,
-            actual: c,
-        });
+    declared_size(out, conv.in_channels, c, |declared| {
         let weight = if conv.spec.op == LayerOp::ConvTranspose {
             format!("[{declared}, {}, ...]", conv.filters / groups.max(1))
         } else {
             format!("[{}, {}, ...]", conv.filters, declared / groups.max(1))
         };
-        return Err(format!(
+        format!(
             "Given groups={groups}, weight of size {weight}, expected input{} to have {declared} channels, but got {c} channels instead",
             show(x)
-        ));
-    }
+        )
+    })?;
     if c % groups != 0 {
         return Err(format!(
             "The number of input channels ({c}) must be divisible by the number of groups ({groups})"
@@ -566,6 +628,28 @@ fn conv_rule(
         _ => conv.filters,
     };
     Ok(vec![join_map(fw, x[0], filters, &answer.output())])
+}
+
+/// A size the layer declares (its input features or channels) against the input's: a
+/// mismatch is flagged and refused with `message(declared)`.
+fn declared_size(
+    out: &mut Inferred,
+    declared: Option<i64>,
+    actual: i64,
+    message: impl FnOnce(i64) -> String,
+) -> Result<(), String> {
+    match declared {
+        Some(declared) if declared != actual => {
+            out.flags.push(Flag::Declared { declared, actual });
+            Err(message(declared))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The channels of a feature map (its last axis when the rank leaves no other).
+fn channels_of(fw: Framework, x: &Shape) -> i64 {
+    x[channel_axis(fw, x.len()).min(x.len().saturating_sub(1))]
 }
 
 fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Result<Shape, String> {
@@ -586,17 +670,9 @@ fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Resul
                     features: actual,
                 });
             }
-            if let Some(declared) = features
-                && *declared != actual
-            {
-                out.flags.push(Flag::Declared {
-                    declared: *declared,
-                    actual,
-                });
-                return Err(format!(
-                    "running_mean should contain {actual} elements not {declared}"
-                ));
-            }
+            declared_size(out, *features, actual, |declared| {
+                format!("running_mean should contain {actual} elements not {declared}")
+            })?;
             if fw == Framework::Torch && !(2..=5).contains(&x.len()) {
                 return Err(format!("expected 2D to 5D input (got {}D input)", x.len()));
             }
@@ -612,11 +688,7 @@ fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Resul
                     return Err(format!(
                         "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
                         show(shape),
-                        shape
-                            .iter()
-                            .map(i64::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", "),
+                        joined(shape),
                         show(x)
                     ));
                 }
@@ -626,19 +698,13 @@ fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Resul
         Norm::Group {
             groups, channels, ..
         } => {
-            let c = x[channel_axis(fw, x.len()).min(x.len().saturating_sub(1))];
-            if let Some(declared) = channels
-                && *declared != c
-            {
-                out.flags.push(Flag::Declared {
-                    declared: *declared,
-                    actual: c,
-                });
-                return Err(format!(
+            let c = channels_of(fw, x);
+            declared_size(out, *channels, c, |declared| {
+                format!(
                     "Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape [{declared}] and input of shape {}",
                     show(x)
-                ));
-            }
+                )
+            })?;
             if *groups < 1 || c % groups != 0 {
                 return Err(format!(
                     "Expected number of channels in input to be divisible by num_groups, but got input of shape {} and num_groups={groups}",
@@ -648,18 +714,12 @@ fn norm_rule(norm: &Norm, fw: Framework, x: &Shape, out: &mut Inferred) -> Resul
             Ok(x.clone())
         }
         Norm::Instance { features, .. } => {
-            let c = x[channel_axis(fw, x.len()).min(x.len().saturating_sub(1))];
-            if let Some(declared) = features
-                && *declared != c
-            {
-                out.flags.push(Flag::Declared {
-                    declared: *declared,
-                    actual: c,
-                });
-                return Err(format!(
+            let c = channels_of(fw, x);
+            declared_size(out, *features, c, |declared| {
+                format!(
                     "expected input's size at dim=1 to match num_features ({declared}), but got: {c}."
-                ));
-            }
+                )
+            })?;
             Ok(x.clone())
         }
     }
@@ -688,14 +748,7 @@ fn reshape(x: &Shape, target: &[i64], batch: bool, fw: Framework) -> Result<Shap
     let shown = if batch {
         show(target)
     } else {
-        format!(
-            "({})",
-            target
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        format!("({})", joined(target))
     };
     if holes > 1 {
         return Err("only one dimension can be inferred".into());
@@ -858,10 +911,7 @@ fn broadcast_all(inputs: &[&Shape], fw: Framework) -> Result<Shape, String> {
 fn tuple_of(v: &[i64]) -> String {
     match v {
         [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-        ),
+        _ => format!("({})", joined(v)),
     }
 }
 
@@ -1003,6 +1053,84 @@ mod tests {
         assert!(r.flags.contains(&Flag::Declared {
             declared: 1,
             actual: 3
+        }));
+    }
+
+    #[test]
+    fn keras_normalization_keeps_the_shape_and_refuses_as_keras_builds() {
+        use crate::model::op::{Standardize, Stats};
+        let given = |axes: Vec<i64>, shape: Vec<i64>| {
+            let n = shape.iter().product::<i64>() as usize;
+            Op::Standardize(Standardize {
+                axes,
+                stats: Stats::Given {
+                    mean: vec![0.0; n],
+                    variance: vec![1.0; n],
+                    shape,
+                },
+                invert: false,
+            })
+        };
+        let x = vec![2, 4, 4, 5];
+        let run = |op: &Op| infer(op, Framework::Keras, &[Some(&x)]);
+        assert_eq!(
+            run(&given(vec![-1], vec![5])).outputs,
+            vec![Some(x.clone())]
+        );
+        // Aligned with the kept axes from the right: (4, 1) over axes 1 and 3.
+        assert_eq!(run(&given(vec![1, 3], vec![4, 1])).error, None);
+        assert_eq!(run(&given(vec![], vec![])).error, None);
+        assert_eq!(
+            run(&given(vec![-1], vec![3])).error.as_deref(),
+            Some("Incompatible shapes: [1,1,1,3] vs. [1,1,1,5]")
+        );
+        assert_eq!(
+            run(&given(vec![5], vec![])).error.as_deref(),
+            Some(
+                "All `axis` values must be in the range [-ndim, ndim). Received inputs with ndim=4, while axis=(5,)"
+            )
+        );
+        assert!(
+            run(&given(vec![-1], vec![1, 5]))
+                .error
+                .unwrap()
+                .starts_with(
+                    "The rank of `mean` must be less than or equal to the number of axes (1)"
+                )
+        );
+        let weights = Op::Standardize(Standardize {
+            axes: vec![1, 3],
+            stats: Stats::Weights,
+            invert: false,
+        });
+        assert_eq!(run(&weights).outputs, vec![Some(x.clone())]);
+        let Op::Standardize(st) = &weights else {
+            unreachable!()
+        };
+        assert_eq!(stats_shape(st, &x), Ok(vec![1, 4, 1, 5]));
+    }
+
+    #[test]
+    fn layer_scale_keeps_the_shape_of_its_projection() {
+        let x = vec![2, 6, 6, 8];
+        let r = infer(
+            &Op::LayerScale { features: Some(8) },
+            Framework::Keras,
+            &[Some(&x)],
+        );
+        assert_eq!(r.outputs, vec![Some(x.clone())]);
+        let r = infer(
+            &Op::LayerScale { features: Some(4) },
+            Framework::Keras,
+            &[Some(&x)],
+        );
+        assert_eq!(
+            r.error.as_deref(),
+            Some("Incompatible shapes: [2,6,6,8] vs. [4]")
+        );
+        assert!(r.flags.contains(&Flag::Declared {
+            declared: 4,
+            actual: 8
         }));
     }
 

@@ -9,8 +9,10 @@
   files exported by torch.onnx.export from small models (both exporters: the TorchScript
   one, dynamo=False, and the default dynamo one, which needs onnxscript), and TensorFlow
   functions converted by tf2onnx (NHWC between Transposes).
-- keras/*.keras and keras/*.h5: Keras models saved by Keras itself (Keras 3), and
-  keras/keras2_*.h5 saved by Keras 2 (tf_keras, beside the environment like onnxscript).
+- keras/*.keras and keras/*.h5: Keras models saved by Keras itself (Keras 3; normalization_*
+  with Keras's Normalization layer, `keras-normalization`; convnext_blocks with
+  keras.applications.ConvNeXt's own blocks, `keras-convnext`), and keras/keras2_*.h5 saved by
+  Keras 2 (tf_keras, beside the environment like onnxscript).
 - h5/*.h5: sequential_cnn.h5's model_config stored the other ways h5py can (no truth file:
   the Rust test compares them with sequential_cnn.h5).
 
@@ -440,6 +442,112 @@ def keras_ops_models():
     model.save(KERAS_DIR / f"{model.name}.keras")
 
 
+def imagenet_normalization():
+    """ConvNeXt's first layer: ImageNet's per-channel mean and variance (of 0-255 pixels) in
+    Normalization's configuration."""
+    from keras import layers
+
+    return layers.Normalization(
+        axis=-1,
+        mean=[0.485 * 255, 0.456 * 255, 0.406 * 255],
+        variance=[(0.229 * 255) ** 2, (0.224 * 255) ** 2, (0.225 * 255) ** 2],
+        name="prestem_normalization",
+    )
+
+
+def keras_normalization_models():
+    """Keras's Normalization, the preprocessing layer keras.applications put first: adapted
+    (its mean, variance and count are weights in the file, as EfficientNet's), and with the
+    statistics in its configuration (as ConvNeXt's per-channel lists); over the channels, over
+    two axes, and over everything (axis=None); one with invert=True, which padlab refuses."""
+    import keras
+    from keras import layers
+
+    keras.utils.set_random_seed(20)
+    rng = np.random.default_rng(20)
+
+    def set_stats(layer):
+        shape = tuple(layer.adapt_mean.shape)
+        layer.adapt_mean.assign(rng.uniform(-1.0, 1.0, shape).astype(np.float32))
+        layer.adapt_variance.assign(rng.uniform(0.5, 3.0, shape).astype(np.float32))
+        layer.finalize_state()
+
+    inp = keras.Input((12, 10, 3), name="image")
+    norm_in = layers.Normalization(axis=-1, name="norm_in")
+    norm_in.adapt(rng.normal(2.0, 3.0, (16, 12, 10, 3)).astype(np.float32))
+    x = norm_in(inp)
+    x = layers.Conv2D(6, 3, strides=2, padding="same", name="conv")(x)
+    norm_rows = layers.Normalization(axis=(1, 3), name="norm_rows")
+    x = norm_rows(x)
+    x = layers.MaxPooling2D(2, name="pool")(x)
+    x = layers.Flatten(name="flatten")(x)
+    x = layers.Dense(8, name="dense")(x)
+    norm_all = layers.Normalization(axis=None, name="norm_all")
+    x = norm_all(x)
+    out = layers.Dense(3, name="head")(x)
+    adapted = keras.Model(inp, out, name="normalization_adapted")
+    set_stats(norm_rows)
+    set_stats(norm_all)
+
+    inp = keras.Input((16, 16, 3), name="image")
+    x = imagenet_normalization()(inp)
+    x = layers.Conv2D(4, 4, strides=4, name="stem")(x)
+    x = layers.LayerNormalization(epsilon=1e-6, name="stem_ln")(x)
+    x = layers.Normalization(
+        axis=(1, 3), mean=[[0.5], [-0.25], [0.0], [1.0]], variance=[[2.0], [0.5], [1.0], [4.0]],
+        name="norm_rows",
+    )(x)
+    x = layers.Normalization(axis=None, mean=0.25, variance=0.0, name="norm_floor")(x)
+    x = layers.GlobalAveragePooling2D(name="gap")(x)
+    out = layers.Dense(3, name="head")(x)
+    config = keras.Model(inp, out, name="normalization_config")
+
+    # Keras's legacy .h5 keeps no `axis` for Normalization (it reads back as -1): the .h5
+    # fixture is a model whose Normalization layers are over the channels.
+    inp = keras.Input((8, 8, 3), name="image")
+    norm_in = layers.Normalization(name="norm_in")
+    norm_in.adapt(rng.normal(-1.0, 2.0, (16, 8, 8, 3)).astype(np.float32))
+    x = layers.Conv2D(5, 3, padding="same", name="conv")(norm_in(inp))
+    x = layers.Normalization(mean=[0.5, 0.0, -0.5, 1.0, 2.0], variance=[1.0, 2.0, 0.5, 4.0, 0.25],
+                             name="norm_conv")(x)
+    x = layers.GlobalAveragePooling2D(name="gap")(x)
+    out = layers.Dense(3, name="head")(x)
+    channels = keras.Model(inp, out, name="normalization_channels")
+
+    for m in (adapted, config):
+        m.save(KERAS_DIR / f"{m.name}.keras")
+    channels.save(KERAS_DIR / f"{channels.name}.h5")
+
+    inp = keras.Input((6, 5), name="sequence")
+    x = layers.Dense(4, name="dense")(inp)
+    x = layers.Normalization(axis=-1, mean=[1.0, 2.0, 3.0, 4.0], variance=[1.0, 4.0, 9.0, 16.0],
+                             invert=True, name="denormalize")(x)
+    inverted = keras.Model(inp, x, name="normalization_invert")
+    inverted.save(KERAS_DIR / f"{inverted.name}.keras")
+
+
+def keras_convnext_models():
+    """keras.applications.ConvNeXt's own blocks (its module's ConvNeXtBlock): the per-channel
+    Normalization first, then LayerScale and StochasticDepth, classes of that module rather
+    than of keras.layers; at a size small enough to commit."""
+    import keras
+    from keras import layers
+    from keras.src.applications.convnext import ConvNeXtBlock
+
+    keras.utils.set_random_seed(21)
+    inp = keras.Input((24, 24, 3), name="image")
+    x = imagenet_normalization()(inp)
+    x = layers.Conv2D(8, 4, strides=4, name="stem")(x)
+    x = layers.LayerNormalization(epsilon=1e-6, name="stem_layernorm")(x)
+    x = ConvNeXtBlock(8, drop_path_rate=0.1, name="block_0")(x)
+    x = ConvNeXtBlock(8, drop_path_rate=0.0, name="block_1")(x)
+    x = layers.GlobalAveragePooling2D(name="gap")(x)
+    x = layers.LayerNormalization(epsilon=1e-6, name="head_layernorm")(x)
+    out = layers.Dense(3, name="head")(x)
+    model = keras.Model(inp, out, name="convnext_blocks")
+    model.save(KERAS_DIR / f"{model.name}.keras")
+
+
 def keras2_models():
     """Keras 2 (tf_keras) .h5 files: the legacy layout, inbound_nodes as nested lists."""
     import tf_keras as k2
@@ -521,13 +629,15 @@ def h5_variants():
         f.attrs["model_config"] = attrs["model_config"]
 
 
-# What `make_fixtures.py NAME...` makes, in this order (all of it without a name).
+# Each subcommand and what it makes, in the order a full run makes them.
 MAKERS = {
     "helper": helper_graphs,
     "torch": torch_exports,
     "tf2onnx": tf2onnx_exports,
     "keras": keras_models,
     "keras-ops": keras_ops_models,
+    "keras-normalization": keras_normalization_models,
+    "keras-convnext": keras_convnext_models,
     "keras2": keras2_models,
     "h5": h5_variants,
 }
@@ -537,6 +647,9 @@ def main():
     ONNX_DIR.mkdir(parents=True, exist_ok=True)
     KERAS_DIR.mkdir(parents=True, exist_ok=True)
     what = set(sys.argv[1:]) or set(MAKERS)
+    unknown = what - set(MAKERS)
+    if unknown:
+        sys.exit(f"unknown subcommand {', '.join(sorted(unknown))}: one of {', '.join(MAKERS)}")
     for name, make in MAKERS.items():
         if name in what:
             make()

@@ -58,17 +58,11 @@ pub fn read_h5(bytes: &[u8]) -> Result<KerasModel, FileError> {
 }
 
 fn corrupt(what: impl Into<String>) -> FileError {
-    FileError::Corrupt {
-        format: Format::Hdf5,
-        what: what.into(),
-    }
+    Format::Hdf5.corrupt(what)
 }
 
 fn truncated(what: impl Into<String>) -> FileError {
-    FileError::Truncated {
-        format: Format::Hdf5,
-        what: what.into(),
-    }
+    Format::Hdf5.truncated(what)
 }
 
 fn unsupported(what: impl Into<String>) -> FileError {

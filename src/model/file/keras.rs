@@ -352,21 +352,24 @@ fn tensors(v: &Value, out: &mut Vec<TensorRef>, depth: usize) -> Option<()> {
     if depth > 64 {
         return None;
     }
-    match v {
-        Value::Object(o)
-            if o.get("class_name").and_then(Value::as_str) == Some("__keras_tensor__") =>
-        {
-            let h = o.get("config")?.get("keras_history")?.as_array()?;
-            out.push(triple(h)?);
+    if let Some(t) = keras_tensor(v) {
+        out.push(t?);
+    } else if let Value::Array(a) = v {
+        for x in a {
+            tensors(x, out, depth + 1)?;
         }
-        Value::Array(a) => {
-            for x in a {
-                tensors(x, out, depth + 1)?;
-            }
-        }
-        _ => {}
     }
     Some(())
+}
+
+/// A Keras 3 tensor reference (`__keras_tensor__`, its `keras_history` the layer, node and
+/// tensor): `None` when `v` is something else, `Some(None)` when its history is no such triple.
+pub(super) fn keras_tensor(v: &Value) -> Option<Option<TensorRef>> {
+    let o = v.as_object()?;
+    (o.get("class_name").and_then(Value::as_str) == Some("__keras_tensor__")).then(|| {
+        let h = o.get("config")?.get("keras_history")?.as_array()?;
+        triple(h)
+    })
 }
 
 /// A shape (`[null, 32, 32, 3]`) or a list of shapes.

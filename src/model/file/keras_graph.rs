@@ -1,18 +1,25 @@
 //! A Keras model file as a [`Graph`]: the configuration is written as the Keras code that
 //! builds it (one constructor per layer with its `config` as keyword arguments, one call per
 //! inbound node, nested models first) and read by the code front end. Each Keras layer thus
-//! has one rule, in `model::code::keras`, whether it was pasted or saved.
+//! has one rule, in `model::code::keras`, whether it was pasted or saved. The exceptions are
+//! the layers whose op only the file gives ([`OwnLayer`]): `Normalization`, whose statistics
+//! are its configuration's lists or its weights, and ConvNeXt's `LayerScale` and
+//! `StochasticDepth` (classes of `keras.applications.convnext`, not of `keras.layers`): the
+//! code builds a stand-in of the same shape and [`to_graph`] gives the node its op.
 //!
 //! The layers keep their file names (a nested layer `block/block_conv`, Keras's own path), so
 //! the self-check script finds them in the model `keras.saving.load_model` returns.
 
 use serde_json::Value;
 
-use super::super::graph::Graph;
+use super::super::graph::{Graph, Shape};
+use super::super::op::{Op, Standardize, Stats};
+use super::super::shape;
 use super::keras::{
-    InputShape, KerasConfig, KerasLayer, KerasModel, ModelClass, TensorRef, triple,
+    InputShape, KerasConfig, KerasLayer, KerasModel, ModelClass, TensorRef, keras_tensor,
 };
 use super::{FileError, Format};
+use crate::core::Framework;
 
 /// The Keras code a configuration stands for, and which layer each line builds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +31,25 @@ pub struct KerasCode {
     pub input: Vec<i64>,
     /// Per line of `code` (1-based: index `line - 1`), the layer path it builds or calls.
     pub layers: Vec<String>,
+    /// The layers whose ops are made from the file (see [`to_graph`]).
+    pub own: Vec<OwnLayer>,
 }
+
+/// A layer of the file whose op padlab makes from the file itself: its path, class and
+/// configuration, the stand-in the code builds for its shape (`written`, read as a node of
+/// kind `stand_in`), and its constructor as the file has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnLayer {
+    pub path: String,
+    pub class: String,
+    pub config: Value,
+    pub stand_in: &'static str,
+    pub written: String,
+    pub full: String,
+}
+
+/// ConvNeXt's own layer classes padlab reads.
+const CONVNEXT: &str = "keras.src.applications.convnext";
 
 /// Configuration keys that do not change the numbers a layer computes, or that the code
 /// gives apart (the name, an input shape).
@@ -42,6 +67,11 @@ fn dropped(key: &str) -> bool {
     ) || key.ends_with("_initializer")
         || key.ends_with("_regularizer")
         || key.ends_with("_constraint")
+}
+
+/// A name as a Python string literal.
+fn quoted(name: &str) -> String {
+    serde_json::to_string(name).unwrap_or_default()
 }
 
 /// A JSON value as a Python literal (lists as tuples: Keras takes tuples for sizes).
@@ -83,6 +113,7 @@ fn literal(v: &Value, depth: usize) -> Option<String> {
 struct Writer<'a> {
     lines: Vec<String>,
     layers: Vec<String>,
+    own: Vec<OwnLayer>,
     vars: usize,
     /// `--input`: one sample's shape for the file's first input.
     given: Option<&'a [i64]>,
@@ -180,6 +211,15 @@ impl Writer<'_> {
         }
     }
 
+    /// Where a model's own lines are said to be: its path, or its name at the top.
+    fn model_path(m: &KerasConfig, path: &str) -> String {
+        if path.is_empty() {
+            m.name.clone()
+        } else {
+            path.to_string()
+        }
+    }
+
     fn layer_path(path: &str, name: &str) -> String {
         if path.is_empty() {
             name.to_string()
@@ -224,7 +264,7 @@ impl Writer<'_> {
             return self.model(m, &at, false, depth + 1);
         }
         let mut kwargs = self.config_kwargs(&l.config, &at)?;
-        let name = serde_json::to_string(&l.name).unwrap_or_default();
+        let name = quoted(&l.name);
         kwargs.push(format!("name={name}"));
         if !l
             .class_name
@@ -237,11 +277,45 @@ impl Writer<'_> {
                 format!("a layer class padlab does not know: {:?}", l.class_name),
             ));
         }
+        let convnext = l.module.as_deref() == Some(CONVNEXT);
+        let class = if convnext {
+            l.class_name.clone()
+        } else {
+            format!("layers.{}", l.class_name)
+        };
+        let full = format!("{class}({})", kwargs.join(", "));
+        // The layers whose op `to_graph` makes: the code builds a stand-in of their shape (a
+        // Normalization without its statistics, which are the file's; an identity).
+        let stand_in = match l.class_name.as_str() {
+            "Normalization" => {
+                let kept: Vec<&str> = kwargs
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|k| !k.starts_with("mean=") && !k.starts_with("variance="))
+                    .collect();
+                Some(("Normalization", format!("{class}({})", kept.join(", "))))
+            }
+            "LayerScale" | "StochasticDepth" if convnext => {
+                Some(("Identity", format!("layers.Identity(name={name})")))
+            }
+            _ => None,
+        };
+        let written = match stand_in {
+            Some((kind, written)) => {
+                self.own.push(OwnLayer {
+                    path: at.clone(),
+                    class: l.class_name.clone(),
+                    config: l.config.clone(),
+                    stand_in: kind,
+                    written: written.clone(),
+                    full,
+                });
+                written
+            }
+            None => full,
+        };
         let v = self.var("l");
-        self.line(
-            &at,
-            format!("{v} = layers.{}({})", l.class_name, kwargs.join(", ")),
-        );
+        self.line(&at, format!("{v} = {written}"));
         Ok(v)
     }
 
@@ -269,21 +343,17 @@ impl Writer<'_> {
         if declared.is_none() {
             declared = one(m.build_input_shape.as_ref());
         }
-        let at = if path.is_empty() {
-            m.name.clone()
-        } else {
-            path.to_string()
-        };
+        let at = Self::model_path(m, path);
         if top {
             let shape = self.input_shape(&input_name, declared.as_deref(), true)?;
-            let name = serde_json::to_string(&input_name).unwrap_or_default();
+            let name = quoted(&input_name);
             items.insert(
                 0,
                 format!("keras.Input(shape={}, name={name})", shape_literal(&shape)),
             );
         }
         let v = self.var("m");
-        let name = serde_json::to_string(&m.name).unwrap_or_default();
+        let name = quoted(&m.name);
         self.line(
             &at,
             format!(
@@ -304,11 +374,7 @@ impl Writer<'_> {
         // Each layer's variable, and each call's output variable.
         let mut layer_vars: Vec<(String, String)> = Vec::new();
         let mut calls: Vec<(String, usize, String)> = Vec::new();
-        let at = if path.is_empty() {
-            m.name.clone()
-        } else {
-            path.to_string()
-        };
+        let at = Self::model_path(m, path);
         let find =
             |calls: &Vec<(String, usize, String)>, r: &TensorRef, many: bool| -> Option<String> {
                 calls
@@ -352,7 +418,7 @@ impl Writer<'_> {
                 }
                 first = false;
                 let v = self.var("t");
-                let name = serde_json::to_string(&l.name).unwrap_or_default();
+                let name = quoted(&l.name);
                 self.line(
                     &lat,
                     format!(
@@ -460,7 +526,7 @@ impl Writer<'_> {
         let inputs = refs(&m.inputs)?;
         let outputs = refs(&m.outputs)?;
         let v = self.var("m");
-        let name = serde_json::to_string(&m.name).unwrap_or_default();
+        let name = quoted(&m.name);
         self.line(
             &at,
             format!("{v} = keras.Model(inputs={inputs}, outputs={outputs}, name={name})"),
@@ -507,13 +573,10 @@ fn python_arg(
     if depth > 32 {
         return None;
     }
+    if let Some(t) = keras_tensor(v) {
+        return Some(resolve(&t?));
+    }
     match v {
-        Value::Object(o)
-            if o.get("class_name").and_then(Value::as_str) == Some("__keras_tensor__") =>
-        {
-            let h = o.get("config")?.get("keras_history")?.as_array()?;
-            Some(resolve(&triple(h)?))
-        }
         Value::Array(items) => {
             let mut parts = Vec::with_capacity(items.len());
             for x in items {
@@ -587,6 +650,7 @@ pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, Fi
             "def build():".into(),
         ],
         layers: vec![String::new(); 3],
+        own: Vec::new(),
         vars: 0,
         given: input,
         input: None,
@@ -605,6 +669,7 @@ pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, Fi
         build,
         input,
         layers: w.layers,
+        own: w.own,
     })
 }
 
@@ -629,9 +694,172 @@ pub fn to_graph(k: &KerasModel, code: &KerasCode) -> Result<Graph, FileError> {
     })?;
     let mut graph = reading.graph;
     graph.name = k.model.name.clone();
+    for layer in &code.own {
+        own_op(&mut graph, layer)?;
+    }
     for n in &mut graph.nodes {
         n.source.line = 0;
         n.source.call_line = None;
     }
     Ok(graph)
+}
+
+/// Gives the nodes of one of the file's [`OwnLayer`]s their op and class: a Normalization's
+/// axes and the statistics its configuration gives or else its weights, a LayerScale's
+/// weight, a StochasticDepth's identity at inference. The note the code front end wrote for
+/// a shape-only layer goes, and the row shows the constructor as the file has it.
+fn own_op(graph: &mut Graph, layer: &OwnLayer) -> Result<(), FileError> {
+    let error = |what: String| FileError::Layer {
+        layer: layer.path.clone(),
+        what: format!("{}: {what}", layer.class),
+    };
+    let op = match layer.class.as_str() {
+        "Normalization" => Op::Standardize(standardize_op(&layer.config).map_err(error)?),
+        "LayerScale" => Op::LayerScale {
+            features: Some(
+                layer
+                    .config
+                    .get("projection_dim")
+                    .and_then(Value::as_i64)
+                    .ok_or_else(|| error("no integer projection_dim".into()))?,
+            ),
+        },
+        _ => Op::Identity,
+    };
+    for i in 0..graph.nodes.len() {
+        if graph.nodes[i].name != layer.path || graph.nodes[i].kind != layer.stand_in {
+            continue;
+        }
+        let inputs: Vec<Option<Shape>> = graph.nodes[i]
+            .inputs
+            .iter()
+            .map(|&e| graph.shape_of(e).cloned())
+            .collect();
+        let refs: Vec<Option<&Shape>> = inputs.iter().map(Option::as_ref).collect();
+        let inferred = shape::infer(&op, Framework::Keras, &refs);
+        let n = &mut graph.nodes[i];
+        let opaque_note = format!("line {}: {} (", n.source.line, n.name);
+        graph.notes.retain(|note| !note.starts_with(&opaque_note));
+        n.op = op.clone();
+        n.kind = layer.class.clone();
+        n.inferred = inferred;
+        n.source.text = n.source.text.replace(&layer.written, &layer.full);
+    }
+    Ok(())
+}
+
+/// A `Normalization` configuration as its op: `axis` (an index, a list, or None), `mean` and
+/// `variance` (numbers or nested lists of one shape) when given, `invert`.
+fn standardize_op(config: &Value) -> Result<Standardize, String> {
+    let axes = match config.get("axis") {
+        None => vec![-1],
+        Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_i64().ok_or("an axis that is not an integer"))
+            .collect::<Result<_, _>>()?,
+        Some(v) => vec![v.as_i64().ok_or("an axis that is not an integer")?],
+    };
+    let present = |k: &str| config.get(k).filter(|v| !v.is_null());
+    let stats = match (present("mean"), present("variance")) {
+        (None, None) => Stats::Weights,
+        (Some(m), Some(v)) => {
+            let (mean, shape) = values(m)?;
+            let (variance, vshape) = values(v)?;
+            if shape != vshape {
+                return Err(format!(
+                    "mean of shape {shape:?} and variance of shape {vshape:?} (Keras wants one shape)"
+                ));
+            }
+            Stats::Given {
+                mean,
+                variance,
+                shape,
+            }
+        }
+        _ => return Err("mean without variance, or variance without mean".into()),
+    };
+    let invert = config
+        .get("invert")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    Ok(Standardize {
+        axes,
+        stats,
+        invert,
+    })
+}
+
+/// A number or nested lists of numbers: the values row-major and their shape.
+fn values(v: &Value) -> Result<(Vec<f64>, Vec<i64>), String> {
+    fn collect(v: &Value, shape: &[i64], out: &mut Vec<f64>) -> Option<()> {
+        match (v, shape.split_first()) {
+            (Value::Array(items), Some((&n, rest))) if items.len() as i64 == n => {
+                items.iter().try_for_each(|x| collect(x, rest, out))
+            }
+            (x, None) => {
+                out.push(x.as_f64()?);
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    // The shape along the first elements, then every element held to it.
+    let mut shape = Vec::new();
+    let mut first = v;
+    while let Value::Array(items) = first {
+        if shape.len() >= 32 {
+            return Err("mean or variance nested too deeply".into());
+        }
+        shape.push(items.len() as i64);
+        match items.first() {
+            Some(x) => first = x,
+            None => break,
+        }
+    }
+    let mut out = Vec::new();
+    collect(v, &shape, &mut out)
+        .ok_or("mean or variance that is not a number or a rectangular list of numbers")?;
+    Ok((out, shape))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalization_configurations_read_as_keras_builds_them() {
+        let op = |text: &str| standardize_op(&serde_json::from_str(text).unwrap());
+        let st = op(r#"{"axis": [3], "invert": false, "mean": null, "variance": null}"#).unwrap();
+        assert_eq!(
+            (st.axes, st.stats, st.invert),
+            (vec![3], Stats::Weights, false)
+        );
+        let st = op(r#"{"axis": [], "mean": 0.5, "variance": 2}"#).unwrap();
+        assert_eq!(st.axes, Vec::<i64>::new());
+        assert_eq!(
+            st.stats,
+            Stats::Given {
+                mean: vec![0.5],
+                variance: vec![2.0],
+                shape: vec![]
+            }
+        );
+        // A legacy .h5 keeps no axis: Keras's default, -1.
+        let st = op(r#"{"mean": [[1, 2]], "variance": [[3, 4]], "invert": true}"#).unwrap();
+        assert_eq!(st.axes, vec![-1]);
+        assert!(st.invert);
+        assert_eq!(
+            st.stats,
+            Stats::Given {
+                mean: vec![1.0, 2.0],
+                variance: vec![3.0, 4.0],
+                shape: vec![1, 2]
+            }
+        );
+        assert!(op(r#"{"mean": [[1, 2], [3]], "variance": [[1, 2], [3]]}"#).is_err());
+        assert!(op(r#"{"mean": [1, 2], "variance": [1, 2, 3]}"#).is_err());
+        assert!(op(r#"{"mean": [1, 2]}"#).is_err());
+        assert!(op(r#"{"axis": "channels"}"#).is_err());
+    }
 }

@@ -71,6 +71,22 @@ impl Format {
         }
     }
 
+    /// Bytes of this format that break its rules.
+    pub(crate) fn corrupt(self, what: impl Into<String>) -> FileError {
+        FileError::Corrupt {
+            format: self,
+            what: what.into(),
+        }
+    }
+
+    /// A file of this format that ends where more was announced.
+    pub(crate) fn truncated(self, what: impl Into<String>) -> FileError {
+        FileError::Truncated {
+            format: self,
+            what: what.into(),
+        }
+    }
+
     /// The format the bytes announce (zip or HDF5 signature), else ONNX to be tried.
     pub fn detect(bytes: &[u8]) -> Format {
         if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
@@ -262,19 +278,8 @@ fn onnx_model(
         .inputs
         .iter()
         .find(|i| !initializers.contains(i.name.as_str()));
-    let describe = |dims: Option<&[Dim]>| match dims {
-        None => "(unknown rank)".to_string(),
-        Some(d) => {
-            let parts: Vec<String> = d
-                .iter()
-                .map(|d| match d {
-                    Dim::Value(v) => v.to_string(),
-                    Dim::Param(p) => p.clone(),
-                    Dim::Unknown => "?".into(),
-                })
-                .collect();
-            format!("[{}]", parts.join(", "))
-        }
+    let describe = |dims: Option<&[Dim]>| {
+        dims.map_or_else(|| "(unknown rank)".to_string(), onnx_graph::dims_text)
     };
     let mut sizes = onnx_graph::InputSizes::default();
     if let (Some(given), Some(first)) = (input, first) {

@@ -227,18 +227,12 @@ struct Reader {
 }
 
 fn corrupt(what: impl Into<String>) -> FileError {
-    FileError::Corrupt {
-        format: Format::Onnx,
-        what: what.into(),
-    }
+    Format::Onnx.corrupt(what)
 }
 
 fn wire(e: WireError, message: &str) -> FileError {
     match e {
-        WireError::Truncated => FileError::Truncated {
-            format: Format::Onnx,
-            what: format!("the data ends inside a {message}"),
-        },
+        WireError::Truncated => Format::Onnx.truncated(format!("the data ends inside a {message}")),
         e => corrupt(format!("in a {message}: {e}")),
     }
 }

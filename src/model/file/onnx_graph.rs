@@ -149,15 +149,7 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
             if all_const {
                 // Constants padlab cannot evaluate (a large tensor's arithmetic): their sizes
                 // are unknown downstream.
-                for name in &n.outputs {
-                    tensors.insert(
-                        name.as_str(),
-                        Tensor::Const(Const {
-                            dims: Vec::new(),
-                            data: None,
-                        }),
-                    );
-                }
+                unknown_constants(&mut tensors, &n.outputs);
                 graph.notes.push(format!(
                     "{} ({}) computes a constant padlab does not evaluate",
                     display_name(n, index),
@@ -202,15 +194,7 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
         // A layer on constants only (no runtime input) is not a row: its outputs are
         // constants of unknown value downstream.
         if edges.is_empty() {
-            for name in &n.outputs {
-                tensors.insert(
-                    name.as_str(),
-                    Tensor::Const(Const {
-                        dims: Vec::new(),
-                        data: None,
-                    }),
-                );
-            }
+            unknown_constants(&mut tensors, &n.outputs);
             continue;
         }
         let is_zero_pad = matches!(&op, Op::Pad { fill: PadFill::Constant(v), .. } if *v == 0.0);
@@ -331,19 +315,32 @@ fn input_shape(
 }
 
 fn describe_input(dims: Option<&[Dim]>) -> String {
-    match dims {
-        None => "[?]".into(),
-        Some(d) => {
-            let parts: Vec<String> = d
-                .iter()
-                .map(|d| match d {
-                    Dim::Value(v) => v.to_string(),
-                    Dim::Param(p) => p.clone(),
-                    Dim::Unknown => "?".into(),
-                })
-                .collect();
-            format!("[{}]", parts.join(", "))
-        }
+    dims.map_or_else(|| "[?]".into(), dims_text)
+}
+
+/// A declared shape as the messages write it: `[N, 3, 224, 224]`, `?` for an unknown size.
+pub(super) fn dims_text(dims: &[Dim]) -> String {
+    let parts: Vec<String> = dims
+        .iter()
+        .map(|d| match d {
+            Dim::Value(v) => v.to_string(),
+            Dim::Param(p) => p.clone(),
+            Dim::Unknown => "?".into(),
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Names outputs as constants of unknown value (a constant padlab does not evaluate).
+fn unknown_constants<'a>(tensors: &mut HashMap<&'a str, Tensor>, names: &'a [String]) {
+    for name in names {
+        tensors.insert(
+            name.as_str(),
+            Tensor::Const(Const {
+                dims: Vec::new(),
+                data: None,
+            }),
+        );
     }
 }
 

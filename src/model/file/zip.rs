@@ -29,17 +29,11 @@ pub struct Archive<'a> {
 }
 
 fn corrupt(what: impl Into<String>) -> FileError {
-    FileError::Corrupt {
-        format: Format::Keras,
-        what: what.into(),
-    }
+    Format::Keras.corrupt(what)
 }
 
 fn truncated(what: impl Into<String>) -> FileError {
-    FileError::Truncated {
-        format: Format::Keras,
-        what: what.into(),
-    }
+    Format::Keras.truncated(what)
 }
 
 fn at(b: &[u8], off: u64, len: usize) -> Option<&[u8]> {

@@ -293,6 +293,43 @@ fn read_source(
                 "gamma, beta = as_numpy({src}.weight), as_numpy(getattr({src}, \"bias\", None))"
             ));
         }
+        (LoadKind::LayerScale { perm }, _) => {
+            // ConvNeXt starts it at 1e-6, which would hide its branch: off that first.
+            if randomise {
+                py.line(format!(
+                    "{src}.gamma.assign(rng.uniform(0.5, 1.5, tuple({src}.gamma.shape)).astype(np.float32))"
+                ));
+            }
+            let perm: Vec<i64> = perm.iter().map(|&a| a as i64).collect();
+            let rank = perm.len();
+            let mut shape = vec![1; rank.saturating_sub(1)];
+            shape.push(-1);
+            py.line(format!(
+                "gamma = np.transpose(as_numpy({src}.gamma).reshape({}), {}).copy()",
+                tuple(&shape),
+                tuple(&perm)
+            ));
+        }
+        (LoadKind::Standardize { perm }, _) => {
+            // Keras's Normalization: its statistics away from their defaults (zeros and
+            // ones), so they matter; `mean` and `variance` are them in the broadcast shape.
+            if randomise {
+                for (weight, low, high) in [
+                    ("adapt_mean", "-0.5", "0.5"),
+                    ("adapt_variance", "0.5", "2.0"),
+                ] {
+                    py.line(format!(
+                        "{src}.{weight}.assign(rng.uniform({low}, {high}, tuple({src}.{weight}.shape)).astype(np.float32))"
+                    ));
+                }
+                py.line(format!("{src}.finalize_state()"));
+            }
+            let perm: Vec<i64> = perm.iter().map(|&a| a as i64).collect();
+            py.line(format!(
+                "mean, var = (np.transpose(as_numpy(v), {}).copy() for v in ({src}.mean, {src}.variance))",
+                tuple(&perm)
+            ));
+        }
         (LoadKind::LayerNorm { .. } | LoadKind::GroupNorm, _) => {
             py.line(format!(
                 "gamma = as_numpy({src}.gamma) if {src}.scale else None"
@@ -373,6 +410,11 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
             py.line("bn.running_mean.copy_(torch.from_numpy(mean))");
             py.line("bn.running_var.copy_(torch.from_numpy(var))");
         }
+        LoadKind::Standardize { .. } => {
+            set(py, "mean", "mean");
+            set(py, "variance", "var");
+        }
+        LoadKind::LayerScale { .. } => set(py, "gamma", "gamma"),
         LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
             py.block(format!("if {dst}.weight is not None"), |py| {
                 py.line(format!("{dst}.weight.copy_(torch.from_numpy(gamma))"));
@@ -466,6 +508,12 @@ fn write_params(py: &mut Py, load: &Load, access: &Access, channels_last: bool) 
         LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
             py.line(format!("{dst} = {{\"gamma\": gamma, \"beta\": beta}}"));
         }
+        LoadKind::Standardize { .. } => {
+            py.line(format!("{dst} = {{\"mean\": mean, \"variance\": var}}"));
+        }
+        LoadKind::LayerScale { .. } => {
+            py.line(format!("{dst} = {{\"gamma\": gamma}}"));
+        }
     }
 }
 
@@ -533,6 +581,19 @@ fn write_keras(py: &mut Py, load: &Load, access: &Access) {
             }
             py.line(format!("{dst}.moving_mean.assign(mean)"));
             py.line(format!("{dst}.moving_variance.assign(var)"));
+        }
+        LoadKind::LayerScale { .. } => {
+            py.line(format!(
+                "{dst}.gamma.assign(gamma.reshape(tuple({dst}.gamma.shape)))"
+            ));
+        }
+        LoadKind::Standardize { .. } => {
+            for (weight, v) in [("adapt_mean", "mean"), ("adapt_variance", "var")] {
+                py.line(format!(
+                    "{dst}.{weight}.assign({v}.reshape(tuple({dst}.{weight}.shape)))"
+                ));
+            }
+            py.line(format!("{dst}.finalize_state()"));
         }
         LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
             py.block("if gamma is not None", |py| {

@@ -9,16 +9,119 @@ use std::collections::HashSet;
 
 use crate::codegen::plan::{Fill, Plan, Step};
 use crate::codegen::target::Target;
-use crate::codegen::writer::Py;
+use crate::codegen::writer::{Py, list};
 use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Conv, Interpolation, PadFill};
+use crate::model::op::{Activation, Conv, Interpolation, KERAS_EPSILON, PadFill};
 
-use super::lines::{Helpers, embed_layer, single_calls};
+use super::lines::{
+    Helpers, KEYWORDS, elementwise, embed_layer, error_line, reduce_name, single_calls, slice_index,
+};
 use super::{Access, PortError, Written, float, py_bool};
 
 use super::lines::{assignments, fill, note, port_names, variable_names};
-use super::plan::{PortPlan, PortStep, Var};
+use super::plan::{PortOp, PortPlan, PortStep, Var};
+
+/// The Python helper `adaptive_pool` (torch's adaptive pooling window rule), one text for every
+/// function-form target: each passes its layout's name, its first spatial axis and the window
+/// `a:b` of `x` along `axis`, reduced and joined back.
+macro_rules! adaptive_pool {
+    ($layout:literal, $start:literal, $join:literal) => {
+        concat!(
+            r#"def adaptive_pool(x, sizes, reduce):
+    """torch's adaptive pooling over the spatial axes (channels "#,
+            $layout,
+            r#"): output i of an axis of n
+    inputs reduces inputs floor(i * n / size) to ceil((i + 1) * n / size), one axis at a time."""
+    for axis, size in enumerate(sizes, start="#,
+            $start,
+            r#"):
+        n = x.shape[axis]
+        windows = [(i * n // size, -(-(i + 1) * n // size)) for i in range(size)]
+        x = "#,
+            $join,
+            r#"
+    return x"#
+        )
+    };
+}
+pub(super) use adaptive_pool;
+
+/// The Python helper `resize_linear` (torch's linear interpolation along one axis), one text
+/// for every function-form target: each passes its rank expression, the weights it broadcasts
+/// (`w`) and the mix of the two gathers.
+macro_rules! resize_linear {
+    ($rank:literal, $weights:literal, $mix:literal) => {
+        concat!(
+            r#"def resize_linear(x, axis, size, ratio, align_corners):
+    """Linear interpolation along one axis to `size`, as torch's interpolate: output j reads source
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5 clamped at 0 (half-pixel
+    centres, which is also Keras's bilinear UpSampling)."""
+    n = x.shape[axis]
+    src = [j * ratio if align_corners else max((j + 0.5) * ratio - 0.5, 0.0) for j in range(size)]
+    low = [min(int(s), n - 1) for s in src]
+    high = [min(i + 1, n - 1) for i in low]
+    shape = [-1 if a == axis else 1 for a in range("#,
+            $rank,
+            r#")]
+    w = "#,
+            $weights,
+            r#"
+    return "#,
+            $mix
+        )
+    };
+}
+pub(super) use resize_linear;
+
+/// The Python helper `resize_cubic` (torch's and Keras's cubic convolution along one axis), one
+/// text for every function-form target: each passes its rank expression, a tap's indices, its
+/// weights (`w`) and the gather at them.
+macro_rules! resize_cubic {
+    ($rank:literal, $index:literal, $weights:literal, $take:literal) => {
+        concat!(
+            r#"def resize_cubic(x, axis, size, ratio, align_corners, torch_form):
+    """Cubic convolution along one axis to `size`: output j reads the four source elements around
+    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5. torch's bicubic: kernel
+    parameter -0.75, taps past the edge read the edge element. Keras's bicubic (TensorFlow's
+    resize_bicubic): -0.5, the fraction rounded to 1/1024 (its coefficient table), taps past the
+    edge dropped and the weights renormalised."""
+    n = x.shape[axis]
+    a = -0.75 if torch_form else -0.5
+
+    def kernel(d):
+        d = abs(d)
+        if d <= 1:
+            return ((a + 2) * d - (a + 3)) * d * d + 1
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
+
+    src = [j * ratio if align_corners else (j + 0.5) * ratio - 0.5 for j in range(size)]
+    base = [int(s // 1) for s in src]
+    fraction = [s - b if torch_form else round((s - b) * 1024) / 1024 for s, b in zip(src, base)]
+    taps = [[b - 1 + k for k in range(4)] for b in base]
+    weights = [[kernel(f + 1 - k) for k in range(4)] for f in fraction]
+    if not torch_form:
+        weights = [[w if 0 <= i < n else 0.0 for w, i in zip(ws, t)] for ws, t in zip(weights, taps)]
+        weights = [[w / sum(ws) for w in ws] for ws in weights]
+    shape = [-1 if d == axis else 1 for d in range("#,
+            $rank,
+            r#")]
+    out = 0.0
+    for k in range(4):
+        index = "#,
+            $index,
+            r#"
+        w = "#,
+            $weights,
+            r#"
+        out = out + "#,
+            $take,
+            r#" * w
+    return out"#
+        )
+    };
+}
+pub(super) use resize_cubic;
 
 /// One step's code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -87,7 +190,8 @@ pub(super) trait Function {
     const CONVERT: &'static str;
     /// What the docstring says about `params`.
     const DOC: &'static str;
-    /// The helpers' names (never a tensor's).
+    /// The names of the helpers only this target defines (with [`SHARED_HELPERS`], never a
+    /// tensor's).
     const HELPER_NAMES: &'static [&'static str];
     /// The first spatial axis: 1 channels last, 2 channels first.
     const SPATIAL: usize;
@@ -105,7 +209,40 @@ pub(super) trait Function {
     fn repeat(r: i64, axis: usize) -> String;
     /// The elements at `indices` along `axis`.
     fn gather(indices: &[i64], axis: usize) -> String;
+
+    /// The array module (`tf`, `jnp`) and the neural-network one (`tf.nn`, `jax.nn`).
+    const NP: &'static str;
+    const NN: &'static str;
+    /// What the target's values are called in a comment (`tensor`, `array`).
+    const ARRAY: &'static str;
+    /// A reduction's function before its name (`tf.reduce_` + `max`, `jnp.` + `max`).
+    const REDUCE: &'static str;
+    /// Joins tensors along an axis.
+    const CONCAT: &'static str;
+    /// A tensor shaped like `{x}` filled with the value `{}`.
+    const FULL: &'static str;
+    /// A float dtype's lowest value and minus infinity (an empty max-pool window's two
+    /// readings).
+    const LOWEST: &'static str;
+    const NEG_INF: &'static str;
+    /// The helpers that normalise over axes, by groups of channels and pool adaptively.
+    const NORMALIZE: &'static str;
+    const GROUP_NORM: &'static str;
+    const ADAPTIVE: &'static str;
+    /// Axes or sizes as the target's functions take them (a list, a tuple).
+    fn axes(values: &[i64]) -> String;
+    /// A constant tensor: `values` (row-major) of `shape`.
+    fn constant(values: &[f64], shape: &[i64]) -> String;
+    /// The index that broadcasts a per-channel weight over a rank-`rank` tensor.
+    fn per_channel(rank: usize) -> String;
+    /// A step the two targets write each their own way (convolutions, pools, batch
+    /// normalisation, dense layers, embeddings, splits, pixel shuffles, random values).
+    const OWN_STEP: OwnStep<Self::Pad>;
 }
+
+/// One step's lines in a function-form target.
+pub(super) type OwnStep<P> =
+    fn(&mut Writer, &Graph, &PortPlan<P>, &PortStep<P>) -> Result<Code, PortError>;
 
 /// A TF or JAX port being written.
 pub(super) struct Writer {
@@ -118,26 +255,18 @@ pub(super) struct Writer {
     pub keys: usize,
 }
 
-/// One step's lines in a function-form target.
-pub(super) type StepCode<P> =
-    fn(&mut Writer, &Graph, &PortPlan<P>, &PortStep<P>) -> Result<Code, PortError>;
-
-/// Writes the plan as the function-form target `T`, each step through `step_code`.
-pub(super) fn write<T: Function>(
-    g: &Graph,
-    plan: &PortPlan<T::Pad>,
-    step_code: StepCode<T::Pad>,
-) -> Result<Written, PortError> {
+/// Writes the plan as the function-form target `T`.
+pub(super) fn write<T: Function>(g: &Graph, plan: &PortPlan<T::Pad>) -> Result<Written, PortError> {
     let mut w = Writer {
         helpers: Helpers::default(),
         defs: Py::new(),
-        names: Names::new(T::HELPER_NAMES),
+        names: Names::new(&[SHARED_HELPERS, T::HELPER_NAMES].concat()),
         keys: 0,
     };
     let codes = plan
         .steps
         .iter()
-        .map(|s| step_code(&mut w, g, plan, s))
+        .map(|s| step_code::<T>(&mut w, g, plan, s))
         .collect::<Result<Vec<_>, _>>()?;
     let mut head = Py::new();
     for i in T::IMPORTS {
@@ -175,6 +304,203 @@ pub(super) fn write<T: Function>(
         })
         .collect();
     Ok(Written { py, access })
+}
+
+/// One step's lines: the steps TF and JAX write alike here, the others by [`Function::own_step`].
+fn step_code<T: Function>(
+    w: &mut Writer,
+    g: &Graph,
+    plan: &PortPlan<T::Pad>,
+    step: &PortStep<T::Pad>,
+) -> Result<Code, PortError> {
+    let p = format!("params[{:?}]", step.name);
+    let rank = plan.input_shape(step, 0).len();
+    let keep = |k: bool| if k { ", keepdims=True" } else { "" };
+    let indices = |axes: &[usize]| -> Vec<i64> { axes.iter().map(|&a| a as i64).collect() };
+    Ok(match &step.op {
+        PortOp::Alias => Code::alias(&format!("the port's {} already has this order", T::ARRAY)),
+        PortOp::Transpose(q) => Code::expr(format!(
+            "{}.transpose({{x}}, {})",
+            T::NP,
+            T::axes(&indices(q))
+        )),
+        PortOp::AdaptivePool {
+            max,
+            output,
+            uniform: false,
+            ..
+        } => {
+            w.helpers.add(T::ADAPTIVE);
+            Code::expr(format!(
+                "adaptive_pool({{x}}, {}, {}{})",
+                list(output),
+                T::REDUCE,
+                if *max { "max" } else { "mean" }
+            ))
+        }
+        PortOp::GlobalPool {
+            max,
+            keepdims,
+            rank: n,
+        } => {
+            let axes: Vec<i64> = (T::SPATIAL..n + T::SPATIAL).map(|a| a as i64).collect();
+            Code::expr(format!(
+                "{}{}({{x}}, axis={}{})",
+                T::REDUCE,
+                if *max { "max" } else { "mean" },
+                T::axes(&axes),
+                keep(*keepdims)
+            ))
+        }
+        PortOp::LayerNorm(ln) => {
+            w.helpers.add(T::NORMALIZE);
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}",
+                T::axes(&ln.axes()),
+                float(ln.eps),
+                scale_shift(&p, ln.scale, ln.center, "")
+            ))
+        }
+        PortOp::GroupNorm {
+            groups,
+            eps,
+            affine,
+            ..
+        } => {
+            w.helpers.add(T::NORMALIZE);
+            w.helpers.add(T::GROUP_NORM);
+            Code::expr(format!(
+                "group_norm({{x}}, {groups}, {}){}",
+                float(*eps),
+                scale_shift(&p, *affine, *affine, &T::per_channel(rank))
+            ))
+        }
+        PortOp::InstanceNorm { eps, affine, .. } => {
+            w.helpers.add(T::NORMALIZE);
+            let spatial = rank.saturating_sub(2);
+            let axes: Vec<i64> = (T::SPATIAL..T::SPATIAL + spatial)
+                .map(|a| a as i64)
+                .collect();
+            Code::expr(format!(
+                "normalize({{x}}, {}, {}){}",
+                T::axes(&axes),
+                float(*eps),
+                scale_shift(&p, *affine, *affine, &T::per_channel(rank))
+            ))
+        }
+        PortOp::Standardize { shape, values, .. } => {
+            let (mean, variance) = match values {
+                Some((m, v)) => (T::constant(m, shape), T::constant(v, shape)),
+                None => (format!("{p}[\"mean\"]"), format!("{p}[\"variance\"]")),
+            };
+            Code::expr(format!(
+                "({{x}} - {mean}) / {np}.maximum({np}.sqrt({variance}), {})",
+                float(KERAS_EPSILON),
+                np = T::NP
+            ))
+        }
+        PortOp::LayerScale { .. } => Code::expr(format!("{{x}} * {p}[\"gamma\"]")),
+        PortOp::Activation(a) => Code::expr(T::activation(*a, "{x}")),
+        PortOp::Softmax { axis, log } => Code::expr(format!(
+            "{}.{}softmax({{x}}, axis={axis})",
+            T::NN,
+            if *log { "log_" } else { "" }
+        )),
+        PortOp::Dropout { .. } => Code::alias("the identity at inference"),
+        PortOp::Identity => Code::alias("the identity"),
+        PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
+            let mut shape = plan.output_shape(step).to_vec();
+            if let Some(b) = shape.first_mut() {
+                *b = -1;
+            }
+            Code::expr(format!("{}.reshape({{x}}, {})", T::NP, T::axes(&shape)))
+        }
+        PortOp::Squeeze(axes) if axes.is_empty() => Code::alias("no size-1 axis to drop"),
+        PortOp::Squeeze(axes) => Code::expr(format!(
+            "{}.squeeze({{x}}, axis={})",
+            T::NP,
+            T::axes(&indices(axes))
+        )),
+        PortOp::Unsqueeze(axes) => {
+            let mut text = "{x}".to_string();
+            for a in axes {
+                text = format!("{}.expand_dims({text}, {a})", T::NP);
+            }
+            Code::expr(text)
+        }
+        PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
+        PortOp::Concat { axis } => Code::expr(format!("{}([{{xs}}], axis={axis})", T::CONCAT)),
+        PortOp::MatMul => Code::expr(format!("{}.matmul({{x0}}, {{x1}})", T::NP)),
+        PortOp::Pad { pairs, fill } => pad_code::<T>(w, pairs, *fill),
+        PortOp::Upsample {
+            input,
+            output,
+            scale,
+            mode,
+            align_corners,
+        } => upsample_code::<T>(
+            w,
+            plan.source,
+            Resize {
+                input,
+                output,
+                scale,
+                mode: *mode,
+                align_corners: *align_corners,
+            },
+        ),
+        PortOp::Elementwise {
+            op,
+            constant,
+            constant_first,
+        } => Code::expr(elementwise(
+            *op,
+            *constant,
+            *constant_first,
+            step.inputs.len(),
+            T::NP,
+            "{}",
+        )),
+        PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
+            (s, 0.0) => format!("{{x}} * {}", float(s)),
+            (0.0, o) => T::FULL.replace("{}", &float(o)),
+            (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
+        }),
+        PortOp::Reduce { op, axes, keepdims } => Code::expr(format!(
+            "{}{}({{x}}, axis={}{})",
+            T::REDUCE,
+            reduce_name(*op),
+            T::axes(&indices(axes)),
+            keep(*keepdims)
+        )),
+        PortOp::PixelShuffle(r) => {
+            // Channel c*r*r + i*r + j -> row offset i, column offset j.
+            let rr = (r * r).max(1);
+            let (c, h, wd) = match (T::SPATIAL, plan.input_shape(step, 0)) {
+                (1, [_, h, wd, c]) => (*c / rr, *h, *wd),
+                (_, [_, c, h, wd]) => (*c / rr, *h, *wd),
+                _ => {
+                    return Err(PortError::at(
+                        error_line(g, step),
+                        "PixelShuffle of a tensor that is not a 2-D map",
+                    ));
+                }
+            };
+            let (split, whole) = if T::SPATIAL == 1 {
+                ([-1, h, wd, c, *r, *r], [-1, h * r, wd * r, c])
+            } else {
+                ([-1, c, *r, *r, h, wd], [-1, c, h * r, wd * r])
+            };
+            Code::expr(format!(
+                "{np}.reshape({np}.transpose({np}.reshape({{x}}, {}), {}), {})",
+                T::axes(&split),
+                T::axes(&[0, 1, 4, 2, 5, 3]),
+                T::axes(&whole),
+                np = T::NP
+            ))
+        }
+        _ => (T::OWN_STEP)(w, g, plan, step)?,
+    })
 }
 
 /// ` * gamma + beta` of a normalisation: the weights read from `p` (a step's params), each
@@ -246,7 +572,7 @@ pub(super) fn conv_code<T: Function>(
 }
 
 /// A pool's lines: one call per step of its single-layer plan when each is one (`window`
-/// writes the pooling and empty-window steps), else the single-layer function embedded.
+/// writes the pooling step), else the single-layer function embedded.
 pub(super) fn pool_code<T: Function>(
     w: &mut Writer,
     line: usize,
@@ -265,6 +591,22 @@ pub(super) fn pool_code<T: Function>(
         lines.push(match s {
             Step::Pad { pairs, fill } => T::pad_spatial(w, pairs, *fill),
             Step::Crop { pairs } => crop_spatial::<T>(pairs),
+            Step::EmptyWindows { to_neg_inf: true } => {
+                format!(
+                    "{}.where({{x}} == {}, {}, {{x}})",
+                    T::NP,
+                    T::LOWEST,
+                    T::NEG_INF
+                )
+            }
+            Step::EmptyWindows { to_neg_inf: false } => {
+                format!(
+                    "{}.where({{x}} == {}, {}, {{x}})",
+                    T::NP,
+                    T::NEG_INF,
+                    T::LOWEST
+                )
+            }
             other => window(other).ok_or_else(|| {
                 PortError::at(line, "a pooling step the port writes as a function")
             })?,
@@ -358,12 +700,22 @@ pub(super) fn upsample_code<T: Function>(w: &mut Writer, source: Framework, r: R
     Code::lines_or_alias(lines, "the size is unchanged")
 }
 
+/// The helpers both targets define, each its own text.
+const SHARED_HELPERS: &[&str] = &[
+    "adaptive_pool",
+    "resize_linear",
+    "resize_cubic",
+    "normalize",
+    "group_norm",
+];
+
 /// Python names in use in the port: module names, helpers, Python's keywords and the builtins
 /// the code calls are never taken by a tensor or a function.
 pub(super) struct Names {
     used: HashSet<String>,
 }
 
+/// Names of the port itself and the builtins its code calls (beside Python's keywords).
 const RESERVED: &[&str] = &[
     "x",
     "model",
@@ -374,41 +726,6 @@ const RESERVED: &[&str] = &[
     "lax",
     "np",
     "math",
-    "False",
-    "None",
-    "True",
-    "and",
-    "as",
-    "assert",
-    "async",
-    "await",
-    "break",
-    "class",
-    "continue",
-    "def",
-    "del",
-    "elif",
-    "else",
-    "except",
-    "finally",
-    "for",
-    "from",
-    "global",
-    "if",
-    "import",
-    "in",
-    "is",
-    "lambda",
-    "nonlocal",
-    "not",
-    "or",
-    "pass",
-    "raise",
-    "return",
-    "try",
-    "while",
-    "with",
-    "yield",
     "abs",
     "enumerate",
     "float",
@@ -430,6 +747,7 @@ impl Names {
         Names {
             used: RESERVED
                 .iter()
+                .chain(KEYWORDS)
                 .chain(helpers)
                 .map(|s| s.to_string())
                 .collect(),
@@ -618,29 +936,6 @@ pub(super) fn repeat_factor(indices: &[i64], input: i64) -> Option<i64> {
         .enumerate()
         .all(|(j, &i)| i == j as i64 / f)
         .then_some(f)
-}
-
-/// `x[...]` text of a slice: `(axis, start, end, step, index)` per sliced axis.
-pub(super) fn slice_index(rank: usize, axes: &[(usize, i64, i64, i64, bool)]) -> String {
-    let mut parts: Vec<String> = vec![":".into(); rank];
-    for &(a, start, end, step, index) in axes {
-        if let Some(part) = parts.get_mut(a) {
-            *part = if index {
-                start.to_string()
-            } else if step == 1 {
-                format!("{start}:{end}")
-            } else {
-                format!("{start}:{end}:{step}")
-            };
-        }
-    }
-    while parts.last().is_some_and(|s| s == ":") {
-        parts.pop();
-    }
-    if parts.is_empty() {
-        parts.push(":".into());
-    }
-    format!("[{}]", parts.join(", "))
 }
 
 #[cfg(test)]

@@ -15,10 +15,9 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, PadFill};
 
 use super::function::{
-    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, scale_shift,
-    slice_index, upsample_code,
+    self, Code, Function, OwnStep, Writer, conv_code, dense_code, pool_code, scale_shift,
 };
-use super::lines::{elementwise, error_line, reduce_name};
+use super::lines::{error_line, float_list};
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{PortError, Written, float, py_bool};
 
@@ -26,57 +25,24 @@ use super::{PortError, Written, float, py_bool};
 const DOC: &str = "params[<layer>] holds its weights in PyTorch's layouts: convolution kernels \
      [out, in/groups, k...] (transposed [in, out/groups, k...]), dense [out, in].";
 
-const ADAPTIVE: &str = r#"def adaptive_pool(x, sizes, reduce):
-    """torch's adaptive pooling over the spatial axes (channels first): output i of an axis of n
-    inputs reduces inputs floor(i * n / size) to ceil((i + 1) * n / size), one axis at a time."""
-    for axis, size in enumerate(sizes, start=2):
-        n = x.shape[axis]
-        windows = [(i * n // size, -(-(i + 1) * n // size)) for i in range(size)]
-        x = jnp.concatenate([reduce(lax.slice_in_dim(x, a, b, axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)
-    return x"#;
+const ADAPTIVE: &str = function::adaptive_pool!(
+    "first",
+    2,
+    "jnp.concatenate([reduce(lax.slice_in_dim(x, a, b, axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)"
+);
 
-const RESIZE_LINEAR: &str = r#"def resize_linear(x, axis, size, ratio, align_corners):
-    """Linear interpolation along one axis to `size`, as torch's interpolate: output j reads source
-    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5 clamped at 0 (half-pixel
-    centres, which is also Keras's bilinear UpSampling)."""
-    n = x.shape[axis]
-    src = [j * ratio if align_corners else max((j + 0.5) * ratio - 0.5, 0.0) for j in range(size)]
-    low = [min(int(s), n - 1) for s in src]
-    high = [min(i + 1, n - 1) for i in low]
-    shape = [-1 if a == axis else 1 for a in range(x.ndim)]
-    w = jnp.asarray([s - i for s, i in zip(src, low)], x.dtype).reshape(shape)
-    return jnp.take(x, jnp.asarray(low), axis=axis) * (1 - w) + jnp.take(x, jnp.asarray(high), axis=axis) * w"#;
+const RESIZE_LINEAR: &str = function::resize_linear!(
+    "x.ndim",
+    "jnp.asarray([s - i for s, i in zip(src, low)], x.dtype).reshape(shape)",
+    "jnp.take(x, jnp.asarray(low), axis=axis) * (1 - w) + jnp.take(x, jnp.asarray(high), axis=axis) * w"
+);
 
-const RESIZE_CUBIC: &str = r#"def resize_cubic(x, axis, size, ratio, align_corners, torch_form):
-    """Cubic convolution along one axis to `size`: output j reads the four source elements around
-    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5. torch's bicubic: kernel
-    parameter -0.75, taps past the edge read the edge element. Keras's bicubic (TensorFlow's
-    resize_bicubic): -0.5, the fraction rounded to 1/1024 (its coefficient table), taps past the
-    edge dropped and the weights renormalised."""
-    n = x.shape[axis]
-    a = -0.75 if torch_form else -0.5
-
-    def kernel(d):
-        d = abs(d)
-        if d <= 1:
-            return ((a + 2) * d - (a + 3)) * d * d + 1
-        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
-
-    src = [j * ratio if align_corners else (j + 0.5) * ratio - 0.5 for j in range(size)]
-    base = [int(s // 1) for s in src]
-    fraction = [s - b if torch_form else round((s - b) * 1024) / 1024 for s, b in zip(src, base)]
-    taps = [[b - 1 + k for k in range(4)] for b in base]
-    weights = [[kernel(f + 1 - k) for k in range(4)] for f in fraction]
-    if not torch_form:
-        weights = [[w if 0 <= i < n else 0.0 for w, i in zip(ws, t)] for ws, t in zip(weights, taps)]
-        weights = [[w / sum(ws) for w in ws] for ws in weights]
-    shape = [-1 if d == axis else 1 for d in range(x.ndim)]
-    out = 0.0
-    for k in range(4):
-        index = jnp.asarray([min(max(t[k], 0), n - 1) for t in taps])
-        w = jnp.asarray([ws[k] for ws in weights], x.dtype).reshape(shape)
-        out = out + jnp.take(x, index, axis=axis) * w
-    return out"#;
+const RESIZE_CUBIC: &str = function::resize_cubic!(
+    "x.ndim",
+    "jnp.asarray([min(max(t[k], 0), n - 1) for t in taps])",
+    "jnp.asarray([ws[k] for ws in weights], x.dtype).reshape(shape)",
+    "jnp.take(x, index, axis=axis)"
+);
 
 const NORMALIZE: &str = r#"def normalize(x, axes, eps):
     """(x - mean) / sqrt(variance + eps) over `axes` (the biased variance, as torch and Keras)."""
@@ -89,14 +55,6 @@ const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
     shape = x.shape
     y = x.reshape(shape[0], groups, shape[1] // groups, *shape[2:])
     return normalize(y, tuple(range(2, y.ndim)), eps).reshape(shape)"#;
-
-const HELPER_NAMES: &[&str] = &[
-    "adaptive_pool",
-    "resize_linear",
-    "resize_cubic",
-    "normalize",
-    "group_norm",
-];
 
 /// The port as JAX.
 pub struct JaxPort;
@@ -113,7 +71,7 @@ impl Function for JaxPort {
     ];
     const CONVERT: &'static str = "jnp.asarray({})";
     const DOC: &'static str = DOC;
-    const HELPER_NAMES: &'static [&'static str] = HELPER_NAMES;
+    const HELPER_NAMES: &'static [&'static str] = &[];
     const SPATIAL: usize = 2;
     const RESIZE_LINEAR: &'static str = RESIZE_LINEAR;
     const RESIZE_CUBIC: &'static str = RESIZE_CUBIC;
@@ -149,11 +107,42 @@ impl Function for JaxPort {
             list(indices)
         )
     }
+
+    const NP: &'static str = "jnp";
+    const LOWEST: &'static str = "jnp.finfo({x}.dtype).min";
+    const NEG_INF: &'static str = "-jnp.inf";
+    const NN: &'static str = "jax.nn";
+    const ARRAY: &'static str = "array";
+    const REDUCE: &'static str = "jnp.";
+    const CONCAT: &'static str = "jnp.concatenate";
+    const FULL: &'static str = "jnp.full_like({x}, {})";
+    const NORMALIZE: &'static str = NORMALIZE;
+    const GROUP_NORM: &'static str = GROUP_NORM;
+    const ADAPTIVE: &'static str = ADAPTIVE;
+
+    fn axes(values: &[i64]) -> String {
+        tuple(values)
+    }
+
+    fn constant(values: &[f64], shape: &[i64]) -> String {
+        format!(
+            "jnp.asarray({}).reshape({})",
+            float_list(values, &[values.len() as i64]),
+            tuple(shape)
+        )
+    }
+
+    /// Channels first: a per-channel weight broadcasts over the spatial axes.
+    fn per_channel(rank: usize) -> String {
+        per_channel(rank.saturating_sub(2))
+    }
+
+    const OWN_STEP: OwnStep<Self::Pad> = own_step;
 }
 
 /// Writes the plan as JAX.
 pub fn write(g: &Graph, plan: &PortPlan<JaxPad>) -> Result<Written, PortError> {
-    function::write::<JaxPort>(g, plan, step_code)
+    function::write::<JaxPort>(g, plan)
 }
 
 /// `[:, None, ...]`: a per-channel vector broadcast over `n` spatial axes.
@@ -192,8 +181,8 @@ fn activation(a: Activation, x: &str) -> String {
     }
 }
 
-/// One step's lines.
-fn step_code(
+/// The lines of a step JAX writes its own way.
+fn own_step(
     w: &mut Writer,
     g: &Graph,
     plan: &PortPlan<JaxPad>,
@@ -202,13 +191,7 @@ fn step_code(
     let line = error_line(g, step);
     let p = format!("params[{:?}]", step.name);
     let rank = plan.input_shape(step, 0).len();
-    let axes_tuple = |axes: &[usize]| {
-        let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
-        tuple(&a)
-    };
     Ok(match &step.op {
-        PortOp::Alias => Code::alias("the port's array already has this order"),
-        PortOp::Transpose(q) => Code::expr(format!("jnp.transpose({{x}}, {})", axes_tuple(q))),
         PortOp::Conv(c) => {
             let (cp, conv) = (&c.plan, &c.conv);
             let n = c.rank();
@@ -256,12 +239,6 @@ fn step_code(
         }
         PortOp::Pool { plan: pp, spec } => {
             pool_code::<JaxPort>(w, line, step, (spec, pp), true, |s| match s {
-                Step::EmptyWindows { to_neg_inf: false } => {
-                    Some("jnp.where({x} == -jnp.inf, jnp.finfo({x}.dtype).min, {x})".into())
-                }
-                Step::EmptyWindows { to_neg_inf: true } => {
-                    Some("jnp.where({x} == jnp.finfo({x}.dtype).min, -jnp.inf, {x})".into())
-                }
                 Step::Pool(p) => Some(pool_expr(
                     "{x}",
                     p.max,
@@ -273,37 +250,13 @@ fn step_code(
             })?
         }
         PortOp::AdaptivePool {
-            max,
-            input,
-            output,
-            uniform,
+            max, input, output, ..
         } => {
-            if *uniform {
-                let k: Vec<i64> = input.iter().zip(output).map(|(i, o)| i / o).collect();
-                let ones = vec![1; k.len()];
-                let geometry = (k.as_slice(), k.as_slice(), ones.as_slice());
-                Code::expr(pool_expr("{x}", *max, None, geometry, "\"VALID\""))
-            } else {
-                w.helpers.add(ADAPTIVE);
-                Code::expr(format!(
-                    "adaptive_pool({{x}}, {}, jnp.{})",
-                    list(output),
-                    if *max { "max" } else { "mean" }
-                ))
-            }
-        }
-        PortOp::GlobalPool {
-            max,
-            keepdims,
-            rank: n,
-        } => {
-            let axes: Vec<usize> = (2..n + 2).collect();
-            Code::expr(format!(
-                "jnp.{}({{x}}, axis={}{})",
-                if *max { "max" } else { "mean" },
-                axes_tuple(&axes),
-                if *keepdims { ", keepdims=True" } else { "" }
-            ))
+            // Equal windows (the others are the shared walk's helper).
+            let k: Vec<i64> = input.iter().zip(output).map(|(i, o)| i / o).collect();
+            let ones = vec![1; k.len()];
+            let geometry = (k.as_slice(), k.as_slice(), ones.as_slice());
+            Code::expr(pool_expr("{x}", *max, None, geometry, "\"VALID\""))
         }
         PortOp::BatchNorm {
             axis,
@@ -319,65 +272,6 @@ fn step_code(
                 scale_shift(&p, *scale, *center, &at)
             ))
         }
-        PortOp::LayerNorm(ln) => {
-            w.helpers.add(NORMALIZE);
-            Code::expr(format!(
-                "normalize({{x}}, {}, {}){}",
-                tuple(&ln.axes()),
-                float(ln.eps),
-                scale_shift(&p, ln.scale, ln.center, "")
-            ))
-        }
-        PortOp::GroupNorm {
-            groups,
-            eps,
-            affine,
-            ..
-        } => {
-            w.helpers.add(NORMALIZE);
-            w.helpers.add(GROUP_NORM);
-            Code::expr(format!(
-                "group_norm({{x}}, {groups}, {}){}",
-                float(*eps),
-                affine_text(&p, *affine, rank)
-            ))
-        }
-        PortOp::InstanceNorm { eps, affine, .. } => {
-            w.helpers.add(NORMALIZE);
-            let axes: Vec<usize> = (2..rank).collect();
-            Code::expr(format!(
-                "normalize({{x}}, {}, {}){}",
-                axes_tuple(&axes),
-                float(*eps),
-                affine_text(&p, *affine, rank)
-            ))
-        }
-        PortOp::Activation(a) => Code::expr(activation(*a, "{x}")),
-        PortOp::Softmax { axis, log } => Code::expr(format!(
-            "jax.nn.{}softmax({{x}}, axis={axis})",
-            if *log { "log_" } else { "" }
-        )),
-        PortOp::Dropout { .. } => Code::alias("the identity at inference"),
-        PortOp::Identity => Code::alias("the identity"),
-        PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
-            let mut shape = plan.output_shape(step).to_vec();
-            if let Some(b) = shape.first_mut() {
-                *b = -1;
-            }
-            Code::expr(format!("jnp.reshape({{x}}, {})", tuple(&shape)))
-        }
-        PortOp::Squeeze(axes) if axes.is_empty() => Code::alias("no size-1 axis to drop"),
-        PortOp::Squeeze(axes) => {
-            Code::expr(format!("jnp.squeeze({{x}}, axis={})", axes_tuple(axes)))
-        }
-        PortOp::Unsqueeze(axes) => {
-            let mut text = "{x}".to_string();
-            for a in axes {
-                text = format!("jnp.expand_dims({text}, {a})");
-            }
-            Code::expr(text)
-        }
-        PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
         PortOp::Split { axis, sizes } => {
             let mut at = Vec::new();
             let mut acc = 0;
@@ -387,7 +281,6 @@ fn step_code(
             }
             Code::expr(format!("jnp.split({{x}}, {}, axis={axis})", list(&at)))
         }
-        PortOp::Concat { axis } => Code::expr(format!("jnp.concatenate([{{xs}}], axis={axis})")),
         PortOp::Dense {
             bias,
             activation: a,
@@ -399,68 +292,7 @@ fn step_code(
             }
             dense_code::<JaxPort>(text, *a)
         }
-        PortOp::MatMul => Code::expr("jnp.matmul({x0}, {x1})"),
         PortOp::Embedding { .. } => Code::expr(format!("jnp.take({p}[\"w\"], {{x}}, axis=0)")),
-        PortOp::Pad { pairs, fill } => pad_code::<JaxPort>(w, pairs, *fill),
-        PortOp::Upsample {
-            input,
-            output,
-            scale,
-            mode,
-            align_corners,
-        } => upsample_code::<JaxPort>(
-            w,
-            plan.source,
-            Resize {
-                input,
-                output,
-                scale,
-                mode: *mode,
-                align_corners: *align_corners,
-            },
-        ),
-        PortOp::Elementwise {
-            op,
-            constant,
-            constant_first,
-        } => Code::expr(elementwise(
-            *op,
-            *constant,
-            *constant_first,
-            step.inputs.len(),
-            "jnp",
-            "{}",
-        )),
-        PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
-            (s, 0.0) => format!("{{x}} * {}", float(s)),
-            (0.0, o) => format!("jnp.full_like({{x}}, {})", float(o)),
-            (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
-        }),
-        PortOp::Reduce { op, axes, keepdims } => {
-            let f = reduce_name(*op);
-            Code::expr(format!(
-                "jnp.{f}({{x}}, axis={}{})",
-                axes_tuple(axes),
-                if *keepdims { ", keepdims=True" } else { "" }
-            ))
-        }
-        PortOp::PixelShuffle(r) => {
-            // [N, C*r*r, H, W], channel c*r*r + i*r + j -> row offset i, column offset j.
-            let (c, h, wd) = match plan.input_shape(step, 0) {
-                [_, c, h, wd] => (*c / (r * r).max(1), *h, *wd),
-                _ => {
-                    return Err(PortError::at(
-                        line,
-                        "PixelShuffle of a tensor that is not a 2-D map",
-                    ));
-                }
-            };
-            Code::expr(format!(
-                "jnp.reshape(jnp.transpose(jnp.reshape({{x}}, (-1, {c}, {r}, {r}, {h}, {wd})), (0, 1, 4, 2, 5, 3)), (-1, {c}, {}, {}))",
-                h * r,
-                wd * r
-            ))
-        }
         PortOp::Random { normal } => {
             let k = w.keys;
             w.keys += 1;
@@ -469,10 +301,6 @@ fn step_code(
                 if *normal { "normal" } else { "uniform" }
             ))
         }
+        _ => return Err(PortError::at(line, "a step the shared walk writes")),
     })
-}
-
-/// ` * gamma + beta` of a normalisation with per-channel affine weights (channels first).
-fn affine_text(p: &str, affine: bool, rank: usize) -> String {
-    scale_shift(p, affine, affine, &per_channel(rank.saturating_sub(2)))
 }

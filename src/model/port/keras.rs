@@ -13,8 +13,8 @@
 use std::collections::HashSet;
 
 use super::lines::{
-    Helpers, elementwise, embed_layer, error_line, fill, note, port_names, reduce_name,
-    single_calls, variable_names,
+    Helpers, KEYWORDS, elementwise, embed_layer, error_line, fill, float_list, note, port_names,
+    reduce_name, single_calls, slice_index, variable_names,
 };
 use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
@@ -33,6 +33,15 @@ const ADD_BIAS: &str = r#"class AddBias(keras.layers.Layer):
 
     def call(self, t):
         return t + self.bias"#;
+
+const LAYER_SCALE: &str = r#"class LayerScale(keras.layers.Layer):
+    """ConvNeXt's LayerScale: the input times a learned weight per element of its last axis."""
+
+    def build(self, input_shape):
+        self.gamma = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="gamma")
+
+    def call(self, t):
+        return t * self.gamma"#;
 
 const PAD_BY_INDEX: &str = r#"def pad_by_index(t, pairs, mode):
     """Pads every axis by (before, after) elements, repeating the edge ("replicate") or
@@ -118,8 +127,8 @@ def interpolate(t, sizes, mode, scales, align_corners):
         t = out
     return t"#;
 
-/// Python names the port must not take for its variables: the script's modules, helpers and
-/// the builtins a model's code calls.
+/// Python names the port must not take for its variables (beside Python's keywords): the
+/// script's modules, helpers and the builtins a model's code calls.
 const RESERVED: &[&str] = &[
     "keras",
     "layers",
@@ -142,6 +151,7 @@ const RESERVED: &[&str] = &[
     "port",
     "rng",
     "AddBias",
+    "LayerScale",
     "pad_by_index",
     "adaptive_pool",
     "interpolate",
@@ -186,29 +196,6 @@ const RESERVED: &[&str] = &[
     "reversed",
     "vars",
     "hash",
-    "None",
-    "True",
-    "False",
-    "with",
-    "as",
-    "from",
-    "import",
-    "else",
-    "elif",
-    "while",
-    "try",
-    "except",
-    "finally",
-    "raise",
-    "del",
-    "global",
-    "nonlocal",
-    "assert",
-    "yield",
-    "break",
-    "continue",
-    "async",
-    "await",
 ];
 
 /// One Keras layer: its class and arguments (`name=` is added when it is written).
@@ -615,7 +602,7 @@ fn integer_inputs(plan: &PortPlan<KerasPad>) -> Vec<Var> {
 
 /// A step name as a Python variable (never one of the script's own names).
 fn variable(name: &str) -> String {
-    if RESERVED.contains(&name) {
+    if RESERVED.contains(&name) || KEYWORDS.contains(&name) {
         format!("{name}_")
     } else {
         name.to_string()
@@ -756,6 +743,40 @@ fn step_lines(
                 .collect(),
             ));
         }
+        PortOp::Standardize {
+            axes,
+            shape,
+            values,
+        } => {
+            let axis = match axes.as_slice() {
+                [] => "None".to_string(),
+                [a] if *a + 1 == rank => "-1".to_string(),
+                [a] => a.to_string(),
+                many => tuple(&many.iter().map(|&a| a as i64).collect::<Vec<_>>()),
+            };
+            let mut args = kwargs(&[("axis", axis, "-1")]);
+            if let Some((mean, variance)) = values {
+                // Shaped as the kept axes (1 where they broadcast).
+                let dims: Vec<i64> = axes.iter().map(|&a| shape[a]).collect();
+                args.push(format!("mean={}", float_list(mean, &dims)));
+                args.push(format!("variance={}", float_list(variance, &dims)));
+            }
+            lines.push(main("layers.Normalization", args));
+        }
+        PortOp::LayerScale { shape } => {
+            if shape
+                .iter()
+                .rposition(|&d| d != 1)
+                .is_some_and(|a| a + 1 != rank)
+            {
+                return Err(PortError::at(
+                    line,
+                    "a LayerScale whose weight is not on the last axis of the Keras port's tensor",
+                ));
+            }
+            w.helpers.add(LAYER_SCALE);
+            lines.push(main("LayerScale", vec![]));
+        }
         PortOp::LayerNorm(ln) => {
             let axes = match ln.axes().as_slice() {
                 [one] => one.to_string(),
@@ -821,24 +842,9 @@ fn step_lines(
             lines.push(reshape_line(&name, in_shape, out_shape));
         }
         PortOp::Slice(axes) => {
-            let mut parts: Vec<String> = vec![":".into(); rank];
-            for &(a, start, end, stepv, index) in axes {
-                if let Some(p) = parts.get_mut(a) {
-                    *p = if index {
-                        start.to_string()
-                    } else if stepv == 1 {
-                        format!("{start}:{end}")
-                    } else {
-                        format!("{start}:{end}:{stepv}")
-                    };
-                }
-            }
-            while parts.last().is_some_and(|s| s == ":") {
-                parts.pop();
-            }
             lines.push(Line::Call(lambda(
                 &name,
-                format!("t[{}]", parts.join(", ")),
+                format!("t{}", slice_index(rank, axes)),
             )));
         }
         PortOp::Split { axis, sizes } => {

@@ -257,3 +257,45 @@ pub(super) fn elementwise(
         }
     }
 }
+
+/// `x[...]` text of a slice: `(axis, start, end, step, index)` per sliced axis.
+pub(super) fn slice_index(rank: usize, axes: &[(usize, i64, i64, i64, bool)]) -> String {
+    let mut parts: Vec<String> = vec![":".into(); rank];
+    for &(a, start, end, step, index) in axes {
+        if let Some(part) = parts.get_mut(a) {
+            *part = if index {
+                start.to_string()
+            } else if step == 1 {
+                format!("{start}:{end}")
+            } else {
+                format!("{start}:{end}:{step}")
+            };
+        }
+    }
+    while parts.last().is_some_and(|s| s == ":") {
+        parts.pop();
+    }
+    if parts.is_empty() {
+        parts.push(":".into());
+    }
+    format!("[{}]", parts.join(", "))
+}
+
+/// Values (row-major) as a Python literal nested by `dims`: `[1.0, 2.0]`, `[[1.0], [2.0]]`, a
+/// bare float for no dims.
+pub(super) fn float_list(values: &[f64], dims: &[i64]) -> String {
+    let Some((&first, rest)) = dims.split_first() else {
+        return values.first().map_or_else(|| "0.0".into(), |&v| float(v));
+    };
+    let chunk = (values.len() / usize::try_from(first).unwrap_or(1).max(1)).max(1);
+    let parts: Vec<String> = values.chunks(chunk).map(|c| float_list(c, rest)).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Python's keywords: never a name the port writes.
+pub(super) const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];

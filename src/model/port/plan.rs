@@ -21,9 +21,9 @@ use crate::codegen::plan::{LowerOptions, Plan, Spelling, lower};
 use crate::core::{Dims, Framework, LayerSpec};
 use crate::model::graph::{Edge, Graph, NodeId};
 use crate::model::op::{
-    Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce,
+    Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce, Stats,
 };
-use crate::model::shape::{axis, channels_last};
+use crate::model::shape::{axis, channels_last, kept_axes, stats_shape};
 
 use super::PortError;
 
@@ -101,6 +101,20 @@ pub enum PortOp<P> {
         features: i64,
         eps: f64,
         affine: bool,
+    },
+    /// Keras's `Normalization`: `(x - mean) / max(sqrt(variance), 1e-7)` with statistics of
+    /// `shape` (full rank, port order, 1 on each axis they broadcast over), one per index of
+    /// the kept port `axes`; `values` (mean, variance, row-major over `shape`) when the
+    /// configuration gives them, else the weights the self-check copies.
+    Standardize {
+        axes: Vec<usize>,
+        shape: Vec<i64>,
+        values: Option<(Vec<f64>, Vec<f64>)>,
+    },
+    /// The input times a learned weight of `shape` (full rank, port order, 1 but on the
+    /// source's last axis): ConvNeXt's `LayerScale`.
+    LayerScale {
+        shape: Vec<i64>,
     },
     Activation(Activation),
     Softmax {
@@ -258,6 +272,15 @@ pub enum LoadKind {
         scale: bool,
     },
     GroupNorm,
+    /// A Keras `Normalization`'s statistics (its weights), read in the source's broadcast
+    /// shape and taken to the port's order: port axis `i` holds source axis `perm[i]`.
+    Standardize {
+        perm: Vec<usize>,
+    },
+    /// A `LayerScale`'s weight over the source's last axis, taken to the port's order.
+    LayerScale {
+        perm: Vec<usize>,
+    },
     /// With torch's `max_norm`: targets without it get the rows rescaled when copied.
     Embedding {
         max_norm: Option<f64>,
@@ -525,6 +548,38 @@ impl<P: Spelling> Lowering<'_, P> {
             flat: None,
         }
     }
+}
+
+/// `values` (row-major over `shape`) in the order `perm` (axis `i` of the result is axis
+/// `perm[i]` of `shape`); `None` when their count is not the shape's.
+fn transposed(values: &[f64], shape: &[i64], perm: &[usize]) -> Option<Vec<f64>> {
+    let sizes: Vec<usize> = shape
+        .iter()
+        .map(|&d| usize::try_from(d).ok())
+        .collect::<Option<_>>()?;
+    if values.len() != sizes.iter().product::<usize>() || perm.len() != sizes.len() {
+        return None;
+    }
+    // The stride of each source axis, then each port position's source offset.
+    let mut strides = vec![1; sizes.len()];
+    for a in (0..sizes.len().saturating_sub(1)).rev() {
+        strides[a] = strides[a + 1] * sizes[a + 1];
+    }
+    let port: Vec<usize> = perm.iter().map(|&a| sizes[a]).collect();
+    let mut index = vec![0; port.len()];
+    let mut out = Vec::with_capacity(values.len());
+    for _ in 0..values.len() {
+        let offset: usize = index.iter().zip(perm).map(|(&i, &a)| i * strides[a]).sum();
+        out.push(values[offset]);
+        for k in (0..index.len()).rev() {
+            index[k] += 1;
+            if index[k] < port[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+    Some(out)
 }
 
 /// Lowers `g` for the target of `P`.
@@ -885,6 +940,67 @@ fn lower_node<P: Spelling>(
             };
             let perm = lw.native(r);
             single(lw, vec![x], op, perm)
+        }
+        Op::Standardize(st) => {
+            if st.invert {
+                return Err(PortError::at(
+                    line,
+                    format!(
+                        "{}: Normalization(invert=True) is not ported by padlab: it ports the normalisation (x - mean) / max(sqrt(variance), 1e-7), not its inverse",
+                        node.name
+                    ),
+                ));
+            }
+            // Element-wise against broadcast statistics: in whatever order the input has.
+            let x = x.ok_or(PortError::NoInput)?;
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let at = |m: String| PortError::at(line, m);
+            let keep = kept_axes(st, in_shape.len()).map_err(at)?;
+            let stats = stats_shape(st, &in_shape).map_err(at)?;
+            let perm = same_perm(lw, x);
+            let mut axes: Vec<usize> = keep
+                .iter()
+                .map(|&a| perm.iter().position(|&p| p == a).unwrap_or(a))
+                .collect();
+            axes.sort_unstable();
+            let shape: Vec<i64> = perm.iter().map(|&a| stats[a]).collect();
+            let values = match &st.stats {
+                Stats::Given { mean, variance, .. } => {
+                    let to_port = |v: &[f64]| {
+                        transposed(v, &stats, &perm).ok_or_else(|| {
+                            PortError::at(line, "Normalization: mean and variance of other sizes")
+                        })
+                    };
+                    Some((to_port(mean)?, to_port(variance)?))
+                }
+                Stats::Weights => {
+                    load(lw, LoadKind::Standardize { perm: perm.clone() });
+                    None
+                }
+            };
+            single(
+                lw,
+                vec![x],
+                PortOp::Standardize {
+                    axes,
+                    shape,
+                    values,
+                },
+                perm,
+            )
+        }
+        Op::LayerScale { .. } => {
+            // Element-wise against a broadcast weight: in whatever order the input has.
+            let x = x.ok_or(PortError::NoInput)?;
+            let in_shape = g.shape_of(node.inputs[0]).cloned().unwrap_or_default();
+            let last = in_shape.len().saturating_sub(1);
+            let perm = same_perm(lw, x);
+            let shape: Vec<i64> = perm
+                .iter()
+                .map(|&a| if a == last { in_shape[a] } else { 1 })
+                .collect();
+            load(lw, LoadKind::LayerScale { perm: perm.clone() });
+            single(lw, vec![x], PortOp::LayerScale { shape }, perm)
         }
         Op::Activation(a) => {
             let x = x.ok_or(PortError::NoInput)?;
@@ -1319,6 +1435,15 @@ fn lower_node<P: Spelling>(
             let perm = lw.native(r);
             single(lw, vec![x], PortOp::PixelShuffle(*f), perm)
         }
+        // A pasted Keras Normalization that `adapt()` fills: the code has its shape only.
+        Op::Opaque { what } if node.kind == "Normalization" => {
+            return Err(PortError::at(
+                line,
+                format!(
+                    "{what} is not ported by padlab: its mean and variance are weights the code does not hold (port the saved .keras or .h5 file, which keeps them, or give mean= and variance= as numbers)"
+                ),
+            ));
+        }
         Op::Opaque { what } => {
             return Err(PortError::at(
                 line,
@@ -1395,5 +1520,20 @@ mod tests {
         assert_eq!(identifier("0"), "layer_0");
         assert_eq!(identifier("sequential_1/conv2d"), "sequential_1_conv2d");
         assert_eq!(identifier("x"), "x_");
+    }
+
+    #[test]
+    fn statistics_are_taken_to_the_port_order() {
+        // [1, 2, 1, 3] (NHWC: 2 rows, 3 channels) to NCHW [1, 3, 2, 1].
+        let v: Vec<f64> = (0..6).map(f64::from).collect();
+        assert_eq!(
+            transposed(&v, &[1, 2, 1, 3], &[0, 3, 1, 2]),
+            Some(vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0])
+        );
+        assert_eq!(
+            transposed(&v, &[1, 1, 1, 6], &[0, 3, 1, 2]),
+            Some(v.clone())
+        );
+        assert_eq!(transposed(&v, &[1, 1, 1, 5], &[0, 3, 1, 2]), None);
     }
 }

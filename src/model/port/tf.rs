@@ -11,11 +11,8 @@ use crate::codegen::writer::{dilation_arg, list, pad_list, pair_list};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, PadFill};
 
-use super::function::{
-    self, Code, Function, Resize, Writer, conv_code, dense_code, pad_code, pool_code, scale_shift,
-    slice_index, upsample_code,
-};
-use super::lines::{elementwise, error_line, reduce_name};
+use super::function::{self, Code, Function, OwnStep, Writer, conv_code, dense_code, pool_code};
+use super::lines::{error_line, float_list};
 use super::plan::{PortOp, PortPlan, PortStep};
 use super::{PortError, Written, float, py_bool};
 
@@ -40,57 +37,24 @@ const PAD_WRAP: &str = r#"def pad_wrap(x, pairs):
             x = tf.gather(x, [i % n for i in range(-before, n + after)], axis=axis)
     return x"#;
 
-const ADAPTIVE: &str = r#"def adaptive_pool(x, sizes, reduce):
-    """torch's adaptive pooling over the spatial axes (channels last): output i of an axis of n
-    inputs reduces inputs floor(i * n / size) to ceil((i + 1) * n / size), one axis at a time."""
-    for axis, size in enumerate(sizes, start=1):
-        n = x.shape[axis]
-        windows = [(i * n // size, -(-(i + 1) * n // size)) for i in range(size)]
-        x = tf.concat([reduce(tf.gather(x, list(range(a, b)), axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)
-    return x"#;
+const ADAPTIVE: &str = function::adaptive_pool!(
+    "last",
+    1,
+    "tf.concat([reduce(tf.gather(x, list(range(a, b)), axis=axis), axis=axis, keepdims=True) for a, b in windows], axis=axis)"
+);
 
-const RESIZE_LINEAR: &str = r#"def resize_linear(x, axis, size, ratio, align_corners):
-    """Linear interpolation along one axis to `size`, as torch's interpolate: output j reads source
-    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5 clamped at 0 (half-pixel
-    centres, which is also Keras's bilinear UpSampling)."""
-    n = x.shape[axis]
-    src = [j * ratio if align_corners else max((j + 0.5) * ratio - 0.5, 0.0) for j in range(size)]
-    low = [min(int(s), n - 1) for s in src]
-    high = [min(i + 1, n - 1) for i in low]
-    shape = [-1 if a == axis else 1 for a in range(len(x.shape))]
-    w = tf.reshape(tf.constant([s - i for s, i in zip(src, low)], x.dtype), shape)
-    return tf.gather(x, low, axis=axis) * (1 - w) + tf.gather(x, high, axis=axis) * w"#;
+const RESIZE_LINEAR: &str = function::resize_linear!(
+    "len(x.shape)",
+    "tf.reshape(tf.constant([s - i for s, i in zip(src, low)], x.dtype), shape)",
+    "tf.gather(x, low, axis=axis) * (1 - w) + tf.gather(x, high, axis=axis) * w"
+);
 
-const RESIZE_CUBIC: &str = r#"def resize_cubic(x, axis, size, ratio, align_corners, torch_form):
-    """Cubic convolution along one axis to `size`: output j reads the four source elements around
-    position j * ratio (align_corners) or (j + 0.5) * ratio - 0.5. torch's bicubic: kernel
-    parameter -0.75, taps past the edge read the edge element. Keras's bicubic (TensorFlow's
-    resize_bicubic): -0.5, the fraction rounded to 1/1024 (its coefficient table), taps past the
-    edge dropped and the weights renormalised."""
-    n = x.shape[axis]
-    a = -0.75 if torch_form else -0.5
-
-    def kernel(d):
-        d = abs(d)
-        if d <= 1:
-            return ((a + 2) * d - (a + 3)) * d * d + 1
-        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
-
-    src = [j * ratio if align_corners else (j + 0.5) * ratio - 0.5 for j in range(size)]
-    base = [int(s // 1) for s in src]
-    fraction = [s - b if torch_form else round((s - b) * 1024) / 1024 for s, b in zip(src, base)]
-    taps = [[b - 1 + k for k in range(4)] for b in base]
-    weights = [[kernel(f + 1 - k) for k in range(4)] for f in fraction]
-    if not torch_form:
-        weights = [[w if 0 <= i < n else 0.0 for w, i in zip(ws, t)] for ws, t in zip(weights, taps)]
-        weights = [[w / sum(ws) for w in ws] for ws in weights]
-    shape = [-1 if d == axis else 1 for d in range(len(x.shape))]
-    out = 0.0
-    for k in range(4):
-        index = [min(max(t[k], 0), n - 1) for t in taps]
-        w = tf.reshape(tf.constant([ws[k] for ws in weights], x.dtype), shape)
-        out = out + tf.gather(x, index, axis=axis) * w
-    return out"#;
+const RESIZE_CUBIC: &str = function::resize_cubic!(
+    "len(x.shape)",
+    "[min(max(t[k], 0), n - 1) for t in taps]",
+    "tf.reshape(tf.constant([ws[k] for ws in weights], x.dtype), shape)",
+    "tf.gather(x, index, axis=axis)"
+);
 
 const NORMALIZE: &str = r#"def normalize(x, axes, eps):
     """(x - mean) / sqrt(variance + eps) over `axes` (the biased variance, as torch and Keras)."""
@@ -104,15 +68,7 @@ const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
     y = normalize(y, list(range(1, len(shape) - 1)) + [len(shape)], eps)
     return tf.reshape(y, [-1, *shape[1:]])"#;
 
-const HELPER_NAMES: &[&str] = &[
-    "pad_edge",
-    "pad_wrap",
-    "adaptive_pool",
-    "resize_linear",
-    "resize_cubic",
-    "normalize",
-    "group_norm",
-];
+const HELPER_NAMES: &[&str] = &["pad_edge", "pad_wrap"];
 
 /// The port as TensorFlow.
 pub struct TfPort;
@@ -180,11 +136,42 @@ impl Function for TfPort {
     fn gather(indices: &[i64], axis: usize) -> String {
         format!("tf.gather({{x}}, {}, axis={axis})", list(indices))
     }
+
+    const NP: &'static str = "tf";
+    const LOWEST: &'static str = "{x}.dtype.min";
+    const NEG_INF: &'static str = "float(\"-inf\")";
+    const NN: &'static str = "tf.nn";
+    const ARRAY: &'static str = "tensor";
+    const REDUCE: &'static str = "tf.reduce_";
+    const CONCAT: &'static str = "tf.concat";
+    const FULL: &'static str = "tf.fill(tf.shape({x}), {})";
+    const NORMALIZE: &'static str = NORMALIZE;
+    const GROUP_NORM: &'static str = GROUP_NORM;
+    const ADAPTIVE: &'static str = ADAPTIVE;
+
+    fn axes(values: &[i64]) -> String {
+        list(values)
+    }
+
+    fn constant(values: &[f64], shape: &[i64]) -> String {
+        format!(
+            "tf.constant({}, shape={})",
+            float_list(values, &[values.len() as i64]),
+            list(shape)
+        )
+    }
+
+    /// Channels last: a per-channel weight broadcasts as it is.
+    fn per_channel(_: usize) -> String {
+        String::new()
+    }
+
+    const OWN_STEP: OwnStep<Self::Pad> = own_step;
 }
 
 /// Writes the plan as TensorFlow.
 pub fn write(g: &Graph, plan: &PortPlan<TfPad>) -> Result<Written, PortError> {
-    function::write::<TfPort>(g, plan, step_code)
+    function::write::<TfPort>(g, plan)
 }
 
 /// `[1, v..., 1]`: a per-dimension list with unit batch and channel entries.
@@ -243,8 +230,8 @@ fn conv_call(x: &str, w: &str, stride: &[i64], dilation: &[i64], padding: &TfPad
     )
 }
 
-/// One step's lines.
-fn step_code(
+/// The lines of a step TensorFlow writes its own way.
+fn own_step(
     w: &mut Writer,
     g: &Graph,
     plan: &PortPlan<TfPad>,
@@ -254,11 +241,6 @@ fn step_code(
     let p = format!("params[{:?}]", step.name);
     let rank = plan.input_shape(step, 0).len();
     Ok(match &step.op {
-        PortOp::Alias => Code::alias("the port's tensor already has this order"),
-        PortOp::Transpose(q) => {
-            let q: Vec<i64> = q.iter().map(|&a| a as i64).collect();
-            Code::expr(format!("tf.transpose({{x}}, {})", list(&q)))
-        }
         PortOp::Conv(c) => {
             let (cp, conv, in_channels) = (&c.plan, &c.conv, c.in_channels);
             let n = c.rank();
@@ -359,12 +341,6 @@ fn step_code(
         PortOp::Pool { plan: pp, spec } => {
             let n = spec.input.len();
             pool_code::<TfPort>(w, line, step, (spec, pp), false, |s| match s {
-                Step::EmptyWindows { to_neg_inf: true } => {
-                    Some("tf.where({x} == {x}.dtype.min, float(\"-inf\"), {x})".into())
-                }
-                Step::EmptyWindows { to_neg_inf: false } => {
-                    Some("tf.where({x} == float(\"-inf\"), {x}.dtype.min, {x})".into())
-                }
                 Step::Pool(p) => Some(format!(
                     "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding={})",
                     if p.max { "max" } else { "avg" },
@@ -376,40 +352,16 @@ fn step_code(
             })?
         }
         PortOp::AdaptivePool {
-            max,
-            input,
-            output,
-            uniform,
+            max, input, output, ..
         } => {
+            // Equal windows (the others are the shared walk's helper).
             let n = output.len();
-            if *uniform {
-                let k: Vec<i64> = input.iter().zip(output).map(|(i, o)| i / o).collect();
-                Code::expr(format!(
-                    "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding=\"VALID\")",
-                    if *max { "max" } else { "avg" },
-                    list(&k),
-                    list(&k)
-                ))
-            } else {
-                w.helpers.add(ADAPTIVE);
-                Code::expr(format!(
-                    "adaptive_pool({{x}}, {}, tf.reduce_{})",
-                    list(output),
-                    if *max { "max" } else { "mean" }
-                ))
-            }
-        }
-        PortOp::GlobalPool {
-            max,
-            keepdims,
-            rank: n,
-        } => {
-            let axes: Vec<i64> = (1..=*n as i64).collect();
+            let k: Vec<i64> = input.iter().zip(output).map(|(i, o)| i / o).collect();
             Code::expr(format!(
-                "tf.reduce_{}({{x}}, axis={}{})",
-                if *max { "max" } else { "mean" },
-                list(&axes),
-                if *keepdims { ", keepdims=True" } else { "" }
+                "tf.nn.{}_pool{n}d({{x}}, ksize={}, strides={}, padding=\"VALID\")",
+                if *max { "max" } else { "avg" },
+                list(&k),
+                list(&k)
             ))
         }
         PortOp::BatchNorm {
@@ -438,70 +390,9 @@ fn step_code(
                 float(*eps)
             ))
         }
-        PortOp::LayerNorm(ln) => {
-            w.helpers.add(NORMALIZE);
-            Code::expr(format!(
-                "normalize({{x}}, {}, {}){}",
-                list(&ln.axes()),
-                float(ln.eps),
-                scale_shift(&p, ln.scale, ln.center, "")
-            ))
-        }
-        PortOp::GroupNorm {
-            groups,
-            eps,
-            affine,
-            ..
-        } => {
-            w.helpers.add(NORMALIZE);
-            w.helpers.add(GROUP_NORM);
-            Code::expr(format!(
-                "group_norm({{x}}, {groups}, {}){}",
-                float(*eps),
-                affine_text(&p, *affine)
-            ))
-        }
-        PortOp::InstanceNorm { eps, affine, .. } => {
-            w.helpers.add(NORMALIZE);
-            let axes: Vec<i64> = (1..rank.saturating_sub(1) as i64).collect();
-            Code::expr(format!(
-                "normalize({{x}}, {}, {}){}",
-                list(&axes),
-                float(*eps),
-                affine_text(&p, *affine)
-            ))
-        }
-        PortOp::Activation(a) => Code::expr(activation(*a, "{x}")),
-        PortOp::Softmax { axis, log } => Code::expr(format!(
-            "tf.nn.{}softmax({{x}}, axis={axis})",
-            if *log { "log_" } else { "" }
-        )),
-        PortOp::Dropout { .. } => Code::alias("the identity at inference"),
-        PortOp::Identity => Code::alias("the identity"),
-        PortOp::Flatten { .. } | PortOp::Reshape { .. } => {
-            let mut shape = plan.output_shape(step).to_vec();
-            if let Some(b) = shape.first_mut() {
-                *b = -1;
-            }
-            Code::expr(format!("tf.reshape({{x}}, {})", list(&shape)))
-        }
-        PortOp::Squeeze(axes) if axes.is_empty() => Code::alias("no size-1 axis to drop"),
-        PortOp::Squeeze(axes) => {
-            let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
-            Code::expr(format!("tf.squeeze({{x}}, axis={})", list(&a)))
-        }
-        PortOp::Unsqueeze(axes) => {
-            let mut text = "{x}".to_string();
-            for a in axes {
-                text = format!("tf.expand_dims({text}, {a})");
-            }
-            Code::expr(text)
-        }
-        PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
         PortOp::Split { axis, sizes } => {
             Code::expr(format!("tf.split({{x}}, {}, axis={axis})", list(sizes)))
         }
-        PortOp::Concat { axis } => Code::expr(format!("tf.concat([{{xs}}], axis={axis})")),
         PortOp::Dense {
             bias,
             activation: a,
@@ -518,78 +409,12 @@ fn step_code(
             }
             dense_code::<TfPort>(text, *a)
         }
-        PortOp::MatMul => Code::expr("tf.matmul({x0}, {x1})"),
         PortOp::Embedding { .. } => Code::expr(format!("tf.gather({p}[\"w\"], {{x}})")),
-        PortOp::Pad { pairs, fill } => pad_code::<TfPort>(w, pairs, *fill),
-        PortOp::Upsample {
-            input,
-            output,
-            scale,
-            mode,
-            align_corners,
-        } => upsample_code::<TfPort>(
-            w,
-            plan.source,
-            Resize {
-                input,
-                output,
-                scale,
-                mode: *mode,
-                align_corners: *align_corners,
-            },
-        ),
-        PortOp::Elementwise {
-            op,
-            constant,
-            constant_first,
-        } => Code::expr(elementwise(
-            *op,
-            *constant,
-            *constant_first,
-            step.inputs.len(),
-            "tf",
-            "{}",
-        )),
-        PortOp::Affine { scale, offset } => Code::expr(match (*scale, *offset) {
-            (s, 0.0) => format!("{{x}} * {}", float(s)),
-            (0.0, o) => format!("tf.fill(tf.shape({{x}}), {})", float(o)),
-            (s, o) => format!("{{x}} * {} + {}", float(s), float(o)),
-        }),
-        PortOp::Reduce { op, axes, keepdims } => {
-            let f = reduce_name(*op);
-            let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
-            Code::expr(format!(
-                "tf.reduce_{f}({{x}}, axis={}{})",
-                list(&a),
-                if *keepdims { ", keepdims=True" } else { "" }
-            ))
-        }
-        PortOp::PixelShuffle(r) => {
-            // [N, H, W, C*r*r], channel c*r*r + i*r + j -> row offset i, column offset j.
-            let (h, wd, c) = match plan.input_shape(step, 0) {
-                [_, h, wd, c] => (*h, *wd, *c / (r * r).max(1)),
-                _ => {
-                    return Err(PortError::at(
-                        line,
-                        "PixelShuffle of a tensor that is not a 2-D map",
-                    ));
-                }
-            };
-            Code::expr(format!(
-                "tf.reshape(tf.transpose(tf.reshape({{x}}, [-1, {h}, {wd}, {c}, {r}, {r}]), [0, 1, 4, 2, 5, 3]), [-1, {}, {}, {c}])",
-                h * r,
-                wd * r
-            ))
-        }
         PortOp::Random { normal } => Code::expr(if *normal {
             "tf.random.normal(tf.shape({x}))"
         } else {
             "tf.random.uniform(tf.shape({x}))"
         }),
+        _ => return Err(PortError::at(line, "a step the shared walk writes")),
     })
-}
-
-/// ` * gamma + beta` of a normalisation with affine weights over the last axis.
-fn affine_text(p: &str, affine: bool) -> String {
-    scale_shift(p, affine, affine, "")
 }

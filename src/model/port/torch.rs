@@ -10,11 +10,11 @@ use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module, padding_val
 use crate::codegen::writer::{Py, args, short, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Groups, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, Interpolation, PadFill, Reduce};
 
 use super::lines::{
-    Helpers, assignments, elementwise, embed_layer, error_line, fill, note, port_names,
-    single_calls, variable_names,
+    Helpers, assignments, elementwise, embed_layer, error_line, fill, float_list, note, port_names,
+    single_calls, slice_index, variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
@@ -74,6 +74,28 @@ const NORM_ON_AXIS: &str = r#"class BatchNormOnAxis(nn.Module):
         moved = x.movedim(self.dim, 1)
         shape = moved.shape
         return self.bn(moved.reshape(shape[0], shape[1], -1)).reshape(shape).movedim(1, self.dim)"#;
+
+const STANDARDIZE: &str = r#"class Standardize(nn.Module):
+    """Keras's Normalization: (x - mean) / max(sqrt(variance), 1e-7), the statistics of `shape`
+    broadcast over the input (given, or zeros and ones until the source's are copied in)."""
+
+    def __init__(self, shape, mean=None, variance=None):
+        super().__init__()
+        self.register_buffer("mean", torch.zeros(shape) if mean is None else torch.tensor(mean).reshape(shape))
+        self.register_buffer("variance", torch.ones(shape) if variance is None else torch.tensor(variance).reshape(shape))
+
+    def forward(self, x):
+        return (x - self.mean) / torch.clamp(torch.sqrt(self.variance), min=1e-7)"#;
+
+const LAYER_SCALE: &str = r#"class LayerScale(nn.Module):
+    """ConvNeXt's LayerScale: the input times a learned weight of `shape` (the source's last axis)."""
+
+    def __init__(self, shape):
+        super().__init__()
+        self.gamma = nn.Parameter(torch.ones(shape))
+
+    def forward(self, x):
+        return x * self.gamma"#;
 
 /// An activation as a module.
 pub fn activation(a: Activation) -> String {
@@ -146,7 +168,7 @@ struct Parts {
     lines: Vec<Line>,
 }
 
-/// The module of a pad or crop, or a forward line when it pads more than the spatial axes.
+/// The single-layer fill of a pad's fill.
 fn fill_of(f: PadFill) -> Fill {
     match f {
         PadFill::Constant(_) => Fill::Zero,
@@ -154,6 +176,23 @@ fn fill_of(f: PadFill) -> Fill {
         PadFill::Replicate => Fill::Replicate,
         PadFill::Circular => Fill::Circular,
     }
+}
+
+/// The module of a step around a convolution's or pool's layer (a pad, a crop, the empty
+/// windows' rewrite); `None` for the layer itself.
+fn around_module(w: &mut Writer, s: &Step<TorchPad>) -> Option<String> {
+    Some(match s {
+        Step::Pad { pairs, fill } => pad_module(pairs, *fill),
+        Step::Crop { pairs } => {
+            let negative: Vec<(i64, i64)> = pairs.iter().map(|&(b, a)| (-b, -a)).collect();
+            pad_module(&negative, Fill::Zero)
+        }
+        Step::EmptyWindows { to_neg_inf } => {
+            w.helpers.add(EMPTY_WINDOWS);
+            format!("EmptyWindows({})", py_bool(*to_neg_inf))
+        }
+        _ => return None,
+    })
 }
 
 struct Writer {
@@ -333,11 +372,7 @@ fn step_parts(
     let line = error_line(g, step);
     let rank_of = |v: Var| plan.tensors[v.0].shape.len();
     match &step.op {
-        PortOp::Alias => {
-            let x = step.inputs.first().copied().unwrap_or(Var(0));
-            let _ = x;
-            p.lines.push(Line::Expr("{x}".into()));
-        }
+        PortOp::Alias => p.lines.push(Line::Expr("{x}".into())),
         PortOp::Transpose(q) => {
             w.helpers.add(PERMUTE);
             let order: Vec<String> = q.iter().map(usize::to_string).collect();
@@ -351,7 +386,6 @@ fn step_parts(
             let (cp, conv, in_channels) = (&c.plan, &c.conv, c.in_channels);
             let n = c.rank();
             let shape = &cp.semantics.shape;
-            let depthwise = matches!(conv.groups, Groups::Depthwise { .. });
             let (out, groups) = c.out_and_groups();
             let layer_bias = conv.bias && !cp.adds_bias() && !(conv.separable);
             let mut k = 0;
@@ -366,12 +400,6 @@ fn step_parts(
             };
             for s in &cp.steps {
                 match s {
-                    Step::Pad { pairs, fill } => next(&mut p, pad_module(pairs, *fill), false),
-                    Step::Crop { pairs } => {
-                        let negative: Vec<(i64, i64)> =
-                            pairs.iter().map(|&(b, a)| (-b, -a)).collect();
-                        next(&mut p, pad_module(&negative, Fill::Zero), false);
-                    }
                     Step::Conv {
                         padding,
                         kernel,
@@ -429,16 +457,11 @@ fn step_parts(
                             module(&mut p, format!("{name}__bias"), format!("Bias({out})"));
                         }
                     }
-                    Step::EmptyWindows { to_neg_inf } => {
-                        w.helpers.add(EMPTY_WINDOWS);
-                        next(
-                            &mut p,
-                            format!("EmptyWindows({})", py_bool(*to_neg_inf)),
-                            false,
-                        );
-                    }
-                    Step::Pool { .. } | Step::AverageRatio { .. } => {
-                        return Err(PortError::at(line, "a pooling step in a convolution"));
+                    other => {
+                        let ctor = around_module(w, other).ok_or_else(|| {
+                            PortError::at(line, "a pooling step in a convolution")
+                        })?;
+                        next(&mut p, ctor, false);
                     }
                 }
             }
@@ -453,7 +476,6 @@ fn step_parts(
                     ),
                 );
             }
-            let _ = depthwise;
             if let Some(a) = conv.activation {
                 let k2 = p.modules.len();
                 module(&mut p, format!("{name}__act{k2}"), activation(a));
@@ -468,20 +490,13 @@ fn step_parts(
                 let mut k = 0;
                 for s in &pp.steps {
                     let ctor = match s {
-                        Step::Pad { pairs, fill } => pad_module(pairs, *fill),
-                        Step::Crop { pairs } => {
-                            let negative: Vec<(i64, i64)> =
-                                pairs.iter().map(|&(b, a)| (-b, -a)).collect();
-                            pad_module(&negative, Fill::Zero)
-                        }
-                        Step::EmptyWindows { to_neg_inf } => {
-                            w.helpers.add(EMPTY_WINDOWS);
-                            format!("EmptyWindows({})", py_bool(*to_neg_inf))
-                        }
                         Step::Pool(p) => {
                             pool_module(p, ("padding", padding_value(&p.padding), "0"))
                         }
-                        _ => continue,
+                        other => match around_module(w, other) {
+                            Some(ctor) => ctor,
+                            None => continue,
+                        },
                     };
                     let mname = if matches!(s, Step::Pool { .. }) {
                         name.clone()
@@ -574,6 +589,33 @@ fn step_parts(
                     ),
                 );
             }
+        }
+        PortOp::Standardize { shape, values, .. } => {
+            w.helpers.add(STANDARDIZE);
+            let stats = match values {
+                Some((m, v)) => {
+                    let n = [m.len() as i64];
+                    format!(
+                        ", mean={}, variance={}",
+                        float_list(m, &n),
+                        float_list(v, &n)
+                    )
+                }
+                None => String::new(),
+            };
+            module(
+                &mut p,
+                name.clone(),
+                format!("Standardize({}{stats})", tuple(shape)),
+            );
+        }
+        PortOp::LayerScale { shape } => {
+            w.helpers.add(LAYER_SCALE);
+            module(
+                &mut p,
+                name.clone(),
+                format!("LayerScale({})", tuple(shape)),
+            );
         }
         PortOp::LayerNorm(ln) => {
             if ln.center != ln.scale && !ln.scale {
@@ -706,24 +748,8 @@ fn step_parts(
         PortOp::Slice(axes) => {
             let x = step.inputs.first().copied().unwrap_or(Var(0));
             let rank = rank_of(x);
-            let mut parts: Vec<String> = vec![":".into(); rank];
-            for &(a, start, end, stepv, index) in axes {
-                parts[a] = if index {
-                    start.to_string()
-                } else {
-                    let s = if stepv == 1 {
-                        String::new()
-                    } else {
-                        format!(":{stepv}")
-                    };
-                    format!("{start}:{end}{s}")
-                };
-            }
-            while parts.last().is_some_and(|s| s == ":") {
-                parts.pop();
-            }
             p.lines
-                .push(Line::Expr(format!("{{x}}[{}]", parts.join(", "))));
+                .push(Line::Expr(format!("{{x}}{}", slice_index(rank, axes))));
         }
         PortOp::Split { axis, sizes } => {
             p.lines.push(Line::Expr(format!(
