@@ -10,8 +10,8 @@
 //! cross between wasm modules, and the view needs none. What it shares with the page is the
 //! document: the section it fills, the address (the pasted model lives in its fragment, packed
 //! by the worker, so it survives a reload and a shared link restores it), and a row's link,
-//! which the page follows itself. A file never leaves the browser: its bytes go to the worker
-//! as a transferred buffer, and it is not put in the link.
+//! which the page follows itself. A file never leaves the browser: the worker reads it from
+//! the `File` handed to it, and it is not put in the link.
 
 use std::cell::RefCell;
 
@@ -25,7 +25,7 @@ use super::model_view::DROPPED;
 use super::tabs;
 use super::worker_link::{message_text, post, start_worker};
 use crate::view::model::{TARGETS, shell};
-use crate::worker::protocol::{MAX_FILE_BYTES, ModelAsk, Piece, Reply, Request};
+use crate::worker::protocol::{ModelAsk, Piece, Reply, Request};
 
 /// How long a model request waits for typing to pause (in ms).
 const MODEL_DELAY: i32 = 250;
@@ -36,8 +36,8 @@ struct State {
     worker: Option<Worker>,
     /// The worker said it is ready; until then requests wait in `waiting`.
     ready: bool,
-    /// Requests made before the worker was ready: the text, and a file's bytes.
-    waiting: Vec<(String, Option<js_sys::ArrayBuffer>)>,
+    /// Requests made before the worker was ready: the text, and a model file.
+    waiting: Vec<(String, Option<web_sys::File>)>,
     next: u64,
     /// The latest model (or file) request: an older reply is dropped.
     latest_model: u64,
@@ -52,8 +52,6 @@ struct State {
     pending: Option<i32>,
     /// The model file chosen or dropped, while it is what the view shows (a paste replaces it).
     file: Option<web_sys::File>,
-    /// Counts the files read: a slow read finishing after a newer one is dropped.
-    reads: u64,
     /// Files dragged over the view (enter/leave pairs, children included).
     dragging: i32,
 }
@@ -124,8 +122,8 @@ fn start_link() {
                 (s.worker.clone(), std::mem::take(&mut s.waiting))
             });
             if let Some(worker) = worker {
-                for (text, bytes) in waiting {
-                    post(&worker, &text, bytes.as_ref());
+                for (text, file) in waiting {
+                    post(&worker, &text, file.as_ref());
                 }
             }
         } else if text.starts_with("failed") {
@@ -143,9 +141,9 @@ fn failed() {
     set_output(r#"<p class="error">The model reader could not start in this browser.</p>"#);
 }
 
-/// Sends a request (made with its id) with a file's bytes beside it (transferred, not copied:
-/// the page's thread never touches them), or keeps it until the worker is ready.
-fn send(make: impl FnOnce(u64) -> Request, bytes: Option<js_sys::ArrayBuffer>) {
+/// Sends a request (made with its id) with a model file beside it (the file itself: the worker
+/// reads it, the page's thread never holds its bytes), or keeps it until the worker is ready.
+fn send(make: impl FnOnce(u64) -> Request, file: Option<web_sys::File>) {
     let request = with(|s| {
         s.next += 1;
         let request = make(s.next);
@@ -160,12 +158,12 @@ fn send(make: impl FnOnce(u64) -> Request, bytes: Option<js_sys::ArrayBuffer>) {
         if s.ready {
             s.worker.clone()
         } else {
-            s.waiting.push((text.clone(), bytes.clone()));
+            s.waiting.push((text.clone(), file.clone()));
             None
         }
     });
     if let Some(worker) = worker {
-        post(&worker, &text, bytes.as_ref());
+        post(&worker, &text, file.as_ref());
     }
 }
 
@@ -325,41 +323,23 @@ fn asked() -> ModelAsk {
     }
 }
 
-/// Reads a file's bytes and sends them. The worker refuses what it should not read (too large,
-/// or not read by the browser: sent with no bytes), so the page carries no file wording of its
-/// own.
+/// Sends a model file. The worker reads it and refuses what it should not read (too large, or
+/// not readable by the browser), so the page carries no file wording of its own.
 fn send_file(f: web_sys::File) {
-    let generation = with(|s| {
-        s.reads += 1;
-        s.reads
-    });
     let name = f.name();
     // File sizes are whole numbers below 2^53.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let size = f.size() as u64;
-    let promise = (size <= MAX_FILE_BYTES).then(|| f.array_buffer());
-    wasm_bindgen_futures::spawn_local(async move {
-        let bytes = match promise {
-            Some(p) => wasm_bindgen_futures::JsFuture::from(p)
-                .await
-                .ok()
-                .and_then(|b| b.dyn_into::<js_sys::ArrayBuffer>().ok()),
-            None => None,
-        };
-        if with(|s| s.reads) != generation {
-            return;
-        }
-        let ask = asked();
-        send(
-            |id| Request::File {
-                id,
-                ask,
-                name,
-                size,
-            },
-            Some(bytes.unwrap_or_else(|| js_sys::ArrayBuffer::new(0))),
-        );
-    });
+    let ask = asked();
+    send(
+        |id| Request::File {
+            id,
+            ask,
+            name,
+            size,
+        },
+        Some(f),
+    );
 }
 
 /// Asks for the model in the fields (or the open file) now.
@@ -406,13 +386,7 @@ fn open_file(f: web_sys::File) {
 
 /// Back to the paste: the file is forgotten.
 fn close_file() {
-    let had = with(|s| {
-        let had = s.file.take().is_some();
-        if had {
-            s.reads += 1;
-        }
-        had
-    });
+    let had = with(|s| s.file.take().is_some());
     if had {
         set_value("model-file", "");
         dom::set_hidden(by_id("model-file-status").as_ref(), true);

@@ -39,13 +39,12 @@ pub fn message_text(data: &JsValue) -> Option<String> {
     })
 }
 
-/// Posts a request's text to the worker, with a file's bytes transferred beside it.
-pub fn post(worker: &Worker, text: &str, bytes: Option<&js_sys::ArrayBuffer>) {
-    let _ = match bytes {
+/// Posts a request's text to the worker, with a model file beside it: the `File` itself (a
+/// handle, not its bytes), which the worker reads a piece at a time, so the page's thread never
+/// holds the bytes and the worker holds them once.
+pub fn post(worker: &Worker, text: &str, file: Option<&web_sys::File>) {
+    let _ = match file {
         None => worker.post_message(&JsValue::from_str(text)),
-        Some(bytes) => worker.post_message_with_transfer(
-            &js_sys::Array::of2(&JsValue::from_str(text), bytes),
-            &js_sys::Array::of1(bytes),
-        ),
+        Some(file) => worker.post_message(&js_sys::Array::of2(&JsValue::from_str(text), file)),
     };
 }

@@ -43,9 +43,9 @@ pub enum Request {
     Preset { id: u64, preset: String },
     /// A model file chosen or dropped in the page: its table and ports (answered with a
     /// [`Reply::Model`] whose fragment is empty: a file never goes in a link). The file's bytes
-    /// are not in the text: they travel beside it as a transferred `ArrayBuffer` (no copy, no
-    /// encoding on the page's thread), and `size` frames them: the worker reads exactly that
-    /// many bytes or answers that the file did not arrive whole.
+    /// are not in the text: the `File` itself travels beside it (a handle: the page's thread
+    /// never reads it) and the worker reads it a piece at a time; `size` frames them: the
+    /// worker reads exactly that many bytes or answers that the file did not arrive whole.
     File {
         id: u64,
         ask: ModelAsk,

@@ -953,14 +953,17 @@ mod file_and_notice_tests {
             model_markup(&file_request("model.py", code.len(), "3x9x9"), Some(code));
         assert!(markup.contains("8 × 4 × 4"), "{markup}");
         assert_eq!(fragment, "", "a file never goes in the link");
+        // Text that is neither Python nor a printed model stays a file that is not a model.
         let text = b"hello, this is not a model";
         let (markup, _) = model_markup(&file_request("notes.txt", text.len(), ""), Some(text));
-        assert!(markup.contains("model-error"), "{markup}");
-        assert!(markup.contains("line 1: invalid syntax"), "{markup}");
         assert!(
-            markup.contains("<code>hello, this is not a model</code>"),
+            markup.contains("notes.txt</strong> was not read"),
             "{markup}"
         );
+        // Python that reads but refuses names its line.
+        let code = b"import torch.nn as nn\n\nmodel = nn.Sequential(\n    nn.LSTM(10, 20),\n)\n";
+        let (markup, _) = model_markup(&file_request("rnn.py", code.len(), "5x10"), Some(code));
+        assert!(markup.contains("line 4"), "{markup}");
         // Bytes that do not match the framed length, or none at all.
         let (markup, _) = model_markup(&file_request("x.onnx", 10, ""), Some(b"12345"));
         assert!(

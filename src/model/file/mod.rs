@@ -250,15 +250,17 @@ pub fn open(bytes: &[u8], input: Option<&[i64]>, path: &str) -> Result<super::Mo
 
 /// A file's text when it holds model code rather than a model file (`padlab port model.py`, a
 /// `.py` dropped on the page): not a zip or HDF5 by its signature, not read as an ONNX model,
-/// and text: UTF-8 without control characters but tabs, line ends and form feeds (an ONNX
-/// protobuf opens with a field tag below 0x20 and its numbers and tensors carry zeros).
+/// text (UTF-8 without control characters but tabs, line ends and form feeds: an ONNX protobuf
+/// opens with a field tag below 0x20 and its numbers and tensors carry zeros), and either
+/// Python that parses or a printed model. Other text stays a file that is not a model.
 pub fn code_in(bytes: &[u8]) -> Option<&str> {
     let text_byte = |b: &u8| *b >= 0x20 || matches!(b, b'\t' | b'\n' | b'\r' | 0x0c);
     if bytes.is_empty() || !bytes.iter().all(text_byte) || Format::detect(bytes) != Format::Onnx {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    read_file(bytes).is_err().then_some(text)
+    let code = super::code::parser::parse(text).is_ok() || super::printed::find(text).is_some();
+    (code && read_file(bytes).is_err()).then_some(text)
 }
 
 /// An ONNX model's graph at the given sample size (the batch is the file's, else 1).
