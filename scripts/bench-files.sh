@@ -38,3 +38,13 @@ print(f"runs {len(rows)}: read+graph median {statistics.median(r + g for r, g in
       f"peak median {statistics.median(peak) / 1e6:.2f} MB above the {size / 1e6:.1f} MB file "
       f"({(size + statistics.median(peak)) / size:.3f} x the file in all)")
 PY
+# The same file in the page: chosen in the Whole model view of the release site, read by the
+# worker (e2e/bench-file.mjs: time to the table's first row, main-thread long tasks).
+scripts/setup.sh
+source scripts/env.sh
+trunk build --release --quiet
+(cd e2e && exec python3 serve.py 4175 ../dist /) &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+sleep 1
+(cd e2e && PADLAB_FILE="../$out/resnet50.onnx" PADLAB_RUNS="${RUNS:-5}" node bench-file.mjs)
