@@ -74,38 +74,24 @@ impl Target for Onnx {
                     ),
                     list(&(2..2 + n as i64).collect::<Vec<_>>())
                 ),
-                Step::Conv {
-                    padding,
-                    kernel,
-                    dilation,
-                    dilated_kernel,
-                    ..
-                } => format!(
+                Step::Conv(conv) => format!(
                     "Conv({}{}){}",
-                    geometry(kernel, &shape.stride, dilation),
-                    attr(padding),
-                    dilated_suffix(*dilated_kernel)
+                    geometry(&conv.kernel, &shape.stride, &conv.dilation),
+                    attr(&conv.padding),
+                    dilated_suffix(conv.dilated_kernel)
                 ),
-                Step::ConvTranspose {
-                    padding,
-                    kernel,
-                    dilation,
-                    output_padding,
-                    output_size,
-                    dilated_kernel,
-                    ..
-                } => format!(
+                Step::ConvTranspose(t) => format!(
                     "ConvTranspose({}{}{}{}){}",
-                    geometry(kernel, &shape.stride, dilation),
-                    attr(padding),
-                    output_padding
+                    geometry(&t.kernel, &shape.stride, &t.dilation),
+                    attr(&t.padding),
+                    t.output_padding
                         .as_deref()
                         .filter(|o| o.iter().any(|&v| v != 0))
                         .map_or(String::new(), |o| format!(", output_padding={}", list(o))),
-                    output_size
+                    t.output_size
                         .as_deref()
                         .map_or(String::new(), |o| format!(", output_shape={}", list(o))),
-                    dilated_suffix(*dilated_kernel)
+                    dilated_suffix(t.dilated_kernel)
                 ),
                 Step::Pool(p) if p.window == Window::Pool => format!(
                     "{}({}{}{}{})",
@@ -194,27 +180,27 @@ impl Target for Onnx {
                             list(&full)
                         ));
                     }
-                    Step::Conv { padding, kernel, dilation, .. } => {
+                    Step::Conv(conv) => {
                         py.line(format!(
                             "nodes.append(helper.make_node(\"Conv\", [\"{current}\", \"w\", \"b\"], [\"{out}\"], kernel_shape={}, strides={}, dilations={}, {}))",
-                            list(kernel),
+                            list(&conv.kernel),
                             list(&shape.stride),
-                            list(dilation),
-                            padding_attrs(padding)
+                            list(&conv.dilation),
+                            padding_attrs(&conv.padding)
                         ));
                     }
-                    Step::ConvTranspose { padding, kernel, dilation, output_padding, output_size, .. } => {
+                    Step::ConvTranspose(t) => {
                         let mut attrs = format!(
                             "kernel_shape={}, strides={}, dilations={}, {}",
-                            list(kernel),
+                            list(&t.kernel),
                             list(&shape.stride),
-                            list(dilation),
-                            padding_attrs(padding)
+                            list(&t.dilation),
+                            padding_attrs(&t.padding)
                         );
-                        if let Some(op) = output_padding {
+                        if let Some(op) = &t.output_padding {
                             attrs.push_str(&format!(", output_padding={}", list(op)));
                         }
-                        if let Some(o) = output_size {
+                        if let Some(o) = &t.output_size {
                             attrs.push_str(&format!(", output_shape={}", list(o)));
                         }
                         let inputs = if adds_bias { format!("\"{current}\", \"w\"") } else { format!("\"{current}\", \"w\", \"b\"") };
