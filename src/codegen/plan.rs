@@ -176,19 +176,6 @@ pub struct ConvStep<P> {
     pub dilated_kernel: bool,
 }
 
-impl ConvStep<Native> {
-    /// The step in `P`'s spelling (`None` when `P` cannot write its padding).
-    fn spelled<P: Spelling>(self, shape: &Shape) -> Option<ConvStep<P>> {
-        Some(ConvStep {
-            padding: P::spell(&self.padding, shape)?,
-            kernel: self.kernel,
-            dilation: self.dilation,
-            padding_mode: self.padding_mode,
-            dilated_kernel: self.dilated_kernel,
-        })
-    }
-}
-
 /// A transposed convolution layer: what every renderer and port reads of a
 /// `Step::ConvTranspose`. `kernel` and `dilation` as in [`ConvStep`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -217,21 +204,6 @@ impl<P> TransposeStep<P> {
     /// (the layer's output).
     pub fn output_or<'a>(&'a self, natural: &'a [i64]) -> &'a [i64] {
         self.output_size.as_deref().unwrap_or(natural)
-    }
-}
-
-impl TransposeStep<Native> {
-    /// The step in `P`'s spelling (`None` when `P` cannot write its padding).
-    fn spelled<P: Spelling>(self, shape: &Shape) -> Option<TransposeStep<P>> {
-        Some(TransposeStep {
-            padding: P::spell(&self.padding, shape)?,
-            kernel: self.kernel,
-            dilation: self.dilation,
-            output_padding: self.output_padding,
-            output_size: self.output_size,
-            size_padding: self.size_padding,
-            dilated_kernel: self.dilated_kernel,
-        })
     }
 }
 
@@ -300,22 +272,6 @@ impl<P> PoolStep<P> {
     /// Whether the window is dilated.
     pub fn dilated(&self) -> bool {
         self.dilation.iter().any(|&d| d != 1)
-    }
-}
-
-impl PoolStep<Native> {
-    /// The step in `P`'s spelling (`None` when `P` cannot write its padding).
-    fn spelled<P: Spelling>(self, shape: &Shape) -> Option<PoolStep<P>> {
-        Some(PoolStep {
-            padding: P::spell(&self.padding, shape)?,
-            max: self.max,
-            kernel: self.kernel,
-            stride: self.stride,
-            dilation: self.dilation,
-            ceil_mode: self.ceil_mode,
-            count_include_pad: self.count_include_pad,
-            window: self.window,
-        })
     }
 }
 
@@ -498,6 +454,25 @@ fn lower_native(
     }
     Ok(plan)
 }
+
+/// A layer step in `P`'s spelling (`None` when `P` cannot write its padding): the padding
+/// spelled, every other field moved over. One `spelled` for each layer step.
+macro_rules! spelled {
+    ($step:ident: $($field:ident),*) => {
+        impl $step<Native> {
+            fn spelled<P: Spelling>(self, shape: &Shape) -> Option<$step<P>> {
+                let $step { padding, $($field),* } = self;
+                Some($step { padding: P::spell(&padding, shape)?, $($field),* })
+            }
+        }
+    };
+}
+
+spelled! { ConvStep: kernel, dilation, padding_mode, dilated_kernel }
+spelled! {
+    TransposeStep: kernel, dilation, output_padding, output_size, size_padding, dilated_kernel
+}
+spelled! { PoolStep: max, kernel, stride, dilation, ceil_mode, count_include_pad, window }
 
 impl Step<Native> {
     /// The step in `P`'s spelling (`None` when `P` cannot write its padding).
