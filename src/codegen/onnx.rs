@@ -153,6 +153,16 @@ impl Target for Onnx {
             let mut current = "x".to_string();
             // The size of each spatial dimension as the steps change it (for the constant mask).
             let mut size: Vec<i64> = shape.input.clone();
+            // A convolution node's kernel, stride, dilation and padding attributes.
+            let conv_attrs = |kernel: &[i64], dilation: &[i64], padding: &OnnxPad| {
+                format!(
+                    "kernel_shape={}, strides={}, dilations={}, {}",
+                    list(kernel),
+                    list(&shape.stride),
+                    list(dilation),
+                    padding_attrs(padding)
+                )
+            };
             for (i, step) in r.plan.steps.iter().enumerate() {
                 let out = format!("t{i}");
                 match step {
@@ -181,22 +191,13 @@ impl Target for Onnx {
                         ));
                     }
                     Step::Conv(conv) => {
+                        let attrs = conv_attrs(&conv.kernel, &conv.dilation, &conv.padding);
                         py.line(format!(
-                            "nodes.append(helper.make_node(\"Conv\", [\"{current}\", \"w\", \"b\"], [\"{out}\"], kernel_shape={}, strides={}, dilations={}, {}))",
-                            list(&conv.kernel),
-                            list(&shape.stride),
-                            list(&conv.dilation),
-                            padding_attrs(&conv.padding)
+                            "nodes.append(helper.make_node(\"Conv\", [\"{current}\", \"w\", \"b\"], [\"{out}\"], {attrs}))"
                         ));
                     }
                     Step::ConvTranspose(t) => {
-                        let mut attrs = format!(
-                            "kernel_shape={}, strides={}, dilations={}, {}",
-                            list(&t.kernel),
-                            list(&shape.stride),
-                            list(&t.dilation),
-                            padding_attrs(&t.padding)
-                        );
+                        let mut attrs = conv_attrs(&t.kernel, &t.dilation, &t.padding);
                         if let Some(op) = &t.output_padding {
                             attrs.push_str(&format!(", output_padding={}", list(op)));
                         }
