@@ -1,7 +1,9 @@
 //! The code generator's decisions, checked on the plan itself (what to emit), not on the
 //! rendered Python: one `plan(spec, options)` helper, one decision per test.
 
-use padlab::codegen::plan::{Fill, LowerOptions, OddPixel, Plan, Spelling, Step, Window, lower};
+use padlab::codegen::plan::{
+    ConvStep, Fill, LowerOptions, OddPixel, Plan, Spelling, Step, TransposeStep, Window, lower,
+};
 use padlab::codegen::{JaxPad, KerasPad, OnnxPad, TfPad, TorchPad};
 use padlab::forms::wire::parse_spec;
 
@@ -26,10 +28,10 @@ fn keras_same_at_stride_one_is_torch_same_or_explicit_pads_for_exporters() {
     assert!(eager.native);
     assert!(matches!(
         eager.steps.as_slice(),
-        [Step::Conv {
+        [Step::Conv(ConvStep {
             padding: TorchPad::Same,
             ..
-        }]
+        })]
     ));
     let safe: Plan<TorchPad> = plan(SEED_000, true);
     assert!(!safe.native);
@@ -42,10 +44,10 @@ fn keras_same_at_stride_one_is_torch_same_or_explicit_pads_for_exporters() {
     );
     assert!(matches!(
         safe.steps[1],
-        Step::Conv {
+        Step::Conv(ConvStep {
             padding: TorchPad::Zero,
             ..
-        }
+        })
     ));
 }
 
@@ -66,10 +68,10 @@ fn strided_same_is_static_pads_with_the_run_time_rule_beside_them() {
     let jax: Plan<JaxPad> = plan(RESNET_STEM, false);
     assert!(matches!(
         jax.steps.as_slice(),
-        [Step::Conv {
+        [Step::Conv(ConvStep {
             padding: JaxPad::Same,
             ..
-        }]
+        })]
     ));
 }
 
@@ -79,11 +81,11 @@ fn the_transposed_shift_trap_is_the_full_output_then_a_crop_at_the_end() {
     assert!(matches!(
         torch.steps.as_slice(),
         [
-            Step::ConvTranspose {
+            Step::ConvTranspose(TransposeStep {
                 padding: TorchPad::Zero,
                 output_size: None,
                 ..
-            },
+            }),
             Step::Crop { pairs }
         ] if pairs == &vec![(0, 1)]
     ));
@@ -159,17 +161,17 @@ fn a_form_the_target_cannot_write_is_never_chosen() {
     );
     assert!(matches!(
         keras.steps[1],
-        Step::Conv {
+        Step::Conv(ConvStep {
             padding: KerasPad::Valid,
             ..
-        }
+        })
     ));
     let jax: Plan<JaxPad> = plan(spec, false);
     assert!(matches!(
         jax.steps.as_slice(),
-        [Step::Conv {
+        [Step::Conv(ConvStep {
             padding: JaxPad::SameLower,
             ..
-        }]
+        })]
     ));
 }

@@ -2,7 +2,7 @@
 
 use crate::core::Framework;
 
-use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window};
+use super::plan::{Abilities, ConvStep, Fill, Native, Plan, Spelling, Step, TransposeStep, Window};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
@@ -30,23 +30,18 @@ impl Target for Jax {
                     format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
                 }
                 Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
-                Step::Conv {
-                    padding,
-                    dilation,
-                    dilated_kernel,
-                    ..
-                } => format!(
+                Step::Conv(conv) => format!(
                     "lax.conv_general_dilated(x, w, {}, {}{}){}",
                     tuple(&shape.stride),
-                    arg(padding),
-                    dilations(dilation),
-                    dilated_suffix(*dilated_kernel)
+                    arg(&conv.padding),
+                    dilations(&conv.dilation),
+                    dilated_suffix(conv.dilated_kernel)
                 ),
                 // As the full code and the model port.
-                Step::ConvTranspose { dilated_kernel, .. } => format!(
+                Step::ConvTranspose(t) => format!(
                     "{}{}",
-                    conv_transpose_call("x", "w", &shape.stride, step)?.replace('"', "'"),
-                    dilated_suffix(*dilated_kernel)
+                    conv_transpose_call("x", "w", &shape.stride, t).replace('"', "'"),
+                    dilated_suffix(t.dilated_kernel)
                 ),
                 Step::Pool(p) if p.window == Window::Pool && !p.dilated() => pool_expr(
                     "x",
@@ -94,7 +89,7 @@ impl Target for Jax {
                     Step::Pad { pairs, fill } => {
                         py.line(format!("x = {}", pad_call("x", pairs, *fill)));
                     }
-                    Step::Conv { padding, dilation, .. } => {
+                    Step::Conv(ConvStep { padding, dilation, .. }) => {
                         py.line(format!(
                             "x = lax.conv_general_dilated(x, w, window_strides={}, padding={}, rhs_dilation={}, dimension_numbers={})",
                             tuple(&shape.stride),
@@ -103,7 +98,7 @@ impl Target for Jax {
                             dimension_numbers(n)
                         ));
                     }
-                    Step::ConvTranspose { padding, kernel, dilation, output_padding, output_size, .. } => {
+                    Step::ConvTranspose(t) => {
                         if shape.input.contains(&1) {
                             py.comment(
                                 "Known XLA issue (jax 0.10, CPU): a transposed convolution with a size-1 spatial \
@@ -111,11 +106,11 @@ impl Target for Jax {
                                  match RHS shape'). The padding here is right; if it aborts, squeeze the size-1 axis.",
                             );
                         }
-                        let pad = transpose_padding(padding, kernel, dilation, output_padding.is_some() || output_size.is_some());
                         py.line(format!(
-                            "x = lax.conv_transpose(x, w, strides={}, padding={pad}, rhs_dilation={}, dimension_numbers={}, transpose_kernel=True)",
+                            "x = lax.conv_transpose(x, w, strides={}, padding={}, rhs_dilation={}, dimension_numbers={}, transpose_kernel=True)",
                             tuple(&shape.stride),
-                            tuple(dilation),
+                            transpose_padding(t),
+                            tuple(&t.dilation),
                             dimension_numbers(n)
                         ));
                     }
@@ -251,56 +246,39 @@ pub(crate) fn pad_call(x: &str, pairs: &[(i64, i64)], fill: Fill) -> String {
     }
 }
 
-/// A transposed convolution's `padding`: where the plan sizes the output itself (`full`, an
-/// output padding or size to reach), lax's padding of the full output (keff-1, keff-1) — lax's
-/// own 'VALID' is not it when the kernel is shorter than the stride —, else the step's.
-pub(crate) fn transpose_padding(
-    padding: &JaxPad,
-    kernel: &[i64],
-    dilation: &[i64],
-    full: bool,
-) -> String {
-    if full {
-        let pairs: Vec<(i64, i64)> = kernel
+/// A transposed convolution's `padding`: where the plan sizes the output itself (an output
+/// padding or size to reach), lax's padding of the full output (keff-1, keff-1) — lax's own
+/// 'VALID' is not it when the kernel is shorter than the stride —, else the step's.
+pub(crate) fn transpose_padding(t: &TransposeStep<JaxPad>) -> String {
+    if t.sizes_output() {
+        let pairs: Vec<(i64, i64)> = t
+            .kernel
             .iter()
-            .zip(dilation)
+            .zip(&t.dilation)
             .map(|(k, d)| (d * (k - 1), d * (k - 1)))
             .collect();
         pair_list(&pairs)
     } else {
-        padding_arg(padding)
+        padding_arg(&t.padding)
     }
 }
 
 /// `lax.conv_transpose` of NCHW `x` by the torch-layout kernel `w` for a transposed
-/// convolution step (`None` for another step): the padding as [`transpose_padding`], the
-/// dilation written where it is not 1, and NCHW stated (lax.conv_transpose defaults to
-/// channels last).
+/// convolution step: the padding as [`transpose_padding`], the dilation written where it is
+/// not 1, and NCHW stated (lax.conv_transpose defaults to channels last).
 pub(crate) fn conv_transpose_call(
     x: &str,
     w: &str,
     stride: &[i64],
-    step: &Step<JaxPad>,
-) -> Option<String> {
-    let Step::ConvTranspose {
-        padding,
-        kernel,
-        dilation,
-        output_padding,
-        output_size,
-        ..
-    } = step
-    else {
-        return None;
-    };
-    let full = output_padding.is_some() || output_size.is_some();
-    let pad = transpose_padding(padding, kernel, dilation, full);
-    let dl = dilation_arg("rhs_dilation", dilation, tuple(dilation));
-    Some(format!(
-        "lax.conv_transpose({x}, {w}, {}, {pad}{dl}, dimension_numbers={}, transpose_kernel=True)",
+    t: &TransposeStep<JaxPad>,
+) -> String {
+    let dl = dilation_arg("rhs_dilation", &t.dilation, tuple(&t.dilation));
+    format!(
+        "lax.conv_transpose({x}, {w}, {}, {}{dl}, dimension_numbers={}, transpose_kernel=True)",
         tuple(stride),
+        transpose_padding(t),
         dimension_numbers(stride.len())
-    ))
+    )
 }
 
 /// `lax.reduce_window` of `x`: `(kernel, stride, dilation)` (the dilation written only where

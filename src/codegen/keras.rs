@@ -53,44 +53,31 @@ impl Target for Keras {
                     )
                 }
                 Step::Crop { pairs } => format!("layers.Cropping{n}D({})", pair_tuples(pairs)),
-                Step::Conv {
-                    padding,
-                    kernel,
-                    dilation,
-                    dilated_kernel,
-                    ..
-                } => format!(
+                Step::Conv(conv) => format!(
                     "layers.Conv{n}D(C_out, {}{}){}",
-                    short(kernel),
+                    short(&conv.kernel),
                     args(&[
                         ("strides", short(&shape.stride), "1"),
-                        pad(padding),
-                        ("dilation_rate", short(dilation), "1"),
+                        pad(&conv.padding),
+                        ("dilation_rate", short(&conv.dilation), "1"),
                     ]),
-                    dilated_suffix(*dilated_kernel)
+                    dilated_suffix(conv.dilated_kernel)
                 ),
                 // Keras sizes a transposed output itself: `output_size` is for other targets.
-                Step::ConvTranspose {
-                    padding,
-                    kernel,
-                    dilation,
-                    output_padding,
-                    dilated_kernel,
-                    ..
-                } => format!(
+                Step::ConvTranspose(t) => format!(
                     "layers.Conv{n}DTranspose(C_out, {}{}){}",
-                    short(kernel),
+                    short(&t.kernel),
                     args(&[
                         ("strides", short(&shape.stride), "1"),
-                        pad(padding),
+                        pad(&t.padding),
                         (
                             "output_padding",
-                            output_padding.as_deref().map_or("None".into(), short),
+                            t.output_padding.as_deref().map_or("None".into(), short),
                             "None"
                         ),
-                        ("dilation_rate", short(dilation), "1"),
+                        ("dilation_rate", short(&t.dilation), "1"),
                     ]),
-                    dilated_suffix(*dilated_kernel)
+                    dilated_suffix(t.dilated_kernel)
                 ),
                 Step::Pool(p) if p.window == Window::Pool => {
                     let k = short(&p.kernel);
@@ -209,20 +196,20 @@ impl Target for Keras {
                     Step::Crop { pairs } => format!("keras.layers.Cropping{n}D({})", pair_tuples(pairs)),
                     Step::Pad { pairs, fill: Fill::Zero } => format!("keras.layers.ZeroPadding{n}D({})", pair_tuples(pairs)),
                     Step::Pad { pairs, fill } => format!("keras.layers.Lambda(lambda t: {})", ops_pad(&helper, pairs, *fill)),
-                    Step::Conv { padding, kernel, dilation, .. } => format!(
+                    Step::Conv(conv) => format!(
                         "keras.layers.Conv{n}D(filters, {}, strides={}, padding=\"{}\", dilation_rate={}, name=\"conv\")",
-                        tuple(kernel),
+                        tuple(&conv.kernel),
                         tuple(&shape.stride),
-                        keyword(padding),
-                        tuple(dilation)
+                        keyword(&conv.padding),
+                        tuple(&conv.dilation)
                     ),
-                    Step::ConvTranspose { padding, kernel, dilation, output_padding, .. } => format!(
+                    Step::ConvTranspose(t) => format!(
                         "keras.layers.Conv{n}DTranspose(filters, {}, strides={}, padding=\"{}\", output_padding={}, dilation_rate={}, use_bias={}, name=\"conv\")",
-                        tuple(kernel),
+                        tuple(&t.kernel),
                         tuple(&shape.stride),
-                        keyword(padding),
-                        output_padding.as_ref().map_or("None".into(), |v| tuple(v)),
-                        tuple(dilation),
+                        keyword(&t.padding),
+                        t.output_padding.as_ref().map_or("None".into(), |v| tuple(v)),
+                        tuple(&t.dilation),
                         if adds_bias { "False" } else { "True" }
                     ),
                     Step::AddBias => format!("{add_bias}(name=\"bias\")"),

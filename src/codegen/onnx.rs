@@ -74,38 +74,24 @@ impl Target for Onnx {
                     ),
                     list(&(2..2 + n as i64).collect::<Vec<_>>())
                 ),
-                Step::Conv {
-                    padding,
-                    kernel,
-                    dilation,
-                    dilated_kernel,
-                    ..
-                } => format!(
+                Step::Conv(conv) => format!(
                     "Conv({}{}){}",
-                    geometry(kernel, &shape.stride, dilation),
-                    attr(padding),
-                    dilated_suffix(*dilated_kernel)
+                    geometry(&conv.kernel, &shape.stride, &conv.dilation),
+                    attr(&conv.padding),
+                    dilated_suffix(conv.dilated_kernel)
                 ),
-                Step::ConvTranspose {
-                    padding,
-                    kernel,
-                    dilation,
-                    output_padding,
-                    output_size,
-                    dilated_kernel,
-                    ..
-                } => format!(
+                Step::ConvTranspose(t) => format!(
                     "ConvTranspose({}{}{}{}){}",
-                    geometry(kernel, &shape.stride, dilation),
-                    attr(padding),
-                    output_padding
+                    geometry(&t.kernel, &shape.stride, &t.dilation),
+                    attr(&t.padding),
+                    t.output_padding
                         .as_deref()
                         .filter(|o| o.iter().any(|&v| v != 0))
                         .map_or(String::new(), |o| format!(", output_padding={}", list(o))),
-                    output_size
+                    t.output_size
                         .as_deref()
                         .map_or(String::new(), |o| format!(", output_shape={}", list(o))),
-                    dilated_suffix(*dilated_kernel)
+                    dilated_suffix(t.dilated_kernel)
                 ),
                 Step::Pool(p) if p.window == Window::Pool => format!(
                     "{}({}{}{}{})",
@@ -167,6 +153,16 @@ impl Target for Onnx {
             let mut current = "x".to_string();
             // The size of each spatial dimension as the steps change it (for the constant mask).
             let mut size: Vec<i64> = shape.input.clone();
+            // A convolution node's kernel, stride, dilation and padding attributes.
+            let conv_attrs = |kernel: &[i64], dilation: &[i64], padding: &OnnxPad| {
+                format!(
+                    "kernel_shape={}, strides={}, dilations={}, {}",
+                    list(kernel),
+                    list(&shape.stride),
+                    list(dilation),
+                    padding_attrs(padding)
+                )
+            };
             for (i, step) in r.plan.steps.iter().enumerate() {
                 let out = format!("t{i}");
                 match step {
@@ -194,27 +190,18 @@ impl Target for Onnx {
                             list(&full)
                         ));
                     }
-                    Step::Conv { padding, kernel, dilation, .. } => {
+                    Step::Conv(conv) => {
+                        let attrs = conv_attrs(&conv.kernel, &conv.dilation, &conv.padding);
                         py.line(format!(
-                            "nodes.append(helper.make_node(\"Conv\", [\"{current}\", \"w\", \"b\"], [\"{out}\"], kernel_shape={}, strides={}, dilations={}, {}))",
-                            list(kernel),
-                            list(&shape.stride),
-                            list(dilation),
-                            padding_attrs(padding)
+                            "nodes.append(helper.make_node(\"Conv\", [\"{current}\", \"w\", \"b\"], [\"{out}\"], {attrs}))"
                         ));
                     }
-                    Step::ConvTranspose { padding, kernel, dilation, output_padding, output_size, .. } => {
-                        let mut attrs = format!(
-                            "kernel_shape={}, strides={}, dilations={}, {}",
-                            list(kernel),
-                            list(&shape.stride),
-                            list(dilation),
-                            padding_attrs(padding)
-                        );
-                        if let Some(op) = output_padding {
+                    Step::ConvTranspose(t) => {
+                        let mut attrs = conv_attrs(&t.kernel, &t.dilation, &t.padding);
+                        if let Some(op) = &t.output_padding {
                             attrs.push_str(&format!(", output_padding={}", list(op)));
                         }
-                        if let Some(o) = output_size {
+                        if let Some(o) = &t.output_size {
                             attrs.push_str(&format!(", output_shape={}", list(o)));
                         }
                         let inputs = if adds_bias { format!("\"{current}\", \"w\"") } else { format!("\"{current}\", \"w\", \"b\"") };

@@ -150,29 +150,10 @@ pub enum Step<P> {
     Pad { pairs: Vec<(i64, i64)>, fill: Fill },
     /// Drop `(before, after)` elements per dimension, all amounts >= 0.
     Crop { pairs: Vec<(i64, i64)> },
-    /// The convolution layer. `kernel`/`dilation` may differ from the source's when the
-    /// kernel is zero-inserted (`dilated_kernel`).
-    Conv {
-        padding: P,
-        kernel: Vec<i64>,
-        dilation: Vec<i64>,
-        padding_mode: PaddingMode,
-        dilated_kernel: bool,
-    },
+    /// The convolution layer.
+    Conv(ConvStep<P>),
     /// The transposed convolution layer.
-    ConvTranspose {
-        padding: P,
-        kernel: Vec<i64>,
-        dilation: Vec<i64>,
-        output_padding: Option<Vec<i64>>,
-        /// The output size to request, only where the padding and output padding do not
-        /// already give it (torch ignores the module's output padding when it is passed).
-        output_size: Option<Vec<i64>>,
-        /// The output padding that gives this step's output size (what a function without an
-        /// `output_size` argument, like `F.conv_transpose`, takes).
-        size_padding: Vec<i64>,
-        dilated_kernel: bool,
-    },
+    ConvTranspose(TransposeStep<P>),
     /// The bias, added here because a zero-extension came after the layer.
     AddBias,
     /// A pooling layer.
@@ -182,6 +163,48 @@ pub enum Step<P> {
     EmptyWindows { to_neg_inf: bool },
     /// An average with an exact divisor.
     AverageRatio(AverageStep),
+}
+
+/// A convolution layer: what every renderer and port reads of a `Step::Conv`. `kernel` and
+/// `dilation` may differ from the source's when the kernel is zero-inserted (`dilated_kernel`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvStep<P> {
+    pub padding: P,
+    pub kernel: Vec<i64>,
+    pub dilation: Vec<i64>,
+    pub padding_mode: PaddingMode,
+    pub dilated_kernel: bool,
+}
+
+/// A transposed convolution layer: what every renderer and port reads of a
+/// `Step::ConvTranspose`. `kernel` and `dilation` as in [`ConvStep`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransposeStep<P> {
+    pub padding: P,
+    pub kernel: Vec<i64>,
+    pub dilation: Vec<i64>,
+    pub output_padding: Option<Vec<i64>>,
+    /// The output size to request, only where the padding and output padding do not
+    /// already give it (torch ignores the module's output padding when it is passed).
+    pub output_size: Option<Vec<i64>>,
+    /// The output padding that gives this step's output size (what a function without an
+    /// `output_size` argument, like `F.conv_transpose`, takes).
+    pub size_padding: Vec<i64>,
+    pub dilated_kernel: bool,
+}
+
+impl<P> TransposeStep<P> {
+    /// Whether the step sizes its output itself (an output padding or an output size to
+    /// reach), rather than leaving it to the padding alone.
+    pub fn sizes_output(&self) -> bool {
+        self.output_padding.is_some() || self.output_size.is_some()
+    }
+
+    /// The output size to pass to a call that always takes one: the step's, else `natural`
+    /// (the layer's output).
+    pub fn output_or<'a>(&'a self, natural: &'a [i64]) -> &'a [i64] {
+        self.output_size.as_deref().unwrap_or(natural)
+    }
 }
 
 /// An average with an exact divisor: window sums of the input zero-padded by
@@ -298,13 +321,13 @@ impl<P> Plan<P> {
         self.steps.iter().any(|s| {
             matches!(
                 s,
-                Step::Conv {
+                Step::Conv(ConvStep {
                     dilated_kernel: true,
                     ..
-                } | Step::ConvTranspose {
+                }) | Step::ConvTranspose(TransposeStep {
                     dilated_kernel: true,
                     ..
-                }
+                })
             )
         })
     }
@@ -397,7 +420,7 @@ fn lower_native(
     }
     if sem.input_dependent {
         let static_form = !plan.steps.iter().any(|s| match s {
-            Step::Conv { padding, .. } | Step::Pool(PoolStep { padding, .. }) => {
+            Step::Conv(ConvStep { padding, .. }) | Step::Pool(PoolStep { padding, .. }) => {
                 matches!(padding, Native::Same | Native::SameLower)
             }
             _ => false,
@@ -413,8 +436,8 @@ fn lower_native(
     }
     // Every plan has steps, each in a form the target writes.
     let padding = |s: &Step<Native>| match s {
-        Step::Conv { padding, .. }
-        | Step::ConvTranspose { padding, .. }
+        Step::Conv(ConvStep { padding, .. })
+        | Step::ConvTranspose(TransposeStep { padding, .. })
         | Step::Pool(PoolStep { padding, .. }) => Some(padding.clone()),
         _ => None,
     };
@@ -432,53 +455,35 @@ fn lower_native(
     Ok(plan)
 }
 
+/// A layer step in `P`'s spelling (`None` when `P` cannot write its padding): the padding
+/// spelled, every other field moved over. One `spelled` for each layer step.
+macro_rules! spelled {
+    ($step:ident: $($field:ident),*) => {
+        impl $step<Native> {
+            fn spelled<P: Spelling>(self, shape: &Shape) -> Option<$step<P>> {
+                let $step { padding, $($field),* } = self;
+                Some($step { padding: P::spell(&padding, shape)?, $($field),* })
+            }
+        }
+    };
+}
+
+spelled! { ConvStep: kernel, dilation, padding_mode, dilated_kernel }
+spelled! {
+    TransposeStep: kernel, dilation, output_padding, output_size, size_padding, dilated_kernel
+}
+spelled! { PoolStep: max, kernel, stride, dilation, ceil_mode, count_include_pad, window }
+
 impl Step<Native> {
     /// The step in `P`'s spelling (`None` when `P` cannot write its padding).
     fn spelled<P: Spelling>(self, shape: &Shape) -> Option<Step<P>> {
         Some(match self {
             Step::Pad { pairs, fill } => Step::Pad { pairs, fill },
             Step::Crop { pairs } => Step::Crop { pairs },
-            Step::Conv {
-                padding,
-                kernel,
-                dilation,
-                padding_mode,
-                dilated_kernel,
-            } => Step::Conv {
-                padding: P::spell(&padding, shape)?,
-                kernel,
-                dilation,
-                padding_mode,
-                dilated_kernel,
-            },
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                output_padding,
-                output_size,
-                size_padding,
-                dilated_kernel,
-            } => Step::ConvTranspose {
-                padding: P::spell(&padding, shape)?,
-                kernel,
-                dilation,
-                output_padding,
-                output_size,
-                size_padding,
-                dilated_kernel,
-            },
+            Step::Conv(conv) => Step::Conv(conv.spelled(shape)?),
+            Step::ConvTranspose(transpose) => Step::ConvTranspose(transpose.spelled(shape)?),
             Step::AddBias => Step::AddBias,
-            Step::Pool(pool) => Step::Pool(PoolStep {
-                padding: P::spell(&pool.padding, shape)?,
-                max: pool.max,
-                kernel: pool.kernel,
-                stride: pool.stride,
-                dilation: pool.dilation,
-                ceil_mode: pool.ceil_mode,
-                count_include_pad: pool.count_include_pad,
-                window: pool.window,
-            }),
+            Step::Pool(pool) => Step::Pool(pool.spelled(shape)?),
             Step::EmptyWindows { to_neg_inf } => Step::EmptyWindows { to_neg_inf },
             Step::AverageRatio(average) => Step::AverageRatio(average),
         })
@@ -678,13 +683,13 @@ fn native_step(
         // Prefer what the target takes most simply; a static source keeps static forms first
         // (the order above), an input-dependent one must keep its rule to stay exact.
         return Some(match source.op {
-            Op::Conv => Step::Conv {
+            Op::Conv => Step::Conv(ConvStep {
                 padding,
                 kernel: shape.kernel.clone(),
                 dilation: shape.dilation.clone(),
                 padding_mode: spec.padding_mode.unwrap_or_default(),
                 dilated_kernel: false,
-            },
+            }),
             Op::ConvTranspose => {
                 let output_padding = spec.output_padding.as_ref().map(|d| match d {
                     Dims::All(v) => vec![*v; n],
@@ -762,7 +767,7 @@ fn transpose_step<P>(
         }
         (_, o) => o,
     };
-    Step::ConvTranspose {
+    Step::ConvTranspose(TransposeStep {
         padding,
         kernel: shape.kernel.clone(),
         dilation: shape.dilation.clone(),
@@ -770,7 +775,7 @@ fn transpose_step<P>(
         output_padding,
         output_size,
         dilated_kernel: false,
-    }
+    })
 }
 
 /// The native padding form of a spec in its own framework.
@@ -875,13 +880,13 @@ fn composed_steps(
                     fill: Fill::of_mode(*mode),
                 });
             }
-            steps.push(Step::Conv {
+            steps.push(Step::Conv(ConvStep {
                 padding: valid,
                 kernel,
                 dilation,
                 padding_mode: PaddingMode::Zeros,
                 dilated_kernel,
-            });
+            }));
         }
         Kind::Transpose {
             full,
@@ -889,7 +894,7 @@ fn composed_steps(
             crop_after,
         } => {
             // The full output, uncropped; then crop and zero-extend.
-            steps.push(Step::ConvTranspose {
+            steps.push(Step::ConvTranspose(TransposeStep {
                 padding: valid,
                 kernel,
                 dilation,
@@ -898,7 +903,7 @@ fn composed_steps(
                 output_size: (!can.sizes_transposed_output).then(|| full.clone()),
                 size_padding: zeros,
                 dilated_kernel,
-            });
+            }));
             let negated = |v: &[i64]| v.iter().map(|x| -x).collect::<Vec<_>>();
             let (crop, pad) = crop_and_pad(&negated(crop_before), &negated(crop_after));
             if let Some(pairs) = crop {

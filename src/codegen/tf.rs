@@ -3,7 +3,9 @@
 use crate::core::Framework;
 
 use super::layout::{data_to_first, data_to_last, kernel_to_last};
-use super::plan::{Abilities, Fill, Native, Plan, Spelling, Step, Window, WindowGeometry};
+use super::plan::{
+    Abilities, ConvStep, Fill, Native, Plan, Spelling, Step, Window, WindowGeometry,
+};
 use super::semantics::Shape;
 use super::target::{Render, Target};
 use super::writer::{
@@ -42,12 +44,7 @@ impl Target for Tf {
                     )
                 }
                 Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 1, 1)),
-                Step::Conv {
-                    padding,
-                    dilation,
-                    dilated_kernel,
-                    ..
-                } => {
+                Step::Conv(conv) => {
                     let stride = if n == 1 { "stride" } else { "strides" };
                     // tf.nn.conv3d takes only five-long strides and dilations (batch and channels 1).
                     let numbers = |v: &[i64]| {
@@ -57,31 +54,23 @@ impl Target for Tf {
                             short(v)
                         }
                     };
-                    let dilations = dilation_arg("dilations", dilation, numbers(dilation));
+                    let dilations =
+                        dilation_arg("dilations", &conv.dilation, numbers(&conv.dilation));
                     format!(
                         "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{dilations}){}",
                         numbers(&shape.stride),
-                        arg(padding),
-                        dilated_suffix(*dilated_kernel)
+                        arg(&conv.padding),
+                        dilated_suffix(conv.dilated_kernel)
                     )
                 }
-                Step::ConvTranspose {
-                    padding,
-                    dilation,
-                    output_size,
-                    dilated_kernel,
-                    ..
-                } => {
-                    let out = output_size.clone().unwrap_or_else(|| shape.output.clone());
-                    format!(
-                        "tf.nn.conv_transpose(x, w, [batch, {}, C_out], strides={}, padding={}{}){}",
-                        join(&out),
-                        short(&shape.stride),
-                        arg(padding),
-                        args(&[("dilations", short(dilation), "1")]),
-                        dilated_suffix(*dilated_kernel)
-                    )
-                }
+                Step::ConvTranspose(t) => format!(
+                    "tf.nn.conv_transpose(x, w, [batch, {}, C_out], strides={}, padding={}{}){}",
+                    join(t.output_or(&shape.output)),
+                    short(&shape.stride),
+                    arg(&t.padding),
+                    args(&[("dilations", short(&t.dilation), "1")]),
+                    dilated_suffix(t.dilated_kernel)
+                ),
                 Step::Pool(p) if p.window == Window::Pool && !p.dilated() => {
                     format!(
                         "tf.nn.{}_pool{n}d(x, ksize={}, strides={}, padding={})",
@@ -148,7 +137,7 @@ impl Target for Tf {
                     Step::Pad { pairs, fill } => {
                         py.line(pad_line(&helper, pairs, *fill));
                     }
-                    Step::Conv { padding, dilation, .. } => {
+                    Step::Conv(ConvStep { padding, dilation, .. }) => {
                         let strides = full_list(&shape.stride);
                         let call = match n {
                             1 => format!("tf.nn.conv1d(x, filters, stride={strides}, padding={}, dilations={})", padding_arg(padding), full_list(dilation)),
@@ -160,14 +149,13 @@ impl Target for Tf {
                         };
                         py.line(format!("x = {call}"));
                     }
-                    Step::ConvTranspose { padding, dilation, output_size, .. } => {
-                        let out = output_size.clone().unwrap_or_else(|| shape.output.clone());
+                    Step::ConvTranspose(t) => {
                         py.line(format!(
                             "x = tf.nn.conv_transpose(x, filters, output_shape=[tf.shape(x)[0], {}, filters.shape[-2]], strides={}, padding={}, dilations={})",
-                            join(&out),
+                            join(t.output_or(&shape.output)),
                             list(&shape.stride),
-                            padding_arg(padding),
-                            list(dilation)
+                            padding_arg(&t.padding),
+                            list(&t.dilation)
                         ));
                     }
                     Step::EmptyWindows { .. } => {

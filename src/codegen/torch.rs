@@ -3,7 +3,8 @@
 use crate::core::{Framework, Op, PaddingMode};
 
 use super::plan::{
-    Abilities, Fill, Native, Plan, PoolStep, Spelling, Step, Window, WindowGeometry, WindowNeed,
+    Abilities, ConvStep, Fill, Native, Plan, PoolStep, Spelling, Step, TransposeStep, Window,
+    WindowGeometry, WindowNeed,
 };
 use super::semantics::Shape;
 use super::target::{Render, Target};
@@ -53,52 +54,38 @@ impl Target for Torch {
                     format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
                 }
                 Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
-                Step::Conv {
-                    padding,
-                    kernel,
-                    dilation,
-                    padding_mode,
-                    dilated_kernel,
-                } => format!(
+                Step::Conv(conv) => format!(
                     "nn.Conv{n}d(C_in, C_out, {}{}){}",
-                    short(kernel),
+                    short(&conv.kernel),
                     args(&[
                         ("stride", short(&shape.stride), "1"),
-                        pad(padding),
-                        ("dilation", short(dilation), "1"),
+                        pad(&conv.padding),
+                        ("dilation", short(&conv.dilation), "1"),
                         (
                             "padding_mode",
-                            format!("'{}'", mode_name(*padding_mode)),
+                            format!("'{}'", mode_name(conv.padding_mode)),
                             "'zeros'"
                         ),
                     ]),
-                    dilated_suffix(*dilated_kernel)
+                    dilated_suffix(conv.dilated_kernel)
                 ),
-                Step::ConvTranspose {
-                    padding,
-                    kernel,
-                    dilation,
-                    output_padding,
-                    output_size,
-                    dilated_kernel,
-                    ..
-                } => {
+                Step::ConvTranspose(t) => {
                     let layer = format!(
                         "nn.ConvTranspose{n}d(C_in, C_out, {}{}){}",
-                        short(kernel),
+                        short(&t.kernel),
                         args(&[
                             ("stride", short(&shape.stride), "1"),
-                            pad(padding),
+                            pad(&t.padding),
                             (
                                 "output_padding",
-                                short(output_padding.as_deref().unwrap_or(&[0])),
+                                short(t.output_padding.as_deref().unwrap_or(&[0])),
                                 "0"
                             ),
-                            ("dilation", short(dilation), "1"),
+                            ("dilation", short(&t.dilation), "1"),
                         ]),
-                        dilated_suffix(*dilated_kernel)
+                        dilated_suffix(t.dilated_kernel)
                     );
-                    match output_size {
+                    match &t.output_size {
                         Some(o) => format!(
                             "{layer}  # called as conv(x, output_size={})",
                             super::writer::list(o)
@@ -159,29 +146,29 @@ impl Target for Torch {
             py.block(format!("def __init__({init_args})"), |py| {
                 py.line("super().__init__()");
                 match conv_step {
-                    Some(Step::Conv { padding, kernel, dilation, padding_mode, .. }) => {
-                        let mode = if *padding_mode == PaddingMode::Zeros {
+                    Some(Step::Conv(conv)) => {
+                        let mode = if conv.padding_mode == PaddingMode::Zeros {
                             String::new()
                         } else {
-                            format!(", padding_mode=\"{}\"", mode_name(*padding_mode))
+                            format!(", padding_mode=\"{}\"", mode_name(conv.padding_mode))
                         };
                         py.line(format!(
                             "self.conv = nn.Conv{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, dilation={}, bias=bias{mode})",
-                            tuple(kernel),
+                            tuple(&conv.kernel),
                             tuple(&shape.stride),
-                            native_arg(padding),
-                            tuple(dilation)
+                            native_arg(&conv.padding),
+                            tuple(&conv.dilation)
                         ));
                     }
-                    Some(Step::ConvTranspose { padding, kernel, dilation, output_padding, .. }) => {
-                        let op = output_padding.clone().unwrap_or_else(|| vec![0; n]);
+                    Some(Step::ConvTranspose(t)) => {
+                        let op = t.output_padding.clone().unwrap_or_else(|| vec![0; n]);
                         py.line(format!(
                             "self.conv = nn.ConvTranspose{n}d(in_channels, out_channels, kernel_size={}, stride={}, padding={}, output_padding={}, dilation={}, bias={})",
-                            tuple(kernel),
+                            tuple(&t.kernel),
                             tuple(&shape.stride),
-                            native_arg(padding),
+                            native_arg(&t.padding),
                             tuple(&op),
-                            tuple(dilation),
+                            tuple(&t.dilation),
                             if adds_bias { "False" } else { "bias" }
                         ));
                         if adds_bias {
@@ -215,7 +202,7 @@ impl Target for Torch {
             py.blank();
             py.block("def forward(self, x)", |py| {
                 forward_lines(r, py, &|step| match step {
-                    Step::ConvTranspose { output_size: Some(o), .. } => {
+                    Step::ConvTranspose(TransposeStep { output_size: Some(o), .. }) => {
                         format!("self.conv(x, output_size={})", super::writer::list(o))
                     }
                     Step::Pool { .. } => "self.pool(x)".into(),
@@ -479,12 +466,12 @@ fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool)
     let n = shape.ndim();
     let bias = if adds_bias { "None" } else { "bias" };
     match step {
-        Step::Conv {
+        Step::Conv(ConvStep {
             padding,
             dilation,
             padding_mode,
             ..
-        } => {
+        }) => {
             // F.convNd has no padding_mode: a non-zero mode is an F.pad before it.
             let (pre, pad_arg) = match (padding_mode, padding) {
                 (PaddingMode::Zeros, p) => (String::from("x"), native_arg(p)),
@@ -500,12 +487,12 @@ fn functional_call(r: &Render<TorchPad>, step: &Step<TorchPad>, adds_bias: bool)
                 tuple(dilation)
             )
         }
-        Step::ConvTranspose {
+        Step::ConvTranspose(TransposeStep {
             padding,
             dilation,
             size_padding,
             ..
-        } => {
+        }) => {
             format!(
                 "F.conv_transpose{n}d(x, weight, {bias}, stride={}, padding={}, output_padding={}, dilation={})",
                 tuple(&shape.stride),

@@ -9,7 +9,7 @@ use crate::codegen::jax::{
     Jax, JaxPad, conv_transpose_call, dimension_numbers, pad_call, padding_arg, pool_expr,
     window_padding,
 };
-use crate::codegen::plan::{Fill, Step};
+use crate::codegen::plan::{ConvStep, Fill, Step};
 use crate::codegen::writer::{dilation_arg, list, pair_list, tuple};
 use crate::model::graph::Graph;
 use crate::model::op::{Activation, PadFill};
@@ -207,9 +207,9 @@ fn own_step(
                 )
             };
             conv_code::<JaxPort>(w, line, cp, conv, &b, pointwise, |s| match s {
-                Step::Conv {
+                Step::Conv(ConvStep {
                     padding, dilation, ..
-                } => {
+                }) => {
                     let dl = dilation_arg("rhs_dilation", dilation, tuple(dilation));
                     let gc = if groups == 1 {
                         String::new()
@@ -222,15 +222,15 @@ fn own_step(
                         padding_arg(padding)
                     ))
                 }
-                Step::ConvTranspose { .. } => {
-                    let call = |x: &str, wg: &str| conv_transpose_call(x, wg, &shape.stride, s);
+                Step::ConvTranspose(t) => {
+                    let call = |x: &str, wg: &str| conv_transpose_call(x, wg, &shape.stride, t);
                     Some(if groups == 1 {
-                        call("{x}", &wt)?
+                        call("{x}", &wt)
                     } else {
                         // lax.conv_transpose takes no groups: one per group.
                         format!(
                             "jnp.concatenate([{} for xg, wg in zip(jnp.split({{x}}, {groups}, axis=1), jnp.split({wt}, {groups}, axis=0))], axis=1)",
-                            call("xg", "wg")?
+                            call("xg", "wg")
                         )
                     })
                 }

@@ -19,7 +19,7 @@ use super::lines::{
 use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
 use crate::codegen::keras::{Keras, KerasPad};
-use crate::codegen::plan::{Fill, Step};
+use crate::codegen::plan::{ConvStep, Fill, Step};
 use crate::codegen::writer::{Py, kwargs, list, pad_list, pair_tuples, short, tuple};
 use crate::core::{Framework, PaddingMode};
 use crate::model::graph::Graph;
@@ -1205,13 +1205,13 @@ fn conv_lines(
     );
     for s in &cp.steps {
         match s {
-            Step::Conv {
+            Step::Conv(ConvStep {
                 padding,
                 kernel,
                 dilation,
                 padding_mode,
                 ..
-            } => {
+            }) => {
                 if *padding_mode != PaddingMode::Zeros {
                     return Err(PortError::at(
                         line,
@@ -1277,13 +1277,7 @@ fn conv_lines(
                     args,
                 }));
             }
-            Step::ConvTranspose {
-                padding,
-                kernel,
-                dilation,
-                output_padding,
-                ..
-            } => {
+            Step::ConvTranspose(t) => {
                 if groups != 1 || conv.separable {
                     return Err(PortError::at(
                         line,
@@ -1292,16 +1286,16 @@ fn conv_lines(
                         ),
                     ));
                 }
-                let mut args = vec![out.to_string(), short(kernel)];
+                let mut args = vec![out.to_string(), short(&t.kernel)];
                 args.extend(kwargs(&[
                     ("strides", short(&shape.stride), "1"),
-                    ("padding", keyword(padding), "\"valid\""),
+                    ("padding", keyword(&t.padding), "\"valid\""),
                     (
                         "output_padding",
-                        output_padding.as_deref().map_or("None".into(), short),
+                        t.output_padding.as_deref().map_or("None".into(), short),
                         "None",
                     ),
-                    ("dilation_rate", short(dilation), "1"),
+                    ("dilation_rate", short(&t.dilation), "1"),
                     activation.clone(),
                     ("use_bias", py_bool(layer_bias).into(), "True"),
                 ]));

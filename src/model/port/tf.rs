@@ -5,7 +5,7 @@
 //! single-layer generator's own function. `params[<step>]` holds a layer's weights in
 //! TensorFlow's layouts (see [`DOC`]); the self-check fills it from the source.
 
-use crate::codegen::plan::{Fill, Step};
+use crate::codegen::plan::{ConvStep, Fill, Step};
 use crate::codegen::tf::{Tf, TfPad};
 use crate::codegen::writer::{dilation_arg, list, pad_list, pair_list};
 use crate::model::graph::Graph;
@@ -262,9 +262,9 @@ fn own_step(
                 )
             };
             conv_code::<TfPort>(w, line, cp, conv, &b, pointwise, |s| match s {
-                Step::Conv {
+                Step::Conv(ConvStep {
                     padding, dilation, ..
-                } => {
+                }) => {
                     let dilated = dilation.iter().any(|&d| d > 1);
                     Some(if groups == 1 {
                         conv_call("{x}", &wt, &shape.stride, dilation, padding)
@@ -310,20 +310,14 @@ fn own_step(
                         )
                     })
                 }
-                Step::ConvTranspose {
-                    padding,
-                    dilation,
-                    output_size,
-                    ..
-                } => {
-                    let o = output_size.clone().unwrap_or_else(|| shape.output.clone());
-                    let dl = dilation_arg("dilations", dilation, list(dilation));
+                Step::ConvTranspose(t) => {
+                    let dl = dilation_arg("dilations", &t.dilation, list(&t.dilation));
                     let call = |x: &str, wg: &str, channels: i64| {
                         format!(
                             "tf.nn.conv_transpose({x}, {wg}, output_shape=[tf.shape({x})[0], {}, {channels}], strides={}, padding={}{dl})",
-                            crate::codegen::writer::join(&o),
+                            crate::codegen::writer::join(t.output_or(&shape.output)),
                             list(&shape.stride),
-                            padding_arg(padding)
+                            padding_arg(&t.padding)
                         )
                     };
                     Some(if groups == 1 {

@@ -400,14 +400,8 @@ fn step_parts(
             };
             for s in &cp.steps {
                 match s {
-                    Step::Conv {
-                        padding,
-                        kernel,
-                        dilation,
-                        padding_mode,
-                        ..
-                    } => {
-                        let mode = match padding_mode {
+                    Step::Conv(conv) => {
+                        let mode = match conv.padding_mode {
                             PaddingMode::Zeros => String::new(),
                             m => format!(", padding_mode=\"{}\"", m.name()),
                         };
@@ -415,11 +409,11 @@ fn step_parts(
                             &mut p,
                             format!(
                                 "nn.Conv{n}d({in_channels}, {out}, {}{}{mode})",
-                                short(kernel),
+                                short(&conv.kernel),
                                 args(&[
                                     ("stride", short(&shape.stride), "1"),
-                                    ("padding", padding_value(padding), "0"),
-                                    ("dilation", short(dilation), "1"),
+                                    ("padding", padding_value(&conv.padding), "0"),
+                                    ("dilation", short(&conv.dilation), "1"),
                                     ("groups", groups.to_string(), "1"),
                                     ("bias", py_bool(layer_bias).into(), "True"),
                                 ])
@@ -427,25 +421,19 @@ fn step_parts(
                             true,
                         );
                     }
-                    Step::ConvTranspose {
-                        padding,
-                        kernel,
-                        dilation,
-                        size_padding,
-                        ..
-                    } => {
+                    Step::ConvTranspose(t) => {
                         next(
                             &mut p,
                             format!(
                                 "nn.ConvTranspose{n}d({in_channels}, {out}, {}{})",
-                                short(kernel),
+                                short(&t.kernel),
                                 args(&[
                                     ("stride", short(&shape.stride), "1"),
-                                    ("padding", padding_value(padding), "0"),
-                                    ("output_padding", short(size_padding), "0"),
+                                    ("padding", padding_value(&t.padding), "0"),
+                                    ("output_padding", short(&t.size_padding), "0"),
                                     ("groups", groups.to_string(), "1"),
                                     ("bias", py_bool(layer_bias).into(), "True"),
-                                    ("dilation", short(dilation), "1"),
+                                    ("dilation", short(&t.dilation), "1"),
                                 ])
                             ),
                             true,
