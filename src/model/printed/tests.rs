@@ -25,6 +25,20 @@ fn options(text: &str) -> Options {
     Options { input, model: None }
 }
 
+/// Reads `text` with the input `--input` would give (no header needed).
+fn read_with(text: &str, input: &[i64]) -> Model {
+    let options = Options {
+        input: Some(input.to_vec()),
+        model: None,
+    };
+    read(text, &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The graph's node names, in order.
+fn names(g: &Graph) -> Vec<&str> {
+    g.nodes.iter().map(|n| n.name.as_str()).collect()
+}
+
 fn read_corpus(name: &str) -> Model {
     let text = corpus(name);
     read(&text, &options(&text)).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -370,17 +384,9 @@ fn a_printout_ports_to_torch_with_a_check_that_rebuilds_it() {
 #[test]
 fn printed_forms_torch_writes() {
     let text = "Net(\n  (stem): Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=same, padding_mode=reflect)\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n  (blocks): ModuleList(\n    (0-2): 3 x ReLU()\n  )\n  (skip): Sequential()\n  (up): Upsample(scale_factor=2.0, mode='nearest')\n  (pool): AvgPool2d(kernel_size=3, stride=2, padding=1)\n)\n";
-    let m = read(
-        text,
-        &Options {
-            input: Some(vec![3, 9, 9]),
-            model: None,
-        },
-    )
-    .unwrap();
-    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    let m = read_with(text, &[3, 9, 9]);
     assert_eq!(
-        names,
+        names(&m.graph),
         [
             "x", "stem", "bn", "blocks.0", "blocks.1", "blocks.2", "up", "pool"
         ]
@@ -414,17 +420,9 @@ fn printed_forms_torch_writes() {
     );
     // Repeated blocks with bodies, and an extra_repr line in a custom module.
     let text = "M(\n  extra=1\n  (layers): ModuleList(\n    (0-1): 2 x Block(\n      (conv): Conv2d(4, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))\n      (act): ReLU()\n    )\n  )\n)\n";
-    let m = read(
-        text,
-        &Options {
-            input: Some(vec![4, 5, 5]),
-            model: None,
-        },
-    )
-    .unwrap();
-    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    let m = read_with(text, &[4, 5, 5]);
     assert_eq!(
-        names,
+        names(&m.graph),
         [
             "x",
             "layers.0.conv",
@@ -437,14 +435,7 @@ fn printed_forms_torch_writes() {
     assert_eq!(m.params, Some(2 * (4 * 4 * 9 + 4)));
     // A layer whose repr spans lines.
     let text = "M(\n  (conv): Conv2d(\n    4, 4, kernel_size=(3, 3),\n    stride=(2, 2)\n  )\n  (act): ReLU()\n)\n";
-    let m = read(
-        text,
-        &Options {
-            input: Some(vec![4, 9, 9]),
-            model: None,
-        },
-    )
-    .unwrap();
+    let m = read_with(text, &[4, 9, 9]);
     assert_eq!(m.graph.nodes[1].shape(), Some(&vec![2, 4, 4, 4]));
     // A scale without a shift is refused with its line.
     let bad = "Net(\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=False, track_running_stats=True)\n)\n";
@@ -575,14 +566,7 @@ fn derived_layers_of_real_summaries() {
         (crate::core::Dims::All(3), true)
     );
     // The seed's old table: `(Batch` is BatchNormalization; 120 parameters fit two axes.
-    let m = read(
-        SEED_002,
-        &Options {
-            input: Some(vec![32, 32, 3]),
-            model: None,
-        },
-    )
-    .unwrap();
+    let m = read_with(SEED_002, &[32, 32, 3]);
     assert_eq!(m.graph.framework, crate::core::Framework::Keras);
     let bn = m
         .graph
