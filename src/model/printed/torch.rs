@@ -108,28 +108,37 @@ fn key_names(key: &str, line: usize) -> Result<Vec<String>, ReadError> {
 /// The index of the `)` that closes the `(` at `open` (quotes respected), if any.
 fn matching(s: &str, open: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    for (i, c) in s.char_indices().skip_while(|(i, _)| *i < open) {
-        match quote {
-            Some(q) => {
-                if c == q {
-                    quote = None;
+    for (i, c) in unquoted(s.get(open..)?) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (c == ')').then_some(open + i);
                 }
             }
-            None => match c {
-                '\'' | '"' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        return (c == ')').then_some(i);
-                    }
-                }
-                _ => {}
-            },
+            _ => {}
         }
     }
     None
+}
+
+/// The characters of `s` outside `'...'` and `"..."` (the quotes left out), with their offsets.
+fn unquoted(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut quote: Option<char> = None;
+    s.char_indices().filter(move |&(_, c)| match quote {
+        Some(q) => {
+            if c == q {
+                quote = None;
+            }
+            false
+        }
+        None if c == '\'' || c == '"' => {
+            quote = Some(c);
+            false
+        }
+        None => true,
+    })
 }
 
 /// What a child line's text after `(key): ` holds.
@@ -340,7 +349,6 @@ pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
 pub(super) fn split_args(args: &str) -> Vec<(Option<&str>, &str)> {
     let mut out = Vec::new();
     let mut depth = 0usize;
-    let mut quote: Option<char> = None;
     let mut start = 0;
     fn push<'a>(piece: &'a str, out: &mut Vec<(Option<&'a str>, &'a str)>) {
         let piece = piece.trim();
@@ -354,23 +362,15 @@ pub(super) fn split_args(args: &str) -> Vec<(Option<&str>, &str)> {
             _ => out.push((None, piece)),
         }
     }
-    for (i, c) in args.char_indices() {
-        match quote {
-            Some(q) => {
-                if c == q {
-                    quote = None;
-                }
+    for (i, c) in unquoted(args) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                push(&args[start..i], &mut out);
+                start = i + 1;
             }
-            None => match c {
-                '\'' | '"' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth = depth.saturating_sub(1),
-                ',' if depth == 0 => {
-                    push(&args[start..i], &mut out);
-                    start = i + 1;
-                }
-                _ => {}
-            },
+            _ => {}
         }
     }
     push(&args[start..], &mut out);
