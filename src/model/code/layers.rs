@@ -765,18 +765,20 @@ fn torch_op(
             None => return Err(untranslated()),
         },
     };
+    // A convolution's or pool's window: `kernel_size` (required), then `stride`.
+    let window = |op: LayerOp, n: usize| -> Ev<LayerSpec> {
+        let kernel = b
+            .dims("kernel_size", n)?
+            .ok_or_else(|| b.bad("kernel_size", "is required"))?;
+        let mut spec = LayerSpec::new(op, fw, vec![], kernel);
+        spec.stride = b.dims("stride", n)?;
+        Ok(spec)
+    };
     let op = match (family, rank) {
         ("identity", None) => Op::Identity,
         ("conv" | "convtranspose", Some(n)) => {
             let transposed = family == "convtranspose";
-            let mut spec = LayerSpec::new(
-                conv_op(transposed),
-                fw,
-                vec![],
-                b.dims("kernel_size", n)?
-                    .ok_or_else(|| b.bad("kernel_size", "is required"))?,
-            );
-            spec.stride = b.dims("stride", n)?;
+            let mut spec = window(conv_op(transposed), n)?;
             spec.dilation = b.dims("dilation", n)?;
             spec.padding = torch_padding(&b, n)?;
             if transposed {
@@ -851,14 +853,7 @@ fn torch_op(
             let max = family == "maxpool";
             b.refuse_unless("return_indices", |v| matches!(v, Value::Bool(false)))?;
             b.refuse_unless("divisor_override", |v| matches!(v, Value::None))?;
-            let mut spec = LayerSpec::new(
-                pool_op(max),
-                fw,
-                vec![],
-                b.dims("kernel_size", n)?
-                    .ok_or_else(|| b.bad("kernel_size", "is required"))?,
-            );
-            spec.stride = b.dims("stride", n)?;
+            let mut spec = window(pool_op(max), n)?;
             spec.padding = b.dims("padding", n)?.map(Padding::from_dims);
             if max {
                 spec.dilation = b.dims("dilation", n)?;
