@@ -102,8 +102,17 @@ struct Tutorial {
     children: &'static [(&'static str, &'static str)],
     what: &'static str,
     rule: &'static str,
-    body: &'static [&'static str],
+    /// The forward's statements, in pieces.
+    body: &'static [&'static [&'static str]],
 }
+
+/// The classifier both LeNet-like tutorial Nets end with.
+const LENET_CLASSIFIER: &[&str] = &[
+    "x = torch.flatten(x, 1)",
+    "x = F.relu(self.fc1(x))",
+    "x = F.relu(self.fc2(x))",
+    "return self.fc3(x)",
+];
 
 /// The PyTorch tutorials' and examples' `Net`s, told apart by their children.
 const TUTORIAL_NETS: &[Tutorial] = &[
@@ -119,12 +128,11 @@ const TUTORIAL_NETS: &[Tutorial] = &[
         what: "the PyTorch tutorial's CIFAR-10 Net (\"Training a Classifier\")",
         rule: "fc3(relu(fc2(relu(fc1(flatten(pool(relu(conv2(pool(relu(conv1(x)))))))))))",
         body: &[
-            "x = self.pool(F.relu(self.conv1(x)))",
-            "x = self.pool(F.relu(self.conv2(x)))",
-            "x = torch.flatten(x, 1)",
-            "x = F.relu(self.fc1(x))",
-            "x = F.relu(self.fc2(x))",
-            "return self.fc3(x)",
+            &[
+                "x = self.pool(F.relu(self.conv1(x)))",
+                "x = self.pool(F.relu(self.conv2(x)))",
+            ],
+            LENET_CLASSIFIER,
         ],
     },
     Tutorial {
@@ -138,12 +146,11 @@ const TUTORIAL_NETS: &[Tutorial] = &[
         what: "the PyTorch tutorial's LeNet Net (\"Neural Networks\")",
         rule: "fc3(relu(fc2(relu(fc1(flatten(max_pool2d(relu(conv2(max_pool2d(relu(conv1(x)), 2))), 2)))))))",
         body: &[
-            "x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))",
-            "x = F.max_pool2d(F.relu(self.conv2(x)), 2)",
-            "x = torch.flatten(x, 1)",
-            "x = F.relu(self.fc1(x))",
-            "x = F.relu(self.fc2(x))",
-            "return self.fc3(x)",
+            &[
+                "x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))",
+                "x = F.max_pool2d(F.relu(self.conv2(x)), 2)",
+            ],
+            LENET_CLASSIFIER,
         ],
     },
     Tutorial {
@@ -157,7 +164,7 @@ const TUTORIAL_NETS: &[Tutorial] = &[
         ],
         what: "pytorch/examples' MNIST Net",
         rule: "log_softmax(fc2(dropout2(relu(fc1(flatten(dropout1(max_pool2d(relu(conv2(relu(conv1(x)))), 2))))))), 1)",
-        body: &[
+        body: &[&[
             "x = F.relu(self.conv1(x))",
             "x = F.relu(self.conv2(x))",
             "x = F.max_pool2d(x, 2)",
@@ -167,7 +174,7 @@ const TUTORIAL_NETS: &[Tutorial] = &[
             "x = self.dropout2(x)",
             "x = self.fc2(x)",
             "return F.log_softmax(x, dim=1)",
-        ],
+        ]],
     },
 ];
 
@@ -999,7 +1006,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
         "Net" => TUTORIAL_NETS
             .iter()
             .find(|net| exactly(c, net.children))
-            .map(|net| known(net.what, net.rule, net.body)),
+            .map(|net| known(net.what, net.rule, &net.body.concat())),
         _ => None,
     }
 }
