@@ -1264,6 +1264,19 @@ fn class_list(classes: Vec<&str>) -> String {
     list
 }
 
+/// `3 modules (A, B x2) are` (or `1 module (A) is`) and `their` (or `its`), for a note.
+fn modules(classes: &[&str]) -> (String, &'static str) {
+    let one = classes.len() == 1;
+    let subject = format!(
+        "{} module{} ({}) {}",
+        classes.len(),
+        if one { "" } else { "s" },
+        class_list(classes.to_vec()),
+        if one { "is" } else { "are" },
+    );
+    (subject, if one { "its" } else { "their" })
+}
+
 /// The graph's note on the forwards it traced.
 fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
     if owners.is_empty() {
@@ -1285,25 +1298,17 @@ fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
     let mut note =
         "Read from a printout of `print(model)`, which does not show `forward`.".to_string();
     if !known.is_empty() {
+        let (subject, its) = modules(&known);
         let _ = write!(
             note,
-            " {} module{} ({}) {} run by the forward padlab knows for {} class, recognised by the class name and the printed children (their rows name it): if yours differs, paste the code.",
-            known.len(),
-            if known.len() == 1 { "" } else { "s" },
-            class_list(known.clone()),
-            if known.len() == 1 { "is" } else { "are" },
-            if known.len() == 1 { "its" } else { "their" },
+            " {subject} run by the forward padlab knows for {its} class, recognised by the class name and the printed children (their rows name it): if yours differs, paste the code."
         );
     }
     if !ordered.is_empty() {
+        let (subject, its) = modules(&ordered);
         let _ = write!(
             note,
-            " {} module{} ({}) {} not a Sequential and not one padlab knows, so padlab ran {} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks.",
-            ordered.len(),
-            if ordered.len() == 1 { "" } else { "s" },
-            class_list(ordered.clone()),
-            if ordered.len() == 1 { "is" } else { "are" },
-            if ordered.len() == 1 { "its" } else { "their" },
+            " {subject} not a Sequential and not one padlab knows, so padlab ran {its} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks."
         );
     }
     if owners.get("").is_some_and(|o| o.how == How::Order) {
