@@ -211,6 +211,17 @@ pub fn guess_framework(src: &str) -> Option<Framework> {
     }
 }
 
+/// Positional argument `i` of a call to `what`, or Python's TypeError when it is missing.
+fn required(pos: &[Value], i: usize, what: &str, line: usize) -> Ev<Value> {
+    pos.get(i).cloned().ok_or_else(|| {
+        raise(
+            line,
+            "TypeError",
+            format!("{what}() missing a required argument"),
+        )
+    })
+}
+
 /// A name no statement of the paste defines: Python's builtins, and the names pastes use
 /// without importing them (`nn`, `F`, `torch`, `layers`, `Conv2D`, ...).
 pub fn builtin(name: &str, framework: Option<Framework>, src: &str) -> Option<Value> {
@@ -298,15 +309,7 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
     args.poisoned()?;
     let Args { pos, kw } = args;
     let arg = |i: usize| pos.get(i).cloned();
-    let need = |i: usize| -> Ev<Value> {
-        pos.get(i).cloned().ok_or_else(|| {
-            raise(
-                line,
-                "TypeError",
-                format!("{path}() missing a required argument"),
-            )
-        })
-    };
+    let need = |i: usize| required(&pos, i, path, line);
     Ok(match path {
         "super" => match (arg(0), arg(1)) {
             (Some(Value::Class(c)), Some(me)) => make_super(&c, me),
@@ -951,15 +954,7 @@ pub fn call_method(
 ) -> Ev<Value> {
     let line = site.line;
     let arg = |i: usize| pos.get(i).cloned();
-    let need = |i: usize| -> Ev<Value> {
-        pos.get(i).cloned().ok_or_else(|| {
-            raise(
-                line,
-                "TypeError",
-                format!("{name}() missing a required argument"),
-            )
-        })
-    };
+    let need = |i: usize| required(&pos, i, name, line);
     match obj {
         Value::Tensor(t) => return super::ops::tensor_method(it, t, name, Args { pos, kw }, site),
         Value::Layer(l) => return super::layers::layer_method(it, l, name, Args { pos, kw }, site),
