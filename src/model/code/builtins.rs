@@ -10,7 +10,8 @@ use crate::core::Framework;
 
 use super::ast::{BinOp, CmpOp, Expr};
 use super::eval::{
-    Ev, Interp, Site, holds_tensor, overflow, raise, range_len, unevaluated, unsupported,
+    Ev, Interp, Site, holds_tensor, no_attribute, overflow, raise, range_len, unevaluated,
+    unsupported,
 };
 use super::value::{
     Args, Class, Dict, FrameworkBase, Hole, Instance, Key, LayerKind, Partial, Value,
@@ -210,6 +211,17 @@ pub fn guess_framework(src: &str) -> Option<Framework> {
     }
 }
 
+/// Positional argument `i` of a call to `what`, or Python's TypeError when it is missing.
+fn required(pos: &[Value], i: usize, what: &str, line: usize) -> Ev<Value> {
+    pos.get(i).cloned().ok_or_else(|| {
+        raise(
+            line,
+            "TypeError",
+            format!("{what}() missing a required argument"),
+        )
+    })
+}
+
 /// A name no statement of the paste defines: Python's builtins, and the names pastes use
 /// without importing them (`nn`, `F`, `torch`, `layers`, `Conv2D`, ...).
 pub fn builtin(name: &str, framework: Option<Framework>, src: &str) -> Option<Value> {
@@ -297,15 +309,7 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
     args.poisoned()?;
     let Args { pos, kw } = args;
     let arg = |i: usize| pos.get(i).cloned();
-    let need = |i: usize| -> Ev<Value> {
-        pos.get(i).cloned().ok_or_else(|| {
-            raise(
-                line,
-                "TypeError",
-                format!("{path}() missing a required argument"),
-            )
-        })
-    };
+    let need = |i: usize| required(&pos, i, path, line);
     Ok(match path {
         "super" => match (arg(0), arg(1)) {
             (Some(Value::Class(c)), Some(me)) => make_super(&c, me),
@@ -950,15 +954,7 @@ pub fn call_method(
 ) -> Ev<Value> {
     let line = site.line;
     let arg = |i: usize| pos.get(i).cloned();
-    let need = |i: usize| -> Ev<Value> {
-        pos.get(i).cloned().ok_or_else(|| {
-            raise(
-                line,
-                "TypeError",
-                format!("{name}() missing a required argument"),
-            )
-        })
-    };
+    let need = |i: usize| required(&pos, i, name, line);
     match obj {
         Value::Tensor(t) => return super::ops::tensor_method(it, t, name, Args { pos, kw }, site),
         Value::Layer(l) => return super::layers::layer_method(it, l, name, Args { pos, kw }, site),
@@ -1058,11 +1054,7 @@ pub fn call_method(
                     Value::None
                 }
                 _ => {
-                    return Err(raise(
-                        line,
-                        "AttributeError",
-                        format!("'list' object has no attribute '{name}'"),
-                    ));
+                    return Err(no_attribute(line, "list", name));
                 }
             });
         }
@@ -1125,11 +1117,7 @@ pub fn call_method(
                     Value::None
                 }
                 _ => {
-                    return Err(raise(
-                        line,
-                        "AttributeError",
-                        format!("'dict' object has no attribute '{name}'"),
-                    ));
+                    return Err(no_attribute(line, "dict", name));
                 }
             });
         }
@@ -1174,22 +1162,14 @@ pub fn call_method(
                 }
                 "as_list" => Value::list(t.to_vec()),
                 _ => {
-                    return Err(raise(
-                        line,
-                        "AttributeError",
-                        format!("'tuple' object has no attribute '{name}'"),
-                    ));
+                    return Err(no_attribute(line, "tuple", name));
                 }
             });
         }
         Value::Str(s) => return str_method(it, s, name, &pos, &kw, line),
         _ => {}
     }
-    Err(raise(
-        line,
-        "AttributeError",
-        format!("'{}' object has no attribute '{name}'", obj.type_name()),
-    ))
+    Err(no_attribute(line, &obj.type_name(), name))
 }
 
 fn str_method(
@@ -1266,11 +1246,7 @@ fn str_method(
             Value::str(&format!("{s:0>w$}"))
         }
         _ => {
-            return Err(raise(
-                line,
-                "AttributeError",
-                format!("'str' object has no attribute '{name}'"),
-            ));
+            return Err(no_attribute(line, "str", name));
         }
     })
 }
@@ -1437,21 +1413,13 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
                 }
                 Ok(Value::Dict(Rc::new(RefCell::new(d))))
             }
-            _ => Err(raise(
-                line,
-                "AttributeError",
-                format!("'functools.partial' object has no attribute '{name}'"),
-            )),
+            _ => Err(no_attribute(line, "functools.partial", name)),
         },
         Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Set(_) => {
             Ok(Value::Method(Rc::new(o.clone()), Rc::from(name)))
         }
         Value::Int(i) if name == "real" => Ok(Value::Int(*i)),
-        other => Err(raise(
-            line,
-            "AttributeError",
-            format!("'{}' object has no attribute '{name}'", other.type_name()),
-        )),
+        other => Err(no_attribute(line, &other.type_name(), name)),
     }
 }
 
@@ -1484,11 +1452,7 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
                 Rc::from(name),
             ));
         }
-        return Err(raise(
-            line,
-            "AttributeError",
-            format!("'{}' object has no attribute '{name}'", i.class.name),
-        ));
+        return Err(no_attribute(line, &i.class.name, name));
     };
     const TORCH: &[&str] = &[
         "to",
@@ -1559,11 +1523,7 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
             Value::Method(Rc::new(Value::Instance(i.clone())), Rc::from(name))
         }
         _ => {
-            return Err(raise(
-                line,
-                "AttributeError",
-                format!("'{}' object has no attribute '{name}'", i.class.name),
-            ));
+            return Err(no_attribute(line, &i.class.name, name));
         }
     })
 }
@@ -1706,11 +1666,7 @@ fn argparse_method(
             })
         }
         "print_help" | "error" => Ok(Value::None),
-        _ => Err(raise(
-            line,
-            "AttributeError",
-            format!("'ArgumentParser' object has no attribute '{name}'"),
-        )),
+        _ => Err(no_attribute(line, "ArgumentParser", name)),
     }
 }
 
@@ -1804,13 +1760,7 @@ fn framework_method(
                 .borrow()
                 .get(&Key::Str(Rc::from(n.as_str())))
                 .cloned();
-            found.ok_or_else(|| {
-                raise(
-                    line,
-                    "AttributeError",
-                    format!("'{}' object has no attribute '{n}'", i.class.name),
-                )
-            })
+            found.ok_or_else(|| no_attribute(line, &i.class.name, &n))
         }
         "add_weight" => {
             // Keras 3 takes the shape first, Keras 2 the name: the shape is the tuple.
@@ -1887,11 +1837,7 @@ fn framework_method(
                 i.class.name
             )))
         }
-        _ => Err(raise(
-            line,
-            "AttributeError",
-            format!("'{}' object has no attribute '{name}'", i.class.name),
-        )),
+        _ => Err(no_attribute(line, &i.class.name, name)),
     }
 }
 

@@ -192,6 +192,15 @@ pub fn raise(line: usize, exception: &str, message: impl Into<String>) -> Failur
     )
 }
 
+/// Python's `AttributeError` for an object of type `type_name` without `name`.
+pub fn no_attribute(line: usize, type_name: &str, name: &str) -> Failure {
+    raise(
+        line,
+        "AttributeError",
+        format!("'{type_name}' object has no attribute '{name}'"),
+    )
+}
+
 /// Using a name the paste never defines: Python's `NameError`, or, for a name a failed
 /// top-level statement would have bound, that statement's failure.
 pub fn undefined(h: &Hole, line: usize) -> Failure {
@@ -1585,11 +1594,7 @@ impl Interp {
             // Setting a framework object's attribute (`torch.backends.cudnn.benchmark = True`,
             // `layer.trainable = False`): nothing a model's shapes depend on.
             Value::Api(_) | Value::Opaque(_) | Value::Layer(_) | Value::Tensor(_) => Ok(()),
-            other => Err(raise(
-                line,
-                "AttributeError",
-                format!("'{}' object has no attribute '{name}'", other.type_name()),
-            )),
+            other => Err(no_attribute(line, &other.type_name(), name)),
         }
     }
 

@@ -13,7 +13,9 @@ use crate::model::op::{
 };
 
 use super::builtins::{as_float, as_int};
-use super::eval::{BATCH, Ev, Interp, Site, holds_tensor, raise, refuse_tensors, unsupported};
+use super::eval::{
+    BATCH, Ev, Interp, Site, holds_tensor, no_attribute, raise, refuse_tensors, unsupported,
+};
 use super::layers::{
     Bound, bind, conv_op, keras_activation, new_layer, outputs_value, pool_op, split_rank,
     tensor_of, tensors_of,
@@ -714,11 +716,7 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
                 other => Ok(other),
             }
         }
-        _ => Err(raise(
-            line,
-            "AttributeError",
-            format!("'{}' object has no attribute '{name}'", l.class),
-        )),
+        _ => Err(no_attribute(line, &l.class, name)),
     }
 }
 

@@ -15,7 +15,7 @@ use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding, PaddingMod
 use crate::model::op::{Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill};
 
 use super::builtins::{as_float, as_int};
-use super::eval::{Ev, Interp, Site, raise, unsupported};
+use super::eval::{Ev, Interp, Site, no_attribute, raise, unsupported};
 use super::value::{Args, Instance, Layer, LayerKind, Tensor, Value};
 
 /// torch.nn classes padlab builds.
@@ -765,18 +765,20 @@ fn torch_op(
             None => return Err(untranslated()),
         },
     };
+    // A convolution's or pool's window: `kernel_size` (required), then `stride`.
+    let window = |op: LayerOp, n: usize| -> Ev<LayerSpec> {
+        let kernel = b
+            .dims("kernel_size", n)?
+            .ok_or_else(|| b.bad("kernel_size", "is required"))?;
+        let mut spec = LayerSpec::new(op, fw, vec![], kernel);
+        spec.stride = b.dims("stride", n)?;
+        Ok(spec)
+    };
     let op = match (family, rank) {
         ("identity", None) => Op::Identity,
         ("conv" | "convtranspose", Some(n)) => {
             let transposed = family == "convtranspose";
-            let mut spec = LayerSpec::new(
-                conv_op(transposed),
-                fw,
-                vec![],
-                b.dims("kernel_size", n)?
-                    .ok_or_else(|| b.bad("kernel_size", "is required"))?,
-            );
-            spec.stride = b.dims("stride", n)?;
+            let mut spec = window(conv_op(transposed), n)?;
             spec.dilation = b.dims("dilation", n)?;
             spec.padding = torch_padding(&b, n)?;
             if transposed {
@@ -851,14 +853,7 @@ fn torch_op(
             let max = family == "maxpool";
             b.refuse_unless("return_indices", |v| matches!(v, Value::Bool(false)))?;
             b.refuse_unless("divisor_override", |v| matches!(v, Value::None))?;
-            let mut spec = LayerSpec::new(
-                pool_op(max),
-                fw,
-                vec![],
-                b.dims("kernel_size", n)?
-                    .ok_or_else(|| b.bad("kernel_size", "is required"))?,
-            );
-            spec.stride = b.dims("stride", n)?;
+            let mut spec = window(pool_op(max), n)?;
             spec.padding = b.dims("padding", n)?.map(Padding::from_dims);
             if max {
                 spec.dilation = b.dims("dilation", n)?;
@@ -1531,13 +1526,7 @@ pub fn layer_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
             }
             ("eps", Some(Op::Norm(Norm::Batch { eps, .. }))) => Value::Float(*eps),
             ("momentum", Some(Op::Norm(Norm::Batch { momentum, .. }))) => Value::Float(*momentum),
-            _ => arg(name).ok_or_else(|| {
-                raise(
-                    line,
-                    "AttributeError",
-                    format!("'{}' object has no attribute '{name}'", l.class),
-                )
-            })?,
+            _ => arg(name).ok_or_else(|| no_attribute(line, &l.class, name))?,
         },
         "kernel_size" | "pool_size" => tuple_of(
             arg(name)
@@ -1624,11 +1613,7 @@ pub fn layer_method(
                     c.insert(at, pos.get(1).cloned().unwrap_or(Value::None));
                 }
                 _ => {
-                    return Err(raise(
-                        line,
-                        "AttributeError",
-                        format!("'{}' object has no attribute '{name}'", l.class),
-                    ));
+                    return Err(no_attribute(line, &l.class, name));
                 }
             }
             Ok(if name == "add" { Value::None } else { me })
@@ -1638,11 +1623,7 @@ pub fn layer_method(
                 Ok(c.borrow_mut().pop().map(|(_, v)| v).unwrap_or(Value::None))
             }
             LayerKind::List(c) => Ok(c.borrow_mut().pop().unwrap_or(Value::None)),
-            _ => Err(raise(
-                line,
-                "AttributeError",
-                format!("'{}' object has no attribute 'pop'", l.class),
-            )),
+            _ => Err(no_attribute(line, &l.class, "pop")),
         },
         "items" | "keys" | "values" => match &l.kind {
             LayerKind::Dict(c) | LayerKind::Sequential(c) => Ok(Value::list(
@@ -1655,11 +1636,7 @@ pub fn layer_method(
                     })
                     .collect(),
             )),
-            _ => Err(raise(
-                line,
-                "AttributeError",
-                format!("'{}' object has no attribute '{name}'", l.class),
-            )),
+            _ => Err(no_attribute(line, &l.class, name)),
         },
         "modules" | "children" | "named_modules" | "named_children" => Ok(Value::list(submodules(
             &me,
@@ -1696,11 +1673,7 @@ pub fn layer_method(
             }
             Ok(Value::opaque(format!("the result of {}.{name}()", l.class)))
         }
-        _ => Err(raise(
-            line,
-            "AttributeError",
-            format!("'{}' object has no attribute '{name}'", l.class),
-        )),
+        _ => Err(no_attribute(line, &l.class, name)),
     }
 }
 

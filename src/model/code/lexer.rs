@@ -171,26 +171,14 @@ pub fn lex(src: &str) -> Result<Vec<LogicalLine<'_>>, SyntaxError> {
                     && prefix.len() <= 2
                     && prefix.chars().all(|c| "rRbBuUfF".contains(c))
                 {
-                    let (stop, lines_in) = string_end(src, end, prefix.contains(['f', 'F']))
-                        .ok_or(SyntaxError {
-                            line,
-                            message: "unterminated string literal".into(),
-                        })?;
-                    push(&mut current, Kind::Str, src, i, stop, line);
-                    line += lines_in;
-                    advance_to(&mut chars, stop);
+                    let formatted = prefix.contains(['f', 'F']);
+                    push_string(&mut current, src, i, end, formatted, &mut line, &mut chars)?;
                 } else {
                     push(&mut current, Kind::Name, src, i, end, line);
                 }
             }
             '"' | '\'' => {
-                let (stop, lines_in) = string_end(src, i, false).ok_or(SyntaxError {
-                    line,
-                    message: "unterminated string literal".into(),
-                })?;
-                push(&mut current, Kind::Str, src, i, stop, line);
-                line += lines_in;
-                advance_to(&mut chars, stop);
+                push_string(&mut current, src, i, i, false, &mut line, &mut chars)?;
             }
             _ => {
                 let Some(op) = OPERATORS.iter().find(|op| src[i..].starts_with(**op)) else {
@@ -270,6 +258,27 @@ fn push<'a>(
         start,
         end,
     });
+}
+
+/// A string literal from `start` (its prefix, if any) whose quote is at `quote`: one token,
+/// the cursor moved past it and `line` past the lines it spans.
+fn push_string<'a>(
+    current: &mut Option<LogicalLine<'a>>,
+    src: &'a str,
+    start: usize,
+    quote: usize,
+    formatted: bool,
+    line: &mut usize,
+    chars: &mut std::iter::Peekable<std::str::CharIndices>,
+) -> Result<(), SyntaxError> {
+    let (stop, lines_in) = string_end(src, quote, formatted).ok_or(SyntaxError {
+        line: *line,
+        message: "unterminated string literal".into(),
+    })?;
+    push(current, Kind::Str, src, start, stop, *line);
+    *line += lines_in;
+    advance_to(chars, stop);
+    Ok(())
 }
 
 fn advance_to(chars: &mut std::iter::Peekable<std::str::CharIndices>, end: usize) {

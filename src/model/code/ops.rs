@@ -10,7 +10,7 @@ use crate::model::op::{Activation, Binary, Op, Reduce, SliceAxis};
 
 use super::ast::{BinOp, Expr};
 use super::builtins::{as_float, as_int};
-use super::eval::{BATCH, Ev, Interp, Site, raise, unsupported};
+use super::eval::{BATCH, Ev, Interp, Site, no_attribute, raise, unsupported};
 use super::layers::{outputs_value, tensor_of};
 use super::value::{Args, Tensor, Value};
 
@@ -583,11 +583,7 @@ pub fn tensor_method(
             return tensor_index_value(it, t, pos.first().unwrap_or(&Value::None), site);
         }
         _ => {
-            return Err(raise(
-                line,
-                "AttributeError",
-                format!("'Tensor' object has no attribute '{name}'"),
-            ));
+            return Err(no_attribute(line, "Tensor", name));
         }
     })
 }

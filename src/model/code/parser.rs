@@ -286,7 +286,12 @@ impl<'a, 's> Lines<'a, 's> {
                 }
                 let toks = &header_line.tokens;
                 // A decorated definition starts at its first decorator.
-                let def_start = line.tokens[0].start;
+                let definition = |kind| Stmt {
+                    kind,
+                    line: header_line.line,
+                    start: line.tokens[0].start,
+                    end: toks.last().map_or(toks[0].end, |t| t.end),
+                };
                 if toks[0].is("async") {
                     let what = match toks.get(1) {
                         Some(t) if t.is("def") => "an 'async def'",
@@ -297,61 +302,51 @@ impl<'a, 's> Lines<'a, 's> {
                     let colon = last_colon(toks, header_line.line)?;
                     self.body(header_line, colon, "'async' statement")?;
                     out.push(stmt(StmtKind::Unsupported(what)));
-                } else if toks[0].is("def") {
+                } else if toks[0].is("def") || toks[0].is("class") {
                     let mut p = Tokens::new(toks, header_line.line, 0);
                     p.i = 1;
                     let name = p.name()?;
-                    p.expect("(")?;
-                    let params = p.params(")", true)?;
-                    p.expect(")")?;
-                    if p.eat("->") {
-                        p.test()?;
-                    }
-                    p.expect(":")?;
-                    let body = self.body(header_line, p.i - 1, "function definition")?;
-                    out.push(Stmt {
-                        kind: StmtKind::FunctionDef(Rc::new(FunctionDef {
+                    let kind = if toks[0].is("def") {
+                        p.expect("(")?;
+                        let params = p.params(")", true)?;
+                        p.expect(")")?;
+                        if p.eat("->") {
+                            p.test()?;
+                        }
+                        p.expect(":")?;
+                        let body = self.body(header_line, p.i - 1, "function definition")?;
+                        StmtKind::FunctionDef(Rc::new(FunctionDef {
                             name,
                             params,
                             body,
                             decorators,
                             line: header_line.line,
-                        })),
-                        line: header_line.line,
-                        start: def_start,
-                        end: toks.last().map_or(toks[0].end, |t| t.end),
-                    });
-                } else if toks[0].is("class") {
-                    let mut p = Tokens::new(toks, header_line.line, 0);
-                    p.i = 1;
-                    let name = p.name()?;
-                    if p.peek_is("[") {
-                        return Err(err(
-                            header_line.line,
-                            "generic classes (class C[T]) are not read",
-                        ));
-                    }
-                    let bases = if p.eat("(") {
-                        let args = p.arguments()?;
-                        p.expect(")")?;
-                        args
+                        }))
                     } else {
-                        Vec::new()
-                    };
-                    p.expect(":")?;
-                    let body = self.body(header_line, p.i - 1, "class definition")?;
-                    out.push(Stmt {
-                        kind: StmtKind::ClassDef(Rc::new(ClassDef {
+                        if p.peek_is("[") {
+                            return Err(err(
+                                header_line.line,
+                                "generic classes (class C[T]) are not read",
+                            ));
+                        }
+                        let bases = if p.eat("(") {
+                            let args = p.arguments()?;
+                            p.expect(")")?;
+                            args
+                        } else {
+                            Vec::new()
+                        };
+                        p.expect(":")?;
+                        let body = self.body(header_line, p.i - 1, "class definition")?;
+                        StmtKind::ClassDef(Rc::new(ClassDef {
                             name,
                             bases,
                             body,
                             decorators,
                             line: header_line.line,
-                        })),
-                        line: header_line.line,
-                        start: def_start,
-                        end: toks.last().map_or(toks[0].end, |t| t.end),
-                    });
+                        }))
+                    };
+                    out.push(definition(kind));
                 } else {
                     return Err(err(header_line.line, "invalid syntax"));
                 }
@@ -1187,17 +1182,8 @@ impl<'a> Tokens<'a> {
             } else {
                 let first = self.i;
                 let value = self.named_test()?;
-                let value = if self.peek_is("for") || self.peek_is("async") {
-                    let generators = self.comprehension()?;
-                    self.node(
-                        ExprKind::Comp {
-                            kind: CompKind::Generator,
-                            elt: Box::new(value),
-                            value: None,
-                            generators,
-                        },
-                        first,
-                    )
+                let value = if self.at_for() {
+                    self.comprehension_of(CompKind::Generator, value, None, None, first)?
                 } else {
                     value
                 };
@@ -1262,7 +1248,7 @@ impl<'a> Tokens<'a> {
     /// `for t in it if c ...` clauses (the first `for` not yet read).
     fn comprehension(&mut self) -> R<Vec<Generator>> {
         let mut out = Vec::new();
-        while self.peek_is("for") || self.peek_is("async") {
+        while self.at_for() {
             self.eat("async");
             self.expect("for")?;
             let target = self.target_list()?;
@@ -1516,18 +1502,8 @@ impl<'a> Tokens<'a> {
             return Ok(e);
         }
         let e = self.star_or_named()?;
-        if self.peek_is("for") || self.peek_is("async") {
-            let generators = self.comprehension()?;
-            self.expect(")")?;
-            return Ok(self.node(
-                ExprKind::Comp {
-                    kind: CompKind::Generator,
-                    elt: Box::new(e),
-                    value: None,
-                    generators,
-                },
-                first,
-            ));
+        if self.at_for() {
+            return self.comprehension_of(CompKind::Generator, e, None, Some(")"), first);
         }
         if self.eat(")") {
             if matches!(e.kind, ExprKind::Starred(_)) {
@@ -1550,24 +1526,44 @@ impl<'a> Tokens<'a> {
         Ok(self.node(ExprKind::Tuple(items), first))
     }
 
+    /// At a comprehension's `for` (or `async for`) after its element.
+    fn at_for(&self) -> bool {
+        self.peek_is("for") || self.peek_is("async")
+    }
+
+    /// The comprehension of `kind` after its element (and a dict's value), then `close` where
+    /// it has brackets of its own (a call's lone generator argument has not).
+    fn comprehension_of(
+        &mut self,
+        kind: CompKind,
+        elt: Expr,
+        value: Option<Expr>,
+        close: Option<&str>,
+        first: usize,
+    ) -> R<Expr> {
+        let generators = self.comprehension()?;
+        if let Some(close) = close {
+            self.expect(close)?;
+        }
+        Ok(self.node(
+            ExprKind::Comp {
+                kind,
+                elt: Box::new(elt),
+                value: value.map(Box::new),
+                generators,
+            },
+            first,
+        ))
+    }
+
     /// After `[`: a list or a list comprehension.
     fn bracketed(&mut self, close: &str, first: usize) -> R<Expr> {
         if self.eat(close) {
             return Ok(self.node(ExprKind::List(Vec::new()), first));
         }
         let e = self.star_or_named()?;
-        if self.peek_is("for") || self.peek_is("async") {
-            let generators = self.comprehension()?;
-            self.expect(close)?;
-            return Ok(self.node(
-                ExprKind::Comp {
-                    kind: CompKind::List,
-                    elt: Box::new(e),
-                    value: None,
-                    generators,
-                },
-                first,
-            ));
+        if self.at_for() {
+            return self.comprehension_of(CompKind::List, e, None, Some(close), first);
         }
         let mut items = vec![e];
         while self.eat(",") {
@@ -1620,18 +1616,8 @@ impl<'a> Tokens<'a> {
         };
         if is_dict {
             let (k, v) = dict_item(self)?;
-            if let (Some(k), true) = (&k, self.peek_is("for") || self.peek_is("async")) {
-                let generators = self.comprehension()?;
-                self.expect("}")?;
-                return Ok(self.node(
-                    ExprKind::Comp {
-                        kind: CompKind::Dict,
-                        elt: Box::new(k.clone()),
-                        value: Some(Box::new(v)),
-                        generators,
-                    },
-                    first,
-                ));
+            if let (Some(k), true) = (&k, self.at_for()) {
+                return self.comprehension_of(CompKind::Dict, k.clone(), Some(v), Some("}"), first);
             }
             let mut items = vec![(k, v)];
             while self.eat(",") {
@@ -1644,18 +1630,8 @@ impl<'a> Tokens<'a> {
             return Ok(self.node(ExprKind::Dict(items), first));
         }
         let e = self.star_or_named()?;
-        if self.peek_is("for") || self.peek_is("async") {
-            let generators = self.comprehension()?;
-            self.expect("}")?;
-            return Ok(self.node(
-                ExprKind::Comp {
-                    kind: CompKind::Set,
-                    elt: Box::new(e),
-                    value: None,
-                    generators,
-                },
-                first,
-            ));
+        if self.at_for() {
+            return self.comprehension_of(CompKind::Set, e, None, Some("}"), first);
         }
         let mut items = vec![e];
         while self.eat(",") {

@@ -125,8 +125,8 @@ fn full(p: &Printed) -> Option<Shape> {
     Some(v)
 }
 
-/// `(None, 30, 30, 32)`.
-fn show(p: &Printed) -> String {
+/// `(None, 30, 30, 32)`; one item is `(x,)`.
+fn show(p: &[Option<i64>]) -> String {
     let items: Vec<String> = p
         .iter()
         .map(|s| s.map_or("None".into(), |v| v.to_string()))
@@ -1346,18 +1346,7 @@ fn keras_code(
             let shape = printed
                 .get(i)
                 .and_then(|p| p.as_ref())
-                .map(|p| {
-                    let s: Vec<String> = p
-                        .iter()
-                        .skip(1)
-                        .map(|d| d.map_or("None".into(), |x| x.to_string()))
-                        .collect();
-                    if s.len() == 1 {
-                        format!("({},)", s[0])
-                    } else {
-                        format!("({})", s.join(", "))
-                    }
-                })
+                .map(|p| show(p.get(1..).unwrap_or_default()))
                 .unwrap_or_else(|| "()".into());
             let _ = writeln!(py, "{v} = keras.Input(shape={shape}, name={:?})", n.name);
             continue;

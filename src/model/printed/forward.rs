@@ -97,6 +97,87 @@ fn known(what: &str, rule: &str, body: &[&str]) -> Known {
     }
 }
 
+/// A forward known by its class and exactly its children, as the tutorial printed it.
+struct Tutorial {
+    children: &'static [(&'static str, &'static str)],
+    what: &'static str,
+    rule: &'static str,
+    /// The forward's statements, in pieces.
+    body: &'static [&'static [&'static str]],
+}
+
+/// The classifier both LeNet-like tutorial Nets end with.
+const LENET_CLASSIFIER: &[&str] = &[
+    "x = torch.flatten(x, 1)",
+    "x = F.relu(self.fc1(x))",
+    "x = F.relu(self.fc2(x))",
+    "return self.fc3(x)",
+];
+
+/// The PyTorch tutorials' and examples' `Net`s, told apart by their children.
+const TUTORIAL_NETS: &[Tutorial] = &[
+    Tutorial {
+        children: &[
+            ("conv1", "Conv2d"),
+            ("pool", "MaxPool2d"),
+            ("conv2", "Conv2d"),
+            ("fc1", "Linear"),
+            ("fc2", "Linear"),
+            ("fc3", "Linear"),
+        ],
+        what: "the PyTorch tutorial's CIFAR-10 Net (\"Training a Classifier\")",
+        rule: "fc3(relu(fc2(relu(fc1(flatten(pool(relu(conv2(pool(relu(conv1(x)))))))))))",
+        body: &[
+            &[
+                "x = self.pool(F.relu(self.conv1(x)))",
+                "x = self.pool(F.relu(self.conv2(x)))",
+            ],
+            LENET_CLASSIFIER,
+        ],
+    },
+    Tutorial {
+        children: &[
+            ("conv1", "Conv2d"),
+            ("conv2", "Conv2d"),
+            ("fc1", "Linear"),
+            ("fc2", "Linear"),
+            ("fc3", "Linear"),
+        ],
+        what: "the PyTorch tutorial's LeNet Net (\"Neural Networks\")",
+        rule: "fc3(relu(fc2(relu(fc1(flatten(max_pool2d(relu(conv2(max_pool2d(relu(conv1(x)), 2))), 2)))))))",
+        body: &[
+            &[
+                "x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))",
+                "x = F.max_pool2d(F.relu(self.conv2(x)), 2)",
+            ],
+            LENET_CLASSIFIER,
+        ],
+    },
+    Tutorial {
+        children: &[
+            ("conv1", "Conv2d"),
+            ("conv2", "Conv2d"),
+            ("dropout1", "Dropout"),
+            ("dropout2", "Dropout"),
+            ("fc1", "Linear"),
+            ("fc2", "Linear"),
+        ],
+        what: "pytorch/examples' MNIST Net",
+        rule: "log_softmax(fc2(dropout2(relu(fc1(flatten(dropout1(max_pool2d(relu(conv2(relu(conv1(x)))), 2))))))), 1)",
+        body: &[&[
+            "x = F.relu(self.conv1(x))",
+            "x = F.relu(self.conv2(x))",
+            "x = F.max_pool2d(x, 2)",
+            "x = self.dropout1(x)",
+            "x = torch.flatten(x, 1)",
+            "x = F.relu(self.fc1(x))",
+            "x = self.dropout2(x)",
+            "x = self.fc2(x)",
+            "return F.log_softmax(x, dim=1)",
+        ]],
+    },
+];
+
 /// The forward of `m` if padlab knows it; `parent` is the class of the module holding it.
 pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
     let Body::Container { children, .. } = &m.body else {
@@ -922,86 +1003,10 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
             Some(k)
         }
         // The PyTorch tutorials' and examples' `Net`s: activations and pools are functional.
-        "Net"
-            if exactly(
-                c,
-                &[
-                    ("conv1", "Conv2d"),
-                    ("pool", "MaxPool2d"),
-                    ("conv2", "Conv2d"),
-                    ("fc1", "Linear"),
-                    ("fc2", "Linear"),
-                    ("fc3", "Linear"),
-                ],
-            ) =>
-        {
-            Some(known(
-                "the PyTorch tutorial's CIFAR-10 Net (\"Training a Classifier\")",
-                "fc3(relu(fc2(relu(fc1(flatten(pool(relu(conv2(pool(relu(conv1(x)))))))))))",
-                &[
-                    "x = self.pool(F.relu(self.conv1(x)))",
-                    "x = self.pool(F.relu(self.conv2(x)))",
-                    "x = torch.flatten(x, 1)",
-                    "x = F.relu(self.fc1(x))",
-                    "x = F.relu(self.fc2(x))",
-                    "return self.fc3(x)",
-                ],
-            ))
-        }
-        "Net"
-            if exactly(
-                c,
-                &[
-                    ("conv1", "Conv2d"),
-                    ("conv2", "Conv2d"),
-                    ("fc1", "Linear"),
-                    ("fc2", "Linear"),
-                    ("fc3", "Linear"),
-                ],
-            ) =>
-        {
-            Some(known(
-                "the PyTorch tutorial's LeNet Net (\"Neural Networks\")",
-                "fc3(relu(fc2(relu(fc1(flatten(max_pool2d(relu(conv2(max_pool2d(relu(conv1(x)), 2))), 2)))))))",
-                &[
-                    "x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))",
-                    "x = F.max_pool2d(F.relu(self.conv2(x)), 2)",
-                    "x = torch.flatten(x, 1)",
-                    "x = F.relu(self.fc1(x))",
-                    "x = F.relu(self.fc2(x))",
-                    "return self.fc3(x)",
-                ],
-            ))
-        }
-        "Net"
-            if exactly(
-                c,
-                &[
-                    ("conv1", "Conv2d"),
-                    ("conv2", "Conv2d"),
-                    ("dropout1", "Dropout"),
-                    ("dropout2", "Dropout"),
-                    ("fc1", "Linear"),
-                    ("fc2", "Linear"),
-                ],
-            ) =>
-        {
-            Some(known(
-                "pytorch/examples' MNIST Net",
-                "log_softmax(fc2(dropout2(relu(fc1(flatten(dropout1(max_pool2d(relu(conv2(relu(conv1(x)))), 2))))))), 1)",
-                &[
-                    "x = F.relu(self.conv1(x))",
-                    "x = F.relu(self.conv2(x))",
-                    "x = F.max_pool2d(x, 2)",
-                    "x = self.dropout1(x)",
-                    "x = torch.flatten(x, 1)",
-                    "x = F.relu(self.fc1(x))",
-                    "x = self.dropout2(x)",
-                    "x = self.fc2(x)",
-                    "return F.log_softmax(x, dim=1)",
-                ],
-            ))
-        }
+        "Net" => TUTORIAL_NETS
+            .iter()
+            .find(|net| exactly(c, net.children))
+            .map(|net| known(net.what, net.rule, &net.body.concat())),
         _ => None,
     }
 }

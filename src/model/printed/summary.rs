@@ -157,6 +157,30 @@ struct Pending {
     cells: Vec<Vec<String>>,
 }
 
+impl Pending {
+    /// A row opened on line `line`, with `columns` empty cells.
+    fn open(line: usize, text: String, columns: usize) -> Pending {
+        Pending {
+            line,
+            text,
+            cells: vec![Vec::new(); columns],
+        }
+    }
+
+    /// A table line's cells added to the row's, column by column (an empty cell adds nothing;
+    /// a cell wrapped over lines is rejoined without spaces: Keras 2 cuts at the width).
+    fn add_cells(&mut self, cells: &[impl AsRef<str>]) {
+        for (i, c) in cells.iter().enumerate() {
+            let c = c.as_ref().trim();
+            if let Some(v) = self.cells.get_mut(i)
+                && !c.is_empty()
+            {
+                v.push(c.to_string());
+            }
+        }
+    }
+}
+
 /// Parses the summary that starts on line `start` of `text`.
 pub fn parse(text: &str, start: usize) -> Result<Table, ReadError> {
     let mut title = None;
@@ -385,26 +409,17 @@ fn boxed_rows(header: &str, body: &[(usize, &str)]) -> (Vec<String>, Vec<Pending
         }
         let cells: Vec<&str> = t.trim_matches('│').split('│').collect();
         if !open {
-            rows.push(Pending {
-                line: n,
-                text: cells
-                    .iter()
-                    .map(|c| c.trim())
-                    .filter(|c| !c.is_empty())
-                    .collect::<Vec<_>>()
-                    .join("  "),
-                cells: vec![Vec::new(); columns.len()],
-            });
+            let text = cells
+                .iter()
+                .map(|c| c.trim())
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+                .join("  ");
+            rows.push(Pending::open(n, text, columns.len()));
             open = true;
         }
         if let Some(p) = rows.last_mut() {
-            for (i, c) in cells.iter().enumerate() {
-                if let Some(v) = p.cells.get_mut(i)
-                    && !c.trim().is_empty()
-                {
-                    v.push(c.trim().to_string());
-                }
-            }
+            p.add_cells(&cells);
         }
     }
     (columns, rows)
@@ -476,22 +491,12 @@ fn text_rows(header: &str, body: &[(usize, &str)]) -> (Vec<String>, Vec<Pending>
         // A line whose first cell starts `name (` opens a row even without a rule above it.
         let opens = cells.first().is_some_and(|c| c.trim().contains(" ("));
         if !open || opens {
-            rows.push(Pending {
-                line: n,
-                text: t.split_whitespace().collect::<Vec<_>>().join(" "),
-                cells: vec![Vec::new(); columns.len()],
-            });
+            let text = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            rows.push(Pending::open(n, text, columns.len()));
             open = true;
         }
         if let Some(p) = rows.last_mut() {
-            for (k, c) in cells.iter().enumerate() {
-                if let Some(v) = p.cells.get_mut(k)
-                    && !c.trim().is_empty()
-                {
-                    // A wrapped cell is rejoined without spaces (Keras 2 cuts at the width).
-                    v.push(c.trim().to_string());
-                }
-            }
+            p.add_cells(&cells);
         }
     }
     (columns, rows)

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 
 use crate::model::code::Options;
-use crate::model::graph::{Flag, Graph};
+use crate::model::graph::{Flag, Graph, Node};
 use crate::model::op::Op;
 use crate::model::{Model, Origin, read};
 
@@ -23,6 +23,28 @@ fn options(text: &str) -> Options {
         .find_map(|l| l.strip_prefix("# padlab-input:"))
         .map(|s| crate::forms::compact::parse_shape(s.trim()).expect("a shape"));
     Options { input, model: None }
+}
+
+/// Reads `text` with the input `--input` would give (no header needed).
+fn read_with(text: &str, input: &[i64]) -> Model {
+    let options = Options {
+        input: Some(input.to_vec()),
+        model: None,
+    };
+    read(text, &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The node named `name`.
+fn node<'g>(g: &'g Graph, name: &str) -> &'g Node {
+    g.nodes
+        .iter()
+        .find(|n| n.name == name)
+        .unwrap_or_else(|| panic!("no node `{name}`"))
+}
+
+/// The graph's node names, in order.
+fn names(g: &Graph) -> Vec<&str> {
+    g.nodes.iter().map(|n| n.name.as_str()).collect()
 }
 
 fn read_corpus(name: &str) -> Model {
@@ -176,12 +198,7 @@ fn every_printout_reads() {
 fn a_known_forward_adds_the_residual_and_says_whose_it_is() {
     let m = read_corpus("printed_resnet18.txt");
     assert!(m.graph.first_error().is_none(), "{}", table(&m.graph));
-    let add = m
-        .graph
-        .nodes
-        .iter()
-        .find(|n| n.name == "layer2.0.add")
-        .expect("the block's residual add");
+    let add = node(&m.graph, "layer2.0.add");
     assert_eq!(add.inputs.len(), 2);
     // On the block's printed line, as the statement padlab ran.
     assert_eq!(add.source.line, 25);
@@ -263,12 +280,7 @@ fn an_unknown_block_runs_in_printed_order_and_breaks_with_its_line() {
     let renamed = text.replace("BasicBlock(", "MyBlock(");
     let m = read(&renamed, &options(&renamed)).unwrap();
     assert!(m.graph.first_error().is_none(), "{}", table(&m.graph));
-    let add = m
-        .graph
-        .nodes
-        .iter()
-        .find(|n| n.name == "layer2.0.add")
-        .unwrap();
+    let add = node(&m.graph, "layer2.0.add");
     assert!(
         add.inferred.flags.iter().any(|f| f
             .to_string()
@@ -370,17 +382,9 @@ fn a_printout_ports_to_torch_with_a_check_that_rebuilds_it() {
 #[test]
 fn printed_forms_torch_writes() {
     let text = "Net(\n  (stem): Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=same, padding_mode=reflect)\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n  (blocks): ModuleList(\n    (0-2): 3 x ReLU()\n  )\n  (skip): Sequential()\n  (up): Upsample(scale_factor=2.0, mode='nearest')\n  (pool): AvgPool2d(kernel_size=3, stride=2, padding=1)\n)\n";
-    let m = read(
-        text,
-        &Options {
-            input: Some(vec![3, 9, 9]),
-            model: None,
-        },
-    )
-    .unwrap();
-    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    let m = read_with(text, &[3, 9, 9]);
     assert_eq!(
-        names,
+        names(&m.graph),
         [
             "x", "stem", "bn", "blocks.0", "blocks.1", "blocks.2", "up", "pool"
         ]
@@ -414,17 +418,9 @@ fn printed_forms_torch_writes() {
     );
     // Repeated blocks with bodies, and an extra_repr line in a custom module.
     let text = "M(\n  extra=1\n  (layers): ModuleList(\n    (0-1): 2 x Block(\n      (conv): Conv2d(4, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))\n      (act): ReLU()\n    )\n  )\n)\n";
-    let m = read(
-        text,
-        &Options {
-            input: Some(vec![4, 5, 5]),
-            model: None,
-        },
-    )
-    .unwrap();
-    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    let m = read_with(text, &[4, 5, 5]);
     assert_eq!(
-        names,
+        names(&m.graph),
         [
             "x",
             "layers.0.conv",
@@ -437,14 +433,7 @@ fn printed_forms_torch_writes() {
     assert_eq!(m.params, Some(2 * (4 * 4 * 9 + 4)));
     // A layer whose repr spans lines.
     let text = "M(\n  (conv): Conv2d(\n    4, 4, kernel_size=(3, 3),\n    stride=(2, 2)\n  )\n  (act): ReLU()\n)\n";
-    let m = read(
-        text,
-        &Options {
-            input: Some(vec![4, 9, 9]),
-            model: None,
-        },
-    )
-    .unwrap();
+    let m = read_with(text, &[4, 9, 9]);
     assert_eq!(m.graph.nodes[1].shape(), Some(&vec![2, 4, 4, 4]));
     // A scale without a shift is refused with its line.
     let bad = "Net(\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=False, track_running_stats=True)\n)\n";
@@ -519,7 +508,7 @@ fn every_summary_reads() {
         let parsed = super::summary::parse(&text, super::find(&text).unwrap().line).unwrap();
         assert_eq!(parsed.rows.len(), rows, "{file}");
         for row in &parsed.rows {
-            let n = g.nodes.iter().find(|n| n.name == row.name).unwrap();
+            let n = node(g, &row.name);
             let shape = n.shape().map(|s| format!("{:?}", &s[1..]));
             let want = row
                 .shape
@@ -548,7 +537,7 @@ fn every_summary_reads() {
 #[test]
 fn derived_layers_of_real_summaries() {
     let m = read_corpus("summary_xception_small.txt");
-    let conv = m.graph.nodes.iter().find(|n| n.name == "conv2d").unwrap();
+    let conv = node(&m.graph, "conv2d");
     let Op::Conv(c) = &conv.op else { panic!() };
     // 896 = 3*3*3*32 + 32: a 3x3 kernel with a bias; 150 -> 75: stride 2, 'same'.
     assert_eq!(c.spec.kernel, crate::core::Dims::All(3));
@@ -563,33 +552,16 @@ fn derived_layers_of_real_summaries() {
     let a = conv.inferred.answer.as_ref().unwrap();
     assert_eq!((a.before(), a.after()), (vec![0, 0], vec![1, 1]));
     // A separable convolution: 8,896 = 3*3*64 + 64*128 + 128.
-    let sep = m
-        .graph
-        .nodes
-        .iter()
-        .find(|n| n.name == "separable_conv2d")
-        .unwrap();
+    let sep = node(&m.graph, "separable_conv2d");
     let Op::Conv(c) = &sep.op else { panic!() };
     assert_eq!(
         (c.spec.kernel.clone(), c.separable),
         (crate::core::Dims::All(3), true)
     );
     // The seed's old table: `(Batch` is BatchNormalization; 120 parameters fit two axes.
-    let m = read(
-        SEED_002,
-        &Options {
-            input: Some(vec![32, 32, 3]),
-            model: None,
-        },
-    )
-    .unwrap();
+    let m = read_with(SEED_002, &[32, 32, 3]);
     assert_eq!(m.graph.framework, crate::core::Framework::Keras);
-    let bn = m
-        .graph
-        .nodes
-        .iter()
-        .find(|n| n.name == "batch_normalization_1")
-        .unwrap();
+    let bn = node(&m.graph, "batch_normalization_1");
     assert_eq!(bn.kind, "BatchNormalization");
     assert!(
         m.graph
@@ -600,7 +572,7 @@ fn derived_layers_of_real_summaries() {
         table(&m.graph)
     );
     // conv2d_2 keeps 30x30 with a 3x3 kernel: 'same', one pixel each side.
-    let same = m.graph.nodes.iter().find(|n| n.name == "conv2d_2").unwrap();
+    let same = node(&m.graph, "conv2d_2");
     let a = same.inferred.answer.as_ref().unwrap();
     assert_eq!((a.before(), a.after()), (vec![1, 1], vec![1, 1]));
     assert_eq!(m.params, Some(38_960));

@@ -108,28 +108,37 @@ fn key_names(key: &str, line: usize) -> Result<Vec<String>, ReadError> {
 /// The index of the `)` that closes the `(` at `open` (quotes respected), if any.
 fn matching(s: &str, open: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    for (i, c) in s.char_indices().skip_while(|(i, _)| *i < open) {
-        match quote {
-            Some(q) => {
-                if c == q {
-                    quote = None;
+    for (i, c) in unquoted(s.get(open..)?) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (c == ')').then_some(open + i);
                 }
             }
-            None => match c {
-                '\'' | '"' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        return (c == ')').then_some(i);
-                    }
-                }
-                _ => {}
-            },
+            _ => {}
         }
     }
     None
+}
+
+/// The characters of `s` outside `'...'` and `"..."` (the quotes left out), with their offsets.
+fn unquoted(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut quote: Option<char> = None;
+    s.char_indices().filter(move |&(_, c)| match quote {
+        Some(q) => {
+            if c == q {
+                quote = None;
+            }
+            false
+        }
+        None if c == '\'' || c == '"' => {
+            quote = Some(c);
+            false
+        }
+        None => true,
+    })
 }
 
 /// What a child line's text after `(key): ` holds.
@@ -340,7 +349,6 @@ pub fn parse(text: &str, start: usize) -> Result<(Module, usize), ReadError> {
 pub(super) fn split_args(args: &str) -> Vec<(Option<&str>, &str)> {
     let mut out = Vec::new();
     let mut depth = 0usize;
-    let mut quote: Option<char> = None;
     let mut start = 0;
     fn push<'a>(piece: &'a str, out: &mut Vec<(Option<&'a str>, &'a str)>) {
         let piece = piece.trim();
@@ -354,23 +362,15 @@ pub(super) fn split_args(args: &str) -> Vec<(Option<&str>, &str)> {
             _ => out.push((None, piece)),
         }
     }
-    for (i, c) in args.char_indices() {
-        match quote {
-            Some(q) => {
-                if c == q {
-                    quote = None;
-                }
+    for (i, c) in unquoted(args) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                push(&args[start..i], &mut out);
+                start = i + 1;
             }
-            None => match c {
-                '\'' | '"' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth = depth.saturating_sub(1),
-                ',' if depth == 0 => {
-                    push(&args[start..i], &mut out);
-                    start = i + 1;
-                }
-                _ => {}
-            },
+            _ => {}
         }
     }
     push(&args[start..], &mut out);
@@ -1264,6 +1264,19 @@ fn class_list(classes: Vec<&str>) -> String {
     list
 }
 
+/// `3 modules (A, B x2) are` (or `1 module (A) is`) and `their` (or `its`), for a note.
+fn modules(classes: &[&str]) -> (String, &'static str) {
+    let one = classes.len() == 1;
+    let subject = format!(
+        "{} module{} ({}) {}",
+        classes.len(),
+        if one { "" } else { "s" },
+        class_list(classes.to_vec()),
+        if one { "is" } else { "are" },
+    );
+    (subject, if one { "its" } else { "their" })
+}
+
 /// The graph's note on the forwards it traced.
 fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
     if owners.is_empty() {
@@ -1285,25 +1298,17 @@ fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
     let mut note =
         "Read from a printout of `print(model)`, which does not show `forward`.".to_string();
     if !known.is_empty() {
+        let (subject, its) = modules(&known);
         let _ = write!(
             note,
-            " {} module{} ({}) {} run by the forward padlab knows for {} class, recognised by the class name and the printed children (their rows name it): if yours differs, paste the code.",
-            known.len(),
-            if known.len() == 1 { "" } else { "s" },
-            class_list(known.clone()),
-            if known.len() == 1 { "is" } else { "are" },
-            if known.len() == 1 { "its" } else { "their" },
+            " {subject} run by the forward padlab knows for {its} class, recognised by the class name and the printed children (their rows name it): if yours differs, paste the code."
         );
     }
     if !ordered.is_empty() {
+        let (subject, its) = modules(&ordered);
         let _ = write!(
             note,
-            " {} module{} ({}) {} not a Sequential and not one padlab knows, so padlab ran {} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks.",
-            ordered.len(),
-            if ordered.len() == 1 { "" } else { "s" },
-            class_list(ordered.clone()),
-            if ordered.len() == 1 { "is" } else { "are" },
-            if ordered.len() == 1 { "its" } else { "their" },
+            " {subject} not a Sequential and not one padlab knows, so padlab ran {its} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks."
         );
     }
     if owners.get("").is_some_and(|o| o.how == How::Order) {
