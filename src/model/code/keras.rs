@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::core::{Dims, Framework, LayerSpec, Padding};
 use crate::model::graph::Edge;
 use crate::model::op::{
-    Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce,
+    Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce, Standardize, Stats,
 };
 
 use super::builtins::{as_float, as_int};
@@ -1292,25 +1292,52 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ("normalization", None) => match (b.get("mean"), b.get("variance")) {
             // `(x - mean) / max(sqrt(variance), epsilon)` with statistics given.
             (Some(mean), Some(variance)) => {
-                let (mean, variance) = match (mean, variance) {
-                    (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
-                        (as_float(mean, line)?, as_float(variance, line)?)
-                    }
-                    _ => {
-                        return Err(b_untranslated(
-                            &b,
-                            "Normalization with per-channel statistics",
-                        ));
-                    }
-                };
                 if b.boolean("invert")?.unwrap_or(false) {
                     return Err(b_untranslated(&b, "invert=True"));
                 }
-                let scale = 1.0 / variance.sqrt().max(1e-7);
-                LayerKind::Op(Op::Affine {
-                    scale,
-                    offset: -mean * scale,
-                })
+                match (mean, variance) {
+                    (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+                        let (mean, variance) = (as_float(mean, line)?, as_float(variance, line)?);
+                        let scale = 1.0 / variance.sqrt().max(1e-7);
+                        LayerKind::Op(Op::Affine {
+                            scale,
+                            offset: -mean * scale,
+                        })
+                    }
+                    // Per-channel statistics (ImageNet's mean and variance over `axis`).
+                    _ => {
+                        let (mean, shape) = statistics(mean, line)?;
+                        let (variance, vshape) = statistics(variance, line)?;
+                        if shape != vshape {
+                            return Err(raise(
+                                line,
+                                "ValueError",
+                                format!(
+                                    "Normalization: mean of shape {shape:?} and variance of shape {vshape:?} (one shape is wanted)"
+                                ),
+                            ));
+                        }
+                        let axes = match b.get("axis") {
+                            None => vec![-1],
+                            Some(Value::None) => Vec::new(),
+                            Some(axis @ (Value::Tuple(_) | Value::List(_))) => it
+                                .iterate(axis, line)?
+                                .iter()
+                                .map(|a| as_int(a, line))
+                                .collect::<Ev<_>>()?,
+                            Some(axis) => vec![as_int(axis, line)?],
+                        };
+                        LayerKind::Op(Op::Standardize(Standardize {
+                            axes,
+                            stats: Stats::Given {
+                                mean,
+                                variance,
+                                shape,
+                            },
+                            invert: false,
+                        }))
+                    }
+                }
             }
             // Statistics `adapt` computes from data: the output has the input's shape (over
             // any `axis`, -1 by default), the values are not in the code.
@@ -1378,6 +1405,52 @@ fn interpolation(b: &Bound, default: Interpolation) -> Ev<Interpolation> {
         Some("bicubic") => Interpolation::Bicubic,
         Some(other) => return Err(b_untranslated(b, format!("interpolation='{other}'"))),
     })
+}
+
+/// A number, or (nested) lists or tuples of numbers of one length per level: the values
+/// row-major and their shape (a `Normalization`'s per-channel `mean` and `variance`).
+fn statistics(v: &Value, line: usize) -> Ev<(Vec<f64>, Vec<i64>)> {
+    fn walk(
+        v: &Value,
+        depth: usize,
+        shape: &mut Vec<i64>,
+        out: &mut Vec<f64>,
+        line: usize,
+    ) -> Ev<()> {
+        let items = match v {
+            Value::List(items) => items.borrow().clone(),
+            Value::Tuple(items) => items.as_ref().clone(),
+            number => {
+                if depth < shape.len() {
+                    return Err(raise(
+                        line,
+                        "ValueError",
+                        "Normalization: statistics of ragged shape",
+                    ));
+                }
+                out.push(as_float(number, line)?);
+                return Ok(());
+            }
+        };
+        let n = i64::try_from(items.len()).unwrap_or(i64::MAX);
+        match shape.get(depth) {
+            None if depth == shape.len() && out.is_empty() => shape.push(n),
+            Some(&m) if m == n => {}
+            _ => {
+                return Err(raise(
+                    line,
+                    "ValueError",
+                    "Normalization: statistics of ragged shape",
+                ));
+            }
+        }
+        items
+            .iter()
+            .try_for_each(|x| walk(x, depth + 1, shape, out, line))
+    }
+    let (mut shape, mut out) = (Vec::new(), Vec::new());
+    walk(v, 0, &mut shape, &mut out, line)?;
+    Ok((out, shape))
 }
 
 fn b_untranslated(b: &Bound, what: impl std::fmt::Display) -> super::eval::Failure {
