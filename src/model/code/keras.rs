@@ -1108,15 +1108,7 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
             }))
         }
         ("layernormalization", None) => {
-            let axes = match b.get("axis") {
-                None => vec![-1],
-                Some(v @ (Value::List(_) | Value::Tuple(_))) => it
-                    .iterate(v, line)?
-                    .iter()
-                    .map(|a| as_int(a, line))
-                    .collect::<Ev<_>>()?,
-                Some(v) => vec![as_int(v, line)?],
-            };
+            let axes = axes(it, b.get("axis"), line)?;
             LayerKind::Op(Op::Norm(Norm::Layer {
                 axes,
                 shape: None,
@@ -1317,15 +1309,10 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
                                 ),
                             ));
                         }
+                        // `axis=None`: one mean and variance for every element.
                         let axes = match b.get("axis") {
-                            None => vec![-1],
                             Some(Value::None) => Vec::new(),
-                            Some(axis @ (Value::Tuple(_) | Value::List(_))) => it
-                                .iterate(axis, line)?
-                                .iter()
-                                .map(|a| as_int(a, line))
-                                .collect::<Ev<_>>()?,
-                            Some(axis) => vec![as_int(axis, line)?],
+                            axis => axes(it, axis, line)?,
                         };
                         LayerKind::Op(Op::Standardize(Standardize {
                             axes,
@@ -1405,6 +1392,19 @@ fn interpolation(b: &Bound, default: Interpolation) -> Ev<Interpolation> {
         Some("bicubic") => Interpolation::Bicubic,
         Some(other) => return Err(b_untranslated(b, format!("interpolation='{other}'"))),
     })
+}
+
+/// A Keras `axis` argument: -1 when absent, an index, or a list or tuple of them.
+fn axes(it: &mut Interp, axis: Option<&Value>, line: usize) -> Ev<Vec<i64>> {
+    match axis {
+        None => Ok(vec![-1]),
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => it
+            .iterate(v, line)?
+            .iter()
+            .map(|a| as_int(a, line))
+            .collect(),
+        Some(v) => Ok(vec![as_int(v, line)?]),
+    }
 }
 
 /// A number, or (nested) lists or tuples of numbers of one length per level: the values
