@@ -385,3 +385,41 @@ proptest! {
         });
     }
 }
+
+/// Normalization's statistics given as lists: read with their shape; ragged or too deep lists
+/// are a ValueError on their line.
+#[test]
+fn normalization_statistics_are_read_with_their_shape_and_bounded() {
+    let paste = |stats: &str| {
+        format!(
+            "import keras\nfrom keras import layers\n{stats}\nmodel = keras.Sequential([keras.Input(shape=(4, 3)), layers.Normalization(mean=m, variance=m)])\n"
+        )
+    };
+    let read_on_worker = |src: String| {
+        on_worker_stack(move || {
+            read(
+                &src,
+                &Options {
+                    input: None,
+                    model: None,
+                },
+            )
+            .map(|m| m.graph.nodes.len())
+            .map_err(|e| (e.line, e.to_string()))
+        })
+    };
+    assert!(read_on_worker(paste("m = [1.0, 2.0, 3.0]")).is_ok());
+    // Ragged, and nested deeper than any statistics (9 levels; far deeper lists overflow the
+    // worker's stack when dropped, before this rule is reached: a known bug, see the issue).
+    for bad in [
+        "m = [[1, 2], 3]",
+        "m = 1.0\nfor _ in range(9):\n    m = [m]",
+    ] {
+        let lines = bad.lines().count();
+        let Err((line, why)) = read_on_worker(paste(bad)) else {
+            panic!("read {bad}")
+        };
+        assert_eq!(line, 3 + lines, "{why}");
+        assert!(why.contains("ValueError"), "{why}");
+    }
+}

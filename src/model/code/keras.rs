@@ -1408,48 +1408,49 @@ fn axes(it: &mut Interp, axis: Option<&Value>, line: usize) -> Ev<Vec<i64>> {
 }
 
 /// A number, or (nested) lists or tuples of numbers of one length per level: the values
-/// row-major and their shape (a `Normalization`'s per-channel `mean` and `variance`).
+/// row-major and their shape (a `Normalization`'s per-channel `mean` and `variance`). At most
+/// `MAX_STAT_RANK` levels: a list nested deeper (a paste can build one in a loop) is refused
+/// before the walk could run out of stack.
 fn statistics(v: &Value, line: usize) -> Ev<(Vec<f64>, Vec<i64>)> {
+    const MAX_STAT_RANK: usize = 8;
+    let ragged = || {
+        raise(
+            line,
+            "ValueError",
+            format!(
+                "Normalization: mean and variance must be numbers or lists of one shape, of at most {MAX_STAT_RANK} levels"
+            ),
+        )
+    };
     fn walk(
         v: &Value,
         depth: usize,
         shape: &mut Vec<i64>,
         out: &mut Vec<f64>,
+        ragged: &dyn Fn() -> super::eval::Failure,
         line: usize,
     ) -> Ev<()> {
         let items = match v {
             Value::List(items) => items.borrow().clone(),
             Value::Tuple(items) => items.as_ref().clone(),
-            number => {
-                if depth < shape.len() {
-                    return Err(raise(
-                        line,
-                        "ValueError",
-                        "Normalization: statistics of ragged shape",
-                    ));
-                }
+            number if depth == shape.len() => {
                 out.push(as_float(number, line)?);
                 return Ok(());
             }
+            _ => return Err(ragged()),
         };
         let n = i64::try_from(items.len()).unwrap_or(i64::MAX);
         match shape.get(depth) {
-            None if depth == shape.len() && out.is_empty() => shape.push(n),
+            None if out.is_empty() && depth < MAX_STAT_RANK => shape.push(n),
             Some(&m) if m == n => {}
-            _ => {
-                return Err(raise(
-                    line,
-                    "ValueError",
-                    "Normalization: statistics of ragged shape",
-                ));
-            }
+            _ => return Err(ragged()),
         }
         items
             .iter()
-            .try_for_each(|x| walk(x, depth + 1, shape, out, line))
+            .try_for_each(|x| walk(x, depth + 1, shape, out, ragged, line))
     }
     let (mut shape, mut out) = (Vec::new(), Vec::new());
-    walk(v, 0, &mut shape, &mut out, line)?;
+    walk(v, 0, &mut shape, &mut out, &ragged, line)?;
     Ok((out, shape))
 }
 
