@@ -409,8 +409,8 @@ fn normalization_statistics_are_read_with_their_shape_and_bounded() {
         })
     };
     assert!(read_on_worker(paste("m = [1.0, 2.0, 3.0]")).is_ok());
-    // Ragged, and nested deeper than any statistics (9 levels; far deeper lists overflow the
-    // worker's stack when dropped, before this rule is reached: a known bug, see the issue).
+    // Ragged, and nested deeper than any statistics (9 levels; far deeper lists are in
+    // `deeply_nested_values_never_overflow_the_worker_stack`).
     for bad in [
         "m = [[1, 2], 3]",
         "m = 1.0\nfor _ in range(9):\n    m = [m]",
@@ -422,4 +422,117 @@ fn normalization_statistics_are_read_with_their_shape_and_bounded() {
         assert_eq!(line, 3 + lines, "{why}");
         assert!(why.contains("ValueError"), "{why}");
     }
+}
+
+/// Values nested 100,000 deep, built by every construct that can hold a value (a loop rebinding
+/// `m`, or a list grown through its last element), then compared, printed, hashed, searched and
+/// dropped, in the middle of the run and at its end: read or refused on the worker's stack,
+/// never a stack overflow (the page's worker would abort, and a model link can carry this).
+#[test]
+fn deeply_nested_values_never_overflow_the_worker_stack() {
+    let builders = [
+        "m = [m]",
+        "m = (m,)",
+        "m = {'a': m}",
+        "m = dict(a=m)",
+        "m = {(1, m): 2} if False else (1, m)",
+        "m = A(m)",
+        "m = functools.partial(f, m)",
+        "m = make(m)",
+        "m = with_default(m)",
+        "m = slice(m)",
+        "m = list([m, 1])",
+        "m = [m][0:1]",
+        "m = nn.Sequential(nn.Identity(), m) if isinstance(m, nn.Module) else nn.Sequential(nn.Identity())",
+        "m = [x for x in [m]]",
+        "m = staticmethod(m)",
+        "m = [m].append",
+        "m = nn.ModuleList([m]) if isinstance(m, nn.Module) else nn.ModuleList()",
+        "m = keras.Sequential([m]) if isinstance(m, keras.Model) else keras.Sequential([keras.layers.ReLU()])",
+        "m = {1: m}.values()",
+        "m = undefined_name if i == 0 else m.a",
+        "m = undefined_name if i == 0 else m[1]",
+    ];
+    let uses = [
+        "m == m",
+        "m == [m]",
+        "str(m)",
+        "f'{m}'",
+        "print(m)",
+        "{m: 1}",
+        "m in [m]",
+        "repr(m)",
+        "sorted([m, m])",
+        "m = None",
+    ];
+    for build in builders {
+        for uses in [&uses[..], &[]] {
+            let mut src = String::from(
+                "import functools\nimport keras\nimport torch.nn as nn\ndef f(x):\n    return x\nclass A:\n    def __init__(self, p):\n        self.p = p\ndef make(g):\n    def h():\n        return g\n    return h\ndef with_default(g):\n    def h(q=g):\n        return q\n    return h\nm = 1\nfor i in range(100000):\n    ",
+            );
+            src.push_str(build);
+            src.push('\n');
+            for u in uses {
+                src.push_str(&format!("try:\n    {u}\nexcept Exception:\n    pass\n"));
+            }
+            src.push_str("model = nn.Sequential(nn.Conv2d(3, 4, 3))\n");
+            let lines = src.lines().count();
+            let got = on_worker_stack(move || {
+                read(
+                    &src,
+                    &Options {
+                        input: Some(vec![3, 8, 8]),
+                        model: None,
+                    },
+                )
+                .map(|m| m.graph.nodes.len())
+                .map_err(|e| e.line)
+            });
+            if let Err(line) = got {
+                assert!(line <= lines, "{build}: line {line}");
+            }
+        }
+    }
+    // The model itself nested that deep: traced, or refused with a line.
+    for (src, input) in [
+        (
+            "import torch.nn as nn\nm = nn.Identity()\nfor i in range(100000):\n    m = nn.Sequential(m)\nmodel = m\n",
+            vec![3, 8, 8],
+        ),
+        (
+            "import keras\nm = keras.layers.ReLU()\nfor i in range(100000):\n    m = keras.Sequential([m])\nmodel = m\n",
+            vec![8, 8, 3],
+        ),
+        (
+            "import torch.nn as nn\nimport copy\nm = nn.Identity()\nfor i in range(100000):\n    m = nn.Sequential(m)\nmodel = copy.deepcopy(m)\n",
+            vec![3, 8, 8],
+        ),
+    ] {
+        let got = on_worker_stack(move || {
+            read(
+                src,
+                &Options {
+                    input: Some(input),
+                    model: None,
+                },
+            )
+            .map(|_| ())
+            .map_err(|e| e.line)
+        });
+        if let Err(line) = got {
+            assert!(line <= src.lines().count(), "{src}: line {line}");
+        }
+    }
+    // A list made deep through its last element, the outer name never rebound.
+    let src = "import torch.nn as nn\nx = []\ncur = x\nfor i in range(100000):\n    nxt = []\n    cur.append(nxt)\n    cur = nxt\ntry:\n    y = x == [x]\nexcept Exception:\n    pass\ns = str(x)\nx = None\nmodel = nn.Sequential(nn.Conv2d(3, 4, 3))\n";
+    let _ = on_worker_stack(move || {
+        read(
+            src,
+            &Options {
+                input: Some(vec![3, 8, 8]),
+                model: None,
+            },
+        )
+        .map(|_| ())
+    });
 }

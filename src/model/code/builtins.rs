@@ -414,7 +414,7 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
             match path {
                 "list" | "iter" => Value::list(items),
                 "tuple" => Value::tuple(items),
-                "set" | "frozenset" => Value::Set(Rc::new(RefCell::new(items))),
+                "set" | "frozenset" => Value::set(items),
                 "reversed" => Value::list(items.into_iter().rev().collect()),
                 _ => {
                     let mut items = items;
@@ -711,7 +711,7 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
                     }
                 }
             }
-            Value::Slice(Box::new(parts))
+            Value::Slice(Rc::new(parts.to_vec().into()))
         }
         // `@wraps(f)` copies a name and a docstring: the decorated function is unchanged.
         "functools.wraps" | "functools.lru_cache" | "functools.cache" => {
@@ -1048,7 +1048,7 @@ pub fn call_method(
                     *l.borrow_mut() = items;
                     Value::None
                 }
-                "copy" => Value::list(l.borrow().clone()),
+                "copy" => Value::list(l.borrow().to_vec()),
                 "clear" => {
                     l.borrow_mut().clear();
                     Value::None
@@ -2116,6 +2116,9 @@ pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> 
                 }),
             }
         }
+        Value::Hole(h) if h.depth() >= super::eval::MAX_HOLE => {
+            Err(super::eval::undefined(h, line))
+        }
         Value::Hole(h) => match i {
             Value::Int(k) => Ok(Value::Hole(Rc::new(Hole::Index(h.clone(), *k)))),
             Value::Slice(s) if matches!(s[1], Value::None) && matches!(s[2], Value::None) => {
@@ -2170,7 +2173,7 @@ pub fn wrap_index(k: i64, len: usize) -> Option<usize> {
 }
 
 /// The items a slice picks, in its order.
-pub fn slice_items<T: Clone>(items: &[T], s: &[Value; 3], line: usize) -> Ev<Vec<T>> {
+pub fn slice_items<T: Clone>(items: &[T], s: &[Value], line: usize) -> Ev<Vec<T>> {
     let (start, stop, step) = slice_bounds(s, items.len() as i64, line)?;
     let mut out = Vec::new();
     let mut k = start;
@@ -2194,7 +2197,7 @@ pub fn insert_index(at: i64, len: usize) -> usize {
 }
 
 /// A slice's start, stop and step for a sequence of `len`, as Python computes them.
-pub fn slice_bounds(s: &[Value; 3], len: i64, line: usize) -> Ev<(i64, i64, i64)> {
+pub fn slice_bounds(s: &[Value], len: i64, line: usize) -> Ev<(i64, i64, i64)> {
     let opt = |v: &Value| -> Ev<Option<i64>> {
         match v {
             Value::None => Ok(None),
@@ -2385,7 +2388,7 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
             Ok(Value::str(&percent_format(x, &args, line)?))
         }
         (BinOp::Add, Value::List(x), Value::List(y)) => {
-            let mut v = x.borrow().clone();
+            let mut v = x.borrow().to_vec();
             v.extend(y.borrow().iter().cloned());
             check(v.len(), line)?;
             Ok(Value::list(v))
@@ -2544,19 +2547,25 @@ pub fn compare(it: &mut Interp, op: CmpOp, a: &Value, b: &Value, line: usize) ->
                     "'<' not supported between a list and a tuple",
                 ));
             }
-            let mut ord = Some(xs.len().cmp(&ys.len()));
-            for (x, y) in xs.iter().zip(&ys) {
-                if compare(it, CmpOp::Eq, x, y, line)? {
-                    continue;
+            // Items compare by identity first, as Python's do (`[m, m] == [m, m]` looks at
+            // no item of `m`); nested lists and tuples are Python's recursion.
+            it.enter(line)?;
+            let ord = (|| {
+                for (x, y) in xs.iter().zip(&ys) {
+                    if same(x, y) || compare(it, CmpOp::Eq, x, y, line)? {
+                        continue;
+                    }
+                    let less = compare(it, CmpOp::Lt, x, y, line)?;
+                    return Ok(Some(if less {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    }));
                 }
-                ord = Some(if compare(it, CmpOp::Lt, x, y, line)? {
-                    Ordering::Less
-                } else {
-                    Ordering::Greater
-                });
-                break;
-            }
-            ord
+                Ok(Some(xs.len().cmp(&ys.len())))
+            })();
+            it.leave();
+            ord?
         }
         (Value::None, Value::None) => Some(Ordering::Equal),
         _ => {
@@ -2650,9 +2659,9 @@ pub fn length(it: &mut Interp, v: &Value, line: usize) -> Ev<i64> {
 /// The items of an iterable value.
 pub fn iterate(it: &mut Interp, v: &Value, line: usize) -> Ev<Vec<Value>> {
     Ok(match v {
-        Value::List(l) => l.borrow().clone(),
+        Value::List(l) => l.borrow().to_vec(),
         Value::Tuple(t) => t.to_vec(),
-        Value::Set(s) => s.borrow().clone(),
+        Value::Set(s) => s.borrow().to_vec(),
         Value::Dict(d) => d.borrow().entries.iter().map(|(k, _)| k.clone()).collect(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
         Value::Range(a, b, s) => {

@@ -35,6 +35,22 @@ use super::value::{
 pub const MAX_STEPS: u64 = 20_000_000;
 /// How deep expressions and calls may nest together (Python's own limit is 1000 frames).
 pub const MAX_DEPTH: usize = 400;
+/// How much of the stack the evaluation may use: half the worker's (1 MiB, wasm's default).
+/// Frames differ in size (a container calling its children takes about 3 KB a level natively),
+/// so the depth alone cannot keep a paste's recursion within the stack.
+pub const MAX_STACK: usize = 512 * 1024;
+
+/// The address of a local: the stack grows down from where evaluation began, natively and
+/// in wasm (whose shadow stack holds the locals whose address is taken).
+#[inline(never)]
+fn stack_position() -> usize {
+    let here = 0u8;
+    std::hint::black_box(std::ptr::addr_of!(here)) as usize
+}
+
+/// How many attributes and items of an undefined name padlab follows (`x_train.shape[1:]`
+/// is three); past it, using the name is its NameError.
+pub const MAX_HOLE: usize = 16;
 /// The most elements a list, tuple, dict or string may hold.
 pub const MAX_ITEMS: usize = 1_000_000;
 /// The most graph nodes one reading may record.
@@ -129,6 +145,8 @@ pub struct Interp {
     pub trace: Vec<NodeTrace>,
     steps: u64,
     depth: usize,
+    /// Where the stack stood when evaluation began (see [`stack_position`]).
+    stack_base: usize,
     next_id: usize,
     /// The framework the paste is written for, when the imports or names say.
     pub framework: Option<Framework>,
@@ -239,6 +257,7 @@ impl Interp {
             trace: Vec::new(),
             steps: 0,
             depth: 0,
+            stack_base: stack_position(),
             next_id: 1,
             framework: None,
             keras_names: HashMap::new(),
@@ -279,9 +298,10 @@ impl Interp {
         Ok(())
     }
 
-    fn enter(&mut self, line: usize) -> Ev<()> {
+    pub(super) fn enter(&mut self, line: usize) -> Ev<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        let used = self.stack_base.saturating_sub(stack_position());
+        if self.depth > MAX_DEPTH || used > MAX_STACK {
             return Err(raise(
                 line,
                 "RecursionError",
@@ -291,7 +311,7 @@ impl Interp {
         Ok(())
     }
 
-    fn leave(&mut self) {
+    pub(super) fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
 
@@ -929,7 +949,7 @@ impl Interp {
             ExprKind::List(items) => Value::list(self.items(items, scope)?),
             ExprKind::Set(items) => {
                 let items = self.items(items, scope)?;
-                Value::Set(Rc::new(RefCell::new(dedup(items))))
+                Value::set(dedup(items))
             }
             ExprKind::Dict(items) => {
                 let mut d = Dict::default();
@@ -995,7 +1015,7 @@ impl Interp {
                         *slot = self.eval(p, scope)?;
                     }
                 }
-                Value::Slice(Box::new(parts))
+                Value::Slice(Rc::new(parts.to_vec().into()))
             }
             ExprKind::Unary(op, inner) => {
                 let v = self.eval(inner, scope)?;
@@ -1185,7 +1205,7 @@ impl Interp {
         self.comp_level(kind, elt, value, generators, &inner, &mut out, &mut dict)?;
         Ok(match kind {
             CompKind::List | CompKind::Generator => Value::list(out),
-            CompKind::Set => Value::Set(Rc::new(RefCell::new(dedup(out)))),
+            CompKind::Set => Value::set(dedup(out)),
             CompKind::Dict => Value::Dict(Rc::new(RefCell::new(dict))),
         })
     }
@@ -1277,7 +1297,10 @@ impl Interp {
                     kwargs.retain(|(n, _)| *n != k);
                     kwargs.push((k, v));
                 }
-                self.call(p.func.clone(), args, kwargs, site)
+                self.enter(site.line)?;
+                let out = self.call(p.func.clone(), args, kwargs, site);
+                self.leave();
+                out
             }
             Value::Class(c) => self.instantiate(&c, pos, kw, site),
             Value::Instance(i) => self.call_instance(&i, pos, kw, site),
@@ -1289,7 +1312,11 @@ impl Interp {
             }
             Value::Layer(l) => {
                 self.note_top_call(Value::Layer(l.clone()), &pos);
-                super::layers::call_layer(self, &l, Args { pos, kw }, site)
+                // A container calls its children through here: nesting is recursion.
+                self.enter(site.line)?;
+                let out = super::layers::call_layer(self, &l, Args { pos, kw }, site);
+                self.leave();
+                out
             }
             Value::Opaque(what) => {
                 refuse_tensors(&Args { pos, kw }, site, |_| {
@@ -1524,6 +1551,7 @@ impl Interp {
     pub fn getattr(&mut self, o: &Value, name: &str, line: usize) -> Ev<Value> {
         match o {
             Value::Poison(f) => Err((**f).clone()),
+            Value::Hole(h) if h.depth() >= MAX_HOLE => Err(undefined(h, line)),
             Value::Hole(h) => Ok(Value::Hole(Rc::new(Hole::Attr(
                 h.clone(),
                 name.to_string(),
@@ -2237,6 +2265,9 @@ pub fn hash_key(v: &Value, line: usize) -> Ev<Key> {
 }
 
 pub fn holds_tensor(v: &Value) -> bool {
+    let Some(_level) = super::value::Nested::enter() else {
+        return false;
+    };
     match v {
         Value::Tensor(_) | Value::Batch(_) => true,
         Value::Tuple(t) => t.iter().any(holds_tensor),

@@ -436,6 +436,9 @@ fn failed_within(v: &Value, line: usize, depth: usize) -> Option<super::eval::Fa
 }
 
 fn holds_outputs(v: &Value) -> bool {
+    let Some(_level) = super::value::Nested::enter() else {
+        return false;
+    };
     match v {
         Value::Tensor(_) => true,
         Value::Tuple(t) => !t.is_empty() && t.iter().all(holds_outputs),
@@ -626,31 +629,38 @@ fn remap_outputs(
 /// The declared input of a Keras Sequential: an `Input` tensor or `InputLayer` first, or its
 /// first layer's `input_shape`, or a `build()` shape.
 pub fn sequential_input(it: &mut Interp, l: &Rc<Layer>, line: usize) -> Ev<Option<Declared>> {
-    if let Some((_, d)) = it.declared.iter().find(|(a, _)| *a == l.id) {
-        return Ok(Some(d.clone()));
+    // A Sequential whose first layer is a Sequential: its input, down as deep as they nest.
+    let mut l = l.clone();
+    loop {
+        if let Some((_, d)) = it.declared.iter().find(|(a, _)| *a == l.id) {
+            return Ok(Some(d.clone()));
+        }
+        let LayerKind::Sequential(children) = &l.kind else {
+            return Ok(None);
+        };
+        let first = children.borrow().first().map(|(_, v)| v.clone());
+        return Ok(match first {
+            Some(Value::Tensor(t)) => it
+                .keras_inputs
+                .iter()
+                .find(|(e, _, _)| *e == t.edge)
+                .map(|(_, d, _)| d.clone()),
+            Some(Value::Layer(f)) => match f
+                .args
+                .iter()
+                .find(|(k, _)| k.as_ref() == "input_shape")
+                .map(|(_, v)| v.clone())
+            {
+                Some(v) => Some(declared_of(it, &v, line)?),
+                None if matches!(f.kind, LayerKind::Sequential(_)) => {
+                    l = f;
+                    continue;
+                }
+                None => None,
+            },
+            _ => None,
+        });
     }
-    let LayerKind::Sequential(children) = &l.kind else {
-        return Ok(None);
-    };
-    let first = children.borrow().first().map(|(_, v)| v.clone());
-    Ok(match first {
-        Some(Value::Tensor(t)) => it
-            .keras_inputs
-            .iter()
-            .find(|(e, _, _)| *e == t.edge)
-            .map(|(_, d, _)| d.clone()),
-        Some(Value::Layer(f)) => match f
-            .args
-            .iter()
-            .find(|(k, _)| k.as_ref() == "input_shape")
-            .map(|(_, v)| v.clone())
-        {
-            Some(v) => Some(declared_of(it, &v, line)?),
-            None if matches!(f.kind, LayerKind::Sequential(_)) => sequential_input(it, &f, line)?,
-            None => None,
-        },
-        _ => None,
-    })
 }
 
 /// Attributes of a Keras model that need its shapes (`model.output_shape`).

@@ -1485,7 +1485,7 @@ pub fn layer_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
         match v {
             Some(Value::Int(k)) => Value::tuple(vec![Value::Int(k); rank]),
             Some(v @ (Value::Tuple(_) | Value::Str(_))) => v,
-            Some(Value::List(l)) => Value::tuple(l.borrow().clone()),
+            Some(Value::List(l)) => Value::tuple(l.borrow().to_vec()),
             _ => Value::tuple(vec![Value::Int(default); rank]),
         }
     };
@@ -1785,7 +1785,15 @@ pub fn module_children(v: &Value) -> Vec<(Rc<str>, Value)> {
 }
 
 /// `copy.deepcopy` of a layer (a new layer with the same arguments and its own weights).
+/// Nested values are Python's recursion.
 pub fn copy_value(it: &mut Interp, v: &Value, line: usize) -> Ev<Value> {
+    it.enter(line)?;
+    let copied = copy_of(it, v, line);
+    it.leave();
+    copied
+}
+
+fn copy_of(it: &mut Interp, v: &Value, line: usize) -> Ev<Value> {
     Ok(match v {
         Value::Layer(l) => {
             let kind = match &l.kind {

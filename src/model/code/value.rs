@@ -16,19 +16,21 @@ use crate::model::graph::{Edge, Shape};
 use crate::model::op::Op;
 
 /// A Python value.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub enum Value {
+    #[default]
     None,
     Bool(bool),
     Int(i64),
     Float(f64),
     Str(Rc<str>),
-    Tuple(Rc<Vec<Value>>),
-    List(Rc<RefCell<Vec<Value>>>),
+    Tuple(Rc<Items>),
+    List(Rc<RefCell<Items>>),
     Dict(Rc<RefCell<Dict>>),
-    Set(Rc<RefCell<Vec<Value>>>),
+    Set(Rc<RefCell<Items>>),
     Range(i64, i64, i64),
-    Slice(Box<[Value; 3]>),
+    /// `slice(start, stop, step)`: always three items.
+    Slice(Rc<Items>),
     Ellipsis,
     Function(Rc<Function>),
     /// A method bound to its object.
@@ -97,6 +99,16 @@ pub enum Hole {
 }
 
 impl Hole {
+    /// How many attributes and items are taken of the name.
+    pub fn depth(&self) -> usize {
+        let (mut h, mut n) = (self, 0);
+        while let Hole::Attr(inner, _) | Hole::Index(inner, _) | Hole::From(inner, _) = h {
+            h = inner;
+            n += 1;
+        }
+        n
+    }
+
     /// The undefined name at its root.
     pub fn root(&self) -> &str {
         match self {
@@ -365,11 +377,19 @@ impl Value {
     }
 
     pub fn tuple(items: Vec<Value>) -> Value {
-        Value::Tuple(Rc::new(items))
+        Value::Tuple(Rc::new(Items(items)))
     }
 
     pub fn list(items: Vec<Value>) -> Value {
-        Value::List(Rc::new(RefCell::new(items)))
+        Value::List(Rc::new(RefCell::new(Items(items))))
+    }
+
+    pub fn set(items: Vec<Value>) -> Value {
+        Value::Set(Rc::new(RefCell::new(Items(items))))
+    }
+
+    pub fn dict(d: Dict) -> Value {
+        Value::Dict(Rc::new(RefCell::new(d)))
     }
 
     pub fn api(path: &str) -> Value {
@@ -441,7 +461,10 @@ impl Value {
             Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Key::Int(*f as i64),
             Value::Float(f) => Key::Float(f.to_bits()),
             Value::Str(s) => Key::Str(s.clone()),
-            Value::Tuple(items) => Key::Tuple(items.iter().map(Value::key).collect::<Option<_>>()?),
+            Value::Tuple(items) => {
+                let _level = Nested::enter()?;
+                Key::Tuple(items.iter().map(Value::key).collect::<Option<_>>()?)
+            }
             Value::List(_) | Value::Dict(_) | Value::Set(_) => return None,
             other => Key::Object(other.address()),
         })
@@ -459,6 +482,9 @@ impl Value {
 /// Python's `str()`.
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(_level) = Nested::enter() else {
+            return f.write_str("...");
+        };
         let seq = |f: &mut fmt::Formatter<'_>, items: &[Value], open: &str, close: &str| {
             f.write_str(open)?;
             for (i, v) in items.iter().enumerate() {
@@ -525,6 +551,34 @@ impl fmt::Display for Value {
     }
 }
 
+/// How deep a walk over nested values (printing, hashing, searching) may go before it stops:
+/// model code nests a few levels; a paste can nest without bound.
+pub const MAX_NESTING: usize = 200;
+
+thread_local! {
+    static NESTING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// One level of a walk over nested values, while it lasts; `None` past [`MAX_NESTING`].
+pub struct Nested(());
+
+impl Nested {
+    pub fn enter() -> Option<Nested> {
+        NESTING.with(|n| {
+            (n.get() < MAX_NESTING).then(|| {
+                n.set(n.get() + 1);
+                Nested(())
+            })
+        })
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        NESTING.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
+
 /// A float as Python prints it (`1.0`, `0.5`, `1e-05`, `inf`).
 pub fn python_float(x: f64) -> String {
     if x.is_nan() {
@@ -548,4 +602,284 @@ pub fn python_float(x: f64) -> String {
 /// The text of an expression as written in the source.
 pub fn text_of<'a>(src: &'a str, e: &Expr) -> &'a str {
     src.get(e.start..e.end).unwrap_or("")
+}
+
+/// The items of a tuple, list or set. A `Vec` of values that is dropped without recursion:
+/// see [`Trash`].
+#[derive(Clone, Default)]
+pub struct Items(pub Vec<Value>);
+
+impl std::ops::Deref for Items {
+    type Target = Vec<Value>;
+    fn deref(&self) -> &Vec<Value> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Items {
+    fn deref_mut(&mut self) -> &mut Vec<Value> {
+        &mut self.0
+    }
+}
+
+impl From<Vec<Value>> for Items {
+    fn from(v: Vec<Value>) -> Self {
+        Items(v)
+    }
+}
+
+/// Values whose last owner is being dropped, taken apart one level at a time (CPython's
+/// "trashcan"). A paste can nest values without bound (`for _ in range(10**5): m = [m]`, a
+/// list grown through its last element, closures of closures); dropped the ordinary way, such
+/// a value recurses once per level and overflows the worker's stack. Every holder of values
+/// gives its contents here when dropped, and the contents of contents are taken out of their
+/// holders in a loop while those are the last owners, so a drop recurses at most two levels.
+#[derive(Default)]
+pub(super) struct Trash {
+    values: Vec<Value>,
+    scopes: Vec<super::eval::ScopeRef>,
+    layers: Vec<Rc<Layer>>,
+}
+
+impl Trash {
+    /// Drops the values, one level at a time.
+    pub(super) fn drop_all(values: &mut Vec<Value>) {
+        if values.iter().any(Value::holds_values) {
+            let mut trash = Trash::default();
+            trash.values.append(values);
+            trash.empty();
+        }
+    }
+
+    /// Keeps what `v` holds if this is its last owner (`v` then drops shallow).
+    fn take(&mut self, v: Value) {
+        match v {
+            Value::Tuple(t) => {
+                if let Ok(mut t) = Rc::try_unwrap(t) {
+                    self.values.append(&mut t.0);
+                }
+            }
+            Value::List(l) | Value::Set(l) => {
+                if let Ok(l) = Rc::try_unwrap(l) {
+                    self.values.append(&mut l.into_inner().0);
+                }
+            }
+            Value::Dict(d) => {
+                if let Ok(d) = Rc::try_unwrap(d) {
+                    d.into_inner().give(self);
+                }
+            }
+            Value::Slice(s) => {
+                if let Ok(mut s) = Rc::try_unwrap(s) {
+                    self.values.append(&mut s.0);
+                }
+            }
+            Value::Function(f) => {
+                if let Ok(mut f) = Rc::try_unwrap(f) {
+                    f.give(self);
+                }
+            }
+            Value::Bound(o, f) => {
+                self.values.push(Value::Function(f));
+                self.inner(o);
+            }
+            Value::Method(o, _) | Value::Descriptor(_, o) => self.inner(o),
+            Value::Super(c, o) => {
+                self.values.push(Value::Class(c));
+                self.inner(o);
+            }
+            Value::Partial(p) => {
+                if let Ok(mut p) = Rc::try_unwrap(p) {
+                    p.give(self);
+                }
+            }
+            Value::Class(c) => {
+                if let Ok(mut c) = Rc::try_unwrap(c) {
+                    c.give(self);
+                }
+            }
+            Value::Instance(i) => {
+                if let Ok(mut i) = Rc::try_unwrap(i) {
+                    i.give(self);
+                }
+            }
+            Value::Layer(l) | Value::Param(l, _) => self.layers.push(l),
+            _ => {}
+        }
+    }
+
+    fn inner(&mut self, o: Rc<Value>) {
+        if let Ok(v) = Rc::try_unwrap(o) {
+            self.values.push(v);
+        }
+    }
+
+    fn empty(mut self) {
+        loop {
+            if let Some(v) = self.values.pop() {
+                self.take(v);
+            } else if let Some(s) = self.scopes.pop() {
+                if let Ok(s) = Rc::try_unwrap(s) {
+                    s.into_inner().give(&mut self);
+                }
+            } else if let Some(l) = self.layers.pop() {
+                if let Ok(mut l) = Rc::try_unwrap(l) {
+                    l.give(&mut self);
+                }
+            } else {
+                return;
+            }
+        }
+    }
+}
+
+impl Value {
+    /// Whether dropping it may drop other values.
+    fn holds_values(&self) -> bool {
+        !matches!(
+            self,
+            Value::None
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)
+                | Value::Str(_)
+                | Value::Range(..)
+                | Value::Ellipsis
+                | Value::Api(_)
+                | Value::Tensor(_)
+                | Value::Opaque(_)
+                | Value::Poison(_)
+                | Value::Hole(_)
+                | Value::Unknown
+                | Value::Batch(_)
+                | Value::Weight(_)
+        )
+    }
+}
+
+impl Drop for Items {
+    fn drop(&mut self) {
+        Trash::drop_all(&mut self.0);
+    }
+}
+
+impl Dict {
+    fn give(&mut self, trash: &mut Trash) {
+        self.index.clear();
+        for (k, v) in self.entries.drain(..) {
+            trash.values.push(k);
+            trash.values.push(v);
+        }
+    }
+}
+
+impl Drop for Dict {
+    fn drop(&mut self) {
+        let mut trash = Trash::default();
+        self.give(&mut trash);
+        trash.empty();
+    }
+}
+
+impl Function {
+    fn give(&mut self, trash: &mut Trash) {
+        trash.values.extend(self.defaults.drain(..).flatten());
+        trash.scopes.extend(self.closure.take());
+    }
+}
+
+impl Drop for Function {
+    fn drop(&mut self) {
+        let mut trash = Trash::default();
+        self.give(&mut trash);
+        trash.empty();
+    }
+}
+
+impl Partial {
+    fn give(&mut self, trash: &mut Trash) {
+        trash.values.push(std::mem::take(&mut self.func));
+        trash.values.append(&mut self.args);
+        trash.values.extend(self.kwargs.drain(..).map(|(_, v)| v));
+    }
+}
+
+impl Drop for Partial {
+    fn drop(&mut self) {
+        let mut trash = Trash::default();
+        self.give(&mut trash);
+        trash.empty();
+    }
+}
+
+impl Class {
+    fn give(&mut self, trash: &mut Trash) {
+        trash.values.append(&mut self.bases);
+        self.attrs.get_mut().give(trash);
+    }
+}
+
+impl Drop for Class {
+    fn drop(&mut self) {
+        let mut trash = Trash::default();
+        self.give(&mut trash);
+        trash.empty();
+    }
+}
+
+impl Instance {
+    fn give(&mut self, trash: &mut Trash) {
+        self.attrs.get_mut().give(trash);
+        trash
+            .values
+            .extend(self.children.get_mut().drain(..).map(|(_, v)| v));
+        trash.layers.extend(self.base_layer.get_mut().take());
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let mut trash = Trash::default();
+        self.give(&mut trash);
+        trash.empty();
+    }
+}
+
+impl Layer {
+    fn give(&mut self, trash: &mut Trash) {
+        trash.values.extend(self.args.drain(..).map(|(_, v)| v));
+        match &mut self.kind {
+            LayerKind::Sequential(c) | LayerKind::Dict(c) => {
+                trash.values.extend(c.get_mut().drain(..).map(|(_, v)| v));
+            }
+            LayerKind::List(c) => trash.values.append(c.get_mut()),
+            LayerKind::Functional { outputs: v, .. } | LayerKind::Lambda(v) => {
+                trash.values.push(std::mem::take(v));
+            }
+            LayerKind::Op(_) | LayerKind::Merge(_) | LayerKind::Identity => {}
+        }
+    }
+}
+
+impl Drop for Layer {
+    fn drop(&mut self) {
+        let mut trash = Trash::default();
+        self.give(&mut trash);
+        trash.empty();
+    }
+}
+
+impl super::eval::Scope {
+    fn give(&mut self, trash: &mut Trash) {
+        trash.values.extend(self.vars.drain().map(|(_, v)| v));
+        trash.scopes.extend(self.parent.take());
+    }
+}
+
+impl Drop for super::eval::Scope {
+    fn drop(&mut self) {
+        let mut trash = Trash::default();
+        self.give(&mut trash);
+        trash.empty();
+    }
 }
