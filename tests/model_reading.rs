@@ -536,3 +536,28 @@ fn deeply_nested_values_never_overflow_the_worker_stack() {
         .map(|_| ())
     });
 }
+
+/// A custom Keras layer whose weight's shape comes from its input (keras.io's `Linear`): with
+/// no input size the error asks for one, on the `add_weight` line; given one, it reads.
+#[test]
+fn a_weight_shaped_by_the_input_asks_for_the_input() {
+    let src = "import keras\nfrom keras import layers, ops\nclass Linear(layers.Layer):\n    def __init__(self, units=32):\n        super().__init__()\n        self.units = units\n    def build(self, input_shape):\n        self.w = self.add_weight(shape=(input_shape[-1], self.units), initializer='random_normal')\n        self.b = self.add_weight(shape=(self.units,), initializer='zeros')\n    def call(self, inputs):\n        return ops.matmul(inputs, self.w) + self.b\nclass Net(keras.Model):\n    def __init__(self):\n        super().__init__()\n        self.l = Linear(16)\n    def call(self, x):\n        return self.l(x)\nmodel = Net()\n";
+    let e = read(src, &Options::default()).map(|_| ()).unwrap_err();
+    assert_eq!(e.line, 8, "{e}");
+    assert!(e.message.contains("give the input shape"), "{e}");
+    let m = read(
+        src,
+        &Options {
+            input: Some(vec![10]),
+            model: None,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = m
+        .graph
+        .nodes
+        .last()
+        .and_then(|n| n.shape().cloned())
+        .unwrap_or_default();
+    assert_eq!(out.get(1..), Some(&[16][..]));
+}

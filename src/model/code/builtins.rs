@@ -1773,9 +1773,18 @@ fn framework_method(
                         .find(|v| matches!(v, Value::Tuple(_) | Value::List(_)))
                         .cloned()
                 });
-            let sizes = match &shape {
-                Some(v @ (Value::Tuple(_) | Value::List(_))) => it
-                    .iterate(v, line)?
+            let dims = match &shape {
+                Some(v @ (Value::Tuple(_) | Value::List(_))) => Some(it.iterate(v, line)?),
+                _ => None,
+            };
+            if dims.iter().flatten().any(|d| matches!(d, Value::Unknown)) {
+                return Err(unsupported(
+                    line,
+                    "this weight's shape depends on the input's size: give the input shape",
+                ));
+            }
+            let sizes = match &dims {
+                Some(dims) => dims
                     .iter()
                     .map(|d| match d {
                         Value::Int(n) if *n >= 0 => Some(*n),
