@@ -561,3 +561,126 @@ fn a_weight_shaped_by_the_input_asks_for_the_input() {
         .unwrap_or_default();
     assert_eq!(out.get(1..), Some(&[16][..]));
 }
+
+/// Layers whose eval output is not a function of one sample (torch's own defaults and flags):
+/// refused on their line with the reason, never ported as their inference twin.
+#[test]
+fn layers_not_deterministic_per_sample_in_eval_are_refused_with_the_reason() {
+    let cases = [
+        (
+            "nn.BatchNorm2d(8, track_running_stats=False)",
+            "",
+            "depends on the batch",
+        ),
+        (
+            "nn.InstanceNorm2d(8, affine=True, track_running_stats=True)",
+            "",
+            "running statistics",
+        ),
+        ("nn.Identity()", "x = F.dropout(x, 0.5)", "training=True"),
+        (
+            "nn.Identity()",
+            "x = F.dropout2d(x, p=0.1, training=True)",
+            "training=True",
+        ),
+    ];
+    for (layer, extra, why) in cases {
+        let src = format!(
+            "import torch.nn as nn\nimport torch.nn.functional as F\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.c = nn.Conv2d(3, 8, 3)\n        self.n = {layer}\n    def forward(self, x):\n        x = self.n(self.c(x))\n        {}\n        return x\nmodel = M()\n",
+            if extra.is_empty() { "pass" } else { extra }
+        );
+        let e = read(
+            &src,
+            &Options {
+                input: Some(vec![3, 8, 8]),
+                model: None,
+            },
+        )
+        .map(|_| ())
+        .unwrap_err();
+        assert!(e.message.contains(why), "{layer} {extra}: {e}");
+        assert_eq!(e.line, if extra.is_empty() { 7 } else { 10 }, "{e}");
+    }
+    // The usual forms stay what they were: dropout off in eval, batch statistics tracked.
+    let src = "import torch.nn as nn\nimport torch.nn.functional as F\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.n = nn.BatchNorm2d(3)\n    def forward(self, x):\n        x = F.dropout(self.n(x), 0.5, training=self.training)\n        return F.alpha_dropout(x, 0.1)\nmodel = M()\n";
+    read(
+        src,
+        &Options {
+            input: Some(vec![3, 8, 8]),
+            model: None,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// `x.view(-1, 400)` on 1,600 values a sample: torch folds four rows of each sample into the
+/// batch; the row says so (the usual cause is a wrong input size), the shapes stay torch's.
+#[test]
+fn a_reshape_that_changes_the_batch_is_flagged() {
+    let src = "import torch.nn as nn\nimport torch.nn.functional as F\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.conv = nn.Conv2d(1, 16, 5)\n        self.fc = nn.Linear(16 * 5 * 5, 10)\n    def forward(self, x):\n        x = F.max_pool2d(F.relu(self.conv(x)), 2)\n        x = x.view(-1, 16 * 5 * 5)\n        return self.fc(x)\nmodel = Net()\n";
+    let flagged = |input: Vec<i64>| {
+        let m = read(
+            src,
+            &Options {
+                input: Some(input),
+                model: None,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let view = m
+            .graph
+            .nodes
+            .iter()
+            .find(|n| n.kind == "view")
+            .expect("a view row");
+        view.inferred
+            .flags
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        flagged(vec![1, 24, 24]),
+        ["the batch changes: each sample becomes 4 rows (is the input size right?)"]
+    );
+    assert!(flagged(vec![1, 14, 14]).is_empty());
+}
+
+/// A torch forward of two tensors (a conditional generator's `G(x, c)`, a Siamese pair): read
+/// from the paste's own call on example tensors; without one, the error names the tensors.
+#[test]
+fn a_torch_forward_of_two_tensors_is_traced_from_the_pastes_call() {
+    let net = "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = nn.Conv2d(3, 4, 3)\n        self.b = nn.Conv2d(1, 4, 3, padding=1)\n    def forward(self, x, c):\n        return self.a(x) + self.b(c)\nmodel = Net()\n";
+    let called = format!("{net}y = model(torch.randn(1, 3, 8, 8), torch.randn(1, 1, 6, 6))\n");
+    let m = read(&called, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let inputs: Vec<_> = m
+        .graph
+        .nodes
+        .iter()
+        .filter(|n| n.op == padlab::model::op::Op::Input)
+        .collect();
+    assert_eq!(inputs.len(), 2);
+    assert_eq!(
+        inputs[1].shape().map(|s| s[1..].to_vec()),
+        Some(vec![1, 6, 6])
+    );
+    assert_eq!(
+        m.graph
+            .nodes
+            .last()
+            .and_then(|n| n.shape())
+            .map(|s| s[1..].to_vec()),
+        Some(vec![4, 6, 6])
+    );
+    let e = read(
+        net,
+        &Options {
+            input: Some(vec![3, 8, 8]),
+            model: None,
+        },
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert_eq!(e.line, 8, "{e}");
+    assert!(e.message.contains("takes 2 tensors (x, c)"), "{e}");
+}

@@ -82,6 +82,10 @@ pub enum Flag {
     Assumed(String),
     /// Where the ONNX specification and ONNX Runtime part for this node: the difference in words.
     RuntimeDiffers(String),
+    /// A reshape whose `-1` moves values between the batch and the sample (`x.view(-1, 400)`
+    /// on 1,600 values a sample): the batch of `from` becomes `to`. Legal, and what a video
+    /// model folding frames into the batch means; with an image model, the input size is wrong.
+    BatchChanges { from: i64, to: i64 },
 }
 
 impl fmt::Display for Flag {
@@ -113,6 +117,15 @@ impl fmt::Display for Flag {
             }
             Flag::Assumed(what) => write!(f, "assumed: {what}"),
             Flag::RuntimeDiffers(what) => write!(f, "ONNX Runtime differs from the spec: {what}"),
+            Flag::BatchChanges { from, to } if *from > 0 && to % from == 0 => write!(
+                f,
+                "the batch changes: each sample becomes {} rows (is the input size right?)",
+                to / from
+            ),
+            Flag::BatchChanges { from, to } => write!(
+                f,
+                "the batch changes: {from} samples become {to} rows (is the input size right?)"
+            ),
         }
     }
 }

@@ -204,7 +204,17 @@ fn rule(
             v.extend_from_slice(&x[e + 1..]);
             v
         }
-        Op::Reshape { shape, batch } => reshape(&one(inputs, "a reshape")?, shape, *batch, fw)?,
+        Op::Reshape { shape, batch } => {
+            let x = one(inputs, "a reshape")?;
+            let y = reshape(&x, shape, *batch, fw)?;
+            if *batch && x.first() != y.first() {
+                out.flags.push(Flag::BatchChanges {
+                    from: x.first().copied().unwrap_or(1),
+                    to: y.first().copied().unwrap_or(1),
+                });
+            }
+            y
+        }
         Op::Permute(perm) => {
             let x = one(inputs, "a permute")?;
             let mut seen = vec![false; x.len()];

@@ -274,6 +274,7 @@ fn flag_name(flag: &Flag) -> (&'static str, &'static str) {
         Flag::Declared { .. } => ("declared", "declared size differs"),
         Flag::Assumed(_) => ("assumed", "assumed"),
         Flag::RuntimeDiffers(_) => ("runtime-differs", "ONNX Runtime differs"),
+        Flag::BatchChanges { .. } => ("batch-changes", "the batch changes"),
     }
 }
 

@@ -177,6 +177,9 @@ pub struct Interp {
     scope_cache: Option<Rc<[usize]>>,
     /// Models called outside any model on a tensor the paste made (`net(torch.randn(...))`).
     pub called: Vec<Value>,
+    /// A torch module called at the top level on several tensors (`model(x, c)`): the sample
+    /// shapes of the tensors after the first, by the module's id.
+    pub more_inputs: Vec<(usize, Vec<Vec<i64>>)>,
 }
 
 /// What the recorder knows about a node beyond the graph.
@@ -274,6 +277,7 @@ impl Interp {
             used: std::collections::HashSet::new(),
             scope_cache: None,
             called: Vec::new(),
+            more_inputs: Vec::new(),
         }
     }
 
@@ -1484,6 +1488,18 @@ impl Interp {
             let sample: Vec<Option<i64>> = shape[1..].iter().map(|&d| Some(d)).collect();
             self.declared.push((id, sample));
             self.called.push(model);
+            let more: Option<Vec<Vec<i64>>> = pos[1..]
+                .iter()
+                .map(|v| match v {
+                    Value::Tensor(t) if t.shape.as_ref().is_some_and(|s| s.len() > 1) => {
+                        t.shape.as_ref().map(|s| s[1..].to_vec())
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let Some(more) = more.filter(|m| !m.is_empty()) {
+                self.more_inputs.push((id, more));
+            }
         }
     }
 

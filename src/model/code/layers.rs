@@ -901,6 +901,22 @@ fn torch_op(
                 output,
             }
         }
+        ("batchnorm", Some(_)) if b.boolean("track_running_stats")? == Some(false) => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "{class}(track_running_stats=False) normalises every batch by its own statistics, in eval too: its output depends on the batch, and padlab ports a model's inference"
+                ),
+            ));
+        }
+        ("instancenorm", Some(_)) if b.boolean("track_running_stats")? == Some(true) => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "{class}(track_running_stats=True) normalises by its running statistics in eval, not by each sample's: padlab does not port it"
+                ),
+            ));
+        }
         ("batchnorm", Some(_)) => {
             let affine = b.boolean("affine")?.unwrap_or(true);
             Op::Norm(Norm::Batch {

@@ -953,7 +953,36 @@ fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<TraceI
                 (None, Some(d)) => d.into_iter().collect::<Option<Vec<i64>>>(),
                 (None, None) => None,
             };
-            Ok((Framework::Torch, vec![(full(sample), "x".into())]))
+            let mut inputs = vec![(full(sample), "x".to_string())];
+            // A forward of several tensors, called so in the paste (`G(x, c)`): those too,
+            // named as `forward` names them.
+            if let Some((_, more)) = it.more_inputs.iter().find(|(a, _)| *a == id) {
+                let names: Vec<String> = match model {
+                    Value::Instance(i) => it
+                        .find_method(&i.class, "forward")
+                        .map(|(f, _)| {
+                            f.body
+                                .params()
+                                .iter()
+                                .skip(1)
+                                .map(|p| p.name.clone())
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                if let Some(first) = names.first() {
+                    inputs[0].1 = first.clone();
+                }
+                for (k, s) in more.iter().enumerate() {
+                    let name = names
+                        .get(k + 1)
+                        .cloned()
+                        .unwrap_or_else(|| format!("x{}", k + 1));
+                    inputs.push((full(Some(s.clone())), name));
+                }
+            }
+            Ok((Framework::Torch, inputs))
         }
     }
 }
@@ -1006,13 +1035,48 @@ fn trace(
         }
         inputs.push(Value::Tensor(t));
     }
-    let arg = if inputs.len() == 1 {
-        inputs[0].clone()
+    // A torch forward of more tensors than padlab has sizes for: say where the others come from.
+    if framework == Framework::Torch
+        && let Value::Instance(i) = model
+        && let Some((f, _)) = it.find_method(&i.class, "forward")
+    {
+        use super::ast::ParamKind;
+        let needed: Vec<&str> = f
+            .body
+            .params()
+            .iter()
+            .skip(1)
+            .filter(|p| {
+                p.default.is_none()
+                    && matches!(p.kind, ParamKind::Normal | ParamKind::PositionalOnly)
+            })
+            .map(|p| p.name.as_str())
+            .collect();
+        if needed.len() > inputs.len() {
+            let line = match &f.body {
+                super::value::FunctionBody::Def(d) => d.line,
+                super::value::FunctionBody::Lambda(_) => 0,
+            };
+            return Err(error(
+                line,
+                format!(
+                    "the model's forward takes {} tensors ({}): the input shape gives the first; call the model once in the paste on example tensors, e.g. `{}({})` with torch.randn(1, ...) for each",
+                    needed.len(),
+                    needed.join(", "),
+                    build.trim_end_matches("()"),
+                    needed.join(", "),
+                ),
+            ));
+        }
+    }
+    // Keras takes several inputs as one list, torch as positional arguments.
+    let args = if inputs.len() == 1 || framework == Framework::Torch {
+        inputs.clone()
     } else {
-        Value::list(inputs.clone())
+        vec![Value::list(inputs.clone())]
     };
     it.keras_tracing += usize::from(framework == Framework::Keras);
-    let out = it.call(model.clone(), vec![arg], vec![], &site);
+    let out = it.call(model.clone(), args, vec![], &site);
     it.keras_tracing = it.keras_tracing.saturating_sub(1);
     let out = out?;
     let mut outs = Vec::new();

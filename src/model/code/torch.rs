@@ -389,6 +389,23 @@ fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> 
         | "dropout2d"
         | "dropout3d"
         | "alpha_dropout"
+        | "feature_alpha_dropout"
+            // torch's own default: `training=True` but for the alpha dropouts.
+            if match arg(&pos, &kw, 2, "training") {
+                None => !f.contains("alpha"),
+                Some(v) => it.truthy(&v, line)?,
+            } =>
+        {
+            return Err(unsupported(
+                line,
+                format!("F.{f} with training=True (its default) drops values in eval too: the output is random, and padlab ports a model's inference (write training=self.training)"),
+            ));
+        }
+        "dropout"
+        | "dropout1d"
+        | "dropout2d"
+        | "dropout3d"
+        | "alpha_dropout"
         | "feature_alpha_dropout" => Op::Dropout {
             rate: float(1, "p", 0.5)?,
             spatial: f.ends_with('d') && f != "dropout",
