@@ -733,6 +733,13 @@ fn torch_op(
 ) -> Ev<(Op, Bound)> {
     let fw = Framework::Torch;
     let untranslated = || unsupported(line, format!("nn.{class} is not a layer padlab translates"));
+    // `nn.LazyConv2d(out_channels, ...)`: the layer without its first parameter (the input's
+    // channels or features), which torch takes from the first call.
+    let (family, lazy) = match family.strip_prefix("lazy") {
+        Some(f @ ("conv" | "convtranspose" | "linear" | "batchnorm" | "instancenorm")) => (f, true),
+        Some(_) => return Err(untranslated()),
+        None => (family, false),
+    };
     let b = match (family, rank) {
         // `nn.Identity` takes and ignores any arguments.
         ("identity", None) => Bound {
@@ -761,9 +768,17 @@ fn torch_op(
             ));
         }
         _ => match torch_signature(family, rank) {
-            Some(params) => bind(fw, class, params, args, line)?,
+            Some(params) => bind(fw, class, &params[usize::from(lazy)..], args, line)?,
             None => return Err(untranslated()),
         },
+    };
+    // The first parameter, which a lazy layer leaves to its first call.
+    let declared = |name: &str| -> Ev<Option<i64>> {
+        if lazy {
+            Ok(None)
+        } else {
+            b.required_int(name).map(Some)
+        }
     };
     // A convolution's or pool's window: `kernel_size` (required), then `stride`.
     let window = |op: LayerOp, n: usize| -> Ev<LayerSpec> {
@@ -801,7 +816,7 @@ fn torch_op(
                     }
                 });
             }
-            let in_channels = b.required_int("in_channels")?;
+            let in_channels = declared("in_channels")?;
             let out_channels = b.required_int("out_channels")?;
             let groups = b.int("groups")?.unwrap_or(1);
             if groups < 1 {
@@ -811,7 +826,7 @@ fn torch_op(
                     "groups must be a positive integer",
                 ));
             }
-            if in_channels % groups != 0 {
+            if in_channels.is_some_and(|c| c % groups != 0) {
                 return Err(raise(
                     line,
                     "ValueError",
@@ -841,7 +856,7 @@ fn torch_op(
             }
             Op::Conv(Conv {
                 spec,
-                in_channels: Some(in_channels),
+                in_channels,
                 filters: out_channels,
                 groups: Groups::Count(groups),
                 separable: false,
@@ -921,7 +936,7 @@ fn torch_op(
             let affine = b.boolean("affine")?.unwrap_or(true);
             Op::Norm(Norm::Batch {
                 axis: 1,
-                features: Some(b.required_int("num_features")?),
+                features: declared("num_features")?,
                 eps: b.float("eps")?.unwrap_or(1e-5),
                 momentum: b.float("momentum")?.unwrap_or(0.1),
                 center: affine,
@@ -929,7 +944,7 @@ fn torch_op(
             })
         }
         ("instancenorm", Some(_)) => Op::Norm(Norm::Instance {
-            features: Some(b.required_int("num_features")?),
+            features: declared("num_features")?,
             eps: b.float("eps")?.unwrap_or(1e-5),
             affine: b.boolean("affine")?.unwrap_or(false),
         }),
@@ -1048,7 +1063,7 @@ fn torch_op(
             spatial: r.is_some(),
         },
         ("linear", None) => Op::Dense {
-            in_features: Some(b.required_int("in_features")?),
+            in_features: declared("in_features")?,
             units: b.required_int("out_features")?,
             bias: b.boolean("bias")?.unwrap_or(true),
             activation: None,

@@ -830,6 +830,14 @@ fn script_rest(
     match source {
         Framework::Torch => {
             py.line("source.eval()");
+            if model.graph.nodes.iter().any(|n| n.kind.starts_with("Lazy")) {
+                py.block("with torch.no_grad()", |py| {
+                    py.line(format!(
+                        "source({})  # the nn.Lazy* layers take their sizes from a first call",
+                        torch_args(&xs)
+                    ));
+                });
+            }
         }
         Framework::Onnx => {}
         _ => {
