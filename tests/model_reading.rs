@@ -684,3 +684,42 @@ fn a_torch_forward_of_two_tensors_is_traced_from_the_pastes_call() {
     assert_eq!(e.line, 8, "{e}");
     assert!(e.message.contains("takes 2 tensors (x, c)"), "{e}");
 }
+
+/// Where a paste states its input without calling the model: Keras `model.build(input_shape)`
+/// of a subclassed model, torchsummary's `summary(model, (C, H, W))`, torchinfo's
+/// `summary(model, input_size=(N, C, H, W))`. The summary call is left out of the check (its
+/// library need not be installed).
+#[test]
+fn an_input_stated_by_build_or_a_summary_call_is_read() {
+    let keras = "import tensorflow as tf\nclass Net(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n        self.c = tf.keras.layers.Conv2D(4, 3)\n    def call(self, x):\n        return self.c(x)\nmodel = Net()\nmodel.build(input_shape=(None, 28, 28, 1))\n";
+    let torch = |call: &str| {
+        format!(
+            "import torch.nn as nn\n{call}\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.c = nn.Conv2d(1, 4, 3)\n    def forward(self, x):\n        return self.c(x)\nmodel = Net()\n"
+        )
+    };
+    let cases = [
+        (keras.to_string(), vec![26, 26, 4]),
+        (
+            torch("from torchsummary import summary") + "summary(model, (1, 28, 28))\n",
+            vec![4, 26, 26],
+        ),
+        (
+            torch("from torchinfo import summary") + "summary(model, input_size=(16, 1, 20, 20))\n",
+            vec![4, 18, 18],
+        ),
+    ];
+    for (src, out) in cases {
+        let m = read(&src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+        let got = m
+            .graph
+            .nodes
+            .last()
+            .and_then(|n| n.shape())
+            .map(|s| s[1..].to_vec());
+        assert_eq!(got, Some(out), "{src}");
+        let padlab::model::Origin::Code { code, .. } = &m.origin else {
+            panic!("not read as code")
+        };
+        assert!(!code.contains("summary"), "{code}");
+    }
+}

@@ -321,6 +321,33 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
                 ));
             }
         },
+        // torchsummary's `summary(model, (1, 28, 28))` and torchinfo's `summary(model,
+        // input_size=(16, 1, 28, 28))` (batch first) state the model's input.
+        "torchsummary.summary" | "torchinfo.summary" => {
+            let size = kw
+                .iter()
+                .find(|(k, _)| k.as_ref() == "input_size")
+                .map(|(_, v)| v.clone())
+                .or_else(|| arg(1));
+            let id = match arg(0) {
+                Some(Value::Instance(i)) => Some(i.id),
+                Some(Value::Layer(l)) => Some(l.id),
+                _ => None,
+            };
+            if let (Some(id), Some(size @ (Value::Tuple(_) | Value::List(_)))) = (id, size) {
+                let dims = it.iterate(&size, line)?;
+                if dims.iter().all(|d| matches!(d, Value::Int(n) if *n > 0)) {
+                    let skip = usize::from(path == "torchinfo.summary");
+                    let sample = dims[skip.min(dims.len())..]
+                        .iter()
+                        .map(|d| as_int(d, line).ok())
+                        .collect();
+                    it.declared.push((id, sample));
+                }
+            }
+            it.effect = true;
+            Value::opaque(format!("the result of {path}()"))
+        }
         "len" => {
             let v = need(0)?;
             Value::Int(length(it, &v, line)?)
@@ -1832,6 +1859,21 @@ fn framework_method(
                 it.call(f.clone(), vec![m], vec![], site)?;
             }
             Ok(me)
+        }
+        // `model.build(input_shape=(None, 28, 28, 1))` of a subclassed Keras model: its input.
+        "build"
+            if i.class
+                .framework
+                .as_ref()
+                .is_some_and(FrameworkBase::is_keras) =>
+        {
+            let shape = pos.first().cloned().or_else(|| {
+                kw.iter()
+                    .find(|(k, _)| k.as_ref() == "input_shape")
+                    .map(|(_, v)| v.clone())
+            });
+            super::keras::build(it, i.id, shape, site)?;
+            Ok(Value::None)
         }
         "parameters" | "named_parameters" | "state_dict" | "buffers" | "zero_grad"
         | "load_state_dict" | "summary" | "compile" | "fit" | "evaluate" | "predict" | "save"

@@ -173,6 +173,9 @@ pub struct Interp {
     pub imported: Vec<(String, String)>,
     /// Global names the evaluation read (an import nothing read is left out of the check).
     pub used: std::collections::HashSet<String>,
+    /// `used` in the order first read (what a statement left out of the check read is taken
+    /// back out).
+    used_order: Vec<String>,
     /// The last call stack recorded under (nodes share it).
     scope_cache: Option<Rc<[usize]>>,
     /// Models called outside any model on a tensor the paste made (`net(torch.randn(...))`).
@@ -275,6 +278,7 @@ impl Interp {
             keras_tracing: 0,
             imported: Vec::new(),
             used: std::collections::HashSet::new(),
+            used_order: Vec::new(),
             scope_cache: None,
             called: Vec::new(),
             more_inputs: Vec::new(),
@@ -332,6 +336,7 @@ impl Interp {
         for s in body {
             self.line = s.line;
             self.effect = false;
+            let read_before = self.used_order.len();
             let result = self.exec(s, None);
             let failed = match result {
                 Ok(Flow::Next) => None,
@@ -376,6 +381,13 @@ impl Interp {
                 bound_names(s, &mut names);
                 (names, module)
             });
+            // A statement the check script leaves out (it failed, or trains, saves, prints a
+            // summary...) needs no import: what it alone read is not counted as read.
+            if failed.is_some() || self.effect {
+                for n in self.used_order.drain(read_before..) {
+                    self.used.remove(&n);
+                }
+            }
             self.top.push(TopLevel {
                 line: s.line,
                 start: s.start,
@@ -773,6 +785,7 @@ impl Interp {
         if let Some(v) = self.globals.get(name) {
             if !self.used.contains(name) {
                 self.used.insert(name.to_string());
+                self.used_order.push(name.to_string());
             }
             return Ok(v.clone());
         }

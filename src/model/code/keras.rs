@@ -747,13 +747,13 @@ pub fn get_layer(it: &mut Interp, l: &Rc<Layer>, Args { pos, kw }: Args, site: &
 }
 
 /// `model.build(input_shape)`: remembers the model's input shape.
-pub fn build(it: &mut Interp, l: &Rc<Layer>, shape: Option<Value>, site: &Site) -> Ev<()> {
+pub fn build(it: &mut Interp, id: usize, shape: Option<Value>, site: &Site) -> Ev<()> {
     if let Some(s) = shape {
         let mut d = declared_of(it, &s, site.line)?;
         if !d.is_empty() {
             d.remove(0);
         }
-        it.declared.push((l.id, d));
+        it.declared.push((id, d));
     }
     Ok(())
 }

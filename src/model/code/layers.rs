@@ -1699,7 +1699,7 @@ pub fn layer_method(
                 it.effect = true;
             }
             if name == "build" {
-                super::keras::build(it, l, pos.first().cloned(), site)?;
+                super::keras::build(it, l.id, pos.first().cloned(), site)?;
                 return Ok(Value::None);
             }
             Ok(Value::opaque(format!("the result of {}.{name}()", l.class)))
