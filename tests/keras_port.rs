@@ -7,7 +7,7 @@ use padlab::model::port::{PortOptions, Ported};
 
 #[path = "common/corpus.rs"]
 mod corpus;
-use corpus::{corpus_text, models_dir, port_paste};
+use corpus::{corpus_text, is_model, models_dir, port_paste};
 
 /// A corpus model ported to Keras, its `# padlab-input:` header as the input.
 fn keras_port(file: &str, check: bool) -> Result<Ported, String> {
@@ -92,19 +92,9 @@ fn layer_names(code: &str) -> Vec<String> {
 fn every_corpus_model_ports_to_keras_with_unique_layer_names() {
     let mut files: Vec<String> = std::fs::read_dir(models_dir())
         .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|f| f.ends_with(".py"))
-        .filter(|f| {
-            !matches!(
-                f.as_str(),
-                "verify.py"
-                    | "truth_torch.py"
-                    | "truth_keras.py"
-                    | "make_printouts.py"
-                    | "make_summaries.py"
-            )
-        })
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py") && is_model(p))
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
         .collect();
     files.sort();
     let mut ported = 0;

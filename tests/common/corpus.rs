@@ -1,17 +1,39 @@
-//! The corpus models (`tests/models/`) as the port tests read them: a paste's
-//! `# padlab-input:` and `# padlab-model:` headers honoured, on a deep stack.
+//! The corpus models (`tests/models/`) as the tests read them: which files are models, their
+//! text, and a paste's port with its `# padlab-input:` and `# padlab-model:` headers honoured,
+//! on a deep stack. Each test uses a part.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 
 use padlab::core::Framework;
 use padlab::model::port::{PortOptions, Ported, port};
 use padlab::model::{Options, read};
 
-/// The text of the corpus model `file`.
-pub fn corpus_text(file: &str) -> String {
-    std::fs::read_to_string(models_dir().join(file)).unwrap()
+/// The corpus folder's own tools, not models: the proof (`verify.py`), its referees and the
+/// printout and summary makers.
+const TOOLS: &[&str] = &[
+    "verify.py",
+    "truth_torch.py",
+    "truth_keras.py",
+    "make_printouts.py",
+    "make_summaries.py",
+];
+
+/// Whether a file of the corpus is a model rather than one of the folder's tools.
+pub fn is_model(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| !TOOLS.contains(&n))
 }
 
-pub fn models_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models")
+/// The text of the corpus model `file` (a path below `tests/models/`).
+pub fn corpus_text(file: &str) -> String {
+    let path = models_dir().join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+pub fn models_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models")
 }
 
 /// The port of a paste to `target`, its headers honoured; a refusal is its error's text.
