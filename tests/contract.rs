@@ -108,22 +108,28 @@ fn a_last_line_without_newline_is_answered_too() {
     );
 }
 
+/// Runs a JSON Lines `command` on the issue's first example (Keras 'same' on 100x20), a line
+/// that is not JSON, and `last`: one answer per line, the middle one an error. Returns the
+/// first answer and the last.
+fn around_a_bad_line(command: &str, last: &str) -> (Value, Value) {
+    let out = run(command, &format!("{}\nnot json\n{last}\n", EXAMPLES[0].0));
+    assert_eq!(out.len(), 3, "one answer per line: {out:?}");
+    assert!(out[1]["error"].is_string(), "{}", out[1]);
+    (out[0].clone(), out[2].clone())
+}
+
 #[test]
 fn link_writes_the_permalink_query_line_by_line() {
-    let out = run(
+    let (keras, torch) = around_a_bad_line(
         "link",
-        "{\"op\":\"conv\",\"framework\":\"keras\",\"input\":[100,20],\"kernel\":[4,1],\"padding\":\"same\"}\n\
-         not json\n\
-         {\"op\":\"avg_pool\",\"framework\":\"torch\",\"input\":[7],\"kernel\":3,\"stride\":2,\"padding\":1,\"ceil_mode\":true,\"count_include_pad\":false}\n",
+        r#"{"op":"avg_pool","framework":"torch","input":[7],"kernel":3,"stride":2,"padding":1,"ceil_mode":true,"count_include_pad":false}"#,
     );
-    assert_eq!(out.len(), 3);
     assert_eq!(
-        out[0],
+        keras,
         json!({"query": "op=conv&fw=keras&in=100x20&k=4x1&p=same"})
     );
-    assert!(out[1]["error"].is_string(), "{}", out[1]);
     assert_eq!(
-        out[2],
+        torch,
         json!({"query": "op=avg_pool&fw=torch&in=7&k=3&s=2&p=1&ceil=1&cip=0"})
     );
 }
@@ -131,28 +137,21 @@ fn link_writes_the_permalink_query_line_by_line() {
 /// `padlab answer`: the lines at the top of the web app, per target, one JSON line per input.
 #[test]
 fn answer_writes_every_targets_lines_line_by_line() {
-    let out = run(
-        "answer",
-        "{\"op\":\"conv\",\"framework\":\"keras\",\"input\":[100,20],\"kernel\":[4,1],\"padding\":\"same\"}\n\
-         not json\n\
-         {\"op\":\"conv\",\"framework\":\"torch\",\"input\":[6,6],\"kernel\":5,\"stride\":2,\"padding\":2}\n",
-    );
-    assert_eq!(out.len(), 3);
+    let (keras, torch) = around_a_bad_line("answer", EXAMPLES[1].0);
     assert_eq!(
-        out[0]["torch"],
+        keras["torch"],
         json!({"lines": ["nn.Conv2d(C_in, C_out, (4, 1), padding='same')"], "native": true, "note": null})
     );
-    assert_eq!(out[0]["keras"]["native"], json!(true));
-    assert!(out[1]["error"].is_string(), "{}", out[1]);
+    assert_eq!(keras["keras"]["native"], json!(true));
     assert_eq!(
-        out[2]["keras"]["lines"],
+        torch["keras"]["lines"],
         json!([
             "layers.ZeroPadding2D(((2, 2), (2, 2)))",
             "layers.Conv2D(C_out, 5, strides=2, padding='valid')"
         ])
     );
     for target in ["torch", "keras", "tf", "onnx", "jax"] {
-        assert!(out[2][target]["lines"].is_array(), "{target}: {}", out[2]);
+        assert!(torch[target]["lines"].is_array(), "{target}: {torch}");
     }
 }
 
