@@ -5,6 +5,10 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+#[macro_use]
+#[path = "common/text.rs"]
+mod text;
+
 fn run_eval(input: &str) -> Vec<Value> {
     run("eval", input)
 }
@@ -178,7 +182,7 @@ fn inverse_answers_every_way_or_why_none_line_by_line() {
             "pad_after": [3, 3], "pads_depend_on_input": false}]})
     );
     let none = out[2]["error"].as_str().expect("no padding shrinks 8 to 2");
-    assert!(none.contains("already [8]"), "{none}");
+    assert_contains!(none, "already [8]");
     let missing = out[3]["error"].as_str().expect("want is required");
     assert!(missing.starts_with("missing field `want`"), "{missing}");
     assert!(out[4]["error"].is_string());
@@ -233,7 +237,7 @@ fn code_with_layer_flags_prints_the_answer_and_every_target() {
         "",
     );
     assert!(ok);
-    assert!(out.contains("crop before: [0]\ncrop after: [1]"), "{out}");
+    assert_contains!(out, "crop before: [0]\ncrop after: [1]");
     assert_eq!(out.matches("# ---- ").count(), 1);
 }
 
@@ -241,16 +245,13 @@ fn code_with_layer_flags_prints_the_answer_and_every_target() {
 fn code_names_the_flag_that_does_not_parse_and_exits_non_zero() {
     let (ok, out, err) = padlab("code --framework torch --input abc --kernel 3", "");
     assert!(!ok && out.is_empty());
-    assert!(err.contains("--input:"), "{err}");
+    assert_contains!(err, "--input:");
     let (ok, _, err) = padlab(
         "code --framework torch --input 8 --kernel 3 --stride 2 --padding same",
         "",
     );
     assert!(!ok);
-    assert!(
-        err.contains("not supported for strided convolutions"),
-        "{err}"
-    );
+    assert_contains!(err, "not supported for strided convolutions");
     let (ok, _, err) = padlab("code", "{}");
     assert!(!ok && err.contains("--to is required"), "{err}");
 }
@@ -262,8 +263,11 @@ fn code_from_json_on_stdin_writes_a_check_script() {
         r#"{"op":"conv","framework":"torch","input":[6,6],"kernel":5,"stride":2,"padding":2}"#,
     );
     assert!(ok);
-    assert!(out.contains("def run_source_layer(x, w, b)"), "{out}");
-    assert!(out.contains("padlab self-check passed"), "{out}");
+    assert_contains!(
+        out,
+        "def run_source_layer(x, w, b)",
+        "padlab self-check passed"
+    );
 }
 
 /// Keras 3 on its backends (`backend` in JSON, `--backend`, `be` in links): where they part,
@@ -328,8 +332,7 @@ fn the_keras_backend_is_read_written_and_answered() {
         "",
     );
     assert!(ok);
-    assert!(out.contains("on the torch backend"), "{out}");
-    assert!(out.contains("replicate"), "{out}");
+    assert_contains!(out, "on the torch backend", "replicate");
     let (ok, _, err) = padlab(
         "code --framework torch --backend jax --input 8 --kernel 3",
         "",

@@ -14,6 +14,10 @@ use proptest::prelude::*;
 mod corpus;
 use corpus::corpus_text;
 
+#[macro_use]
+#[path = "common/text.rs"]
+mod text;
+
 fn last_shape(src: &str, input: Option<Vec<i64>>) -> Option<Vec<i64>> {
     let m = read(src, &Options { input, model: None }).unwrap_or_else(|e| panic!("{e}"));
     let out = m.graph.outputs.first()?;
@@ -305,7 +309,7 @@ fn a_closed_pipe_ends_the_cli_quietly() {
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "{err}");
+    assert_lacks!(err, "panicked");
     assert!(out.status.success(), "{err}");
 }
 
@@ -418,6 +422,6 @@ fn normalization_statistics_are_read_with_their_shape_and_bounded() {
             panic!("read {bad}")
         };
         assert_eq!(line, 3 + lines, "{why}");
-        assert!(why.contains("ValueError"), "{why}");
+        assert_contains!(why, "ValueError");
     }
 }
