@@ -12,6 +12,10 @@ use padlab::core::Framework;
 use padlab::model::port::{PortOptions, port};
 use serde_json::Value;
 
+#[path = "common/stack.rs"]
+mod stack;
+use stack::on_deep_stack;
+
 #[macro_use]
 #[path = "common/text.rs"]
 mod text;
@@ -246,18 +250,13 @@ fn a_file_refused_by_onnx_runtime_is_refused_by_the_port_with_its_reason() {
 /// A file's port as the library writes it (the path as the CLI would pass it, relative).
 fn file_port(rel: &str, target: Framework, check: bool) -> String {
     let rel = rel.to_string();
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || {
-            let bytes = std::fs::read(fixture(&rel)).unwrap();
-            let shown = format!("tests/files/{rel}");
-            let model = padlab::model::file::open(&bytes, None, &shown).unwrap();
-            let p = port(&model, target, PortOptions { check }).unwrap();
-            p.script.unwrap_or(p.code)
-        })
-        .unwrap()
-        .join()
-        .unwrap()
+    on_deep_stack(move || {
+        let bytes = std::fs::read(fixture(&rel)).unwrap();
+        let shown = format!("tests/files/{rel}");
+        let model = padlab::model::file::open(&bytes, None, &shown).unwrap();
+        let p = port(&model, target, PortOptions { check }).unwrap();
+        p.script.unwrap_or(p.code)
+    })
 }
 
 #[test]

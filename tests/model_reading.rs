@@ -13,6 +13,7 @@ use proptest::prelude::*;
 #[path = "common/corpus.rs"]
 mod corpus;
 use corpus::corpus_text;
+use corpus::stack::on_worker_stack;
 
 #[macro_use]
 #[path = "common/text.rs"]
@@ -311,19 +312,6 @@ fn a_closed_pipe_ends_the_cli_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_lacks!(err, "panicked");
     assert!(out.status.success(), "{err}");
-}
-
-/// Runs `f` with the stack a release build's worker has (1 MB; debug frames are several times
-/// larger, so a debug build gets 8 MB): a deep paste must fail with Python's RecursionError
-/// there, not overflow the stack.
-fn on_worker_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let kb = if cfg!(debug_assertions) { 8192 } else { 1024 };
-    std::thread::Builder::new()
-        .stack_size(kb * 1024)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
 }
 
 /// Recursion in the paste, through functions, methods, lambdas, a module's forward and

@@ -9,6 +9,12 @@ use padlab::core::Framework;
 use padlab::model::port::{PortOptions, Ported, port};
 use padlab::model::{Options, read};
 
+// The reader's stacks; a test that includes this file takes them from here (a test crate
+// loads stack.rs once).
+#[path = "stack.rs"]
+pub mod stack;
+use stack::on_deep_stack;
+
 /// The corpus folder's own tools, not models: the proof (`verify.py`), its referees and the
 /// printout and summary makers.
 const TOOLS: &[&str] = &[
@@ -47,14 +53,8 @@ pub fn port_paste(text: String, target: Framework, options: PortOptions) -> Resu
         input: header("input").map(|s| padlab::forms::compact::parse_shape(&s).unwrap()),
         model: header("model"),
     };
-    // The evaluator recurses: a deep stack, as the CLI gives it (debug builds need it most).
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || {
-            let model = read(&text, &options_read).map_err(|e| e.to_string())?;
-            port(&model, target, options).map_err(|e| e.to_string())
-        })
-        .unwrap()
-        .join()
-        .unwrap()
+    on_deep_stack(move || {
+        let model = read(&text, &options_read).map_err(|e| e.to_string())?;
+        port(&model, target, options).map_err(|e| e.to_string())
+    })
 }
