@@ -200,8 +200,7 @@ impl Spelling for JaxPad {
                     .map(|&k| (k - 1, 0))
                     .collect(),
             ),
-            Native::Symmetric(v) => JaxPad::Pairs(v.iter().map(|&p| (p, p)).collect()),
-            Native::Explicit(v) => JaxPad::Pairs(v.clone()),
+            Native::Symmetric(_) | Native::Explicit(_) => JaxPad::Pairs(form.pairs()?),
         })
     }
 }

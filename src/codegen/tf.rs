@@ -230,8 +230,7 @@ impl Spelling for TfPad {
         match form {
             Native::Valid => Some(TfPad::Valid),
             Native::Same => Some(TfPad::Same),
-            Native::Symmetric(v) => Some(TfPad::Pairs(v.iter().map(|&p| (p, p)).collect())),
-            Native::Explicit(v) => Some(TfPad::Pairs(v.clone())),
+            Native::Symmetric(_) | Native::Explicit(_) => form.pairs().map(TfPad::Pairs),
             Native::SameLower | Native::Causal => None,
         }
     }
