@@ -42,16 +42,24 @@ pub fn models_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models")
 }
 
+/// The value of a paste's `# padlab-<key>:` line (`input`: the shape to trace it at, without
+/// the batch; `model`: the expression that builds the model to read).
+pub fn header(text: &str, key: &str) -> Option<String> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("# padlab-{key}:")))
+        .map(|v| v.trim().to_string())
+}
+
+/// A shape as the `input` header or `--input` gives it (`3x32x32`, `(3, 32, 32)`).
+pub fn shape(text: &str) -> Vec<i64> {
+    padlab::forms::compact::parse_shape(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 /// The port of a paste to `target`, its headers honoured; a refusal is its error's text.
 pub fn port_paste(text: String, target: Framework, options: PortOptions) -> Result<Ported, String> {
-    let header = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(&format!("# padlab-{key}:")))
-            .map(|v| v.trim().to_string())
-    };
     let options_read = Options {
-        input: header("input").map(|s| padlab::forms::compact::parse_shape(&s).unwrap()),
-        model: header("model"),
+        input: header(&text, "input").as_deref().map(shape),
+        model: header(&text, "model"),
     };
     on_deep_stack(move || {
         let model = read(&text, &options_read).map_err(|e| e.to_string())?;
