@@ -4,13 +4,16 @@
 //! non-zero exit, quickly; a few ports are pinned (review with `cargo insta review`). That the
 //! ports compute what the file computes is `tests/files/verify.py`'s proof, in the frameworks.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use padlab::core::Framework;
 use padlab::model::port::{PortOptions, port};
 use serde_json::Value;
+
+#[path = "common/files.rs"]
+mod files;
+use files::{fixture, fixture_bytes, truth};
 
 #[path = "common/stack.rs"]
 mod stack;
@@ -19,17 +22,6 @@ use stack::on_deep_stack;
 #[macro_use]
 #[path = "common/text.rs"]
 mod text;
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/files")
-        .join(rel)
-}
-
-fn truth(file: &str) -> Value {
-    let text = std::fs::read_to_string(fixture(&format!("truth/{file}.json"))).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
 
 /// Runs `padlab port ARGS`: exit success, stdout, stderr, time taken.
 fn padlab(args: &[&str]) -> (bool, String, String, Duration) {
@@ -194,9 +186,9 @@ fn keras_files_list_their_layers_by_name_with_keras_outputs() {
 fn bad_files_are_one_clear_line_and_a_failure_quickly() {
     let dir = std::env::temp_dir().join(format!("padlab-file-port-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let onnx = std::fs::read(fixture("onnx/torch_cnn_ts.onnx")).unwrap();
-    let keras = std::fs::read(fixture("keras/sequential_cnn.keras")).unwrap();
-    let h5 = std::fs::read(fixture("keras/sequential_cnn.h5")).unwrap();
+    let onnx = fixture_bytes("onnx/torch_cnn_ts.onnx");
+    let keras = fixture_bytes("keras/sequential_cnn.keras");
+    let h5 = fixture_bytes("keras/sequential_cnn.h5");
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("empty.onnx", Vec::new()),
         (
@@ -251,7 +243,7 @@ fn a_file_refused_by_onnx_runtime_is_refused_by_the_port_with_its_reason() {
 fn file_port(rel: &str, target: Framework, check: bool) -> String {
     let rel = rel.to_string();
     on_deep_stack(move || {
-        let bytes = std::fs::read(fixture(&rel)).unwrap();
+        let bytes = fixture_bytes(&rel);
         let shown = format!("tests/files/{rel}");
         let model = padlab::model::file::open(&bytes, None, &shown).unwrap();
         let p = port(&model, target, PortOptions { check }).unwrap();
