@@ -1,7 +1,8 @@
 //! A golden dump of everything the code generator writes, for refactors that must not change
 //! behaviour: every fourth recorded fixture layer (tests/fixtures/*.jsonl) for every target and
 //! option set (the full snippet, or its error), each target's answer lines and note, every
-//! corpus model (tests/models, its folders too: code and printouts) and every model file
+//! corpus model (tests/models, its folders too: code and printouts; not the folder's own
+//! scripts, `corpus::is_model`) and every model file
 //! (tests/files) ported to every port target with and without its check (the port, or its
 //! refusal).
 //!
@@ -17,8 +18,7 @@ use padlab::codegen::{Options, answer::answer, generate};
 use padlab::core::Framework;
 use padlab::model::port::{PortOptions, port};
 
-// The port tests' corpus reader (headers honoured, a deep stack); the rest of it is theirs.
-#[allow(dead_code)]
+// The port tests' corpus reader (which files are models, headers honoured, a deep stack).
 #[path = "../tests/common/corpus.rs"]
 mod corpus;
 
@@ -50,7 +50,8 @@ fn ports(root: &Path, dump: &mut String) -> usize {
         Framework::Tf,
         Framework::Jax,
     ];
-    for path in files_below(&root.join("tests/models"), &[".py", ".txt"]) {
+    let models = files_below(&root.join("tests/models"), &[".py", ".txt"]);
+    for path in models.into_iter().filter(|p| corpus::is_model(p)) {
         let text = fs::read_to_string(&path).unwrap();
         let name = path.strip_prefix(root).unwrap().display().to_string();
         for target in targets {

@@ -6,15 +6,8 @@
 #   scripts/verify-codegen.sh --per-file 5     # a quicker pass
 #   scripts/verify-codegen.sh --answers        # the answer lines (`padlab answer`), run as written
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/frameworks-env.sh"
 cd "$root"
-venv="${PADLAB_FRAMEWORKS_VENV:-$root/tests/fixtures/.venv}"
-if ! [ -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --upgrade pip
-fi
-"$venv/bin/pip" install --quiet -r tests/fixtures/requirements.txt
-export KERAS_HOME="$venv/keras-home" XDG_CACHE_HOME="$venv/cache"
 cargo build --release --quiet --bin padlab
 if [ "${1:-}" = "--answers" ]; then
   shift

@@ -6,14 +6,7 @@
 #   scripts/verify-models.sh                 # every model (about 15 minutes)
 #   scripts/verify-models.sh --only dcgan    # the models whose file name contains "dcgan"
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/frameworks-env.sh"
 cd "$root"
-venv="${PADLAB_FRAMEWORKS_VENV:-$root/tests/fixtures/.venv}"
-if ! [ -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --upgrade pip
-fi
-"$venv/bin/pip" install --quiet -r tests/fixtures/requirements.txt
-export KERAS_HOME="$venv/keras-home" XDG_CACHE_HOME="$venv/cache"
 cargo build --release --quiet --bin padlab
 exec "$venv/bin/python" tests/models/verify.py "$@"

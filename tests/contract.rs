@@ -5,6 +5,10 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+#[macro_use]
+#[path = "common/text.rs"]
+mod text;
+
 fn run_eval(input: &str) -> Vec<Value> {
     run("eval", input)
 }
@@ -108,22 +112,28 @@ fn a_last_line_without_newline_is_answered_too() {
     );
 }
 
+/// Runs a JSON Lines `command` on the issue's first example (Keras 'same' on 100x20), a line
+/// that is not JSON, and `last`: one answer per line, the middle one an error. Returns the
+/// first answer and the last.
+fn around_a_bad_line(command: &str, last: &str) -> (Value, Value) {
+    let out = run(command, &format!("{}\nnot json\n{last}\n", EXAMPLES[0].0));
+    assert_eq!(out.len(), 3, "one answer per line: {out:?}");
+    assert!(out[1]["error"].is_string(), "{}", out[1]);
+    (out[0].clone(), out[2].clone())
+}
+
 #[test]
 fn link_writes_the_permalink_query_line_by_line() {
-    let out = run(
+    let (keras, torch) = around_a_bad_line(
         "link",
-        "{\"op\":\"conv\",\"framework\":\"keras\",\"input\":[100,20],\"kernel\":[4,1],\"padding\":\"same\"}\n\
-         not json\n\
-         {\"op\":\"avg_pool\",\"framework\":\"torch\",\"input\":[7],\"kernel\":3,\"stride\":2,\"padding\":1,\"ceil_mode\":true,\"count_include_pad\":false}\n",
+        r#"{"op":"avg_pool","framework":"torch","input":[7],"kernel":3,"stride":2,"padding":1,"ceil_mode":true,"count_include_pad":false}"#,
     );
-    assert_eq!(out.len(), 3);
     assert_eq!(
-        out[0],
+        keras,
         json!({"query": "op=conv&fw=keras&in=100x20&k=4x1&p=same"})
     );
-    assert!(out[1]["error"].is_string(), "{}", out[1]);
     assert_eq!(
-        out[2],
+        torch,
         json!({"query": "op=avg_pool&fw=torch&in=7&k=3&s=2&p=1&ceil=1&cip=0"})
     );
 }
@@ -131,28 +141,21 @@ fn link_writes_the_permalink_query_line_by_line() {
 /// `padlab answer`: the lines at the top of the web app, per target, one JSON line per input.
 #[test]
 fn answer_writes_every_targets_lines_line_by_line() {
-    let out = run(
-        "answer",
-        "{\"op\":\"conv\",\"framework\":\"keras\",\"input\":[100,20],\"kernel\":[4,1],\"padding\":\"same\"}\n\
-         not json\n\
-         {\"op\":\"conv\",\"framework\":\"torch\",\"input\":[6,6],\"kernel\":5,\"stride\":2,\"padding\":2}\n",
-    );
-    assert_eq!(out.len(), 3);
+    let (keras, torch) = around_a_bad_line("answer", EXAMPLES[1].0);
     assert_eq!(
-        out[0]["torch"],
+        keras["torch"],
         json!({"lines": ["nn.Conv2d(C_in, C_out, (4, 1), padding='same')"], "native": true, "note": null})
     );
-    assert_eq!(out[0]["keras"]["native"], json!(true));
-    assert!(out[1]["error"].is_string(), "{}", out[1]);
+    assert_eq!(keras["keras"]["native"], json!(true));
     assert_eq!(
-        out[2]["keras"]["lines"],
+        torch["keras"]["lines"],
         json!([
             "layers.ZeroPadding2D(((2, 2), (2, 2)))",
             "layers.Conv2D(C_out, 5, strides=2, padding='valid')"
         ])
     );
     for target in ["torch", "keras", "tf", "onnx", "jax"] {
-        assert!(out[2][target]["lines"].is_array(), "{target}: {}", out[2]);
+        assert!(torch[target]["lines"].is_array(), "{target}: {torch}");
     }
 }
 
@@ -179,7 +182,7 @@ fn inverse_answers_every_way_or_why_none_line_by_line() {
             "pad_after": [3, 3], "pads_depend_on_input": false}]})
     );
     let none = out[2]["error"].as_str().expect("no padding shrinks 8 to 2");
-    assert!(none.contains("already [8]"), "{none}");
+    assert_contains!(none, "already [8]");
     let missing = out[3]["error"].as_str().expect("want is required");
     assert!(missing.starts_with("missing field `want`"), "{missing}");
     assert!(out[4]["error"].is_string());
@@ -234,7 +237,7 @@ fn code_with_layer_flags_prints_the_answer_and_every_target() {
         "",
     );
     assert!(ok);
-    assert!(out.contains("crop before: [0]\ncrop after: [1]"), "{out}");
+    assert_contains!(out, "crop before: [0]\ncrop after: [1]");
     assert_eq!(out.matches("# ---- ").count(), 1);
 }
 
@@ -242,16 +245,13 @@ fn code_with_layer_flags_prints_the_answer_and_every_target() {
 fn code_names_the_flag_that_does_not_parse_and_exits_non_zero() {
     let (ok, out, err) = padlab("code --framework torch --input abc --kernel 3", "");
     assert!(!ok && out.is_empty());
-    assert!(err.contains("--input:"), "{err}");
+    assert_contains!(err, "--input:");
     let (ok, _, err) = padlab(
         "code --framework torch --input 8 --kernel 3 --stride 2 --padding same",
         "",
     );
     assert!(!ok);
-    assert!(
-        err.contains("not supported for strided convolutions"),
-        "{err}"
-    );
+    assert_contains!(err, "not supported for strided convolutions");
     let (ok, _, err) = padlab("code", "{}");
     assert!(!ok && err.contains("--to is required"), "{err}");
 }
@@ -263,8 +263,11 @@ fn code_from_json_on_stdin_writes_a_check_script() {
         r#"{"op":"conv","framework":"torch","input":[6,6],"kernel":5,"stride":2,"padding":2}"#,
     );
     assert!(ok);
-    assert!(out.contains("def run_source_layer(x, w, b)"), "{out}");
-    assert!(out.contains("padlab self-check passed"), "{out}");
+    assert_contains!(
+        out,
+        "def run_source_layer(x, w, b)",
+        "padlab self-check passed"
+    );
 }
 
 /// Keras 3 on its backends (`backend` in JSON, `--backend`, `be` in links): where they part,
@@ -329,8 +332,7 @@ fn the_keras_backend_is_read_written_and_answered() {
         "",
     );
     assert!(ok);
-    assert!(out.contains("on the torch backend"), "{out}");
-    assert!(out.contains("replicate"), "{out}");
+    assert_contains!(out, "on the torch backend", "replicate");
     let (ok, _, err) = padlab(
         "code --framework torch --backend jax --input 8 --kernel 3",
         "",

@@ -2,13 +2,16 @@
 //! bytes, a zip without config.json: one clear `FileError` each, never a panic or a hang, in
 //! under a second for any file (the memory bound is tests/file_memory.rs).
 
-use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use padlab::model::file::onnx_graph::{InputSizes, to_graph};
 use padlab::model::file::{FileError, ModelFile, read_file};
 use proptest::prelude::*;
+
+#[path = "common/files.rs"]
+mod files;
+use files::{fixture_bytes, fixtures_in};
 
 #[path = "common/onnx_bytes.rs"]
 mod onnx_bytes;
@@ -26,27 +29,13 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn fixture(rel: &str) -> Vec<u8> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/files")
-        .join(rel);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
 /// Every fixture's bytes, read once.
 fn fixtures() -> &'static Vec<(String, Vec<u8>)> {
     static ALL: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut out = Vec::new();
         for dir in ["onnx", "keras", "h5"] {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/files")
-                .join(dir);
-            let mut paths: Vec<_> = std::fs::read_dir(&root)
-                .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-                .unwrap_or_default();
-            paths.sort();
-            for p in paths {
+            for p in fixtures_in(dir, &["onnx", "keras", "h5"]) {
                 if let Ok(b) = std::fs::read(&p) {
                     out.push((p.display().to_string(), b));
                 }
@@ -205,7 +194,7 @@ fn zero_bytes_and_not_a_model() {
 fn every_prefix_of_a_file_is_refused_or_read() {
     let _serial = serial();
     for name in ["onnx/conv2d_same_lower.onnx", "onnx/pad_then_conv.onnx"] {
-        let b = fixture(name);
+        let b = fixture_bytes(name);
         for n in 0..b.len() {
             read_all(&b[..n]);
         }
@@ -215,7 +204,7 @@ fn every_prefix_of_a_file_is_refused_or_read() {
         "keras/functional_residual.keras",
         "keras/functional_residual.h5",
     ] {
-        let b = fixture(name);
+        let b = fixture_bytes(name);
         for n in (0..b.len()).step_by(97) {
             let e = read_all(&b[..n]);
             if name.ends_with(".keras") {
@@ -228,7 +217,7 @@ fn every_prefix_of_a_file_is_refused_or_read() {
 #[test]
 fn a_zip_without_config_json() {
     let _serial = serial();
-    let mut b = fixture("keras/sequential_cnn.keras");
+    let mut b = fixture_bytes("keras/sequential_cnn.keras");
     assert_eq!(replace(&mut b, b"config.json", b"cOnfig.json"), 2);
     assert_eq!(
         read_all(&b),
@@ -327,12 +316,12 @@ fn huge_claimed_lengths() {
     );
 
     // HDF5: the root object header's address past the end.
-    let mut h = fixture("keras/sequential_cnn.h5");
+    let mut h = fixture_bytes("keras/sequential_cnn.h5");
     // Superblock version 0: the root entry's object header address at 24 + 5 * 8.
     h[64..72].copy_from_slice(&u64::MAX.to_le_bytes());
     assert!(matches!(read_all(&h), Some(FileError::Truncated { .. })));
     // An HDF5 file without model_config (a weights file).
-    let mut h = fixture("keras/sequential_cnn.h5");
+    let mut h = fixture_bytes("keras/sequential_cnn.h5");
     assert!(replace(&mut h, b"model_config", b"model_cOnfig") >= 1);
     assert_eq!(read_all(&h), Some(FileError::NoModelConfig));
 }

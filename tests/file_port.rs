@@ -4,7 +4,6 @@
 //! non-zero exit, quickly; a few ports are pinned (review with `cargo insta review`). That the
 //! ports compute what the file computes is `tests/files/verify.py`'s proof, in the frameworks.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -12,16 +11,17 @@ use padlab::core::Framework;
 use padlab::model::port::{PortOptions, port};
 use serde_json::Value;
 
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/files")
-        .join(rel)
-}
+#[path = "common/files.rs"]
+mod files;
+use files::{fixture, fixture_bytes, truth};
 
-fn truth(file: &str) -> Value {
-    let text = std::fs::read_to_string(fixture(&format!("truth/{file}.json"))).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
+#[path = "common/stack.rs"]
+mod stack;
+use stack::on_deep_stack;
+
+#[macro_use]
+#[path = "common/text.rs"]
+mod text;
 
 /// Runs `padlab port ARGS`: exit success, stdout, stderr, time taken.
 fn padlab(args: &[&str]) -> (bool, String, String, Duration) {
@@ -112,7 +112,7 @@ fn same_lower_files_put_the_odd_pad_before_as_onnx_runtime_does() {
         "--json",
     ]);
     let flags = t["layers"][0]["flags"].to_string();
-    assert!(flags.contains("SAME_LOWER"), "{flags}");
+    assert_contains!(flags, "SAME_LOWER");
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn free_sizes_need_input_and_the_error_says_so() {
     let path = fixture("onnx/dim_param_input.onnx");
     let (ok, out, err, _) = padlab(&[path.to_str().unwrap(), "--json"]);
     assert!(!ok && out.is_empty());
-    assert!(err.contains("--input"), "{err}");
+    assert_contains!(err, "--input");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     let given = truth_input("dim_param_input.onnx");
     assert!(onnx_rows_match_the_truth("dim_param_input.onnx", &["--input", &given]) >= 2);
@@ -186,9 +186,9 @@ fn keras_files_list_their_layers_by_name_with_keras_outputs() {
 fn bad_files_are_one_clear_line_and_a_failure_quickly() {
     let dir = std::env::temp_dir().join(format!("padlab-file-port-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let onnx = std::fs::read(fixture("onnx/torch_cnn_ts.onnx")).unwrap();
-    let keras = std::fs::read(fixture("keras/sequential_cnn.keras")).unwrap();
-    let h5 = std::fs::read(fixture("keras/sequential_cnn.h5")).unwrap();
+    let onnx = fixture_bytes("onnx/torch_cnn_ts.onnx");
+    let keras = fixture_bytes("keras/sequential_cnn.keras");
+    let h5 = fixture_bytes("keras/sequential_cnn.h5");
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("empty.onnx", Vec::new()),
         (
@@ -236,24 +236,19 @@ fn a_file_refused_by_onnx_runtime_is_refused_by_the_port_with_its_reason() {
     assert!(truth("convtranspose2d_output_padding_too_big.onnx")["error"].is_string());
     let (ok, _, err, _) = padlab(&[path.to_str().unwrap(), "--to", "torch"]);
     assert!(!ok, "ported a model ONNX Runtime refuses");
-    assert!(err.contains("output_padding"), "{err}");
+    assert_contains!(err, "output_padding");
 }
 
 /// A file's port as the library writes it (the path as the CLI would pass it, relative).
 fn file_port(rel: &str, target: Framework, check: bool) -> String {
     let rel = rel.to_string();
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || {
-            let bytes = std::fs::read(fixture(&rel)).unwrap();
-            let shown = format!("tests/files/{rel}");
-            let model = padlab::model::file::open(&bytes, None, &shown).unwrap();
-            let p = port(&model, target, PortOptions { check }).unwrap();
-            p.script.unwrap_or(p.code)
-        })
-        .unwrap()
-        .join()
-        .unwrap()
+    on_deep_stack(move || {
+        let bytes = fixture_bytes(&rel);
+        let shown = format!("tests/files/{rel}");
+        let model = padlab::model::file::open(&bytes, None, &shown).unwrap();
+        let p = port(&model, target, PortOptions { check }).unwrap();
+        p.script.unwrap_or(p.code)
+    })
 }
 
 #[test]
@@ -279,16 +274,19 @@ fn keras_file_with_a_nested_block_to_torch() {
 #[test]
 fn onnx_self_check_loads_the_file_given_or_its_own_path() {
     let script = file_port("onnx/conv2d_notset_asym.onnx", Framework::Jax, true);
-    assert!(script.contains("PATH = sys.argv[1] if len(sys.argv) > 1 else"));
-    assert!(script.contains("ort.InferenceSession"));
-    assert!(script.contains("tests/files/onnx/conv2d_notset_asym.onnx"));
+    assert_contains!(
+        script,
+        "PATH = sys.argv[1] if len(sys.argv) > 1 else",
+        "ort.InferenceSession",
+        "tests/files/onnx/conv2d_notset_asym.onnx"
+    );
     insta::assert_snapshot!(script);
 }
 
 #[test]
 fn keras_self_check_loads_the_file_with_keras() {
     let script = file_port("keras/keras2_sequential.h5", Framework::Tf, true);
-    assert!(script.contains("keras.saving.load_model(PATH, compile=False)"));
+    assert_contains!(script, "keras.saving.load_model(PATH, compile=False)");
 }
 
 /// Keras's `Normalization` (keras.applications put it first): statistics given in the
@@ -299,34 +297,49 @@ fn keras_self_check_loads_the_file_with_keras() {
 fn keras_normalization_files_port_with_their_statistics() {
     let config = "keras/normalization_config.keras";
     let torch = file_port(config, Framework::Torch, false);
-    assert!(
-        torch.contains("Standardize((1, 3, 1, 1), mean=[123.675, 116.28, 103.53]"),
-        "{torch}"
+    assert_contains!(
+        torch,
+        "Standardize((1, 3, 1, 1), mean=[123.675, 116.28, 103.53]"
     );
     // axis=(1, 3) with a (4, 1) mean: one value per row, broadcast over the channels.
-    assert!(torch.contains("Standardize((1, 4, 1, 1), mean=[0.5, -0.25, 0.0, 1.0]"));
+    assert_contains!(
+        torch,
+        "Standardize((1, 4, 1, 1), mean=[0.5, -0.25, 0.0, 1.0]"
+    );
     let keras = file_port(config, Framework::Keras, false);
-    assert!(keras.contains(
-        "layers.Normalization(axis=(1, 3), mean=[[0.5], [-0.25], [0.0], [1.0]], variance=[[2.0], [0.5], [1.0], [4.0]], name=\"norm_rows\")"
-    ));
-    assert!(keras.contains("layers.Normalization(axis=None, mean=0.25, variance=0.0"));
+    assert_contains!(
+        keras,
+        "layers.Normalization(axis=(1, 3), mean=[[0.5], [-0.25], [0.0], [1.0]], variance=[[2.0], [0.5], [1.0], [4.0]], name=\"norm_rows\")",
+        "layers.Normalization(axis=None, mean=0.25, variance=0.0"
+    );
     for target in [Framework::Tf, Framework::Jax] {
         let code = file_port(config, target, false);
-        assert!(code.contains(".maximum("), "{code}");
-        assert!(code.contains("1e-07)"), "{code}");
+        assert_contains!(code, ".maximum(", "1e-07)");
     }
     let adapted = "keras/normalization_adapted.keras";
     let script = file_port(adapted, Framework::Torch, true);
-    assert!(script.contains("Standardize((1, 3, 1, 1))"));
-    assert!(script.contains(".adapt_mean.assign(rng.uniform("));
-    assert!(script.contains(".finalize_state()"));
+    assert_contains!(
+        script,
+        "Standardize((1, 3, 1, 1))",
+        ".adapt_mean.assign(rng.uniform(",
+        ".finalize_state()"
+    );
     // NHWC statistics to the torch port's NCHW.
-    assert!(script.contains("np.transpose(as_numpy(v), (0, 3, 1, 2))"));
-    assert!(script.contains("model[0].mean.copy_(torch.from_numpy(mean))"));
+    assert_contains!(
+        script,
+        "np.transpose(as_numpy(v), (0, 3, 1, 2))",
+        "model[0].mean.copy_(torch.from_numpy(mean))"
+    );
     let script = file_port(adapted, Framework::Keras, true);
-    assert!(script.contains("model.get_layer(\"norm_rows\").adapt_mean.assign(mean.reshape("));
+    assert_contains!(
+        script,
+        "model.get_layer(\"norm_rows\").adapt_mean.assign(mean.reshape("
+    );
     let script = file_port(adapted, Framework::Jax, true);
-    assert!(script.contains("params[\"norm_all\"] = {\"mean\": mean, \"variance\": var}"));
+    assert_contains!(
+        script,
+        "params[\"norm_all\"] = {\"mean\": mean, \"variance\": var}"
+    );
     insta::assert_snapshot!(file_port(
         "keras/normalization_channels.h5",
         Framework::Torch,
@@ -348,11 +361,11 @@ fn keras_normalization_with_invert_is_read_and_refused_by_the_port_with_why() {
     for target in ["torch", "keras", "tf", "jax"] {
         let (ok, _, err, _) = padlab(&[path.to_str().unwrap(), "--to", target]);
         assert!(!ok, "{target}: ported");
-        assert!(
-            err.contains("denormalize: Normalization(invert=True)"),
-            "{err}"
+        assert_contains!(
+            err,
+            "denormalize: Normalization(invert=True)",
+            "not its inverse"
         );
-        assert!(err.contains("not its inverse"), "{err}");
     }
 }
 
@@ -372,13 +385,19 @@ fn convnext_layer_scale_and_stochastic_depth_are_read_and_ported() {
     assert!(kinds.contains(&"LayerScale") && kinds.contains(&"StochasticDepth"));
     let torch = file_port(file, Framework::Torch, true);
     // After the block's LayerNormalization and Dense layers the port holds the source's order.
-    assert!(torch.contains("self.block_0_layer_scale = LayerScale((1, 1, 1, 8))"));
-    assert!(torch.contains("self.block_0_stochastic_depth = nn.Identity()"));
-    assert!(torch.contains(".gamma.assign(rng.uniform(0.5, 1.5,"));
-    assert!(torch.contains("model.block_0_layer_scale.gamma.copy_(torch.from_numpy(gamma))"));
+    assert_contains!(
+        torch,
+        "self.block_0_layer_scale = LayerScale((1, 1, 1, 8))",
+        "self.block_0_stochastic_depth = nn.Identity()",
+        ".gamma.assign(rng.uniform(0.5, 1.5,",
+        "model.block_0_layer_scale.gamma.copy_(torch.from_numpy(gamma))"
+    );
     let keras = file_port(file, Framework::Keras, false);
-    assert!(keras.contains("class LayerScale(keras.layers.Layer):"));
-    assert!(keras.contains("LayerScale(name=\"block_1_layer_scale\")"));
+    assert_contains!(
+        keras,
+        "class LayerScale(keras.layers.Layer):",
+        "LayerScale(name=\"block_1_layer_scale\")"
+    );
     let tf = file_port(file, Framework::Tf, false);
-    assert!(tf.contains("x * params[\"block_0_layer_scale\"][\"gamma\"]"));
+    assert_contains!(tf, "x * params[\"block_0_layer_scale\"][\"gamma\"]");
 }

@@ -5,7 +5,6 @@
 //! output Keras computes for the layer it reads.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
 use padlab::core::Placement;
 use padlab::model::file::keras::{InputShape, KerasConfig, ModelClass};
@@ -14,34 +13,9 @@ use padlab::model::file::onnx_graph::{InputSizes, to_graph};
 use padlab::model::file::{Format, ModelFile, read_file};
 use serde_json::Value;
 
-fn files(dir: &str, ext: &[&str]) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/files")
-        .join(dir);
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| ext.contains(&x))
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-fn truth(path: &Path) -> Value {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    let t = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/files/truth")
-        .join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&t).unwrap_or_else(|e| panic!("{}: {e}", t.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", t.display()))
-}
+#[path = "common/files.rs"]
+mod files;
+use files::{fixture_bytes, fixtures_in, truth_of};
 
 /// The ops of the shape arithmetic exporters emit, which padlab folds into constants.
 const FOLDABLE: &[&str] = &[
@@ -79,7 +53,7 @@ fn ints(v: &Value) -> Option<Vec<i64>> {
 
 #[test]
 fn every_onnx_node_has_onnx_runtimes_shape_and_pads() {
-    let paths = files("onnx", &["onnx"]);
+    let paths = fixtures_in("onnx", &["onnx"]);
     assert!(
         paths.len() >= 40,
         "the fixtures are missing: {}",
@@ -88,7 +62,7 @@ fn every_onnx_node_has_onnx_runtimes_shape_and_pads() {
     let (mut shapes, mut pads, mut refusals, mut folded) = (0, 0, 0, 0);
     for path in &paths {
         let file = path.display();
-        let t = truth(path);
+        let t = truth_of(path);
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{file}: {e}"));
         let Ok(ModelFile::Onnx(model)) = read_file(&bytes) else {
             panic!("{file}: not read as ONNX");
@@ -179,9 +153,8 @@ fn every_onnx_node_has_onnx_runtimes_shape_and_pads() {
 
 #[test]
 fn the_shape_arithmetic_is_folded_and_the_pad_before_a_conv_flagged() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files/onnx");
     let read = |name: &str, sizes: InputSizes| {
-        let bytes = std::fs::read(root.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let bytes = fixture_bytes(&format!("onnx/{name}"));
         let Ok(ModelFile::Onnx(m)) = read_file(&bytes) else {
             panic!("{name}")
         };
@@ -228,7 +201,7 @@ fn the_shape_arithmetic_is_folded_and_the_pad_before_a_conv_flagged() {
     );
     assert_eq!(g.nodes.last().and_then(|n| n.shape()), Some(&vec![2, 5]));
     // value_info is a cross-check: a shape the file states wrongly is a note, not the shape.
-    let bytes = std::fs::read(root.join("conv2d_valid.onnx")).unwrap_or_default();
+    let bytes = fixture_bytes("onnx/conv2d_valid.onnx");
     let Ok(ModelFile::Onnx(mut m)) = read_file(&bytes) else {
         panic!("conv2d_valid.onnx")
     };
@@ -258,12 +231,12 @@ fn input_shape_of(c: &KerasConfig, out: &mut Vec<(String, Option<InputShape>)>) 
 
 #[test]
 fn every_keras_file_lists_keras_layers_and_their_wiring() {
-    let paths = files("keras", &["keras", "h5"]);
+    let paths = fixtures_in("keras", &["keras", "h5"]);
     assert!(paths.len() >= 6, "the fixtures are missing");
     let mut checked = 0;
     for path in &paths {
         let file = path.display();
-        let t = truth(path);
+        let t = truth_of(path);
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{file}: {e}"));
         let model = match read_file(&bytes) {
             Ok(ModelFile::Keras(k)) => k,
@@ -361,10 +334,7 @@ fn every_keras_file_lists_keras_layers_and_their_wiring() {
     }
     assert!(checked >= 5, "{checked} inputs checked");
     // Keras 2's wiring (nested lists), as tf_keras wrote it.
-    let bytes = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files/keras/keras2_functional.h5"),
-    )
-    .unwrap_or_default();
+    let bytes = fixture_bytes("keras/keras2_functional.h5");
     let Ok(ModelFile::Keras(k)) = read_file(&bytes) else {
         panic!("keras2_functional.h5")
     };
@@ -391,8 +361,7 @@ fn every_keras_file_lists_keras_layers_and_their_wiring() {
 
 #[test]
 fn the_other_ways_hdf5_stores_the_config() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files");
-    let read = |rel: &str| read_file(&std::fs::read(root.join(rel)).unwrap_or_default());
+    let read = |rel: &str| read_file(&fixture_bytes(rel));
     let Ok(ModelFile::Keras(reference)) = read("keras/sequential_cnn.h5") else {
         panic!("sequential_cnn.h5")
     };

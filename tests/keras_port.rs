@@ -7,7 +7,11 @@ use padlab::model::port::{PortOptions, Ported};
 
 #[path = "common/corpus.rs"]
 mod corpus;
-use corpus::{corpus_text, models_dir, port_paste};
+use corpus::{corpus_text, is_model, models_dir, port_paste};
+
+#[macro_use]
+#[path = "common/text.rs"]
+mod text;
 
 /// A corpus model ported to Keras, its `# padlab-input:` header as the input.
 fn keras_port(file: &str, check: bool) -> Result<Ported, String> {
@@ -25,56 +29,46 @@ fn script(file: &str) -> String {
 #[test]
 fn torch_resnet_stem_is_a_sequential_with_its_pads_as_layers() {
     let keras = code("torch_resnet_stem.py");
-    assert!(keras.contains("model = keras.Sequential(["), "{keras}");
+    assert_contains!(keras, "model = keras.Sequential([");
     // A max pool's padding is -inf, not zeros; torch's average counts its zero padding.
-    assert!(keras.contains("constant_values=float(\"-inf\")"), "{keras}");
-    assert!(
-        keras.contains("layers.ZeroPadding2D(((1, 1), (1, 1)), name=\"layer_4_pad\")"),
-        "{keras}"
+    assert_contains!(
+        keras,
+        "constant_values=float(\"-inf\")",
+        "layers.ZeroPadding2D(((1, 1), (1, 1)), name=\"layer_4_pad\")",
+        "momentum=0.9, epsilon=1e-05"
     );
-    assert!(keras.contains("momentum=0.9, epsilon=1e-05"), "{keras}");
     insta::assert_snapshot!(keras);
 }
 
 #[test]
 fn torch_transposed_crops_the_full_output() {
     let keras = code("torch_transposed.py");
-    assert!(
-        keras.contains("layers.Cropping2D(((4, 2), (4, 2))"),
-        "{keras}"
-    );
+    assert_contains!(keras, "layers.Cropping2D(((4, 2), (4, 2))");
     insta::assert_snapshot!(keras);
     // Transposed kernels are [k..., out, in] in Keras, [in, out, k...] in torch.
     let check = script("torch_transposed.py");
-    assert!(
-        check.contains(
-            "model.get_layer(\"layer_0\").set_weights([np.transpose(w, (2, 3, 1, 0)), b])"
-        ),
-        "{check}"
+    assert_contains!(
+        check,
+        "model.get_layer(\"layer_0\").set_weights([np.transpose(w, (2, 3, 1, 0)), b])"
     );
 }
 
 #[test]
 fn torch_reflect_pads_by_mode() {
     let keras = code("torch_reflect.py");
-    assert!(keras.contains("mode=\"reflect\""), "{keras}");
-    assert!(keras.contains("\"replicate\""), "{keras}");
-    assert!(keras.contains("\"circular\""), "{keras}");
+    assert_contains!(keras, "mode=\"reflect\"", "\"replicate\"", "\"circular\"");
     insta::assert_snapshot!(keras);
 }
 
 #[test]
 fn keras_toy_resnet_is_functional_with_the_sources_names() {
     let keras = code("keras_toy_resnet.py");
-    assert!(
-        keras.contains("inputs = keras.Input(shape=(32, 32, 3)"),
-        "{keras}"
+    assert_contains!(
+        keras,
+        "inputs = keras.Input(shape=(32, 32, 3)",
+        "layers.Add(name=\"add\")([x, max_pooling2d])",
+        "model = keras.Model(inputs, "
     );
-    assert!(
-        keras.contains("layers.Add(name=\"add\")([x, max_pooling2d])"),
-        "{keras}"
-    );
-    assert!(keras.contains("model = keras.Model(inputs, "), "{keras}");
     insta::assert_snapshot!(keras);
 }
 
@@ -92,19 +86,9 @@ fn layer_names(code: &str) -> Vec<String> {
 fn every_corpus_model_ports_to_keras_with_unique_layer_names() {
     let mut files: Vec<String> = std::fs::read_dir(models_dir())
         .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|f| f.ends_with(".py"))
-        .filter(|f| {
-            !matches!(
-                f.as_str(),
-                "verify.py"
-                    | "truth_torch.py"
-                    | "truth_keras.py"
-                    | "make_printouts.py"
-                    | "make_summaries.py"
-            )
-        })
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py") && is_model(p))
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
         .collect();
     files.sort();
     let mut ported = 0;

@@ -9,6 +9,10 @@ use padlab::model::port::PortOptions;
 mod corpus;
 use corpus::{corpus_text, port_paste};
 
+#[macro_use]
+#[path = "common/text.rs"]
+mod text;
+
 /// The port of a corpus model (its `# padlab-input:` and `# padlab-model:` headers honoured).
 fn ported(file: &str, target: Framework) -> String {
     ported_text(corpus_text(file), target)
@@ -25,22 +29,22 @@ fn ported_text(text: String, target: Framework) -> String {
 fn lenet_to_tf_flattens_channels_last_and_reorders_the_dense_weights_instead() {
     let tf = ported("torch_tutorial_nn_lenet.py", Framework::Tf);
     // No transpose back to NCHW before the flatten: the dense layer's columns are reordered.
-    assert!(!tf.contains("tf.transpose"), "{tf}");
-    assert!(tf.contains("def model(x, params):"), "{tf}");
+    assert_lacks!(tf, "tf.transpose");
+    assert_contains!(tf, "def model(x, params):");
     insta::assert_snapshot!(tf);
 }
 
 #[test]
 fn lenet_to_jax_is_lax_over_nchw_with_torch_layout_weights() {
     let jax = ported("torch_tutorial_nn_lenet.py", Framework::Jax);
-    assert!(jax.contains("(\"NCHW\", \"OIHW\", \"NCHW\")"), "{jax}");
+    assert_contains!(jax, "(\"NCHW\", \"OIHW\", \"NCHW\")");
     insta::assert_snapshot!(jax);
 }
 
 #[test]
 fn padding_layers_to_tf_crop_by_slicing_and_pad_explicitly() {
     let tf = ported("keras_padding_layers.py", Framework::Tf);
-    assert!(tf.contains("x = x[:, 1:, 2:-1]"), "{tf}");
+    assert_contains!(tf, "x = x[:, 1:, 2:-1]");
     insta::assert_snapshot!(tf);
 }
 
@@ -48,8 +52,8 @@ fn padding_layers_to_tf_crop_by_slicing_and_pad_explicitly() {
 fn padding_layers_to_jax_pad_and_crop_the_spatial_axes_of_nchw() {
     let jax = ported("keras_padding_layers.py", Framework::Jax);
     // The input arrives channels first: no transpose, the pads and crops move with the axes.
-    assert!(!jax.contains("jnp.transpose"), "{jax}");
-    assert!(jax.contains("x = x[:, :, 1:, 2:-1]"), "{jax}");
+    assert_lacks!(jax, "jnp.transpose");
+    assert_contains!(jax, "x = x[:, :, 1:, 2:-1]");
     insta::assert_snapshot!(jax);
 }
 
@@ -57,8 +61,8 @@ fn padding_layers_to_jax_pad_and_crop_the_spatial_axes_of_nchw() {
 fn transposed_convolutions_to_tf_and_jax_follow_their_single_layer_plans() {
     let tf = ported("torch_transposed.py", Framework::Tf);
     let jax = ported("torch_transposed.py", Framework::Jax);
-    assert!(tf.contains("tf.nn.conv_transpose"), "{tf}");
-    assert!(jax.contains("transpose_kernel=True"), "{jax}");
+    assert_contains!(tf, "tf.nn.conv_transpose");
+    assert_contains!(jax, "transpose_kernel=True");
     insta::assert_snapshot!("torch_transposed_tf", tf);
     insta::assert_snapshot!("torch_transposed_jax", jax);
 }
@@ -83,20 +87,14 @@ model = nn.Sequential(
     // One input channel per group: tf.nn.depthwise_conv2d, except strided and dilated (which
     // it gets wrong): one convolution per group from the [k..., in, mult] kernel, as for
     // other groups.
-    assert!(
-        tf.contains("tf.nn.depthwise_conv2d(x, params[\"layer_1\"][\"w\"]"),
-        "{tf}"
-    );
-    assert!(
-        tf.contains("tf.split(params[\"layer_2\"][\"w\"], 2, axis=-1)"),
-        "{tf}"
-    );
-    assert!(
-        tf.contains("tf.split(params[\"layer_3\"][\"w\"], 6, axis=-2)"),
-        "{tf}"
+    assert_contains!(
+        tf,
+        "tf.nn.depthwise_conv2d(x, params[\"layer_1\"][\"w\"]",
+        "tf.split(params[\"layer_2\"][\"w\"], 2, axis=-1)",
+        "tf.split(params[\"layer_3\"][\"w\"], 6, axis=-2)"
     );
     let jax = ported_text(paste.into(), Framework::Jax);
-    assert!(jax.contains("feature_group_count=6"), "{jax}");
+    assert_contains!(jax, "feature_group_count=6");
     let bias = jax.find("x + params[\"layer_0\"][\"b\"][:, None, None]");
     assert!(
         bias.is_some() || jax.contains("transpose_kernel=True) + params[\"layer_0\"]"),

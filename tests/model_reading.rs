@@ -10,11 +10,14 @@ use std::process::{Command, Stdio};
 use padlab::model::{Options, read};
 use proptest::prelude::*;
 
-/// A corpus model's source (`tests/models/<name>`).
-fn corpus(name: &str) -> String {
-    let path = format!("{}/tests/models/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+#[path = "common/corpus.rs"]
+mod corpus;
+use corpus::corpus_text;
+use corpus::stack::on_worker_stack;
+
+#[macro_use]
+#[path = "common/text.rs"]
+mod text;
 
 fn last_shape(src: &str, input: Option<Vec<i64>>) -> Option<Vec<i64>> {
     let m = read(src, &Options { input, model: None }).unwrap_or_else(|e| panic!("{e}"));
@@ -65,7 +68,7 @@ model = Net()
 /// functional guide's toy ResNet, whose dropped adds were issue 17's silent misread).
 #[test]
 fn a_keras_residual_keeps_every_add() {
-    let src = corpus("keras_toy_resnet.py");
+    let src = corpus_text("keras_toy_resnet.py");
     let m = read(&src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     let adds = m.graph.nodes.iter().filter(|n| n.kind == "Add").count();
     assert_eq!(
@@ -80,7 +83,7 @@ fn a_keras_residual_keeps_every_add() {
 /// What padlab does not translate is refused with the line and the framework's construct.
 #[test]
 fn a_refusal_names_the_line_and_the_construct() {
-    let src = corpus("refused/torch_segnet.py");
+    let src = corpus_text("refused/torch_segnet.py");
     let e = read(&src, &Options::default()).unwrap_err();
     assert!(e.line > 0, "{e}");
     assert!(
@@ -141,7 +144,7 @@ class Net(nn.Module):
 /// sub-models the error is Keras's own.
 #[test]
 fn a_model_class_without_call_is_read_through_its_sub_models() {
-    let src = corpus("keras_cvae.py");
+    let src = corpus_text("keras_cvae.py");
     let m = read(&src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         matches!(&m.origin, padlab::model::Origin::Code { build, .. } if build == "model.decoder")
@@ -246,7 +249,7 @@ fn a_lone_layer_is_the_model_and_a_required_argument_is_named() {
 /// change the tensor's shape by broadcasting is refused with its line.
 #[test]
 fn a_custom_layers_own_weights_give_shapes_not_a_guess() {
-    let src = corpus("keras_subclassed_blocks.py");
+    let src = corpus_text("keras_subclassed_blocks.py");
     let m = read(
         &src,
         &Options {
@@ -290,7 +293,7 @@ fn limits_stop_with_the_line() {
 /// `padlab port --json | head -c 1`: the closed pipe ends the CLI quietly.
 #[test]
 fn a_closed_pipe_ends_the_cli_quietly() {
-    let src = corpus("keras_toy_resnet.py");
+    let src = corpus_text("keras_toy_resnet.py");
     let mut child = Command::new(env!("CARGO_BIN_EXE_padlab"))
         .args(["port", "--to", "torch", "--check"])
         .stdin(Stdio::piped())
@@ -307,21 +310,8 @@ fn a_closed_pipe_ends_the_cli_quietly() {
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "{err}");
+    assert_lacks!(err, "panicked");
     assert!(out.status.success(), "{err}");
-}
-
-/// Runs `f` with the stack a release build's worker has (1 MB; debug frames are several times
-/// larger, so a debug build gets 8 MB): a deep paste must fail with Python's RecursionError
-/// there, not overflow the stack.
-fn on_worker_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let kb = if cfg!(debug_assertions) { 8192 } else { 1024 };
-    std::thread::Builder::new()
-        .stack_size(kb * 1024)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
 }
 
 /// Recursion in the paste, through functions, methods, lambdas, a module's forward and
@@ -420,7 +410,7 @@ fn normalization_statistics_are_read_with_their_shape_and_bounded() {
             panic!("read {bad}")
         };
         assert_eq!(line, 3 + lines, "{why}");
-        assert!(why.contains("ValueError"), "{why}");
+        assert_contains!(why, "ValueError");
     }
 }
 

@@ -22,25 +22,22 @@ impl Target for Jax {
     /// The porter's lines (`codegen::answer`), NCHW like the full code.
     fn answer(plan: &Plan<JaxPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
-        let arg = |p: &JaxPad| padding_arg(p).replace('"', "'");
         let dilations = |d: &[i64]| dilation_arg("rhs_dilation", d, tuple(d));
         answer_lines(&plan.steps, |step| {
             Some(match step {
-                Step::Pad { pairs, fill } => {
-                    format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
-                }
+                Step::Pad { pairs, fill } => format!("x = {}", pad_call("x", pairs, *fill)),
                 Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
                 Step::Conv(conv) => format!(
                     "lax.conv_general_dilated(x, w, {}, {}{}){}",
                     tuple(&shape.stride),
-                    arg(&conv.padding),
+                    padding_arg(&conv.padding),
                     dilations(&conv.dilation),
                     dilated_suffix(conv.dilated_kernel)
                 ),
                 // As the full code and the model port.
                 Step::ConvTranspose(t) => format!(
                     "{}{}",
-                    conv_transpose_call("x", "w", &shape.stride, t).replace('"', "'"),
+                    conv_transpose_call("x", "w", &shape.stride, t),
                     dilated_suffix(t.dilated_kernel)
                 ),
                 Step::Pool(p) if p.window == Window::Pool && !p.dilated() => pool_expr(
@@ -49,8 +46,7 @@ impl Target for Jax {
                     p.count_include_pad,
                     p.geometry(),
                     &window_padding(&p.padding),
-                )
-                .replace('"', "'"),
+                ),
                 _ => return None,
             })
         })
@@ -204,8 +200,7 @@ impl Spelling for JaxPad {
                     .map(|&k| (k - 1, 0))
                     .collect(),
             ),
-            Native::Symmetric(v) => JaxPad::Pairs(v.iter().map(|&p| (p, p)).collect()),
-            Native::Explicit(v) => JaxPad::Pairs(v.clone()),
+            Native::Symmetric(_) | Native::Explicit(_) => JaxPad::Pairs(form.pairs()?),
         })
     }
 }

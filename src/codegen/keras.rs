@@ -48,7 +48,7 @@ impl Target for Keras {
                 Step::Pad { pairs, fill } => {
                     format!(
                         "layers.Lambda(lambda t: {}){}",
-                        ops_pad("", pairs, *fill).replace('"', "'"),
+                        ops_pad("", pairs, *fill),
                         helper_note(*fill)
                     )
                 }

@@ -334,8 +334,7 @@ impl Spelling for OnnxPad {
             Native::Valid => Some(OnnxPad::Valid),
             Native::Same => Some(OnnxPad::SameUpper),
             Native::SameLower => Some(OnnxPad::SameLower),
-            Native::Symmetric(v) => Some(OnnxPad::Pads(v.iter().map(|&p| (p, p)).collect())),
-            Native::Explicit(v) => Some(OnnxPad::Pads(v.clone())),
+            Native::Symmetric(_) | Native::Explicit(_) => form.pairs().map(OnnxPad::Pads),
             Native::Causal => None,
         }
     }

@@ -51,6 +51,16 @@ pub enum Native {
 }
 
 impl Native {
+    /// The `(before, after)` pairs of a per-dimension padding (a symmetric pad is both); `None`
+    /// for a keyword.
+    pub fn pairs(&self) -> Option<Vec<(i64, i64)>> {
+        match self {
+            Native::Symmetric(v) => Some(v.iter().map(|&p| (p, p)).collect()),
+            Native::Explicit(v) => Some(v.clone()),
+            Native::Valid | Native::Same | Native::SameLower | Native::Causal => None,
+        }
+    }
+
     fn to_padding(&self) -> Padding {
         match self {
             Native::Valid => Padding::Valid,

@@ -33,15 +33,10 @@ impl Target for Tf {
     fn answer(plan: &Plan<TfPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let n = shape.ndim();
-        let arg = |p: &TfPad| padding_arg(p).replace('"', "'");
         answer_lines(&plan.steps, |step| {
             Some(match step {
                 Step::Pad { pairs, fill } => {
-                    format!(
-                        "{}{}",
-                        pad_line("", pairs, *fill).replace('"', "'"),
-                        helper_note(*fill)
-                    )
+                    format!("{}{}", pad_line("", pairs, *fill), helper_note(*fill))
                 }
                 Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 1, 1)),
                 Step::Conv(conv) => {
@@ -59,7 +54,7 @@ impl Target for Tf {
                     format!(
                         "tf.nn.conv{n}d(x, w, {stride}={}, padding={}{dilations}){}",
                         numbers(&shape.stride),
-                        arg(&conv.padding),
+                        padding_arg(&conv.padding),
                         dilated_suffix(conv.dilated_kernel)
                     )
                 }
@@ -67,7 +62,7 @@ impl Target for Tf {
                     "tf.nn.conv_transpose(x, w, [batch, {}, C_out], strides={}, padding={}{}){}",
                     join(t.output_or(&shape.output)),
                     short(&shape.stride),
-                    arg(&t.padding),
+                    padding_arg(&t.padding),
                     args(&[("dilations", short(&t.dilation), "1")]),
                     dilated_suffix(t.dilated_kernel)
                 ),
@@ -77,7 +72,7 @@ impl Target for Tf {
                         if p.max { "max" } else { "avg" },
                         short(&p.kernel),
                         short(&p.stride),
-                        arg(&p.padding)
+                        padding_arg(&p.padding)
                     )
                 }
                 _ => return None,
@@ -235,8 +230,7 @@ impl Spelling for TfPad {
         match form {
             Native::Valid => Some(TfPad::Valid),
             Native::Same => Some(TfPad::Same),
-            Native::Symmetric(v) => Some(TfPad::Pairs(v.iter().map(|&p| (p, p)).collect())),
-            Native::Explicit(v) => Some(TfPad::Pairs(v.clone())),
+            Native::Symmetric(_) | Native::Explicit(_) => form.pairs().map(TfPad::Pairs),
             Native::SameLower | Native::Causal => None,
         }
     }

@@ -44,15 +44,10 @@ impl Target for Torch {
     fn answer(plan: &Plan<TorchPad>) -> Vec<Line> {
         let shape = &plan.semantics.shape;
         let n = shape.ndim();
-        let pad = |p: &TorchPad| {
-            let value = padding_value(p).replace('"', "'");
-            ("padding", value, padding_default(plan, "0"))
-        };
+        let pad = |p: &TorchPad| ("padding", padding_value(p), padding_default(plan, "0"));
         answer_lines(&plan.steps, |step| {
             Some(match step {
-                Step::Pad { pairs, fill } => {
-                    format!("x = {}", pad_call("x", pairs, *fill).replace('"', "'"))
-                }
+                Step::Pad { pairs, fill } => format!("x = {}", pad_call("x", pairs, *fill)),
                 Step::Crop { pairs } => format!("x = x[{}]", crop_slices(pairs, 2, 0)),
                 Step::Conv(conv) => format!(
                     "nn.Conv{n}d(C_in, C_out, {}{}){}",

@@ -277,7 +277,8 @@ pub(crate) fn args(parts: &[(&str, String, &str)]) -> String {
 }
 
 /// A target's answer lines: `write` gives a step's one-line form, or `None` for a step with
-/// none (then the line says the full code spells it out).
+/// none (then the line says the full code spells it out). Answer lines quote with `'`, as
+/// people type a layer; the call writers they share with the full code quote with `"`.
 pub(crate) fn answer_lines<P>(
     steps: &[Step<P>],
     write: impl Fn(&Step<P>) -> Option<String>,
@@ -285,7 +286,7 @@ pub(crate) fn answer_lines<P>(
     steps
         .iter()
         .map(|step| match write(step) {
-            Some(text) => Line::written(step, text),
+            Some(text) => Line::written(step, text.replace('"', "'")),
             None => spelled_out(step),
         })
         .collect()

@@ -4,7 +4,8 @@ use super::answer::{Answer, Computed, Placement};
 use super::error::PadError;
 use super::geometry::{Geometry, explicit_pairs, narrow, onnx_conv_same, same_split, windows};
 use super::rules::{
-    Arg, check_pairs, default_padding, describe, keyword_refused, onnx_auto_pad, takes,
+    Arg, check_pairs, default_padding, keras_padding_keyword, keyword_refused, no_strided_dilation,
+    onnx_auto_pad, takes,
 };
 use super::spec::{Framework, LayerSpec, Op, Padding, PaddingMode};
 
@@ -113,27 +114,14 @@ fn validate(
             }
         }
         Framework::Keras => {
-            let ok = match padding {
-                Padding::Valid | Padding::Same => true,
-                Padding::Causal => n == 1,
-                _ => false,
-            };
-            if !ok {
-                return Err(PadError::not_accepted(
-                    fw,
-                    Op::Conv,
-                    format!("padding {}", describe(padding)),
-                    "The `padding` argument must be one of 'valid', 'same' ('causal' only in Conv1D); \
-                     pad explicitly with ZeroPaddingND first",
-                ));
-            }
-            if g.strided() && g.dilated() {
-                return Err(PadError::StrideWithDilation {
-                    framework: fw,
-                    stride: g.stride.clone(),
-                    dilation: g.dilation.clone(),
-                });
-            }
+            keras_padding_keyword(
+                Op::Conv,
+                padding,
+                n == 1,
+                "The `padding` argument must be one of 'valid', 'same' ('causal' only in Conv1D); \
+                 pad explicitly with ZeroPaddingND first",
+            )?;
+            no_strided_dilation(fw, g)?;
         }
         Framework::Tf => {
             if matches!(padding, Padding::SameLower | Padding::Causal) {

@@ -131,6 +131,15 @@ mod tests {
         onnx_spec_departure(spec, &answer)
     }
 
+    /// Asserts that `spec` departs from the spec and that the words say each of `parts`.
+    #[track_caller]
+    fn says(spec: &LayerSpec, parts: &[&str]) {
+        let said = departure(spec).expect("differs");
+        for part in parts {
+            assert!(said.contains(part), "no {part:?} in: {said}");
+        }
+    }
+
     #[test]
     fn agreeing_layers_say_nothing() {
         for op in [Op::Conv, Op::MaxPool, Op::AvgPool, Op::ConvTranspose] {
@@ -144,13 +153,13 @@ mod tests {
     #[test]
     fn a_dilated_same_pool_is_padded_with_the_undilated_kernel() {
         // The spec: k' = 5, total 4, (2, 2) and 5 outputs; the runtime: total 2, (1, 1), 3.
-        let spec = layer(Op::MaxPool, 5, 3, 1, 2, Padding::Same);
-        let said = departure(&spec).expect("differs");
-        assert!(said.contains("undilated"), "{said}");
-        assert!(said.contains("the spec pads (2, 2) and gives 5"), "{said}");
-        assert!(
-            said.contains("ONNX Runtime pads (1, 1) and gives 3"),
-            "{said}"
+        says(
+            &layer(Op::MaxPool, 5, 3, 1, 2, Padding::Same),
+            &[
+                "undilated",
+                "the spec pads (2, 2) and gives 5",
+                "ONNX Runtime pads (1, 1) and gives 3",
+            ],
         );
     }
 
@@ -158,20 +167,18 @@ mod tests {
     fn a_stride_above_the_window_keeps_a_negative_total() {
         // 16 elements, kernel 1, stride 4: the spec pads nothing; the runtime's conv splits
         // a total of -3 + 1.
-        let spec = layer(Op::Conv, 16, 1, 4, 1, Padding::Same);
-        let said = departure(&spec).expect("differs");
-        assert!(said.contains("negative"), "{said}");
-        assert!(said.contains("the spec pads (0, 0) and gives 4"), "{said}");
+        says(
+            &layer(Op::Conv, 16, 1, 4, 1, Padding::Same),
+            &["negative", "the spec pads (0, 0) and gives 4"],
+        );
     }
 
     #[test]
     fn a_same_transpose_narrower_than_its_stride_is_shorter() {
         // i = 4, k = 1, s = 2: the spec's output is 8, the runtime's full output 7.
-        let spec = layer(Op::ConvTranspose, 4, 1, 2, 1, Padding::Same);
-        let said = departure(&spec).expect("differs");
-        assert!(
-            said.contains("the spec gives 8, ONNX Runtime gives 7"),
-            "{said}"
+        says(
+            &layer(Op::ConvTranspose, 4, 1, 2, 1, Padding::Same),
+            &["the spec gives 8, ONNX Runtime gives 7"],
         );
     }
 }

@@ -6,7 +6,8 @@ use super::geometry::{
     Geometry, add, effective, explicit_pairs, mul, onnx_same, same_split, sub, windows,
 };
 use super::rules::{
-    Arg, check_pairs, default_padding, describe, keyword_refused, onnx_auto_pad, takes,
+    Arg, check_pairs, default_padding, keras_padding_keyword, keyword_refused, no_strided_dilation,
+    onnx_auto_pad, takes,
 };
 use super::spec::{Backend, Framework, LayerSpec, Op, Padding, PaddingMode};
 
@@ -209,12 +210,12 @@ fn validate(
             }
         }
         Framework::Keras => {
-            if !matches!(padding, Padding::Valid | Padding::Same) {
-                return refuse(
-                    format!("padding {}", describe(padding)),
-                    "padding must be 'valid' or 'same'; pad explicitly with ZeroPaddingND first",
-                );
-            }
+            keras_padding_keyword(
+                op,
+                padding,
+                false,
+                "padding must be 'valid' or 'same'; pad explicitly with ZeroPaddingND first",
+            )?;
             if g.dilated() {
                 return refuse(
                     "dilation".to_string(),
@@ -245,13 +246,7 @@ fn validate(
                         "tf.nn.pool takes explicit pairs in 2-D only (When padding is a list, it must be of size 4)",
                     );
                 }
-                if g.strided() {
-                    return Err(PadError::StrideWithDilation {
-                        framework: fw,
-                        stride: g.stride.clone(),
-                        dilation: g.dilation.clone(),
-                    });
-                }
+                no_strided_dilation(fw, g)?;
             } else if pairs.is_some() && !(op == Op::MaxPool && n <= 2) {
                 return refuse(
                     format!("explicit padding in {n}-D"),

@@ -1,7 +1,9 @@
 //! Rules that several ops share, written once: the default padding, which optional arguments a
-//! framework's layer takes, the checks on explicit pads, and a padding's text in messages.
+//! framework's layer takes, the checks on explicit pads, the paddings Keras takes, the layers
+//! that refuse a stride with a dilation, and a padding's text in messages.
 
 use super::error::PadError;
+use super::geometry::Geometry;
 use super::spec::{Framework, Op, Padding};
 
 /// The padding a layer has when none is given: `0` in torch and ONNX, `'valid'` elsewhere.
@@ -66,6 +68,39 @@ pub fn check_pairs(framework: Framework, op: Op, pairs: &[(i64, i64)]) -> Result
 /// A keyword padding the layer does not take, refused with the framework's hint.
 pub fn keyword_refused(fw: Framework, op: Op, padding: &Padding, hint: &str) -> PadError {
     PadError::not_accepted(fw, op, format!("padding={}", describe(padding)), hint)
+}
+
+/// Keras layers take `padding='valid'` or `'same'` (and `'causal'` where `causal` says so);
+/// anything else is refused with the layer's `hint`.
+pub fn keras_padding_keyword(
+    op: Op,
+    padding: &Padding,
+    causal: bool,
+    hint: &str,
+) -> Result<(), PadError> {
+    match padding {
+        Padding::Valid | Padding::Same => Ok(()),
+        Padding::Causal if causal => Ok(()),
+        _ => Err(PadError::not_accepted(
+            Framework::Keras,
+            op,
+            format!("padding {}", describe(padding)),
+            hint,
+        )),
+    }
+}
+
+/// Keras's convolutions and `tf.nn.pool` refuse a stride above 1 together with a dilation
+/// above 1.
+pub fn no_strided_dilation(framework: Framework, g: &Geometry) -> Result<(), PadError> {
+    if g.strided() && g.dilated() {
+        return Err(PadError::StrideWithDilation {
+            framework,
+            stride: g.stride.clone(),
+            dilation: g.dilation.clone(),
+        });
+    }
+    Ok(())
 }
 
 /// ONNX's `auto_pad` has no causal form, in any op.

@@ -7,7 +7,10 @@ use super::error::PadError;
 use super::geometry::{
     Geometry, add, ceil_div, explicit_pairs, mul, narrow, per_dim, sub, windows,
 };
-use super::rules::{check_pairs, default_padding, describe, keyword_refused, onnx_auto_pad};
+use super::rules::{
+    check_pairs, default_padding, keras_padding_keyword, keyword_refused, no_strided_dilation,
+    onnx_auto_pad,
+};
 use super::spec::{Backend, Framework, LayerSpec, Op, Padding, PaddingMode};
 
 const OP: Op = Op::ConvTranspose;
@@ -168,25 +171,19 @@ fn validate(
             }
         }
         Framework::Keras => {
-            if !matches!(padding, Padding::Valid | Padding::Same) {
-                return refuse(
-                    format!("padding {}", describe(padding)),
-                    "padding must be 'valid' or 'same'; crop with CroppingND for other amounts",
-                );
-            }
+            keras_padding_keyword(
+                OP,
+                padding,
+                false,
+                "padding must be 'valid' or 'same'; crop with CroppingND for other amounts",
+            )?;
             if requested {
                 return refuse(
                     "output_size".to_string(),
                     "the size follows from padding and output_padding",
                 );
             }
-            if g.strided() && g.dilated() {
-                return Err(PadError::StrideWithDilation {
-                    framework: fw,
-                    stride: g.stride.clone(),
-                    dilation: g.dilation.clone(),
-                });
-            }
+            no_strided_dilation(fw, g)?;
             if let Some(op) = output_padding
                 && op.iter().zip(&g.stride).any(|(p, s)| p >= s)
             {

@@ -121,27 +121,10 @@ pub struct Parsed {
 /// Reads one spec from a JSON value. `null` counts as absent.
 pub fn parse_spec(value: &Value) -> Result<Parsed, WireError> {
     let obj = value.as_object().ok_or(WireError::NotAnObject)?;
-    let get = |name: &str| obj.get(name).filter(|v| !v.is_null());
-    let op: Op = required_str(get("op"), "op")?.parse()?;
-    let framework: Framework = required_str(get("framework"), "framework")?.parse()?;
-    let input = match get("input") {
-        Some(v) => int_list(v, "input")?,
-        None => {
-            return Err(WireError::Missing {
-                field: "input",
-                hint: " (spatial sizes, e.g. [32, 32])",
-            });
-        }
-    };
-    let kernel = match get("kernel") {
-        Some(v) => dims(v, "kernel")?,
-        None => {
-            return Err(WireError::Missing {
-                field: "kernel",
-                hint: "",
-            });
-        }
-    };
+    let op: Op = required(obj, "op", "", named)?;
+    let framework: Framework = required(obj, "framework", "", named)?;
+    let input = required(obj, "input", " (spatial sizes, e.g. [32, 32])", int_list)?;
+    let kernel = required(obj, "kernel", "", dims)?;
     let mut spec = LayerSpec::new(op, framework, input, kernel);
     spec.stride = optional(obj, "stride", dims)?;
     spec.dilation = optional(obj, "dilation", dims)?;
@@ -332,22 +315,27 @@ fn optional<T>(
         .transpose()
 }
 
+/// A field the spec cannot do without, read by `read`; `hint` follows the word that it is missing.
+fn required<T>(
+    obj: &Map<String, Value>,
+    name: &'static str,
+    hint: &'static str,
+    read: impl FnOnce(&Value, &'static str) -> Result<T, WireError>,
+) -> Result<T, WireError> {
+    optional(obj, name, read)?.ok_or(WireError::Missing { field: name, hint })
+}
+
 /// A string field naming one of `T`'s values (`"reflect"`, `"torch"`).
 fn named<T: std::str::FromStr<Err = UnknownName>>(
     v: &Value,
     field: &'static str,
 ) -> Result<T, WireError> {
-    Ok(required_str(Some(v), field)?.parse()?)
-}
-
-fn required_str<'a>(v: Option<&'a Value>, field: &'static str) -> Result<&'a str, WireError> {
     match v {
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(WireError::NotAString {
+        Value::String(s) => Ok(s.parse()?),
+        other => Err(WireError::NotAString {
             field: field.into(),
             got: other.to_string(),
         }),
-        None => Err(WireError::Missing { field, hint: "" }),
     }
 }
 
@@ -466,6 +454,35 @@ mod tests {
         ] {
             let v = eval_line(line);
             assert!(v["error"].is_string(), "{line} -> {v}");
+        }
+    }
+
+    #[test]
+    fn a_required_field_absent_null_or_of_the_wrong_kind_is_named() {
+        for (line, error) in [
+            (r#"{"framework":"torch"}"#, "missing field `op`"),
+            (
+                r#"{"op":7,"framework":"torch"}"#,
+                "field `op` must be a string, got 7",
+            ),
+            (
+                r#"{"op":"conv","framework":null}"#,
+                "missing field `framework`",
+            ),
+            (
+                r#"{"op":"conv","framework":"torch","kernel":3}"#,
+                "missing field `input` (spatial sizes, e.g. [32, 32])",
+            ),
+            (
+                r#"{"op":"conv","framework":"torch","input":5,"kernel":3}"#,
+                "field `input` must be an array of integers, got 5",
+            ),
+            (
+                r#"{"op":"conv","framework":"torch","input":[5]}"#,
+                "missing field `kernel`",
+            ),
+        ] {
+            assert_eq!(eval_line(line)["error"], error, "{line}");
         }
     }
 }

@@ -17,55 +17,15 @@ import json
 import os
 import subprocess
 import sys
-import traceback
 from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "common"))
+from frameworks_worker import Worker, failure, passed  # noqa: E402
+
 TARGETS = ["torch", "keras", "tf", "onnx", "jax"]
 OPS = ["conv", "conv_transpose", "max_pool", "avg_pool"]
-
-
-def serve():
-    """Worker: reads script paths, runs each, answers one JSON line."""
-    import io
-    import contextlib
-    import warnings
-    warnings.filterwarnings("ignore")
-    for line in sys.stdin:
-        path = line.strip()
-        out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
-                exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
-            answer = {"ok": "self-check passed" in out.getvalue()}
-            if not answer["ok"]:
-                answer["error"] = "no pass line: " + out.getvalue()[-300:]
-        except BaseException as e:  # noqa: BLE001 - every failure is a result
-            answer = {"ok": False, "error": f"{type(e).__name__}: {str(e)[:500]}",
-                      "where": traceback.format_exc().splitlines()[-3:-1]}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-
-
-class Worker:
-    """Runs scripts in a child process on one Keras backend (fixed when keras is imported)."""
-
-    def __init__(self, backend="tensorflow"):
-        self.backend = backend
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND=backend, JAX_PLATFORMS="cpu")
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-
-    def run(self, path):
-        self.proc.stdin.write(path + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if line:
-            return json.loads(line)
-        code = self.proc.wait()
-        self.__init__(self.backend)
-        return {"ok": False, "error": f"worker crashed (exit {code})"}
 
 
 # The seeds' scenarios, always checked (../shared/seeds in the project's history).
@@ -100,8 +60,6 @@ def sources(per_file, only_ops, only_fws, fixtures):
 
 
 def main():
-    if sys.argv[1:] == ["--worker"]:
-        return serve()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--padlab", default=os.path.join(ROOT, "target/release/padlab"))
     ap.add_argument("--per-file", type=int, default=30)
@@ -123,7 +81,7 @@ def main():
     targets = args.targets.split(",")
     backends = args.keras_backends.split(",")
     workers = {b: Worker(b) for b in backends}
-    passed, failed = Counter(), Counter()
+    passes, failed = Counter(), Counter()
     failures = []
     for i, spec in enumerate(specs):
         for target in targets:
@@ -149,21 +107,21 @@ def main():
                 if backend not in workers:
                     workers[backend] = Worker(backend)
                 result = workers[backend].run(path)
-                if result["ok"]:
-                    passed[key] += 1
+                if passed(result):
+                    passes[key] += 1
                     os.remove(path)
                 else:
                     failed[key] += 1
-                    failures.append((spec, f"{target} on {backend}", result["error"] + " " + " | ".join(result.get("where", [])) + f" [{path}]"))
+                    failures.append((spec, f"{target} on {backend}", failure(result) + " " + " | ".join(result.get("where", [])) + f" [{path}]"))
         if (i + 1) % 50 == 0:
-            print(f"  {i + 1}/{len(specs)} layers, {sum(passed.values())} passed, {sum(failed.values())} failed", flush=True)
+            print(f"  {i + 1}/{len(specs)} layers, {sum(passes.values())} passed, {sum(failed.values())} failed", flush=True)
     for spec, target, why in failures[: args.show]:
         print(f"FAIL {json.dumps(spec)} -> {target}\n     {why[:700]}")
     print("\nsource -> target, op: passed/total")
-    for key in sorted(set(passed) | set(failed)):
-        total = passed[key] + failed[key]
-        print(f"  {key[0]:12} -> {key[1]:16} {key[2]:15} {passed[key]:4}/{total}")
-    total_pass, total_fail = sum(passed.values()), sum(failed.values())
+    for key in sorted(set(passes) | set(failed)):
+        total = passes[key] + failed[key]
+        print(f"  {key[0]:12} -> {key[1]:16} {key[2]:15} {passes[key]:4}/{total}")
+    total_pass, total_fail = sum(passes.values()), sum(failed.values())
     print(f"\n{len(specs)} layers x {len(targets)} targets (Keras scripts on {', '.join(backends)}): "
           f"{total_pass} passed, {total_fail} failed")
     return 1 if total_fail else 0

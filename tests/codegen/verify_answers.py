@@ -161,7 +161,7 @@ def main():
                 workers[backend] = verify.Worker(backend)
             worker = workers[backend]
             result = worker.run(path)
-            if result["ok"]:
+            if verify.passed(result):
                 counts[f"{target}: passed"] += 1
             else:
                 counts[f"{target}: FAILED"] += 1
@@ -172,12 +172,9 @@ def main():
     for key, value in sorted(counts.items()):
         print(f"  {key}: {value}")
     for path, lines, result in failures[:args.show]:
-        print(f"FAILED {path}\n  {lines}\n  {result.get('error')}\n  {result.get('where', '')}")
+        print(f"FAILED {path}\n  {lines}\n  {verify.failure(result)}\n  {result.get('where', '')}")
     sys.exit(1 if failures else 0)
 
 
 if __name__ == "__main__":
-    if "--worker" in sys.argv:
-        verify.serve()
-    else:
-        main()
+    main()

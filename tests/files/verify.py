@@ -16,59 +16,20 @@ the end of the run. Run it through scripts/verify-files.sh.
 """
 
 import argparse
-import contextlib
 import glob
-import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "common"))
+from frameworks_worker import Worker, failure, passed  # noqa: E402
+
 TARGETS = ["torch", "keras", "tf", "jax"]
 PADLAB = os.path.join(ROOT, "target", "release", "padlab")
-
-
-def serve():
-    """Worker: reads `script<TAB>model file` lines, runs each script with the file as argv[1]."""
-    import warnings
-    warnings.filterwarnings("ignore")
-    for line in sys.stdin:
-        script, model = line.rstrip("\n").split("\t")
-        out = io.StringIO()
-        try:
-            if "keras" in sys.modules:
-                sys.modules["keras"].backend.clear_session()
-            sys.argv = [script, model]
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-                exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__"})
-            answer = {"ok": True, "out": out.getvalue()[-4000:]}
-        except BaseException as e:  # noqa: BLE001 - every failure is a result
-            answer = {"ok": False, "out": out.getvalue()[-1000:],
-                      "error": f"{type(e).__name__}: {str(e)[:600]}",
-                      "where": traceback.format_exc().splitlines()[-4:-1]}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-
-
-class Worker:
-    def __init__(self):
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND="tensorflow", JAX_PLATFORMS="cpu")
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-
-    def run(self, script, model):
-        self.proc.stdin.write(f"{script}\t{model}\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            self.proc.wait()
-            self.__init__()
-            return {"ok": False, "error": "the worker crashed (a framework abort)"}
-        return json.loads(line)
 
 
 def padlab(args):
@@ -148,7 +109,7 @@ def main():
     worker = None if args.no_checks else Worker()
     tmp = tempfile.mkdtemp(prefix="padlab-files-")
     equal, differ, unread, rows_compared, folded_total = 0, 0, 0, 0, 0
-    passed = {t: 0 for t in TARGETS}
+    passes = {t: 0 for t in TARGETS}
     failed = {t: [] for t in TARGETS}
     refused = {t: [] for t in TARGETS}
     for path in files:
@@ -183,24 +144,21 @@ def main():
             with open(script, "w") as f:
                 f.write(out)
             r = worker.run(script, path)
-            if r["ok"] and "padlab self-check passed" in r["out"]:
-                passed[target] += 1
+            if passed(r):
+                passes[target] += 1
                 print(f"  {target:5} passed")
             else:
                 failed[target].append(base)
-                print(f"  {target:5} FAILED: {r.get('error', r['out'][-300:])} {r.get('where', '')}  ({script})")
+                print(f"  {target:5} FAILED: {failure(r)} {r.get('where', '')}  ({script})")
     print()
     print(f"tables: {equal} of {len(files)} files equal to the truth ({rows_compared} rows compared, "
           f"{folded_total} shape-arithmetic nodes folded), {differ} differ, {unread} unread")
     if worker is not None:
         for t in TARGETS:
-            print(f"{t:5}: {passed[t]} passed, {len(failed[t])} failed, {len(refused[t])} refused by padlab")
+            print(f"{t:5}: {passes[t]} passed, {len(failed[t])} failed, {len(refused[t])} refused by padlab")
     bad = differ + unread + sum(len(v) for v in failed.values())
     sys.exit(1 if bad else 0)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:
-        serve()
-    else:
-        main()
+    main()

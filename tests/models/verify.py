@@ -17,61 +17,22 @@ imported; a crash is a failure, not the end of the run. Run it through scripts/v
 """
 
 import argparse
-import contextlib
 import glob
-import io
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "common"))
+from frameworks_worker import Worker, failure, passed  # noqa: E402
+
 TARGETS = ["torch", "keras", "tf", "jax"]
 PADLAB = os.path.join(ROOT, "target", "release", "padlab")
 NOT_MODELS = ("verify.py", "truth_torch.py", "truth_keras.py", "make_printouts.py", "make_summaries.py")
-
-
-def serve():
-    """Worker: reads script paths, runs each, answers one JSON line with what it printed."""
-    import warnings
-    warnings.filterwarnings("ignore")
-    for line in sys.stdin:
-        path = line.strip()
-        out = io.StringIO()
-        try:
-            if "keras" in sys.modules:
-                sys.modules["keras"].backend.clear_session()
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-                exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
-            answer = {"ok": True, "out": out.getvalue()[-4000:]}
-        except BaseException as e:  # noqa: BLE001 - every failure is a result
-            answer = {"ok": False, "out": out.getvalue()[-1000:],
-                      "error": f"{type(e).__name__}: {str(e)[:600]}",
-                      "where": traceback.format_exc().splitlines()[-4:-1]}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-
-
-class Worker:
-    def __init__(self, keras_backend="tensorflow"):
-        self.keras_backend = keras_backend
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND=keras_backend, JAX_PLATFORMS="cpu")
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-
-    def run(self, path):
-        self.proc.stdin.write(path + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            self.proc.wait()
-            self.__init__(self.keras_backend)
-            return {"ok": False, "error": "the worker crashed (a framework abort)"}
-        return json.loads(line)
 
 
 def padlab(args, stdin):
@@ -161,7 +122,6 @@ def compare_keras(table, record):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--worker", action="store_true")
     parser.add_argument("--only", help="substrings of the model file names to run, comma-separated")
     parser.add_argument("--no-checks", action="store_true", help="compare tables only")
     parser.add_argument("--targets", default=",".join(TARGETS))
@@ -169,9 +129,6 @@ def main():
                         help="the backend the self-check scripts run Keras on (the referee stays on TensorFlow)")
     parser.add_argument("--dir", default=HERE, help="the models' folder (ops/ holds one small model per ported operation)")
     args = parser.parse_args()
-    if args.worker:
-        serve()
-        return
     files = sorted(glob.glob(os.path.join(args.dir, "*.py")) + glob.glob(os.path.join(args.dir, "printed_*.txt")) + glob.glob(os.path.join(args.dir, "summary_*.txt")))
     only = [o for o in (args.only or "").split(",") if o]
     files = [f for f in files if os.path.basename(f) not in NOT_MODELS and (not only or any(o in os.path.basename(f) for o in only))]
@@ -235,10 +192,10 @@ def main():
             with open(script_path, "w") as f:
                 f.write(script)
             r = worker.run(script_path)
-            passed = r["ok"] and "padlab self-check passed" in r.get("out", "")
-            line = next((l for l in r.get("out", "").splitlines() if "self-check passed" in l), "")
-            print(f"   -> {target:<6} {'passed' if passed else 'FAILED'} {line[len('padlab self-check passed: '):] if passed else r.get('error', '')[:300]}")
-            if passed:
+            ok = passed(r)
+            line = next((l for l in r["out"].splitlines() if "self-check passed" in l), "")
+            print(f"   -> {target:<6} {'passed' if ok else 'FAILED'} {line[len('padlab self-check passed: '):] if ok else failure(r)[:300]}")
+            if ok:
                 counts["passed"] += 1
                 by_pair[pair][0] += 1
             else:
