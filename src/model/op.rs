@@ -13,6 +13,11 @@ pub enum Activation {
     Relu,
     /// `min(max(x, 0), 6)` (torch `ReLU6`, Keras `ReLU(max_value=6)`, ONNX `Clip(0, 6)`).
     Relu6,
+    /// `min(max(x, lo), hi)`, both bounds finite (torch `clamp`/`Hardtanh`, ONNX `Clip`).
+    Clip {
+        lo: f64,
+        hi: f64,
+    },
     /// With its negative slope.
     LeakyRelu(f64),
     /// With its alpha.

@@ -1008,6 +1008,9 @@ fn torch_op(
                 b.float("max_val")?.unwrap_or(1.0),
             ) {
                 (lo, hi) if lo == 0.0 && hi == 6.0 => Op::Activation(Activation::Relu6),
+                (lo, hi) if lo.is_finite() && hi.is_finite() => {
+                    Op::Activation(Activation::Clip { lo, hi })
+                }
                 (lo, hi) => return Err(b.untranslated(format!("Hardtanh({lo}, {hi})"))),
             }
         }

@@ -554,6 +554,13 @@ pub fn tensor_method(
                     apply(it, t, Op::Activation(Activation::Relu6), name, site)?
                 }
                 (Some(0.0), None) => apply(it, t, Op::Activation(Activation::Relu), name, site)?,
+                (Some(lo), Some(hi)) if lo.is_finite() && hi.is_finite() => apply(
+                    it,
+                    t,
+                    Op::Activation(Activation::Clip { lo, hi }),
+                    name,
+                    site,
+                )?,
                 _ => {
                     return Err(unsupported(
                         line,

@@ -159,6 +159,7 @@ fn activation(a: Activation, x: &str) -> String {
     match a {
         Activation::Relu => format!("jax.nn.relu({x})"),
         Activation::Relu6 => format!("jax.nn.relu6({x})"),
+        Activation::Clip { lo, hi } => format!("jnp.clip({x}, {}, {})", float(lo), float(hi)),
         Activation::LeakyRelu(s) => format!("jax.nn.leaky_relu({x}, {})", float(s)),
         Activation::Elu(1.0) => format!("jax.nn.elu({x})"),
         Activation::Elu(a) => format!("jax.nn.elu({x}, {})", float(a)),

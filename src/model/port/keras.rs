@@ -326,6 +326,9 @@ fn activation_layer(a: Activation) -> (String, Vec<String>) {
         Activation::Sqrt => lambda("keras.ops.sqrt(t)"),
         Activation::Abs => lambda("keras.ops.abs(t)"),
         Activation::Neg => lambda("keras.ops.negative(t)"),
+        Activation::Clip { lo, hi } => {
+            lambda(&format!("keras.ops.clip(t, {}, {})", float(lo), float(hi)))
+        }
         other => (
             "layers.Activation".into(),
             vec![format!(

@@ -196,6 +196,9 @@ fn activation(a: Activation, x: &str) -> String {
     match a {
         Activation::Relu => format!("tf.nn.relu({x})"),
         Activation::Relu6 => format!("tf.nn.relu6({x})"),
+        Activation::Clip { lo, hi } => {
+            format!("tf.clip_by_value({x}, {}, {})", float(lo), float(hi))
+        }
         Activation::LeakyRelu(s) => format!("tf.nn.leaky_relu({x}, alpha={})", float(s)),
         Activation::Elu(1.0) => format!("tf.nn.elu({x})"),
         Activation::Elu(a) => format!("tf.where({x} > 0, {x}, {} * tf.math.expm1({x}))", float(a)),

@@ -102,6 +102,7 @@ pub fn activation(a: Activation) -> String {
     match a {
         Activation::Relu => "nn.ReLU()".into(),
         Activation::Relu6 => "nn.ReLU6()".into(),
+        Activation::Clip { lo, hi } => format!("nn.Hardtanh({}, {})", float(lo), float(hi)),
         Activation::LeakyRelu(s) => format!("nn.LeakyReLU({})", float(s)),
         Activation::Elu(1.0) => "nn.ELU()".into(),
         Activation::Elu(a) => format!("nn.ELU({})", float(a)),
@@ -130,6 +131,7 @@ fn activation_call(a: Activation, x: &str) -> String {
     match a {
         Activation::Relu => format!("F.relu({x})"),
         Activation::Relu6 => format!("F.relu6({x})"),
+        Activation::Clip { lo, hi } => format!("torch.clamp({x}, {}, {})", float(lo), float(hi)),
         Activation::LeakyRelu(s) => format!("F.leaky_relu({x}, {})", float(s)),
         Activation::Elu(a) => format!("F.elu({x}, {})", float(a)),
         Activation::Selu => format!("F.selu({x})"),
