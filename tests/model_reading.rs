@@ -245,8 +245,9 @@ fn a_lone_layer_is_the_model_and_a_required_argument_is_named() {
 
 /// A custom layer's own weights (`add_weight`) in `x * self.gamma` and in
 /// `ops.matmul(x, self.w) + self.b` are read for their shapes (Keras's: 57 operations of the
-/// subclassed ResNet equal), not counted as parameters padlab knows; a weight that would
-/// change the tensor's shape by broadcasting is refused with its line.
+/// subclassed ResNet equal); a scale per channel is Keras's LayerScale, counted and ported
+/// (the parameter count is Keras's own, 699,306); a weight that would change the tensor's
+/// shape by broadcasting is refused with its line.
 #[test]
 fn a_custom_layers_own_weights_give_shapes_not_a_guess() {
     let src = corpus_text("keras_subclassed_blocks.py");
@@ -260,7 +261,7 @@ fn a_custom_layers_own_weights_give_shapes_not_a_guess() {
     .unwrap_or_else(|e| panic!("{e}"));
     let out = m.graph.outputs[0];
     assert_eq!(m.graph.node(out.node).shape(), Some(&vec![2, 10]));
-    assert_eq!(m.params, None);
+    assert_eq!(m.params, Some(699_306));
     let dense = "import keras\nfrom keras import layers, ops\nclass MyDense(layers.Layer):\n    def __init__(self, units):\n        super().__init__()\n        self.units = units\n    def build(self, input_shape):\n        self.w = self.add_weight(shape=(input_shape[-1], self.units))\n        self.b = self.add_weight(shape=(self.units,))\n    def call(self, x):\n        return ops.matmul(x, self.w) + self.b\ninp = keras.Input(shape=(12,))\nmodel = keras.Model(inp, MyDense(5)(inp))\n";
     let m = read(dense, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     let out = m.graph.outputs[0];

@@ -115,6 +115,9 @@ pub fn node_path(it: &mut Interp, layer: Option<&Rc<Layer>>, function: Option<&s
         (None, Some("input")) => {
             return parts.last().cloned().unwrap_or_else(|| "input".into());
         }
+        // The whole computation of the custom layer it is in (LayerScale's `inputs *
+        // self.gamma`): named as that layer, whose weights it uses.
+        (None, Some("")) if !parts.is_empty() => return parts.join("/"),
         (None, Some(f)) if !inside_custom_layer(it) => auto_name(it, f),
         (None, Some(f)) => f.to_string(),
         (None, None) => "op".into(),

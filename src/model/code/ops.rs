@@ -154,6 +154,28 @@ pub fn with_weight(
 pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site) -> Ev<Value> {
     let line = site.line;
     if let (Value::Tensor(t), Value::Weight(w)) | (Value::Weight(w), Value::Tensor(t)) = (&a, &b) {
+        // A learned scale per channel (`inputs * self.gamma`, gamma shaped like the last
+        // axis): Keras's LayerScale.
+        if bin == Binary::Mul
+            && t.framework == Framework::Keras
+            && let (Some(s), [c]) = (&t.shape, w.shape.as_slice())
+            && s.last() == Some(c)
+        {
+            let out = it.record(
+                Op::LayerScale { features: Some(*c) },
+                "LayerScale",
+                std::slice::from_ref(t),
+                t.framework,
+                site,
+                None,
+                Some(""),
+            )?;
+            let out = out
+                .into_iter()
+                .next()
+                .ok_or_else(|| unsupported(line, "an operation without an output"))?;
+            return Ok(Value::Tensor(out));
+        }
         let name = binary_name(bin, t.framework);
         return with_weight(it, t, w, false, name, site);
     }

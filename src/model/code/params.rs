@@ -111,6 +111,8 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
             let c = features.or_else(channels)?;
             if *affine { 2 * c } else { 0 }
         }
+        // One learned scale per element of the last axis.
+        Op::LayerScale { features } => features.or_else(|| input?.last().copied())?,
         // Weights padlab does not know the layout of (a Normalization's statistics).
         Op::Opaque { .. } => return None,
         _ => 0,
