@@ -1000,16 +1000,18 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ],
         ("lambda", None) => &["function", "output_shape", "mask", "arguments"],
         ("identity", None) => &[],
-        (
-            "lstm" | "gru" | "simplernn" | "bidirectional" | "timedistributed"
-            | "multiheadattention" | "convlstm",
-            _,
-        ) => {
+        ("lstm" | "gru" | "simplernn" | "bidirectional" | "multiheadattention" | "convlstm", _) => {
             return Err(unsupported(
                 line,
                 format!(
                     "{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)"
                 ),
+            ));
+        }
+        ("timedistributed", None) => {
+            return Err(unsupported(
+                line,
+                "layers.TimeDistributed (a layer applied to every step of a sequence) is not translated by padlab",
             ));
         }
         _ => {
