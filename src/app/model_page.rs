@@ -92,6 +92,7 @@ pub fn start() {
         let _ = section.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
     }
     listener.forget();
+    warm_faces();
     start_link();
     // A file dropped while this module was loading (`model_view::load` kept it).
     if let Ok(f) = dom::property(&section, DROPPED).dyn_into::<web_sys::File>() {
@@ -105,6 +106,25 @@ pub fn start() {
     if !packed_model(&hash).is_empty() {
         send(|id| Request::Unpack { id, fragment: hash }, None);
     }
+}
+
+/// Shows the shell's words in the output's font faces one a frame, then removes them: the
+/// first layout in each face (a synchronous call to the browser process on Linux, which waits
+/// while the machine is busy) then happens as the view opens, one face a frame, and not in the
+/// frames that show a pasted model.
+fn warm_faces() {
+    next_frame(|| {
+        let Some(faces) = by_id("model-faces") else {
+            return;
+        };
+        match faces.query_selector("[hidden]").ok().flatten() {
+            Some(word) => {
+                let _ = word.remove_attribute("hidden");
+                warm_faces();
+            }
+            None => faces.remove(),
+        }
+    });
 }
 
 fn start_link() {
@@ -176,7 +196,9 @@ fn receive(reply: Reply) {
             mut pieces,
             fragment: packed,
         } if id == model => {
-            // The head at once, the rows and code a frame at a time; the address follows.
+            // The address first (it makes the page's style current: before the head, that is
+            // no work), then the head at once, the rows and code a frame at a time.
+            write_packed(&packed);
             set_output(&markup);
             // First a piece for no element: the head is laid out in a frame of its own.
             pieces.insert(0, Piece::default());
@@ -190,7 +212,6 @@ fn receive(reply: Reply) {
                 tabs::select(&tab);
             }
             pump();
-            write_packed(&packed);
         }
         // A model link read back, or an example's text: it fills the fields.
         Reply::Unpack {

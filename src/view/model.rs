@@ -88,6 +88,30 @@ pub fn shell() -> Markup {
         div id="model-output" aria-live="polite" {
             p.muted { "Paste a model, or pick an example." }
         }
+        (faces())
+    }
+}
+
+/// A word in each font face the output is written in and the shell is not (the code, its
+/// keywords and comments, a heading, the table's head, cells and code, a flag), each hidden.
+/// The first layout of text in a new face waits for the browser process (on Linux, a
+/// synchronous call per face: 14 to 103 ms measured under load), so the view shows them one a
+/// frame after it opens (`model_page`), not in the first frames of a pasted model's output;
+/// then it removes them. Never seen (no visibility) nor read (`aria-hidden`).
+fn faces() -> Markup {
+    html! {
+        div.model-faces id="model-faces" aria-hidden="true" {
+            h3 hidden { "a" }
+            div.model-code {
+                pre hidden { code { "a" } }
+                pre hidden { code { span.kw { "a" } } }
+                pre hidden { code { span.com { "a" } } }
+            }
+            table.model hidden { thead { tr { th { "a" } } } }
+            table.model hidden { tbody { tr { td { "a" } } } }
+            table.model hidden { tbody { tr { td { code.source { "a" } } } } }
+            span.flag hidden { "a" }
+        }
     }
 }
 
@@ -560,6 +584,10 @@ mod tests {
         ] {
             assert!(shell.contains(hook), "{hook}");
         }
+        // The faces to warm: hidden from sight and from screen readers, each shown a frame.
+        let faces = &shell[shell.find("id=\"model-faces\"").expect("faces")..];
+        assert!(faces.starts_with("id=\"model-faces\" aria-hidden=\"true\">"));
+        assert_eq!(faces.matches(" hidden>").count(), 8, "{faces}");
         let refused = output(Err("line 2: <b>".into()), &[], Framework::Torch);
         assert!(refused.pieces.is_empty());
         assert_eq!(
