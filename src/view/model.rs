@@ -455,7 +455,8 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About
                 }
             }
         }
-        table.model id="model-table" data-testid="model-table" {
+        // The row numbers' column fits the last one's digits (the style reads `--digits`).
+        table.model id="model-table" data-testid="model-table" style={ "--digits: " (k.max(1).to_string().len()) } {
             caption.visually-hidden { (f.title()) " model: each operation's shapes and padding" }
             thead { tr {
                 th scope="col" { "#" }
@@ -544,6 +545,22 @@ mod tests {
             );
         }
         assert_eq!(preset("nope"), None);
+    }
+
+    #[test]
+    fn the_row_numbers_column_fits_the_last_number() {
+        for (layers, digits) in [(3, 1), (40, 2), (515, 3)] {
+            let source = format!(
+                "import torch.nn as nn\nmodel = nn.Sequential({})\n",
+                "nn.ReLU(), ".repeat(layers)
+            );
+            let model = crate::model::read(&source, &Default::default()).expect("a model");
+            let head = table(&model, None, "", &About::Code).head.into_string();
+            assert!(
+                head.contains(&format!("style=\"--digits: {digits}\"")),
+                "{layers}: {head}"
+            );
+        }
     }
 
     #[test]
