@@ -1,11 +1,11 @@
-// A big model pasted into the Whole model view, then edited (issue 17: no main-thread task of
-// 50 ms or more while a model is typed or pasted): Playwright + Debian Chromium against the
-// built site. Each run opens the page in a fresh context, opens the view, gives the input
-// shape, leaves the view's worker time to start, then pastes the model (one input event, as a
-// paste makes) and waits for its rows and the shown tab's code; then edits it (a comment line
-// added, one input event) and waits for the new output. The Long Tasks API records the
-// main-thread tasks of 50 ms and more from each input event on; a MutationObserver times the
-// last row. The page is touched as little as possible while it works: no locator polls it (a
+// A big model pasted into the Whole model view, then edited and typed into (issue 17: no
+// main-thread task of 50 ms or more while a model is typed or pasted): Playwright + Debian
+// Chromium against the built site. Each run opens the page in a fresh context, opens the view,
+// gives the input shape, leaves the view's worker time to start, then pastes the model (one
+// input event, as a paste makes) and waits for its rows and the shown tab's code; then edits it
+// (a comment line added, one input event) and waits for the new output; then types seven keys
+// at its end and waits for the output again. The Long Tasks API records the main-thread tasks
+// of 50 ms and more from each change on; a MutationObserver times the last row. The page is touched as little as possible while it works: no locator polls it (a
 // locator runs Playwright's selector engine over the page, about 10 ms of its thread once a big
 // output is in).
 // With PADLAB_CPU=1 each paste is also traced (the 'toplevel' category only) and the page's
@@ -49,10 +49,10 @@ function tasksOf(trace) {
   return tasks.filter((t) => t.pid === pid).map((t) => [t.dur / 1000, (t.tdur ?? 0) / 1000]);
 }
 
-/** Puts `text` in the model field with one input event, and waits for a new output with all
- * its rows and the shown tab's code. Returns the long tasks seen, the time from the input
+/** Changes the model field (`act`: a paste, or keys typed) and waits for a new output with all
+ * its rows and the shown tab's code. Returns the long tasks seen, the time from the last input
  * event to the last row, and (PADLAB_CPU) the traced tasks. */
-async function paste(browser, page, text) {
+async function change(browser, page, act) {
   await page.evaluate(() => {
     const w = window;
     w.__long = [];
@@ -83,14 +83,7 @@ async function paste(browser, page, text) {
     w.__observer.observe(out, { childList: true, subtree: true });
   });
   if (cpu) await browser.startTracing(page, { categories: ['toplevel'] });
-  // By id, in the page: a locator would run Playwright's selector engine over the whole page
-  // first (about 10 ms on the page's thread with a big model's output in it).
-  await page.evaluate((value) => {
-    const el = document.getElementById('model-source');
-    el.value = value;
-    window.__pasted = performance.now();
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-  }, text);
+  await act();
   // The code comes first, then the rows: done when the code has its last line and no row has
   // come for half a second.
   await page.waitForFunction(() => !document.querySelector('#model-output > [data-old]')
@@ -116,10 +109,29 @@ async function run(browser, site) {
   await page.getByTestId('model-input').fill('3x224x224');
   // The view's worker starts (its wasm compiles) before the paste.
   await page.waitForTimeout(settle);
-  const first = await paste(browser, page, model);
-  const edit = await paste(browser, page, `${model}# edited\n`);
+  await page.evaluate(() => document.getElementById('model-source')
+    .addEventListener('input', () => { window.__pasted = performance.now(); }));
+  // By id, in the page: a locator would run Playwright's selector engine over the whole page
+  // first (about 10 ms on the page's thread with a big model's output in it).
+  const paste = (text) => () => page.evaluate((value) => {
+    const el = document.getElementById('model-source');
+    el.value = value;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+  const first = await change(browser, page, paste(model));
+  const edit = await change(browser, page, paste(`${model}# edited\n`));
+  // Keys typed at the end of the text, 90 ms apart: the textarea's own editing per key, and
+  // the output once typing pauses.
+  const typed = await change(browser, page, async () => {
+    await page.evaluate(() => {
+      const el = document.getElementById('model-source');
+      el.focus();
+      el.setSelectionRange(el.value.length, el.value.length);
+    });
+    await page.keyboard.type('# typed', { delay: 90 });
+  });
   await context.close();
-  return { first, edit };
+  return { first, edit, typed };
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
@@ -136,10 +148,14 @@ const rows = results[0][0].first.rows;
 console.log(`${build} (${rows} rows) pasted, ${runs} runs per build, viewport ${width}×900`);
 for (const [s, site] of sites.entries()) {
   console.log(`\n${site}`);
-  for (const kind of ['first', 'edit']) {
+  for (const kind of ['first', 'edit', 'typed']) {
     const rs = results[s].map((r) => r[kind]);
     const longest = rs.map((r) => r.longest);
-    const what = kind === 'first' ? 'paste into the fresh view' : 'edit of the pasted model';
+    const what = {
+      first: 'paste into the fresh view',
+      edit: 'the pasted model edited (one input event)',
+      typed: '"# typed" typed at its end, a key every 90 ms',
+    }[kind];
     console.log(`${what}:`);
     console.log(`  longest task per paste (0: none of 50 ms or more): median ${f(median(longest))} ms, max ${f(Math.max(...longest))} ms`);
     console.log(`    runs: ${longest.map(f).join(', ')}; pastes with a long task: ${longest.filter((x) => x > 0).length} of ${rs.length}`);
