@@ -6,7 +6,7 @@ import { test, expect, type Page } from './fixtures/padlab';
 // amount of work per frame, whatever the model's size. A hidden code tab is filled when shown.
 // The long tasks are logged, never asserted (timings are e2e/bench-model.mjs's, in
 // BENCHMARKS.md); what is asserted is the structure that keeps each frame's work bounded.
-const ROWS_PER_PIECE = 16; // view::model::ROWS_PER_PIECE
+const ROWS_PER_PIECE = 8; // view::model::ROWS_PER_PIECE
 const resnet152 = readFileSync(`${__dirname}/../../tests/models/torch_resnet152.py`, 'utf8')
   .split('\n').filter((l) => !l.startsWith('# padlab-')).join('\n') + '\nmodel = ResNet152()\n';
 

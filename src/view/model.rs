@@ -116,12 +116,16 @@ fn faces() -> Markup {
 }
 
 /// The table rows one piece holds at most. The page appends one piece per animation frame, so
-/// a ResNet's 500 rows never make one long task (issue 17: none over 50 ms).
-pub const ROWS_PER_PIECE: usize = 16;
+/// a ResNet's 500 rows never make one long task (issue 17: none over 50 ms). A frame of 8 rows
+/// or 4 KB of code took a median 4.5 ms of the page's thread on the shared 2-core machine, one
+/// of 16 rows or 8 KB 6.3 ms, and those still made a task of 50 ms or more in one paste in six
+/// when the machine was busy (preempted; BENCHMARKS.md): the smaller pieces cost the last row
+/// about 0.9 s.
+pub const ROWS_PER_PIECE: usize = 8;
 
 /// About how many bytes of highlighted code one piece holds (cut at a line's end outside any
 /// token, so a docstring stays whole).
-pub const CODE_PIECE_BYTES: usize = 8 * 1024;
+pub const CODE_PIECE_BYTES: usize = 4 * 1024;
 
 /// The view's output in parts the page can insert a frame at a time: the `head` (the tabs and
 /// their empty code blocks, the notices, the table without its rows, or the error), then the
