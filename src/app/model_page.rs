@@ -30,6 +30,12 @@ use crate::worker::protocol::{ModelAsk, Piece, Reply, Request};
 /// How long a model request waits for typing to pause (in ms).
 const MODEL_DELAY: i32 = 250;
 
+/// An output of more pieces than this is taken out a few a frame when the next replaces it.
+const STALE_AT_ONCE: usize = 8;
+
+/// How long a frame may spend taking the previous output's pieces out (in ms).
+const STALE_MS: f64 = 3.0;
+
 /// The view's state: one per page, on the page's thread.
 #[derive(Default)]
 struct State {
@@ -47,6 +53,12 @@ struct State {
     selected: usize,
     /// The pieces of the latest model reply not yet in the page.
     queue: Vec<Piece>,
+    /// The previous output's pieces still in the page (hidden), taken out a few a frame before
+    /// `head` replaces it: taking out a big model's rows and code at once was the longest task
+    /// of an edit (7 ms at 515 rows, 28 ms at 1,595).
+    stale: Vec<Element>,
+    /// The output waiting for `stale` to go.
+    head: Option<String>,
     pumping: bool,
     /// A model request waiting for typing to pause.
     pending: Option<i32>,
@@ -92,6 +104,7 @@ pub fn start() {
         let _ = section.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
     }
     listener.forget();
+    warm_faces();
     start_link();
     // A file dropped while this module was loading (`model_view::load` kept it).
     if let Ok(f) = dom::property(&section, DROPPED).dyn_into::<web_sys::File>() {
@@ -105,6 +118,25 @@ pub fn start() {
     if !packed_model(&hash).is_empty() {
         send(|id| Request::Unpack { id, fragment: hash }, None);
     }
+}
+
+/// Shows the shell's words in the output's font faces one a frame, then removes them: the
+/// first layout in each face (a synchronous call to the browser process on Linux, which waits
+/// while the machine is busy) then happens as the view opens, one face a frame, and not in the
+/// frames that show a pasted model.
+fn warm_faces() {
+    next_frame(|| {
+        let Some(faces) = by_id("model-faces") else {
+            return;
+        };
+        match faces.query_selector("[hidden]").ok().flatten() {
+            Some(word) => {
+                let _ = word.remove_attribute("hidden");
+                warm_faces();
+            }
+            None => faces.remove(),
+        }
+    });
 }
 
 fn start_link() {
@@ -176,21 +208,14 @@ fn receive(reply: Reply) {
             mut pieces,
             fragment: packed,
         } if id == model => {
-            // The head at once, the rows and code a frame at a time; the address follows.
+            // The address first (it makes the page's style current: before the head, that is
+            // no work), then the head, the rows and code a frame at a time.
+            write_packed(&packed);
             set_output(&markup);
             // First a piece for no element: the head is laid out in a frame of its own.
             pieces.insert(0, Piece::default());
-            let selected = with(|s| {
-                s.queue = pieces;
-                s.selected
-            });
-            // The reply was rendered with the tab selected when it was asked for.
-            let name = TARGETS[selected.min(TARGETS.len() - 1)].name();
-            if let Some(tab) = by_id(&format!("tab-model-{name}")) {
-                tabs::select(&tab);
-            }
+            with(|s| s.queue = pieces);
             pump();
-            write_packed(&packed);
         }
         // A model link read back, or an example's text: it fills the fields.
         Reply::Unpack {
@@ -211,12 +236,87 @@ fn write_packed(packed: &str) {
     write_fragment(&fragment(shown, packed));
 }
 
-/// Everything written to the output goes through here: what was still to come is dropped.
+/// Everything written to the output goes through here: what was still to come is dropped. A
+/// small output is replaced at once; a big one is hidden at once (`data-stale`: the style skips
+/// its content, and screen readers no longer find it) and taken out a few pieces a frame
+/// ([`take_stale`]), then `html` takes its place.
 fn set_output(html: &str) {
-    with(|s| s.queue.clear());
-    if let Some(out) = by_id("model-output") {
-        out.set_inner_html(html);
+    let Some(out) = by_id("model-output") else {
+        return;
+    };
+    let retiring = with(|s| {
+        s.queue.clear();
+        !s.stale.is_empty()
+    });
+    if !retiring {
+        let pieces = pieces_in(&out);
+        if pieces.len() > STALE_AT_ONCE {
+            dom::set_attr(&out, "data-stale", "");
+            with(|s| s.stale = pieces);
+        }
     }
+    if with(|s| s.stale.is_empty()) {
+        show(&out, html);
+    } else {
+        with(|s| s.head = Some(html.to_string()));
+        pump();
+    }
+}
+
+/// The pieces appended to the output: each code block (in a `pre`) and each `tbody` of rows.
+fn pieces_in(out: &Element) -> Vec<Element> {
+    let all = |list: web_sys::HtmlCollection| (0..list.length()).filter_map(move |i| list.item(i));
+    let mut pieces: Vec<Element> = all(out.get_elements_by_tag_name("pre"))
+        .flat_map(|pre| all(pre.children()))
+        .collect();
+    pieces.extend(all(out.get_elements_by_tag_name("tbody")));
+    pieces
+}
+
+/// Sets the output's head and selects the tab chosen (a reply was rendered with the tab selected
+/// when it was asked for).
+fn show(out: &Element, html: &str) {
+    out.set_inner_html(html);
+    let _ = out.remove_attribute("data-stale");
+    let name = TARGETS[with(|s| s.selected).min(TARGETS.len() - 1)].name();
+    if let Some(tab) = by_id(&format!("tab-model-{name}")) {
+        tabs::select(&tab);
+    }
+}
+
+/// `performance.now()`, in ms.
+fn now() -> f64 {
+    let performance = js_sys::Reflect::get(&js_sys::global(), &"performance".into());
+    performance
+        .and_then(|p| {
+            let now = js_sys::Reflect::get(&p, &"now".into())?;
+            now.unchecked_ref::<js_sys::Function>().call0(&p)
+        })
+        .ok()
+        .and_then(|t| t.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// Takes the previous output's pieces out, the last first, for about [`STALE_MS`]; once all are
+/// out, shows the head waiting. Whether there was any to take.
+fn take_stale() -> bool {
+    if with(|s| s.stale.is_empty() && s.head.is_none()) {
+        return false;
+    }
+    let start = now();
+    while let Some(piece) = with(|s| s.stale.pop()) {
+        piece.remove();
+        if now() - start >= STALE_MS {
+            break;
+        }
+    }
+    if with(|s| s.stale.is_empty())
+        && let Some(head) = with(|s| s.head.take())
+        && let Some(out) = by_id("model-output")
+    {
+        show(&out, &head);
+    }
+    true
 }
 
 /// Whether a piece's element is in the page and not in a hidden code tab (a hidden tab's code
@@ -234,17 +334,20 @@ fn append(piece: &Piece) {
 
 /// Appends the reply's pieces one per animation frame (a `tbody` of at most
 /// `view::model::ROWS_PER_PIECE` rows, or a part of the shown tab's code), so a model of 500
-/// rows never makes a long task (issue 17). Stops when what is left belongs to hidden tabs;
-/// showing one calls this again.
+/// rows never makes a long task (issue 17), after taking out the previous output's. Stops when
+/// what is left belongs to hidden tabs; showing one calls this again.
 fn pump() {
     if with(|s| std::mem::replace(&mut s.pumping, true)) {
         return;
     }
     next_frame(|| {
-        let mut queue = with(|s| {
-            s.pumping = false;
-            std::mem::take(&mut s.queue)
-        });
+        with(|s| s.pumping = false);
+        // The previous output goes first.
+        if take_stale() {
+            pump();
+            return;
+        }
+        let mut queue = with(|s| std::mem::take(&mut s.queue));
         // A piece whose element is gone (a newer output) is dropped.
         let next = queue
             .iter()

@@ -88,16 +88,44 @@ pub fn shell() -> Markup {
         div id="model-output" aria-live="polite" {
             p.muted { "Paste a model, or pick an example." }
         }
+        (faces())
+    }
+}
+
+/// A word in each font face the output is written in and the shell is not (the code, its
+/// keywords and comments, a heading, the table's head, cells and code, a flag), each hidden.
+/// The first layout of text in a new face waits for the browser process (on Linux, a
+/// synchronous call per face: 14 to 103 ms measured under load), so the view shows them one a
+/// frame after it opens (`model_page`), not in the first frames of a pasted model's output;
+/// then it removes them. Never seen (no visibility) nor read (`aria-hidden`).
+fn faces() -> Markup {
+    html! {
+        div.model-faces id="model-faces" aria-hidden="true" {
+            h3 hidden { "a" }
+            div.model-code {
+                pre hidden { code { "a" } }
+                pre hidden { code { span.kw { "a" } } }
+                pre hidden { code { span.com { "a" } } }
+            }
+            table.model hidden { thead { tr { th { "a" } } } }
+            table.model hidden { tbody { tr { td { "a" } } } }
+            table.model hidden { tbody { tr { td { code.source { "a" } } } } }
+            span.flag hidden { "a" }
+        }
     }
 }
 
 /// The table rows one piece holds at most. The page appends one piece per animation frame, so
-/// a ResNet's 500 rows never make one long task (issue 17: none over 50 ms).
-pub const ROWS_PER_PIECE: usize = 16;
+/// a ResNet's 500 rows never make one long task (issue 17: none over 50 ms). A frame of 8 rows
+/// or 4 KB of code took a median 4.5 ms of the page's thread on the shared 2-core machine, one
+/// of 16 rows or 8 KB 6.3 ms, and those still made a task of 50 ms or more in one paste in six
+/// when the machine was busy (preempted; BENCHMARKS.md): the smaller pieces cost the last row
+/// about 0.9 s.
+pub const ROWS_PER_PIECE: usize = 8;
 
 /// About how many bytes of highlighted code one piece holds (cut at a line's end outside any
 /// token, so a docstring stays whole).
-pub const CODE_PIECE_BYTES: usize = 8 * 1024;
+pub const CODE_PIECE_BYTES: usize = 4 * 1024;
 
 /// The view's output in parts the page can insert a frame at a time: the `head` (the tabs and
 /// their empty code blocks, the notices, the table without its rows, or the error), then the
@@ -432,7 +460,8 @@ pub fn table(model: &Model, problem: Option<&str>, fragment: &str, about: &About
                 }
             }
         }
-        table.model id="model-table" data-testid="model-table" {
+        // The row numbers' column fits the last one's digits (the style reads `--digits`).
+        table.model id="model-table" data-testid="model-table" style={ "--digits: " (k.max(1).to_string().len()) } {
             caption.visually-hidden { (f.title()) " model: each operation's shapes and padding" }
             thead { tr {
                 th scope="col" { "#" }
@@ -524,6 +553,22 @@ mod tests {
     }
 
     #[test]
+    fn the_row_numbers_column_fits_the_last_number() {
+        for (layers, digits) in [(3, 1), (40, 2), (515, 3)] {
+            let source = format!(
+                "import torch.nn as nn\nmodel = nn.Sequential({})\n",
+                "nn.ReLU(), ".repeat(layers)
+            );
+            let model = crate::model::read(&source, &Default::default()).expect("a model");
+            let head = table(&model, None, "", &About::Code).head.into_string();
+            assert!(
+                head.contains(&format!("style=\"--digits: {digits}\"")),
+                "{layers}: {head}"
+            );
+        }
+    }
+
+    #[test]
     fn code_is_cut_at_line_ends_outside_tokens() {
         let code = "x = 1\n\"\"\"a docstring\nof <two> lines\"\"\"\ny = 2\n".repeat(50);
         let markup = highlighted(&code).into_string();
@@ -561,6 +606,10 @@ mod tests {
         ] {
             assert!(shell.contains(hook), "{hook}");
         }
+        // The faces to warm: hidden from sight and from screen readers, each shown a frame.
+        let faces = &shell[shell.find("id=\"model-faces\"").expect("faces")..];
+        assert!(faces.starts_with("id=\"model-faces\" aria-hidden=\"true\">"));
+        assert_eq!(faces.matches(" hidden>").count(), 8, "{faces}");
         let refused = output(Err("line 2: <b>".into()), &[], Framework::Torch);
         assert!(refused.pieces.is_empty());
         assert_eq!(
