@@ -572,7 +572,11 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
             let items = it.iterate(&need(0)?, line)?;
             let mut acc = arg(1).unwrap_or(Value::Int(0));
             for v in items {
-                acc = arithmetic(it, BinOp::Add, acc, v, line)?;
+                acc = if matches!(acc, Value::Tensor(_)) || matches!(v, Value::Tensor(_)) {
+                    super::ops::tensor_binary_at(it, BinOp::Add, acc, v, line, site)?
+                } else {
+                    arithmetic(it, BinOp::Add, acc, v, line)?
+                };
             }
             acc
         }

@@ -352,12 +352,44 @@ impl Interp {
                 )),
                 Err(f) => Some(f),
             };
+            if self.effect && failed.is_none() {
+                // A model built by a function that also compiles (or saves, or summarises) it
+                // is kept: the check script builds the source from it.
+                let mut names = Vec::new();
+                bound_names(s, &mut names);
+                if names.iter().any(|n| {
+                    matches!(
+                        self.globals.get(n.as_str()),
+                        Some(Value::Layer(_) | Value::Instance(_))
+                    )
+                }) {
+                    self.effect = false;
+                }
+            }
             if let Some(f) = &failed {
                 // Its names stand for what it would have made: an error where the model uses
                 // them, or (for loaded data) the input shape they give.
                 let f = Rc::new(f.clone());
                 let mut names = Vec::new();
                 bound_names(s, &mut names);
+                // What it would have changed in place (`model.add(LSTM(100))`, `net.fc = ...`,
+                // `blocks.append(...)`) is not what the rest of the paste reads either: a
+                // model or collection it reaches into fails where it is used, never a model
+                // with a layer silently missing.
+                let mut changed = Vec::new();
+                mutated_names(s, &mut changed);
+                names.extend(changed.into_iter().filter(|n| {
+                    matches!(
+                        self.globals.get(n.as_str()),
+                        Some(
+                            Value::Instance(_)
+                                | Value::Layer(_)
+                                | Value::List(_)
+                                | Value::Dict(_)
+                                | Value::Set(_)
+                        )
+                    )
+                }));
                 for n in names {
                     let hole = Value::Hole(Rc::new(Hole::Failed(n.clone(), f.clone())));
                     self.globals.insert(Rc::from(n.as_str()), hole);
@@ -2047,6 +2079,107 @@ pub fn stmt_end(s: &Stmt) -> usize {
         _ => None,
     };
     inner.unwrap_or(s.end).max(s.end)
+}
+
+/// The names whose values a statement may change in place: the object a method is called on
+/// (`model.add(...)`, `layers.append(...)`) and the root of an attribute or item assigned
+/// (`model.fc = ...`, `cfg["k"] = ...`), at any depth of its blocks.
+pub fn mutated_names(s: &Stmt, out: &mut Vec<String>) {
+    fn root(e: &Expr) -> Option<&str> {
+        match &e.kind {
+            ExprKind::Name(n) => Some(n),
+            ExprKind::Attr(base, _) | ExprKind::Subscript(base, _) => root(base),
+            ExprKind::Call(f, _) => root(f),
+            _ => None,
+        }
+    }
+    // Methods that train, run, save or describe a model: they change no layer.
+    const READS: &[&str] = &[
+        "compile",
+        "fit",
+        "fit_generator",
+        "train_on_batch",
+        "test_on_batch",
+        "evaluate",
+        "evaluate_generator",
+        "predict",
+        "predict_generator",
+        "predict_on_batch",
+        "summary",
+        "save",
+        "save_weights",
+        "load_weights",
+        "load_state_dict",
+        "state_dict",
+        "to",
+        "cuda",
+        "cpu",
+        "eval",
+        "train",
+        "apply",
+        "zero_grad",
+        "parameters",
+        "named_parameters",
+        "modules",
+        "children",
+        "requires_grad_",
+        "half",
+        "float",
+        "double",
+        "print",
+    ];
+    fn calls(e: &Expr, out: &mut Vec<String>) {
+        if let ExprKind::Call(f, _) = &e.kind
+            && let ExprKind::Attr(base, method) = &f.kind
+            && !READS.contains(&method.as_str())
+            && let Some(n) = root(base)
+        {
+            out.push(n.to_string());
+        }
+    }
+    fn target(e: &Expr, out: &mut Vec<String>) {
+        match &e.kind {
+            ExprKind::Attr(base, _) | ExprKind::Subscript(base, _) => {
+                if let Some(n) = root(base) {
+                    out.push(n.to_string());
+                }
+            }
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                items.iter().for_each(|i| target(i, out))
+            }
+            _ => {}
+        }
+    }
+    match &s.kind {
+        StmtKind::Expr(e) => calls(e, out),
+        StmtKind::Assign { targets, value } => {
+            targets.iter().for_each(|t| target(t, out));
+            calls(value, out);
+        }
+        StmtKind::AugAssign { target: t, .. } => target(t, out),
+        StmtKind::AnnAssign { target: t, .. } => target(t, out),
+        StmtKind::For { body, orelse, .. }
+        | StmtKind::If { body, orelse, .. }
+        | StmtKind::While { body, orelse, .. } => {
+            body.iter()
+                .chain(orelse)
+                .for_each(|s| mutated_names(s, out));
+        }
+        StmtKind::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        } => {
+            body.iter()
+                .chain(orelse)
+                .chain(finalbody)
+                .chain(handlers.iter().flat_map(|h| h.body.iter()))
+                .for_each(|s| mutated_names(s, out));
+        }
+        StmtKind::With { body, .. } => body.iter().for_each(|s| mutated_names(s, out)),
+        _ => {}
+    }
 }
 
 /// The names a statement binds at its own level (for poisoning a failed one).

@@ -48,6 +48,19 @@ pub fn tensor_binary(
     e: &Expr,
 ) -> Ev<Value> {
     let site = site_of(it, e);
+    tensor_binary_at(it, op, a, b, line, &site)
+}
+
+/// [`tensor_binary`] at a call's site (Python's `sum()` adding tensors).
+pub fn tensor_binary_at(
+    it: &mut Interp,
+    op: BinOp,
+    a: Value,
+    b: Value,
+    line: usize,
+    site: &Site,
+) -> Ev<Value> {
+    let site = site.clone();
     if op == BinOp::MatMul {
         match (&a, &b) {
             (Value::Tensor(t), Value::Weight(w)) => {

@@ -279,8 +279,17 @@ fn torch_function(
         "cuda.is_available"
         | "backends.mps.is_available"
         | "backends.cudnn.is_available"
-        | "is_tensor" => Value::Bool(false),
+        | "is_tensor"
+        // The model runs eagerly, in inference: not scripted, traced or exported, no gradients.
+        | "jit.is_scripting"
+        | "jit.is_tracing"
+        | "onnx.is_in_onnx_export"
+        | "is_grad_enabled"
+        | "compiler.is_compiling"
+        | "compiler.is_dynamo_compiling"
+        | "_dynamo.is_compiling" => Value::Bool(false),
         "cuda.device_count" => Value::Int(0),
+        "_C._get_tracing_state" => Value::None,
         "manual_seed"
         | "set_grad_enabled"
         | "no_grad"

@@ -1,0 +1,95 @@
+//! Constructs met in real-world pastes padlab had not seen (tutorials, popular repositories,
+//! forum posts), each reduced to the few lines that show it. The shapes and operation counts
+//! are the frameworks' own: `tests/models/truth_torch.py` / `truth_keras.py` printed them for
+//! the same lines (with the `# padlab-input:` each test gives).
+
+use padlab::core::Framework;
+use padlab::model::port::PortOptions;
+use padlab::model::{Model, Options, read};
+
+#[path = "common/corpus.rs"]
+mod corpus;
+use corpus::port_paste;
+
+#[macro_use]
+#[path = "common/text.rs"]
+mod text;
+
+fn model(src: &str, input: &[i64]) -> Model {
+    read(
+        src,
+        &Options {
+            input: Some(input.to_vec()),
+            model: None,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The rows' kinds and one sample's output shapes, in order.
+fn rows(m: &Model) -> Vec<(String, Option<Vec<i64>>)> {
+    m.graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind != "Input")
+        .map(|n| (n.kind.clone(), n.shape().map(|s| s[1..].to_vec())))
+        .collect()
+}
+
+fn kinds(m: &Model) -> Vec<String> {
+    rows(m).into_iter().map(|(k, _)| k).collect()
+}
+
+/// A layer `model.add` could not add is the model's error, never a model without it (a
+/// Keras CNN-LSTM read as a CNN whose Dense ran on every time step: [500, 1] for Keras's [1]).
+#[test]
+fn a_failed_add_fails_the_model_it_would_have_changed() {
+    let src = "from keras.models import Sequential\nfrom keras.layers import Embedding, Conv1D, LSTM, Dense\nmodel = Sequential()\nmodel.add(Embedding(5000, 32))\nmodel.add(Conv1D(32, 3, padding=\"same\"))\nmodel.add(LSTM(100))\nmodel.add(Dense(1))\n";
+    let e = read(
+        src,
+        &Options {
+            input: Some(vec![500]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 6, "{e}");
+    assert!(e.message.contains("LSTM"), "{e}");
+    // A method that only trains or describes the model poisons nothing.
+    let src = "import keras\nfrom keras import layers\nmodel = keras.Sequential([keras.Input((8, 8, 1)), layers.Conv2D(4, 3)])\nmodel.compile(optimizer=Adam(lr=1e-3), loss=\"mse\")\n";
+    let m = model(src, &[8, 8, 1]);
+    assert_eq!(rows(&m), vec![("Conv2D".to_string(), Some(vec![6, 6, 4]))]);
+}
+
+/// torchvision's GoogLeNet asks `torch.jit.is_scripting()`: eager torch answers False (torch
+/// runs one conv2d here, no add).
+#[test]
+fn torch_is_neither_scripted_nor_traced() {
+    let src = "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.conv = nn.Conv2d(3, 8, 3)\n    def forward(self, x):\n        x = self.conv(x)\n        if torch.jit.is_scripting() or torch.jit.is_tracing() or torch.onnx.is_in_onnx_export():\n            return x + 1\n        if torch._C._get_tracing_state() is not None:\n            return x + 2\n        return x\n";
+    assert_eq!(kinds(&model(src, &[3, 8, 8])), vec!["Conv2d"]);
+}
+
+/// Python's `sum()` of tensors starts from `0 + a` (torch: conv2d, conv2d, add, add; [8, 8, 8]).
+#[test]
+fn python_sum_adds_tensors() {
+    let src = "import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = nn.Conv2d(3, 8, 1)\n        self.b = nn.Conv2d(3, 8, 1)\n    def forward(self, x):\n        return sum([self.a(x), self.b(x)])\n";
+    let m = model(src, &[3, 8, 8]);
+    assert_eq!(kinds(&m), vec!["Conv2d", "Conv2d", "add", "add"]);
+    assert_eq!(rows(&m)[3].1, Some(vec![8, 8, 8]));
+}
+
+/// A builder that compiles the model it returns is still how the check script gets the
+/// source model (the SRCNN Keras 2 scripts: `srcnn_model = model()`).
+#[test]
+fn a_builder_that_compiles_is_kept_in_the_check() {
+    let src = "# padlab-input: 32x32x1\nfrom keras.models import Sequential\nfrom keras.layers import Conv2D\ndef model():\n    m = Sequential()\n    m.add(Conv2D(8, 3, input_shape=(None, None, 1)))\n    m.compile(optimizer=\"adam\", loss=\"mse\")\n    return m\nsrcnn_model = model()\n";
+    let ported = port_paste(
+        src.to_string(),
+        Framework::Keras,
+        PortOptions { check: true },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let script = ported.script.unwrap_or_default();
+    assert_contains!(script, "\nsrcnn_model = model()");
+    assert_contains!(script, "source = eval(\"srcnn_model\", namespace)");
+}
