@@ -93,3 +93,53 @@ fn a_builder_that_compiles_is_kept_in_the_check() {
     assert_contains!(script, "\nsrcnn_model = model()");
     assert_contains!(script, "source = eval(\"srcnn_model\", namespace)");
 }
+
+/// `from keras.layers import *` gives the functional merges too (zhixuhao's Keras 2 U-Net:
+/// `concatenate([drop4, up6], axis=3)`; Keras: [32, 32, 11]), and the optimizers' star import
+/// their classes.
+#[test]
+fn star_imports_give_what_keras_2_code_uses() {
+    let src = "from keras.models import *\nfrom keras.layers import *\nfrom keras.optimizers import *\na = Input((32, 32, 3)); b = Conv2D(8, 3, padding=\"same\")(a)\nmodel = Model(inputs=a, outputs=concatenate([a, b], axis=3))\nmodel.compile(optimizer=Adam(learning_rate=1e-4), loss=\"binary_crossentropy\")\n";
+    let m = model(src, &[32, 32, 3]);
+    assert_eq!(rows(&m).last().unwrap().1, Some(vec![32, 32, 11]));
+    assert!(m.graph.notes.is_empty(), "{:?}", m.graph.notes);
+}
+
+/// `Dense(10, activation="log_softmax")` (keras-io's M5) is a dense layer then its log-softmax
+/// in every port.
+#[test]
+fn a_log_softmax_activation_is_ported() {
+    let src = "# padlab-input: 100\nfrom tensorflow import keras\nfrom tensorflow.keras import layers\ni = keras.Input((100,)); model = keras.Model(i, layers.Dense(10, activation=\"log_softmax\")(i))\n";
+    for (target, text) in [
+        (Framework::Torch, "log_softmax"),
+        (Framework::Keras, "activation=\"log_softmax\""),
+        (Framework::Tf, "tf.nn.log_softmax"),
+        (Framework::Jax, "jax.nn.log_softmax"),
+    ] {
+        let ported = port_paste(src.to_string(), target, PortOptions { check: false })
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_contains!(ported.code, text);
+    }
+}
+
+/// keras-io's sub-pixel DepthToSpace layer reshapes with the run-time batch size first
+/// (`b, h, w, c = ops.shape(x)`; Keras: [16, 16, 2, 2, 3]).
+#[test]
+fn the_run_time_batch_size_first_in_a_reshape_keeps_the_batch() {
+    let src = "import keras\nfrom keras import layers, ops\nclass DepthToSpace(layers.Layer):\n    def call(self, x):\n        b, h, w, c = ops.shape(x)\n        return ops.reshape(x, [b, h, w, 2, 2, c // 4])\ninputs = keras.Input((16, 16, 12)); model = keras.Model(inputs, DepthToSpace()(inputs))\n";
+    let m = model(src, &[16, 16, 12]);
+    assert_eq!(
+        rows(&m),
+        vec![("reshape".to_string(), Some(vec![16, 16, 2, 2, 3]))]
+    );
+}
+
+/// A Lambda's function runs on tensors, so `keras.ops` (and `tf.*`) work there: the siamese
+/// example's Euclidean distance (Keras: [1]).
+#[test]
+fn keras_ops_inside_a_lambda_are_evaluated() {
+    let src = "import keras\nfrom keras import ops\na = keras.Input((10,)); b = keras.Input((10,))\nd = keras.layers.Lambda(lambda v: ops.sqrt(ops.maximum(ops.sum(ops.square(v[0] - v[1]), axis=1, keepdims=True), 1e-7)), output_shape=(1,))([a, b])\nmodel = keras.Model([a, b], d)\n";
+    let m = model(src, &[10]);
+    assert_eq!(rows(&m).len(), 5);
+    assert_eq!(rows(&m).last().unwrap().1, Some(vec![1]));
+}

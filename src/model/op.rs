@@ -40,6 +40,9 @@ pub enum Activation {
     Softsign,
     /// Softmax over the last axis (a Keras layer's `activation='softmax'`).
     Softmax,
+    /// Its logarithm over the last axis (`activation='log_softmax'`): a port writes it as a
+    /// step of its own, like a fused softmax.
+    LogSoftmax,
     Exp,
     Log,
     Sqrt,

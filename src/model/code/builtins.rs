@@ -77,7 +77,48 @@ pub fn module(path: &str) -> Value {
 pub fn star_import(path: &str) -> Vec<(String, Value)> {
     let path = canonical(path);
     let names: Vec<&str> = match path.as_str() {
-        "keras.layers" => super::layers::KERAS_LAYERS.to_vec(),
+        // The classes and the functional merges (`concatenate([a, b])` in Keras 2 U-Nets).
+        "keras.layers" => super::layers::KERAS_LAYERS
+            .iter()
+            .copied()
+            .chain([
+                "add",
+                "subtract",
+                "multiply",
+                "maximum",
+                "minimum",
+                "concatenate",
+                "average",
+                "dot",
+            ])
+            .collect(),
+        "keras.optimizers" => vec![
+            "Adam", "AdamW", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl",
+            "Lion",
+        ],
+        "keras.callbacks" => vec![
+            "ModelCheckpoint",
+            "EarlyStopping",
+            "ReduceLROnPlateau",
+            "TensorBoard",
+            "CSVLogger",
+            "LearningRateScheduler",
+            "Callback",
+            "History",
+            "TerminateOnNaN",
+        ],
+        "keras.losses" => vec![
+            "binary_crossentropy",
+            "categorical_crossentropy",
+            "sparse_categorical_crossentropy",
+            "mean_squared_error",
+            "mean_absolute_error",
+            "BinaryCrossentropy",
+            "CategoricalCrossentropy",
+            "SparseCategoricalCrossentropy",
+            "MeanSquaredError",
+            "MeanAbsoluteError",
+        ],
         "torch.nn" => super::layers::TORCH_LAYERS.to_vec(),
         "keras.models" => vec!["Sequential", "Model"],
         "keras" => vec!["Sequential", "Model", "Input", "layers"],

@@ -96,7 +96,12 @@ pub fn auto_name(it: &mut Interp, class: &str) -> String {
 /// Whether a user Keras layer's `call` is being evaluated (inside one, operations are not
 /// named Keras operations: they run eagerly).
 fn inside_custom_layer(it: &Interp) -> bool {
-    it.call_stack.iter().any(|v| matches!(v, Value::Instance(i) if i.class.framework.as_ref().is_some_and(|b| b.is_keras())))
+    // A Lambda's function runs on the tensors themselves too.
+    it.call_stack.iter().any(|v| match v {
+        Value::Instance(i) => i.class.framework.as_ref().is_some_and(|b| b.is_keras()),
+        Value::Layer(l) => l.class.as_ref() == "Lambda",
+        _ => false,
+    })
 }
 
 /// The Keras path of a node: its containers' names and its own (`sequential_1/conv2d_3`).
@@ -1602,6 +1607,10 @@ fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -
             axis: int_arg(1, "axis")?.unwrap_or(-1),
             log: name == "log_softmax",
         },
+        "square" => {
+            let a = pos.first().cloned().unwrap_or(Value::None);
+            return elementwise(it, Binary::Pow, a, Value::Float(2.0), site);
+        }
         "add" | "multiply" | "subtract" | "divide" | "true_divide" | "maximum" | "minimum"
         | "pow" | "power" => {
             let bin = match name {

@@ -1920,6 +1920,7 @@ pub fn keras_activation(name: &str) -> Option<Option<Activation>> {
         "softsign" => Activation::Softsign,
         "exponential" => Activation::Exp,
         "softmax" => Activation::Softmax,
+        "log_softmax" => Activation::LogSoftmax,
         _ => return None,
     }))
 }

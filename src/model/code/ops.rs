@@ -404,6 +404,9 @@ pub fn reshape(
                 );
             }
             Value::None if t.framework == Framework::Keras => shape.push(-1),
+            // The run-time batch size first (`b, h, w, c = ops.shape(x)` then
+            // `ops.reshape(x, [b, h, w, 2, 2, c // 4])`): the batch kept.
+            Value::Batch(_) if shape.is_empty() => shape.push(BATCH),
             v => shape.push(as_int(v, line)?),
         }
     }

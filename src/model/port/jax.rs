@@ -174,6 +174,7 @@ fn activation(a: Activation, x: &str) -> String {
         Activation::Softplus => format!("jax.nn.softplus({x})"),
         Activation::Softsign => format!("jax.nn.soft_sign({x})"),
         Activation::Softmax => format!("jax.nn.softmax({x}, axis=-1)"),
+        Activation::LogSoftmax => format!("jax.nn.log_softmax({x}, axis=-1)"),
         Activation::Exp => format!("jnp.exp({x})"),
         Activation::Log => format!("jnp.log({x})"),
         Activation::Sqrt => format!("jnp.sqrt({x})"),

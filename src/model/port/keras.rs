@@ -296,6 +296,7 @@ fn activation_name(a: Activation) -> Option<&'static str> {
         Activation::Softplus => "softplus",
         Activation::Softsign => "softsign",
         Activation::Softmax => "softmax",
+        Activation::LogSoftmax => "log_softmax",
         Activation::Exp => "exponential",
         _ => return None,
     })

@@ -748,8 +748,12 @@ fn lower_node<P: Spelling>(
             // A fused softmax is over the source's last axis (the channels): a step of its
             // own, its axis in the port's order.
             let mut conv = conv.clone();
-            let softmax = conv.activation == Some(Activation::Softmax);
-            if softmax {
+            let softmax = match conv.activation {
+                Some(Activation::Softmax) => Some(false),
+                Some(Activation::LogSoftmax) => Some(true),
+                _ => None,
+            };
+            if softmax.is_some() {
                 conv.activation = None;
             }
             let out = single(
@@ -763,7 +767,7 @@ fn lower_node<P: Spelling>(
                 }),
                 perm.clone(),
             );
-            if softmax {
+            if let Some(log) = softmax {
                 let v = out[0];
                 let axis = lw.port_axis(v, -1, line)?;
                 let t = Lowering::<P>::port_tensor(out_shape, &perm);
@@ -772,7 +776,7 @@ fn lower_node<P: Spelling>(
                     Some(id),
                     sname,
                     vec![v],
-                    PortOp::Softmax { axis, log: false },
+                    PortOp::Softmax { axis, log },
                     vec![t],
                 )
             } else {
@@ -1005,7 +1009,7 @@ fn lower_node<P: Spelling>(
         Op::Activation(a) => {
             let x = x.ok_or(PortError::NoInput)?;
             // A fused softmax is over the source's last axis.
-            let x = if *a == Activation::Softmax {
+            let x = if matches!(a, Activation::Softmax | Activation::LogSoftmax) {
                 lw.order(x, &identity(x_rank), &name)
             } else {
                 x

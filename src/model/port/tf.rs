@@ -213,6 +213,7 @@ fn activation(a: Activation, x: &str) -> String {
         Activation::Softplus => format!("tf.nn.softplus({x})"),
         Activation::Softsign => format!("tf.nn.softsign({x})"),
         Activation::Softmax => format!("tf.nn.softmax({x}, axis=-1)"),
+        Activation::LogSoftmax => format!("tf.nn.log_softmax({x}, axis=-1)"),
         Activation::Exp => format!("tf.exp({x})"),
         Activation::Log => format!("tf.math.log({x})"),
         Activation::Sqrt => format!("tf.sqrt({x})"),
