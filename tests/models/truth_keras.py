@@ -28,7 +28,10 @@ Output, one JSON object on stdout:
              ...]}
 `name` is Keras's own name of the operation, `container` the names of the containers it ran in,
 outermost first, joined by "/" ("" at the top level: the model itself is not a container here),
-`shapes` each output's shape without the batch axis. InputLayer is skipped.
+`shapes` each output's shape without the batch axis. InputLayer is skipped. `containers` lists
+every container's output the same way ({"path": "block", "shapes": [...]}, path with its own
+name): the tensor math a custom layer does after its last inner layer (`x + self.conv(x)`) is
+no operation call, and its container's output is what it made.
 
 On stderr: what the file printed, any assumption made (an undefined name taken as the input
 shape), and a check of the recording against the model's own structure (the graph's operation
@@ -273,15 +276,20 @@ def record(model, x, keras):
         model(x, training=False)
     finally:
         Operation.__call__ = original
-    ops = []
+    ops, containers = [], []
     for e in records:
+        if e["children"] and e["op"] is not model:
+            # A container's own output: where a custom layer's last tensor math ends.
+            path = "/".join(p.name for p in e["parents"] if p is not model)
+            containers.append({"path": (path + "/" if path else "") + e["op"].name,
+                               "shapes": flat_shapes(e["out"], keras)})
         if e["children"] or e["op"] is model or isinstance(e["op"], keras.layers.InputLayer):
             continue
         parents = [p for p in e["parents"] if p is not model]
         ops.append({"name": e["op"].name, "class_name": type(e["op"]).__name__,
                     "container": "/".join(p.name for p in parents),
                     "shapes": flat_shapes(e["out"], keras), "_op": e["op"]})
-    return ops
+    return ops, containers
 
 
 def has_sublayers(layer):
@@ -417,13 +425,14 @@ def main():
             print(n, file=sys.stderr)
         model.summary(line_length=args.line_length)
         return
-    ops = record(model, x, keras)
+    ops, containers = record(model, x, keras)
     ok = check(model, ops, keras, notes)
     for n in notes:
         print(n, file=sys.stderr)
     result = {"model": expr, "input": [list(s) for s in shapes] if len(shapes) > 1 else list(shapes[0]),
               "params": int(model.count_params()),
-              "ops": [{k: v for k, v in o.items() if k != "_op"} for o in ops]}
+              "ops": [{k: v for k, v in o.items() if k != "_op"} for o in ops],
+              "containers": containers}
     print(json.dumps(result))
     sys.exit(0 if ok else 2)
 

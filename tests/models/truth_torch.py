@@ -38,12 +38,13 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
 
 Output: one JSON object on stdout,
     {"model": EXPR, "input": [C, H, W], "params": N,
-     "ops": [{"op": "conv2d", "module": "layer1.0.conv1", "module_type": "Conv2d",
+     "ops": [{"op": "conv2d", "module": "layer1.0.conv1", "module_type": "Conv2d", "call": 7,
               "shapes": [[64, 32, 32]]}, ...]}
 where `params` is the sum of `p.numel()` over `model.parameters()`, `op` is the function's
 name as torch reports it (`conv2d`, `batch_norm`, `cat`, `view`, `flatten`; operators arrive as
 their methods: `x + y` is `add`, `x += y` is `add_`, `x * w` is `mul`, `x[:, :c]` is
-`__getitem__`), `module_type` the class name of that module, and `shapes` has one entry per
+`__getitem__`), `module_type` the class name of that module, `call` which call of a module it ran in (they
+are numbered in order; a module called twice runs in two calls), and `shapes` has one entry per
 output tensor (a function returning a tuple, like `x.max(dim=2)`, has several), each without
 the batch axis. A module with padding_mode other than 'zeros' shows its own `pad` before its
 `conv2d`, as torch runs it.
@@ -141,7 +142,8 @@ def trace(model, x):
     from torch.overrides import TorchFunctionMode
 
     ops = []
-    stack = [("", type(model).__name__)]
+    stack = [("", type(model).__name__, 0)]
+    calls = [0]
     # Other hooks (weight_norm's pre-hook recomputing a weight) are not the forward: our first
     # pre-hook and first forward hook open a "hooks running" window, our last ones close it.
     in_hooks = [False]
@@ -152,7 +154,8 @@ def trace(model, x):
         def hooks_start(mod, *args):
             in_hooks[0] = True
         def pre(mod, args, path=path):
-            stack.append((path, type(mod).__name__))
+            calls[0] += 1
+            stack.append((path, type(mod).__name__, calls[0]))
             in_hooks[0] = False
         def post(mod, args, out):
             stack.pop()
@@ -168,11 +171,11 @@ def trace(model, x):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             out = func(*args, **(kwargs or {}))
             name = op_name(func)
-            path, kind = stack[-1]
+            path, kind, call = stack[-1]
             # a parametrization (torch.nn.utils.parametrizations.weight_norm) computes a weight
             weight = path.startswith("parametrizations.") or ".parametrizations." in path
             if name not in NO_OPS and is_tensors(out) and not in_hooks[0] and not weight:
-                ops.append({"op": name, "module": path, "module_type": kind,
+                ops.append({"op": name, "module": path, "module_type": kind, "call": call,
                             "shapes": shapes_of(out)})
             return out
 

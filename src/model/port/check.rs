@@ -830,14 +830,15 @@ fn script_rest(
     match source {
         Framework::Torch => {
             py.line("source.eval()");
-            if model.graph.nodes.iter().any(|n| n.kind.starts_with("Lazy")) {
-                py.block("with torch.no_grad()", |py| {
-                    py.line(format!(
-                        "source({})  # the nn.Lazy* layers take their sizes from a first call",
-                        torch_args(&xs)
-                    ));
-                });
-            }
+            // The weights are read after a first call: nn.Lazy* layers take their sizes
+            // from it, and weight_norm's hook computes `weight` from its two parts there (a
+            // TCN's init_weights writes `weight` before any call).
+            py.block("with torch.no_grad()", |py| {
+                py.line(format!(
+                    "source({})  # a first call: lazy layers sized, weight_norm's weights made",
+                    torch_args(&xs)
+                ));
+            });
         }
         Framework::Onnx => {}
         _ => {
