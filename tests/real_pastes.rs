@@ -143,3 +143,57 @@ fn keras_ops_inside_a_lambda_are_evaluated() {
     assert_eq!(rows(&m).len(), 5);
     assert_eq!(rows(&m).last().unwrap().1, Some(vec![1]));
 }
+
+/// The squeeze-excitation gate as most CIFAR repositories write it, `x * y.expand_as(x)`, and a
+/// WaveNet's `torch.stack(skips).sum(dim=0)`: torch runs expand_as and stack as operations of
+/// their own (torch: [8, 4, 4] and [8, 16]), and every port carries them.
+#[test]
+fn expand_as_and_stack_are_read_and_ported() {
+    let se = "# padlab-input: 8x4x4\nimport torch.nn as nn\nclass SE(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n    def forward(self, x):\n        b, c, _, _ = x.size()\n        y = self.fc(x.mean((2, 3))).view(b, c, 1, 1)\n        return x * y.expand_as(x)\n";
+    let m = model(se, &[8, 4, 4]);
+    assert_eq!(
+        kinds(&m),
+        vec!["mean", "Linear", "view", "expand_as", "mul"]
+    );
+    assert_eq!(rows(&m)[3].1, Some(vec![8, 4, 4]));
+    let stack = "# padlab-input: 4x16\nimport torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = nn.Conv1d(4, 8, 1)\n        self.b = nn.Conv1d(4, 8, 1)\n    def forward(self, x):\n        return torch.stack([self.a(x), self.b(x)], dim=1).sum(dim=1)\n";
+    let m = model(stack, &[4, 16]);
+    assert_eq!(rows(&m)[2], ("stack".to_string(), Some(vec![2, 8, 16])));
+    for (src, target, text) in [
+        (se, Framework::Torch, ".expand(-1, 8, 4, 4)"),
+        (se, Framework::Keras, "t * keras.ops.ones((1, 8, 4, 4))"),
+        (se, Framework::Tf, "tf.ones((1, 8, 4, 4))"),
+        (stack, Framework::Torch, "torch.stack(["),
+        (stack, Framework::Keras, "keras.ops.stack(ts, axis=1)"),
+        (stack, Framework::Jax, "jnp.stack(["),
+    ] {
+        let ported = port_paste(src.to_string(), target, PortOptions { check: false })
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_contains!(ported.code, text);
+    }
+}
+
+/// An expand torch refuses is refused with torch's words.
+#[test]
+fn an_expand_torch_refuses_is_an_error_row() {
+    let src = "import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.c = nn.Conv2d(3, 8, 1)\n    def forward(self, x):\n        return self.c(x).expand(-1, 4, 8, 8)\n";
+    let e = read(
+        src,
+        &Options {
+            input: Some(vec![3, 8, 8]),
+            model: None,
+        },
+    )
+    .map(|m| {
+        m.graph
+            .nodes
+            .iter()
+            .filter_map(|n| n.inferred.error.clone())
+            .collect::<Vec<_>>()
+    });
+    let text = format!("{e:?}");
+    assert!(
+        text.contains("The expanded size of the tensor (4) must match the existing size (8) at non-singleton dimension 1"),
+        "{text}"
+    );
+}

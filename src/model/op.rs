@@ -271,6 +271,13 @@ pub enum Op {
     Concat {
         axis: i64,
     },
+    /// torch `stack`, `tf.stack`: inputs of one shape along a new axis `axis` (of the output).
+    Stack {
+        axis: i64,
+    },
+    /// torch `expand` / `expand_as`: the input broadcast to `shape` (every axis, batch first;
+    /// `-1` keeps the input's size there; new leading axes allowed).
+    Expand(Vec<i64>),
     /// A fully connected layer over the last axis (torch `Linear`, Keras `Dense`, ONNX `Gemm`
     /// with a weight).
     Dense {

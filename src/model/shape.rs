@@ -306,6 +306,52 @@ fn rule(
                 .collect());
         }
         Op::Concat { axis: a } => concat(inputs, *a, fw)?,
+        Op::Stack { axis: a } => {
+            let first = inputs
+                .first()
+                .ok_or("stack expects a non-empty TensorList")?
+                .to_vec();
+            if let Some((k, other)) = inputs.iter().enumerate().find(|(_, s)| ***s != *first) {
+                return Err(format!(
+                    "stack expects each tensor to be equal size, but got {first:?} at entry 0 and {other:?} at entry {k}"
+                ));
+            }
+            let at = axis(*a, first.len() + 1)?;
+            let mut v = first;
+            v.insert(at, inputs.len() as i64);
+            v
+        }
+        Op::Expand(shape) => {
+            let x = one(inputs, "an expand")?;
+            if shape.len() < x.len() {
+                return Err(format!(
+                    "expand: the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+                    shape.len(),
+                    x.len()
+                ));
+            }
+            let lead = shape.len() - x.len();
+            let mut v = Vec::with_capacity(shape.len());
+            for (i, &want) in shape.iter().enumerate() {
+                let have = i.checked_sub(lead).map(|j| x[j]);
+                v.push(match (have, want) {
+                    (Some(h), -1) => h,
+                    (None, -1) => {
+                        return Err(format!(
+                            "expand: -1 is not allowed in a leading, non-existing dimension {i}"
+                        ));
+                    }
+                    (_, w) if w < 0 => return Err(format!("expand: invalid size {w}")),
+                    (Some(h), w) if h != w && h != 1 => {
+                        return Err(format!(
+                            "The expanded size of the tensor ({w}) must match the existing size ({h}) at non-singleton dimension {i}.  Target sizes: {shape:?}.  Tensor sizes: {x:?}"
+                        ));
+                    }
+                    (_, w) => w,
+                });
+            }
+            v
+        }
         Op::Dense {
             in_features, units, ..
         } => {

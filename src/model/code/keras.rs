@@ -1626,6 +1626,20 @@ fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -
             let b = pos.get(1).cloned().unwrap_or(Value::None);
             return elementwise(it, bin, a, b, site);
         }
+        "stack" => {
+            let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
+            let axis = int_arg(1, "axis")?.unwrap_or(0);
+            let out = it.record(
+                Op::Stack { axis },
+                "stack",
+                &xs,
+                Framework::Keras,
+                site,
+                None,
+                Some("stack"),
+            )?;
+            return Ok(outputs_value(out));
+        }
         "concatenate" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(if path.starts_with("tf.") { 0 } else { -1 });

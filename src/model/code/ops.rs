@@ -607,9 +607,27 @@ pub fn tensor_method(
                 }
             }
         }
-        "expand_as" | "expand" | "repeat" | "masked_fill" | "gather" | "index_select"
-        | "scatter" | "topk" | "sort" | "argmax" | "argmin" | "norm" | "std" | "var" | "cumsum"
-        | "flip" | "roll" | "narrow" | "unfold" | "fill_" | "zero_" | "normal_" | "uniform_" => {
+        "expand_as" => {
+            let other = tensor_of(pos.first().unwrap_or(&Value::None), line)?;
+            let shape = other.shape.clone().ok_or_else(|| {
+                unsupported(
+                    line,
+                    "expand_as a tensor of unknown shape: give the input shape",
+                )
+            })?;
+            apply(it, t, Op::Expand(shape), name, site)?
+        }
+        "expand" => {
+            let sizes = dims_arg(it, &pos, line)?;
+            let shape = sizes
+                .iter()
+                .map(|v| as_int(v, line))
+                .collect::<Ev<Vec<i64>>>()?;
+            apply(it, t, Op::Expand(shape), name, site)?
+        }
+        "repeat" | "masked_fill" | "gather" | "index_select" | "scatter" | "topk" | "sort"
+        | "argmax" | "argmin" | "norm" | "std" | "var" | "cumsum" | "flip" | "roll" | "narrow"
+        | "unfold" | "fill_" | "zero_" | "normal_" | "uniform_" => {
             return Err(unsupported(
                 line,
                 format!(

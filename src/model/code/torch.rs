@@ -180,7 +180,23 @@ fn torch_function(
             )?;
             outputs_value(out)
         }
-        "stack" => return Err(unsupported(line, "torch.stack is not translated by padlab")),
+        "stack" => {
+            let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
+            let axis = arg(&pos, &kw, 1, "dim")
+                .map(|v| as_int(&v, line))
+                .transpose()?
+                .unwrap_or(0);
+            let out = it.record(
+                Op::Stack { axis },
+                "stack",
+                &xs,
+                Framework::Torch,
+                site,
+                None,
+                Some("stack"),
+            )?;
+            outputs_value(out)
+        }
         "flatten" => {
             let t = tensor_of(pos.first().unwrap_or(&Value::None), line)?;
             let start = arg(&pos, &kw, 1, "start_dim")

@@ -430,6 +430,13 @@ fn step_code<T: Function>(
         }
         PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
         PortOp::Concat { axis } => Code::expr(format!("{}([{{xs}}], axis={axis})", T::CONCAT)),
+        PortOp::Stack { axis } => Code::expr(format!("{}.stack([{{xs}}], axis={axis})", T::NP)),
+        // The batch kept: times ones of the shape with a batch of one (exact).
+        PortOp::Expand { shape } => Code::expr(format!(
+            "{{x}} * {}.ones({})",
+            T::NP,
+            crate::codegen::writer::tuple(&super::lines::batch_one(shape))
+        )),
         PortOp::MatMul => Code::expr(format!("{}.matmul({{x0}}, {{x1}})", T::NP)),
         PortOp::Pad { pairs, fill } => pad_code::<T>(w, pairs, *fill),
         PortOp::Upsample {

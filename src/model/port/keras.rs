@@ -13,8 +13,8 @@
 use std::collections::HashSet;
 
 use super::lines::{
-    Helpers, KEYWORDS, elementwise, embed_layer, error_line, fill, float_list, note, port_names,
-    reduce_name, single_calls, slice_index, variable_names,
+    Helpers, KEYWORDS, batch_one, elementwise, embed_layer, error_line, fill, float_list, note,
+    port_names, reduce_name, single_calls, slice_index, variable_names,
 };
 use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
@@ -867,6 +867,16 @@ fn step_lines(
             }
             lines.push(Line::Each(each));
         }
+        PortOp::Stack { axis } => lines.push(Line::Merge(layer(
+            &name,
+            "layers.Lambda",
+            vec![format!("lambda ts: keras.ops.stack(ts, axis={axis})")],
+        ))),
+        // The batch kept: times ones of the shape with a batch of one (exact).
+        PortOp::Expand { shape } => lines.push(Line::Call(lambda(
+            &name,
+            format!("t * keras.ops.ones({})", tuple(&batch_one(shape))),
+        ))),
         PortOp::Concat { axis } => {
             if step.inputs.len() < 2 {
                 lines.push(main("layers.Identity", vec![]));

@@ -299,3 +299,12 @@ pub(super) const KEYWORDS: &[&str] = &[
     "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
     "with", "yield",
 ];
+
+/// A full shape with a batch of one (what broadcasts to any batch).
+pub fn batch_one(shape: &[i64]) -> Vec<i64> {
+    let mut v = shape.to_vec();
+    if let Some(b) = v.first_mut() {
+        *b = 1;
+    }
+    v
+}

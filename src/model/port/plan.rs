@@ -146,6 +146,14 @@ pub enum PortOp<P> {
     Concat {
         axis: usize,
     },
+    /// Inputs of one shape along a new port axis `axis` (the inputs in source order).
+    Stack {
+        axis: usize,
+    },
+    /// The input broadcast to `shape` (full, source order as the input is; the batch kept).
+    Expand {
+        shape: Vec<i64>,
+    },
     Dense {
         in_features: i64,
         units: i64,
@@ -1228,6 +1236,38 @@ fn lower_node<P: Spelling>(
             let xs: Vec<Var> = inputs.iter().map(|&v| lw.order(v, &want, &name)).collect();
             let port_axis = lw.port_axis(xs[0], *a, line)?;
             single(lw, xs, PortOp::Concat { axis: port_axis }, want)
+        }
+        Op::Stack { axis: a } => {
+            let xs: Vec<Var> = inputs
+                .iter()
+                .map(|&v| {
+                    let k = lw.tensor(v).perm.len();
+                    lw.order(v, &identity(k), &name)
+                })
+                .collect();
+            let at = axis(*a, r).map_err(|m| PortError::at(line, m))?;
+            single(lw, xs, PortOp::Stack { axis: at }, identity(r))
+        }
+        Op::Expand(_) => {
+            let x = x.ok_or(PortError::NoInput)?;
+            if x_rank != r {
+                return Err(PortError::at(
+                    line,
+                    format!(
+                        "{}: an expand that adds leading axes is read, not ported",
+                        node.name
+                    ),
+                ));
+            }
+            let x = lw.order(x, &identity(x_rank), &name);
+            single(
+                lw,
+                vec![x],
+                PortOp::Expand {
+                    shape: out_shape.to_vec(),
+                },
+                identity(r),
+            )
         }
         Op::Elementwise {
             op,

@@ -752,6 +752,18 @@ fn step_parts(
         PortOp::Concat { axis } => p
             .lines
             .push(Line::Expr(format!("torch.cat([{{xs}}], dim={axis})"))),
+        PortOp::Stack { axis } => p
+            .lines
+            .push(Line::Expr(format!("torch.stack([{{xs}}], dim={axis})"))),
+        PortOp::Expand { shape } => {
+            let sizes: Vec<String> = shape
+                .iter()
+                .enumerate()
+                .map(|(i, d)| if i == 0 { "-1".into() } else { d.to_string() })
+                .collect();
+            p.lines
+                .push(Line::Expr(format!("{{x}}.expand({})", sizes.join(", "))));
+        }
         PortOp::Dense {
             in_features,
             units,
