@@ -197,3 +197,92 @@ fn an_expand_torch_refuses_is_an_error_row() {
         "{text}"
     );
 }
+
+/// A module's own `nn.Parameter` a tensor meets (ConvNeXt's layer-scale gamma, its
+/// channels-first LayerNorm's `weight[:, None, None] * x + bias[:, None, None]`, and its
+/// `F.layer_norm(x, shape, self.weight, self.bias, eps)`) is a learned tensor of the model:
+/// counted (torch: 8 * 3 * 3 * 8 + 8 + 8 = 592 parameters with gamma), shaped, and ported with
+/// its values copied from where the source keeps it.
+#[test]
+fn a_modules_own_parameters_are_read_counted_and_ported() {
+    let src = "# padlab-input: 8x6x6\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nclass Scale(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n        self.conv = nn.Conv2d(dim, dim, 3, padding=1)\n        self.gamma = nn.Parameter(1e-6 * torch.ones(dim))\n        self.weight = nn.Parameter(torch.ones(dim))\n        self.bias = nn.Parameter(torch.zeros(dim))\n    def forward(self, x):\n        x = x + self.gamma[:, None, None] * self.conv(x)\n        x = F.layer_norm(x.permute(0, 2, 3, 1), (8,), self.weight, self.bias, 1e-6)\n        return x\nmodel = Scale(8)\n";
+    let m = model(src, &[8, 6, 6]);
+    assert_eq!(m.params, Some(8 * 3 * 3 * 8 + 8 + 3 * 8));
+    assert_eq!(
+        kinds(&m),
+        vec!["Conv2d", "mul", "add", "permute", "layer_norm"]
+    );
+    let learned = m
+        .graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "mul")
+        .map(|n| n.op.clone());
+    assert_eq!(
+        learned,
+        Some(padlab::model::op::Op::Learned {
+            op: padlab::model::op::LearnedOp::Mul,
+            shape: vec![8, 1, 1],
+            weight: padlab::model::op::WeightAt::Param("gamma".into()),
+        })
+    );
+    let ported = port_paste(
+        src.to_string(),
+        Framework::Keras,
+        PortOptions { check: true },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let script = ported.script.unwrap_or_default();
+    assert_contains!(
+        script,
+        "source.get_parameter(\"gamma\")",
+        "Learned((1, 1, 1, 8), lambda t, w: t * w",
+        "layers.LayerNormalization"
+    );
+}
+
+/// PReLU in both frameworks: torch's one slope or one per channel, Keras's one per element but
+/// along `shared_axes` (SRGAN generators): the slopes' shape follows the input.
+#[test]
+fn prelu_slopes_follow_the_input() {
+    let torch = "import torch.nn as nn\nclass G(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.c = nn.Conv2d(3, 8, 3, padding=1)\n        self.a = nn.PReLU(8)\n        self.b = nn.PReLU()\n    def forward(self, x):\n        return self.b(self.a(self.c(x)))\nmodel = G()\n";
+    let m = model(torch, &[3, 16, 16]);
+    assert_eq!(m.params, Some(3 * 3 * 3 * 8 + 8 + 8 + 1));
+    let keras = "import keras\nfrom keras import layers\ni = keras.Input((12, 12, 3))\nx = layers.PReLU()(layers.Conv2D(8, 3)(i))\nx = layers.PReLU(shared_axes=[1, 2])(x)\nmodel = keras.Model(i, x)\n";
+    let m = model(keras, &[12, 12, 3]);
+    let shapes: Vec<Vec<i64>> = m
+        .graph
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.op {
+            padlab::model::op::Op::Learned { shape, .. } => Some(shape.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shapes, vec![vec![10, 10, 8], vec![1, 1, 8]]);
+    // Keras counts the slopes: 3*3*3*8 + 8 + 800 + 8.
+    assert_eq!(m.params, Some(224 + 800 + 8));
+    let bad = "import torch.nn as nn\nmodel = nn.Sequential(nn.Conv2d(3, 8, 1), nn.PReLU(4))\n";
+    let e = read(
+        bad,
+        &Options {
+            input: Some(vec![3, 4, 4]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("Found parameter numbers = 4 and channel size = 8"),
+        "{e}"
+    );
+}
+
+/// Stochastic-depth rates as ConvNeXt computes them,
+/// `[x.item() for x in torch.linspace(0, rate, n)]`: numbers padlab evaluates, float32 ones
+/// as torch's (0.1 is 0.10000000149011612 there).
+#[test]
+fn constant_ranges_are_numbers() {
+    let src = "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self, depths=(2, 2)):\n        super().__init__()\n        rates = [x.item() for x in torch.linspace(0, 0.1, sum(depths))]\n        assert abs(rates[-1] - 0.1) < 1e-7 and rates[-1] != 0.1 and len(rates) == 4\n        steps = list(torch.arange(0, 8, 2).tolist())\n        self.convs = nn.Sequential(*[nn.Conv2d(8, 8, 3, padding=1) for r in rates + steps])\n    def forward(self, x):\n        return self.convs(x)\nmodel = Net()\n";
+    assert_eq!(kinds(&model(src, &[8, 6, 6])).len(), 8);
+}

@@ -201,6 +201,35 @@ pub enum Interpolation {
     Bicubic,
 }
 
+/// How a learned tensor `w` meets the input `x`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LearnedOp {
+    /// `x * w`
+    Mul,
+    /// `x + w`
+    Add,
+    /// `x - w`
+    Sub,
+    /// `w - x`
+    RSub,
+    /// `x / w`
+    Div,
+    /// `x` where `x >= 0`, else `w * x` (torch `PReLU`, Keras `PReLU`).
+    PRelu,
+}
+
+/// Where the source model keeps a learned tensor, for the self-check to copy it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightAt {
+    /// An attribute of the node's own layer (torch `PReLU.weight`, Keras `PReLU.alpha`).
+    Layer(String),
+    /// A parameter by its path in the model (torch `named_parameters()`: `stages.0.gamma`).
+    Param(String),
+    /// While the reader traces: an attribute of the module object `owner` (an interpreter
+    /// id), made a `Param` path once the model's module paths are known.
+    Owner(usize, String),
+}
+
 /// One axis of a slice (`x[:, :, 1:, ::2]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SliceAxis {
@@ -342,6 +371,14 @@ pub enum Op {
     LayerScale {
         features: Option<i64>,
     },
+    /// A learned tensor applied to the input element-wise: a torch `nn.Parameter` a module
+    /// multiplies or adds (`x * self.gamma[:, None, None]`), a PReLU's slopes. `shape` is the
+    /// weight as it broadcasts against the input (aligned to the input's last axes).
+    Learned {
+        op: LearnedOp,
+        shape: Vec<i64>,
+        weight: WeightAt,
+    },
     /// An operation padlab reads (its shape is known) but does not port: its name and why.
     Opaque {
         what: String,
@@ -362,7 +399,7 @@ impl Op {
             Op::Norm(Norm::Layer { center, scale, .. }) => *center || *scale,
             Op::Norm(Norm::Group { affine, .. } | Norm::Instance { affine, .. }) => *affine,
             Op::Standardize(s) => s.stats == Stats::Weights,
-            Op::LayerScale { .. } => true,
+            Op::LayerScale { .. } | Op::Learned { .. } => true,
             _ => false,
         }
     }

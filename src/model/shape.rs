@@ -490,6 +490,17 @@ fn rule(
             })?;
             x
         }
+        Op::Learned { shape, .. } => {
+            let x = one(inputs, "a learned weight")?;
+            match broadcast(&x, shape) {
+                Some(out) if out.len() == x.len() => out,
+                _ => {
+                    return Err(format!(
+                        "The size of tensor a ({x:?}) must match the size of tensor b ({shape:?}) (a learned weight that broadcasts into the input)"
+                    ));
+                }
+            }
+        }
         Op::Opaque { what } => return Err(format!("padlab has no shape rule for {what}")),
     }])
 }

@@ -33,17 +33,18 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
 - Each record carries the innermost module whose forward was running (forward pre-hooks and
   hooks keep a stack; the path as `named_modules()` names it, "" for the model itself). What
   the model's own hooks compute (weight_norm's pre-hook making `weight` from `weight_g` and
-  `weight_v`) and what parametrizations compute is weight bookkeeping, not the forward: not
-  recorded.
+  `weight_v`), what parametrizations compute and what is computed from parameters alone
+  (`self.gamma[:, None, None]`) is weight bookkeeping, not the forward: not recorded.
 
 Output: one JSON object on stdout,
     {"model": EXPR, "input": [C, H, W], "params": N,
-     "ops": [{"op": "conv2d", "module": "layer1.0.conv1", "module_type": "Conv2d", "call": 7,
+     "ops": [{"op": "conv2d", "module": "layer1.0.conv1", "module_type": "Conv2d", "stock": true, "call": 7,
               "shapes": [[64, 32, 32]]}, ...]}
 where `params` is the sum of `p.numel()` over `model.parameters()`, `op` is the function's
 name as torch reports it (`conv2d`, `batch_norm`, `cat`, `view`, `flatten`; operators arrive as
 their methods: `x + y` is `add`, `x += y` is `add_`, `x * w` is `mul`, `x[:, :c]` is
-`__getitem__`), `module_type` the class name of that module, `call` which call of a module it ran in (they
+`__getitem__`), `module_type` the class name of that module, `stock` whether that class is torch.nn's own (a
+paste's `class LayerNorm(nn.Module)` is not), `call` which call of a module it ran in (they
 are numbered in order; a module called twice runs in two calls), and `shapes` has one entry per
 output tensor (a function returning a tuple, like `x.max(dim=2)`, has several), each without
 the batch axis. A module with padding_mode other than 'zeros' shows its own `pad` before its
@@ -142,7 +143,7 @@ def trace(model, x):
     from torch.overrides import TorchFunctionMode
 
     ops = []
-    stack = [("", type(model).__name__, 0)]
+    stack = [("", type(model).__name__, 0, False)]
     calls = [0]
     # Other hooks (weight_norm's pre-hook recomputing a weight) are not the forward: our first
     # pre-hook and first forward hook open a "hooks running" window, our last ones close it.
@@ -155,7 +156,7 @@ def trace(model, x):
             in_hooks[0] = True
         def pre(mod, args, path=path):
             calls[0] += 1
-            stack.append((path, type(mod).__name__, calls[0]))
+            stack.append((path, type(mod).__name__, calls[0], type(mod).__module__.startswith("torch.nn")))
             in_hooks[0] = False
         def post(mod, args, out):
             stack.pop()
@@ -167,15 +168,34 @@ def trace(model, x):
         handles.append(m.register_forward_hook(post, prepend=True))
         handles.append(m.register_forward_hook(hooks_end))
 
+    # Tensors computed from parameters alone (`self.gamma[:, None, None]`) are the weight seen
+    # another way, not the forward: an op whose tensor inputs are all such is not recorded.
+    weights = {id(p): p for p in model.parameters()}
+
+    def tensors_in(value):
+        if isinstance(value, torch.Tensor):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                yield from tensors_in(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                yield from tensors_in(v)
+
     class Recorder(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             out = func(*args, **(kwargs or {}))
             name = op_name(func)
-            path, kind, call = stack[-1]
+            path, kind, call, stock = stack[-1]
+            ins = list(tensors_in((args, kwargs or {})))
+            if ins and all(id(t) in weights for t in ins):
+                for t in tensors_in(out):
+                    weights[id(t)] = t
+                return out
             # a parametrization (torch.nn.utils.parametrizations.weight_norm) computes a weight
             weight = path.startswith("parametrizations.") or ".parametrizations." in path
             if name not in NO_OPS and is_tensors(out) and not in_hooks[0] and not weight:
-                ops.append({"op": name, "module": path, "module_type": kind, "call": call,
+                ops.append({"op": name, "module": path, "module_type": kind, "stock": stock, "call": call,
                             "shapes": shapes_of(out)})
             return out
 

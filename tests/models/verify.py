@@ -63,7 +63,7 @@ def torch_rows(ops):
     call's shapes); a layer called again (YOLOv5's SPPF pools three times) is a row a call."""
     rows = []
     for op in ops:
-        leaf = op.get("module_type") in torch_layer_names() and op.get("module")
+        leaf = op.get("module_type") in torch_layer_names() and op.get("stock", True) and op.get("module")
         same_call = rows and rows[-1].get("module") == op["module"] and rows[-1].get("call") == op.get("call")
         if leaf and same_call and rows[-1].get("leaf"):
             rows[-1] = dict(op, leaf=True)

@@ -876,6 +876,14 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
             Value::Bool((as_float(&need(0)?, line)? - as_float(&need(1)?, line)?).abs() < 1e-9)
         }
         "numpy.array" | "numpy.asarray" => need(0)?,
+        "numpy.linspace" | "numpy.arange" => constant_range(
+            it,
+            false,
+            path.trim_start_matches("numpy."),
+            &pos,
+            &kw,
+            line,
+        )?,
         "numpy.int" | "numpy.int32" | "numpy.int64" => call_api(it, "int", Args { pos, kw }, site)?,
         "numpy.float32" | "numpy.float64" => call_api(it, "float", Args { pos, kw }, site)?,
         "itertools.chain" => {
@@ -1029,6 +1037,7 @@ pub fn call_method(
     let need = |i: usize| required(&pos, i, name, line);
     match obj {
         Value::Tensor(t) => return super::ops::tensor_method(it, t, name, Args { pos, kw }, site),
+        Value::Weight(w) => return super::ops::weight_method(it, w, obj, name, &pos, site),
         Value::Layer(l) => return super::layers::layer_method(it, l, name, Args { pos, kw }, site),
         Value::Instance(i) => return framework_method(it, i, name, Args { pos, kw }, site),
         Value::Super(c, me) => return super_method(it, c, me, name, Args { pos, kw }, site),
@@ -1053,6 +1062,8 @@ pub fn call_method(
                 _ => obj.clone(),
             });
         }
+        Value::Int(_) | Value::Float(_) if name == "item" => return Ok(obj.clone()),
+        Value::List(l) if name == "tolist" => return Ok(Value::list(l.borrow().to_vec())),
         Value::List(l) => {
             return Ok(match name {
                 "append" => {
@@ -1473,6 +1484,12 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
             _ => Value::Method(Rc::new(o.clone()), Rc::from(name)),
         }),
         Value::Super(..) => Ok(Value::Method(Rc::new(o.clone()), Rc::from(name))),
+        Value::Weight(w) => Ok(match name {
+            "data" => o.clone(),
+            "shape" => Value::tuple(w.shape.iter().map(|&d| Value::Int(d)).collect()),
+            "requires_grad" => Value::Bool(true),
+            _ => Value::Method(Rc::new(o.clone()), Rc::from(name)),
+        }),
         Value::Unknown => Err(unsupported(line, "an attribute of an unknown size")),
         Value::Function(f) if name == "__name__" => Ok(Value::Str(f.name.clone())),
         Value::Partial(p) => match name {
@@ -1491,8 +1508,110 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
             Ok(Value::Method(Rc::new(o.clone()), Rc::from(name)))
         }
         Value::Int(i) if name == "real" => Ok(Value::Int(*i)),
+        // A number taken out of a constant array (`[x.item() for x in torch.linspace(...)]`).
+        Value::Int(_) | Value::Float(_) if name == "item" => {
+            Ok(Value::Method(Rc::new(o.clone()), Rc::from(name)))
+        }
         other => Err(no_attribute(line, &other.type_name(), name)),
     }
+}
+
+/// `linspace(start, stop, num)` / `arange([start,] stop[, step])` of numbers (torch's,
+/// NumPy's): the values as a list, which code iterates (`.item()` of each is the number).
+/// `linspace` includes `stop`, as both frameworks do by default; torch's values are float32's.
+pub fn constant_range(
+    it: &mut Interp,
+    torch: bool,
+    f: &str,
+    pos: &[Value],
+    kw: &[(Rc<str>, Value)],
+    line: usize,
+) -> Ev<Value> {
+    let _ = it;
+    let num = |i: usize, n: &str| super::ops::arg(pos, kw, i, n);
+    if f == "linspace" {
+        let (Some(a), Some(b)) = (num(0, "start"), num(1, "end").or_else(|| num(1, "stop"))) else {
+            return Err(raise(line, "TypeError", "linspace() missing start or end"));
+        };
+        let n = match num(2, "steps").or_else(|| num(2, "num")) {
+            Some(v) => as_int(&v, line)?,
+            None => 50,
+        };
+        if !(0..=super::eval::MAX_ITEMS as i64).contains(&n) {
+            return Err(raise(line, "ValueError", format!("linspace of {n} values")));
+        }
+        let (a, b) = (as_float(&a, line)?, as_float(&b, line)?);
+        let values = if torch {
+            // torch's float32 kernel: the first half from the start, the rest from the end.
+            let (a32, b32) = (a as f32, b as f32);
+            let step = if n > 1 {
+                (b32 - a32) / (n - 1) as f32
+            } else {
+                0.0
+            };
+            (0..n)
+                .map(|i| {
+                    let x = if i < n / 2 {
+                        a32 + step * i as f32
+                    } else {
+                        b32 - step * (n - 1 - i) as f32
+                    };
+                    Value::Float(f64::from(x))
+                })
+                .collect()
+        } else {
+            // NumPy's float64: start + i * step, the stop itself last.
+            let step = if n > 1 { (b - a) / (n - 1) as f64 } else { 0.0 };
+            (0..n)
+                .map(|i| {
+                    Value::Float(if i == n - 1 && n > 1 {
+                        b
+                    } else {
+                        a + i as f64 * step
+                    })
+                })
+                .collect()
+        };
+        return Ok(Value::list(values));
+    }
+    let ints: Vec<Value> = pos.to_vec();
+    let all_int = ints
+        .iter()
+        .all(|v| matches!(v, Value::Int(_) | Value::Bool(_)));
+    let (a, b, step) = match ints.as_slice() {
+        [b] => (Value::Int(0), b.clone(), Value::Int(1)),
+        [a, b] => (a.clone(), b.clone(), Value::Int(1)),
+        [a, b, s, ..] => (a.clone(), b.clone(), s.clone()),
+        [] => return Err(raise(line, "TypeError", "arange() missing its end")),
+    };
+    if all_int {
+        let (a, b, s) = (as_int(&a, line)?, as_int(&b, line)?, as_int(&step, line)?);
+        if s == 0 {
+            return Err(raise(line, "ValueError", "arange: step must be nonzero"));
+        }
+        let n = super::eval::range_len(a, b, s);
+        if n > super::eval::MAX_ITEMS as i64 {
+            return Err(raise(line, "MemoryError", "arange too large"));
+        }
+        return Ok(Value::list((0..n).map(|i| Value::Int(a + i * s)).collect()));
+    }
+    let (a, b, s) = (
+        as_float(&a, line)?,
+        as_float(&b, line)?,
+        as_float(&step, line)?,
+    );
+    if s == 0.0 || !s.is_finite() || !a.is_finite() || !b.is_finite() {
+        return Err(raise(line, "ValueError", "arange: invalid bounds or step"));
+    }
+    let n = ((b - a) / s).ceil().max(0.0);
+    if n > super::eval::MAX_ITEMS as f64 {
+        return Err(raise(line, "MemoryError", "arange too large"));
+    }
+    Ok(Value::list(
+        (0..n as i64)
+            .map(|i| Value::Float(a + i as f64 * s))
+            .collect(),
+    ))
 }
 
 /// A namespace's attribute: a constant, or a deeper path.
@@ -1866,10 +1985,10 @@ fn framework_method(
                 _ => None,
             };
             Ok(match sizes {
-                Some(shape) => Value::Weight(Rc::new(super::value::Weight {
-                    owner: i.class.name.clone(),
+                Some(shape) => Value::Weight(Rc::new(super::value::Weight::new(
+                    i.class.name.clone(),
                     shape,
-                })),
+                ))),
                 None => Value::opaque(format!(
                     "a weight {} makes itself (add_weight) of a shape padlab does not know",
                     i.class.name
@@ -2156,6 +2275,7 @@ pub fn getitem(it: &mut Interp, o: &Value, i: &Value, line: usize, e: &Expr) -> 
     }
     match o {
         Value::Tensor(t) => super::ops::tensor_index(it, t, i, line, e),
+        Value::Weight(w) => super::ops::weight_index(it, w, i, line),
         Value::List(l) => {
             let items = l.borrow().clone();
             seq_index(&items, i, line, "list").map(|r| match r {

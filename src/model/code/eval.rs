@@ -202,6 +202,10 @@ pub struct NodeTrace {
     pub function: Option<Rc<str>>,
     /// Keras: the container path and layer name it was recorded under.
     pub keras_path: Option<String>,
+    /// The module whose own parameters it uses (`F.layer_norm(x, s, self.weight, self.bias)`
+    /// in a custom module): the node is named by that module's path, where the self-check
+    /// finds them.
+    pub owner: Option<usize>,
 }
 
 fn fail(line: usize, kind: FailKind, message: impl Into<String>) -> Failure {
@@ -1674,6 +1678,14 @@ impl Interp {
     fn setattr(&mut self, o: &Value, name: &str, v: Value, line: usize) -> Ev<()> {
         match o {
             Value::Instance(i) => {
+                // A weight is held where it is first assigned (`self.gamma = nn.Parameter(...)`):
+                // that is where the source model keeps it.
+                if let Value::Weight(w) = &v {
+                    let mut place = w.place.borrow_mut();
+                    if place.is_none() {
+                        *place = Some((i.id, Rc::from(name)));
+                    }
+                }
                 i.attrs
                     .borrow_mut()
                     .insert(Key::Str(Rc::from(name)), Value::str(name), v);
@@ -1977,6 +1989,7 @@ impl Interp {
             layer: layer.cloned(),
             function: function.map(Rc::from),
             keras_path,
+            owner: None,
         });
         Ok(outputs)
     }

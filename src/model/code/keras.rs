@@ -950,6 +950,12 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ("relu", None) => &["max_value", "negative_slope", "threshold"],
         ("leakyrelu", None) => &["negative_slope"],
         ("elu", None) => &["alpha"],
+        ("prelu", None) => &[
+            "alpha_initializer",
+            "alpha_regularizer",
+            "alpha_constraint",
+            "shared_axes",
+        ],
         ("softmax", None) => &["axis"],
         ("dropout" | "spatialdropout" | "gaussiandropout" | "alphadropout", _) => {
             &["rate", "noise_shape", "seed"]
@@ -1182,6 +1188,12 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ("leakyrelu", None) => LayerKind::Op(Op::Activation(Activation::LeakyRelu(
             b.float("negative_slope")?.unwrap_or(0.3),
         ))),
+        // Its slopes' shape over the input is set where it is called (`prelu_at`).
+        ("prelu", None) => LayerKind::Op(Op::Learned {
+            op: crate::model::op::LearnedOp::PRelu,
+            shape: Vec::new(),
+            weight: crate::model::op::WeightAt::Layer("alpha".into()),
+        }),
         ("elu", None) => LayerKind::Op(Op::Activation(Activation::Elu(
             b.float("alpha")?.unwrap_or(1.0),
         ))),

@@ -12,7 +12,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding, PaddingMode};
-use crate::model::op::{Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill};
+use crate::model::op::{
+    Activation, Binary, Conv, Groups, Interpolation, LearnedOp, Norm, Op, PadFill, WeightAt,
+};
 
 use super::builtins::{as_float, as_int};
 use super::eval::{Ev, Interp, Site, no_attribute, raise, unsupported};
@@ -50,6 +52,7 @@ pub const TORCH_LAYERS: &[&str] = &[
     "ReLU6",
     "LeakyReLU",
     "ELU",
+    "PReLU",
     "SELU",
     "GELU",
     "SiLU",
@@ -148,6 +151,7 @@ pub const KERAS_LAYERS: &[&str] = &[
     "ReLU",
     "LeakyReLU",
     "ELU",
+    "PReLU",
     "Softmax",
     "Dropout",
     "SpatialDropout1D",
@@ -632,6 +636,7 @@ fn torch_signature(family: &str, rank: Option<usize>) -> Option<&'static [&'stat
         ("sigmoid" | "tanh" | "softsign", None) | ("softmax", Some(2)) => &[],
         ("leakyrelu", None) => &["negative_slope", "inplace"],
         ("elu", None) => &["alpha", "inplace"],
+        ("prelu", None) => &["num_parameters", "init", "device", "dtype"],
         ("hardtanh", None) => &["min_val", "max_val", "inplace"],
         ("gelu", None) => &["approximate"],
         ("softplus", None) => &["beta", "threshold"],
@@ -1002,6 +1007,12 @@ fn torch_op(
             b.float("negative_slope")?.unwrap_or(0.01),
         )),
         ("elu", None) => Op::Activation(Activation::Elu(b.float("alpha")?.unwrap_or(1.0))),
+        // Its slopes' shape over the input is set where it is called (`prelu_at`).
+        ("prelu", None) => Op::Learned {
+            op: LearnedOp::PRelu,
+            shape: vec![b.int("num_parameters")?.unwrap_or(1)],
+            weight: WeightAt::Layer("weight".into()),
+        },
         ("hardtanh", None) => {
             match (
                 b.float("min_val")?.unwrap_or(-1.0),
@@ -1283,7 +1294,14 @@ pub fn call_layer(
     match &l.kind {
         LayerKind::Op(op) => {
             let x = tensor_of(&input, line)?;
-            let out = it.record(op.clone(), &l.class, &[x], l.framework, site, Some(l), None)?;
+            let op = match op {
+                Op::Learned {
+                    op: LearnedOp::PRelu,
+                    ..
+                } => prelu_at(l, &x, line)?,
+                other => other.clone(),
+            };
+            let out = it.record(op, &l.class, &[x], l.framework, site, Some(l), None)?;
             Ok(outputs_value(out))
         }
         LayerKind::Merge(op) => {
@@ -1344,6 +1362,79 @@ pub fn call_layer(
         )),
         LayerKind::Identity => Ok(input),
     }
+}
+
+/// A PReLU's slopes as they broadcast over the input `x`: torch's one per channel (axis 1) or
+/// one for all, Keras's one per element of a sample but along `shared_axes`.
+fn prelu_at(l: &Layer, x: &Tensor, line: usize) -> Ev<Op> {
+    let arg = |name: &str| {
+        l.args
+            .iter()
+            .find(|(k, _)| k.as_ref() == name)
+            .map(|(_, v)| v.clone())
+            .filter(|v| !matches!(v, Value::None))
+    };
+    let Some(s) = &x.shape else {
+        return Err(unsupported(
+            line,
+            "a PReLU on an input of unknown shape: give the input shape",
+        ));
+    };
+    let shape = if l.framework == Framework::Torch {
+        let n = match arg("num_parameters") {
+            Some(v) => as_int(&v, line)?,
+            None => 1,
+        };
+        let channels = s.get(1).copied().unwrap_or(1);
+        if n != 1 && (s.len() < 2 || n != channels) {
+            return Err(raise(
+                line,
+                "RuntimeError",
+                format!(
+                    "Mismatch of parameter numbers and input channel size. Found parameter numbers = {n} and channel size = {channels}."
+                ),
+            ));
+        }
+        if n == 1 {
+            vec![1]
+        } else {
+            std::iter::once(n)
+                .chain(std::iter::repeat_n(1, s.len() - 2))
+                .collect()
+        }
+    } else {
+        let mut shape = s[1..].to_vec();
+        if let Some(v) = arg("shared_axes") {
+            let axes = match v {
+                Value::List(l) => l.borrow().to_vec(),
+                Value::Tuple(t) => t.to_vec(),
+                one => vec![one],
+            };
+            for a in axes {
+                let a = as_int(&a, line)?;
+                let i = usize::try_from(a - 1)
+                    .ok()
+                    .filter(|&i| i < shape.len())
+                    .ok_or_else(|| {
+                        raise(line, "ValueError", format!("shared_axes {a} out of range"))
+                    })?;
+                shape[i] = 1;
+            }
+        }
+        shape
+    };
+    Ok(Op::Learned {
+        op: LearnedOp::PRelu,
+        shape,
+        weight: WeightAt::Layer(
+            if l.framework == Framework::Torch {
+                "weight"
+            } else {
+                "alpha"
+            }
+            .into(),
+        ),
+    })
 }
 
 /// A node's outputs as the value code gets: one tensor, or a tuple of them.

@@ -6,13 +6,13 @@
 use std::rc::Rc;
 
 use crate::core::Framework;
-use crate::model::op::{Activation, Binary, Op, Reduce, SliceAxis};
+use crate::model::op::{Activation, Binary, LearnedOp, Op, Reduce, SliceAxis, WeightAt};
 
 use super::ast::{BinOp, Expr};
 use super::builtins::{as_float, as_int};
 use super::eval::{BATCH, Ev, Interp, Site, no_attribute, raise, unsupported};
 use super::layers::{outputs_value, tensor_of};
-use super::value::{Args, Tensor, Value};
+use super::value::{Args, Tensor, Value, Weight};
 
 /// The name a framework gives an element-wise op (torch `add`, Keras `add`/`multiply`).
 fn binary_name(op: Binary, fw: Framework) -> &'static str {
@@ -163,6 +163,108 @@ pub fn with_weight(
     Ok(Value::Tensor(out))
 }
 
+/// A weight seen another way (`gamma[:, None, None]`): slices that keep an axis whole and
+/// `None`s that add one; anything that picks elements is not a view padlab follows.
+pub fn weight_index(it: &mut Interp, w: &Rc<Weight>, i: &Value, line: usize) -> Ev<Value> {
+    let parts = match i {
+        Value::Tuple(items) => items.to_vec(),
+        one => vec![one.clone()],
+    };
+    let whole =
+        |v: &Value| matches!(v, Value::Slice(s) if s.iter().all(|p| matches!(p, Value::None)));
+    let named = parts.iter().filter(|p| whole(p)).count();
+    let mut dims = w.shape.iter().copied();
+    let mut shape = Vec::new();
+    for p in &parts {
+        match p {
+            Value::None => shape.push(1),
+            Value::Ellipsis => {
+                let rest = w.shape.len().saturating_sub(named);
+                shape.extend(dims.by_ref().take(rest));
+            }
+            p if whole(p) => match dims.next() {
+                Some(d) => shape.push(d),
+                None => {
+                    return Err(raise(line, "IndexError", "too many indices for tensor"));
+                }
+            },
+            _ => {
+                return Err(unsupported(
+                    line,
+                    "indexing a learned weight other than with `:` and `None` is not translated by padlab",
+                ));
+            }
+        }
+    }
+    shape.extend(dims);
+    let _ = it;
+    Ok(Value::Weight(Rc::new(w.view(shape))))
+}
+
+/// A method of a learned weight: its views (`view`, `reshape`, `unsqueeze`), its sizes, and
+/// what initialises it in place (the check script copies its values anyway).
+pub fn weight_method(
+    it: &mut Interp,
+    w: &Rc<Weight>,
+    me: &Value,
+    name: &str,
+    pos: &[Value],
+    site: &Site,
+) -> Ev<Value> {
+    let line = site.line;
+    Ok(match name {
+        "size" => match pos.first() {
+            None => Value::tuple(w.shape.iter().map(|&d| Value::Int(d)).collect()),
+            Some(d) => {
+                let a = crate::model::shape::axis(as_int(d, line)?, w.shape.len())
+                    .map_err(|m| raise(line, "IndexError", m))?;
+                Value::Int(w.shape[a])
+            }
+        },
+        "dim" => Value::Int(w.shape.len() as i64),
+        "numel" => w.elements.map_or(Value::Unknown, Value::Int),
+        "view" | "reshape" => {
+            let sizes: Vec<i64> = dims_arg(it, pos, line)?
+                .iter()
+                .map(|v| as_int(v, line))
+                .collect::<Ev<_>>()?;
+            let total = w.elements.unwrap_or(0);
+            let known: i64 = sizes.iter().filter(|&&d| d != -1).product();
+            let shape: Vec<i64> = sizes
+                .iter()
+                .map(|&d| {
+                    if d == -1 && known > 0 {
+                        total / known
+                    } else {
+                        d
+                    }
+                })
+                .collect();
+            if shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d)) != Some(total) {
+                return Err(raise(
+                    line,
+                    "RuntimeError",
+                    format!("shape '{sizes:?}' is invalid for input of size {total}"),
+                ));
+            }
+            Value::Weight(Rc::new(w.view(shape)))
+        }
+        "unsqueeze" => {
+            let d = as_int(pos.first().unwrap_or(&Value::Int(0)), line)?;
+            let at = crate::model::shape::axis(d, w.shape.len() + 1)
+                .map_err(|m| raise(line, "IndexError", m))?;
+            let mut shape = w.shape.clone();
+            shape.insert(at, 1);
+            Value::Weight(Rc::new(w.view(shape)))
+        }
+        "data" | "detach" | "clone" | "contiguous" | "float" | "to" | "cuda" | "cpu" | "fill_"
+        | "zero_" | "normal_" | "uniform_" | "copy_" | "requires_grad_" | "trunc_normal_" => {
+            me.clone()
+        }
+        _ => return Err(no_attribute(line, "Parameter", name)),
+    })
+}
+
 /// An element-wise op of two values, at least one a tensor.
 pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site) -> Ev<Value> {
     let line = site.line;
@@ -188,6 +290,36 @@ pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site
                 .next()
                 .ok_or_else(|| unsupported(line, "an operation without an output"))?;
             return Ok(Value::Tensor(out));
+        }
+        // A torch module's nn.Parameter a tensor meets (`x * self.gamma[:, None, None]`,
+        // `x + self.bias`): a learned tensor of the model, ported with its values.
+        let weight_first = matches!(&a, Value::Weight(_));
+        let learned = match (bin, weight_first) {
+            (Binary::Mul, _) => Some(LearnedOp::Mul),
+            (Binary::Add, _) => Some(LearnedOp::Add),
+            (Binary::Sub, false) => Some(LearnedOp::Sub),
+            (Binary::Sub, true) => Some(LearnedOp::RSub),
+            (Binary::Div, false) => Some(LearnedOp::Div),
+            _ => None,
+        };
+        if t.framework == Framework::Torch
+            && let Some(op) = learned
+            && let Some((owner, attr)) = w.place.borrow().clone()
+        {
+            let out = it.record(
+                Op::Learned {
+                    op,
+                    shape: w.shape.clone(),
+                    weight: WeightAt::Owner(owner, attr.to_string()),
+                },
+                binary_name(bin, t.framework),
+                std::slice::from_ref(t),
+                t.framework,
+                site,
+                None,
+                None,
+            )?;
+            return Ok(outputs_value(out));
         }
         let name = binary_name(bin, t.framework);
         return with_weight(it, t, w, false, name, site);

@@ -113,6 +113,13 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
         }
         // One learned scale per element of the last axis.
         Op::LayerScale { features } => features.or_else(|| input?.last().copied())?,
+        // A layer's own slopes (PReLU); a module's nn.Parameter is counted with its module.
+        Op::Learned {
+            shape,
+            weight: crate::model::op::WeightAt::Layer(_),
+            ..
+        } => elements(shape)?,
+        Op::Learned { .. } => 0,
         // Weights padlab does not know the layout of (a Normalization's statistics).
         Op::Opaque { .. } => return None,
         _ => 0,
@@ -149,6 +156,16 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
                     t.checked_add(op_params(op, Framework::Torch, None, rank)?)?
                         .checked_add(extra?)
                 });
+            }
+            // A module's own nn.Parameters (a view is not one).
+            if let Value::Instance(i) = v
+                && seen.insert(i.id)
+            {
+                for (_, w) in &i.attrs.borrow().entries {
+                    if let Value::Weight(w) = w {
+                        *total = total.and_then(|t| t.checked_add(w.elements?));
+                    }
+                }
             }
             for (_, c) in module_children(v) {
                 walk(&c, seen, total, depth + 1);

@@ -1148,6 +1148,20 @@ fn extract(
         for e in &mut node.inputs {
             e.node = new_id[&e.node.0];
         }
+        // A module's parameter by its path in the model, as torch's named_parameters() has it.
+        if let Op::Learned {
+            weight: weight @ crate::model::op::WeightAt::Owner(..),
+            ..
+        } = &mut node.op
+            && let crate::model::op::WeightAt::Owner(owner, attr) = weight.clone()
+            && let Some(path) = torch_paths.get(&owner)
+        {
+            *weight = crate::model::op::WeightAt::Param(if path.is_empty() {
+                attr
+            } else {
+                format!("{path}.{attr}")
+            });
+        }
         let tr = &it.trace[i];
         // A layer used twice shares the weights of its first use here (a use while the model
         // was being built is not part of the graph).
@@ -1231,6 +1245,9 @@ fn torch_name(tr: &super::eval::NodeTrace, paths: &HashMap<usize, String>, kind:
     if let Some(l) = &tr.layer
         && let Some(p) = paths.get(&l.id)
     {
+        return p.clone();
+    }
+    if let Some(p) = tr.owner.and_then(|id| paths.get(&id)) {
         return p.clone();
     }
     let function = tr.function.as_deref().unwrap_or(kind);

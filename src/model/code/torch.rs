@@ -21,6 +21,29 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     let line = site.line;
     args.poisoned()?;
     let Args { pos, kw } = args;
+    if matches!(path, "torch.nn.Parameter" | "torch.nn.parameter.Parameter") {
+        // A module's own learned tensor, shaped like the tensor it starts from.
+        return match positional_or_keyword(&pos, &kw, 0, "data") {
+            Value::Tensor(t) => match &t.shape {
+                Some(shape) => Ok(Value::Weight(Rc::new(super::value::Weight::new(
+                    Rc::from("nn.Parameter"),
+                    shape.clone(),
+                )))),
+                None => Err(unsupported(
+                    line,
+                    "an nn.Parameter of a shape padlab does not know",
+                )),
+            },
+            w @ Value::Weight(_) => Ok(w),
+            other => Err(unsupported(
+                line,
+                format!(
+                    "an nn.Parameter made from {} is not translated by padlab",
+                    other.type_name()
+                ),
+            )),
+        };
+    }
     if let Some(class) = path.strip_prefix("torch.nn.")
         && !class.contains('.')
         && class.starts_with(|c: char| c.is_ascii_uppercase())
@@ -317,6 +340,9 @@ fn torch_function(
         | "cuda.manual_seed"
         | "cuda.manual_seed_all"
         | "set_num_threads" => Value::opaque(format!("{path}()")),
+        "arange" | "linspace" if !pos.iter().chain(kw.iter().map(|(_, v)| v)).any(holds_tensor) => {
+            super::builtins::constant_range(it, true, f, &pos, &kw, line)?
+        }
         "tensor" | "as_tensor" | "from_numpy" | "arange" | "linspace" | "eye" | "full" => {
             if pos.iter().any(holds_tensor) {
                 return Err(unsupported(
@@ -625,6 +651,83 @@ fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> 
     apply(it, &x, op, &kind, site)
 }
 
+/// `F.layer_norm(x, shape, weight, bias, eps)`: with no weights, or with a custom module's own
+/// `nn.Parameter`s named `weight` and `bias` (ConvNeXt's LayerNorm), which the port copies
+/// from that module.
+fn free_layer_norm(
+    it: &mut Interp,
+    x: Rc<Tensor>,
+    Args { pos, kw }: Args,
+    site: &Site,
+) -> Ev<Value> {
+    let line = site.line;
+    let shape = match arg(&pos, &kw, 1, "normalized_shape") {
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => it
+            .iterate(&v, line)?
+            .iter()
+            .map(|d| as_int(d, line))
+            .collect::<Ev<Vec<i64>>>()?,
+        Some(v) => vec![as_int(&v, line)?],
+        None => {
+            return Err(raise(
+                line,
+                "TypeError",
+                "layer_norm() missing required argument 'normalized_shape'",
+            ));
+        }
+    };
+    let weight = arg(&pos, &kw, 2, "weight");
+    let bias = arg(&pos, &kw, 3, "bias");
+    let eps = match arg(&pos, &kw, 4, "eps") {
+        Some(v) => as_float(&v, line)?,
+        None => 1e-5,
+    };
+    let place = |v: &Option<Value>, want: &str| -> Ev<Option<usize>> {
+        match v {
+            None => Ok(None),
+            Some(Value::Weight(w)) => match w.place.borrow().clone() {
+                Some((owner, attr)) if attr.as_ref() == want => Ok(Some(owner)),
+                _ => Err(unsupported(
+                    line,
+                    format!(
+                        "F.layer_norm with a {want} that is not its module's own `{want}` parameter is not translated by padlab"
+                    ),
+                )),
+            },
+            Some(_) => Err(unsupported(
+                line,
+                "F.layer_norm with a weight that is not a module's parameter is not translated by padlab",
+            )),
+        }
+    };
+    let (w_owner, b_owner) = (place(&weight, "weight")?, place(&bias, "bias")?);
+    if w_owner.is_some() && b_owner.is_some() && w_owner != b_owner {
+        return Err(unsupported(
+            line,
+            "F.layer_norm with a weight and a bias of two modules is not translated by padlab",
+        ));
+    }
+    if weight.is_none() && bias.is_some() {
+        return Err(unsupported(
+            line,
+            "F.layer_norm with a bias but no weight is not translated by padlab",
+        ));
+    }
+    let axes = (1..=shape.len() as i64).map(|k| -k).rev().collect();
+    let op = Op::Norm(crate::model::op::Norm::Layer {
+        axes,
+        shape: Some(shape),
+        eps,
+        center: bias.is_some(),
+        scale: weight.is_some(),
+    });
+    let out = apply(it, &x, op, "layer_norm", site)?;
+    if let Some(t) = it.trace.last_mut() {
+        t.owner = w_owner.or(b_owner);
+    }
+    Ok(out)
+}
+
 /// `F.conv2d(x, self.weight, self.bias, stride, padding, dilation, groups)` and the other
 /// functional forms of layers: the layer whose weight is passed, with the call's own
 /// arguments (timm's `Conv2dSame` pads, then calls `F.conv2d` with `padding=0`).
@@ -636,6 +739,9 @@ fn layer_functional(
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
+    if f == "layer_norm" {
+        return free_layer_norm(it, x, Args { pos, kw }, site);
+    }
     let Some(Value::Param(layer, _)) = arg(&pos, &kw, 1, "weight") else {
         return Err(unsupported(
             line,

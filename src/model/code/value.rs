@@ -72,10 +72,43 @@ pub enum Value {
     Weight(Rc<Weight>),
 }
 
-/// A custom layer's own weight: whose, and its shape.
+/// A custom layer's own weight (Keras `add_weight`, torch `nn.Parameter`): whose, and its
+/// shape as code sees it (a view, `gamma[:, None, None]`, has its own shape and the same
+/// place).
 pub struct Weight {
     pub owner: Rc<str>,
     pub shape: Vec<i64>,
+    /// The elements the weight itself holds (a view keeps its weight's).
+    pub elements: Option<i64>,
+    /// The module object and attribute that hold it (`self.gamma = nn.Parameter(...)`), set
+    /// where it is first assigned: shared by its views.
+    pub place: Place,
+}
+
+/// The module object (an interpreter id) and attribute holding a weight, once assigned.
+pub type Place = Rc<std::cell::RefCell<Option<(usize, Rc<str>)>>>;
+
+impl Weight {
+    /// A new weight of `shape`, not yet held by any module.
+    pub fn new(owner: Rc<str>, shape: Vec<i64>) -> Weight {
+        let elements = shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d));
+        Weight {
+            owner,
+            shape,
+            elements,
+            place: Rc::new(std::cell::RefCell::new(None)),
+        }
+    }
+
+    /// The same weight seen with another shape (no element moved).
+    pub fn view(&self, shape: Vec<i64>) -> Weight {
+        Weight {
+            owner: self.owner.clone(),
+            shape,
+            elements: self.elements,
+            place: self.place.clone(),
+        }
+    }
 }
 
 /// How a class attribute is reached through an instance.

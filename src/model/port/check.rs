@@ -8,7 +8,7 @@
 use crate::codegen::layout::{kernel_to_first, kernel_to_last};
 use crate::codegen::writer::{Py, tuple};
 use crate::core::Framework;
-use crate::model::op::Op;
+use crate::model::op::{Op, WeightAt};
 use crate::model::{Model, Origin};
 
 use super::plan::{Load, LoadKind, PlanView};
@@ -312,6 +312,27 @@ fn read_source(
                 tuple(&perm)
             ));
         }
+        (LoadKind::Learned { weight, full, perm }, _) => {
+            let at = match weight {
+                WeightAt::Layer(attr) => format!("{src}.{attr}"),
+                WeightAt::Param(path) => format!("source.get_parameter({path:?})"),
+                WeightAt::Owner(_, attr) => format!("{src}.{attr}"),
+            };
+            // Off its start (ConvNeXt's 1e-6, a PReLU's 0.25, a gate's zero) so it matters.
+            if randomise {
+                let values = format!("rng.uniform(0.5, 1.5, tuple({at}.shape)).astype(np.float32)");
+                match source {
+                    Framework::Torch => py.line(format!("{at}.copy_(torch.from_numpy({values}))")),
+                    _ => py.line(format!("{at}.assign({values})")),
+                };
+            }
+            let perm: Vec<i64> = perm.iter().map(|&a| a as i64).collect();
+            py.line(format!(
+                "w = np.transpose(as_numpy({at}).reshape({}), {}).copy()",
+                tuple(full),
+                tuple(&perm)
+            ));
+        }
         (LoadKind::Standardize { perm }, _) => {
             // Keras's Normalization: its statistics away from their defaults (zeros and
             // ones), so they matter; `mean` and `variance` are them in the broadcast shape.
@@ -417,6 +438,9 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
             set(py, "variance", "var");
         }
         LoadKind::LayerScale { .. } => set(py, "gamma", "gamma"),
+        LoadKind::Learned { .. } => {
+            py.line(format!("{dst}.copy_(torch.from_numpy(w))"));
+        }
         LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
             py.block(format!("if {dst}.weight is not None"), |py| {
                 py.line(format!("{dst}.weight.copy_(torch.from_numpy(gamma))"));
@@ -516,6 +540,9 @@ fn write_params(py: &mut Py, load: &Load, access: &Access, channels_last: bool) 
         LoadKind::LayerScale { .. } => {
             py.line(format!("{dst} = {{\"gamma\": gamma}}"));
         }
+        LoadKind::Learned { .. } => {
+            py.line(format!("{dst} = {{\"w\": w}}"));
+        }
     }
 }
 
@@ -588,6 +615,9 @@ fn write_keras(py: &mut Py, load: &Load, access: &Access) {
             py.line(format!(
                 "{dst}.gamma.assign(gamma.reshape(tuple({dst}.gamma.shape)))"
             ));
+        }
+        LoadKind::Learned { .. } => {
+            py.line(format!("{dst}.w.assign(w.reshape(tuple({dst}.w.shape)))"));
         }
         LoadKind::Standardize { .. } => {
             for (weight, v) in [("adapt_mean", "mean"), ("adapt_variance", "var")] {

@@ -430,6 +430,12 @@ fn step_code<T: Function>(
         }
         PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
         PortOp::Concat { axis } => Code::expr(format!("{}([{{xs}}], axis={axis})", T::CONCAT)),
+        PortOp::Learned { op, .. } => Code::expr(super::lines::learned_expr(
+            *op,
+            "{x}",
+            &format!("{p}[\"w\"]"),
+            T::NP,
+        )),
         PortOp::Stack { axis } => Code::expr(format!("{}.stack([{{xs}}], axis={axis})", T::NP)),
         // The batch kept: times ones of the shape with a batch of one (exact).
         PortOp::Expand { shape } => Code::expr(format!(

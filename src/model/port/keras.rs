@@ -13,8 +13,8 @@
 use std::collections::HashSet;
 
 use super::lines::{
-    Helpers, KEYWORDS, batch_one, elementwise, embed_layer, error_line, fill, float_list, note,
-    port_names, reduce_name, single_calls, slice_index, variable_names,
+    Helpers, KEYWORDS, batch_one, elementwise, embed_layer, error_line, fill, float_list,
+    learned_expr, note, port_names, reduce_name, single_calls, slice_index, variable_names,
 };
 use super::plan::{PortConv, PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written, float, py_bool};
@@ -42,6 +42,19 @@ const LAYER_SCALE: &str = r#"class LayerScale(keras.layers.Layer):
 
     def call(self, t):
         return t * self.gamma"#;
+
+const LEARNED: &str = r#"class Learned(keras.layers.Layer):
+    """A learned tensor of `weight_shape` applied to the input element-wise (`op`)."""
+
+    def __init__(self, weight_shape, op, **kwargs):
+        super().__init__(**kwargs)
+        self.weight_shape, self.op = tuple(weight_shape), op
+
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=self.weight_shape, initializer="ones", name="w")
+
+    def call(self, t):
+        return self.op(t, self.w)"#;
 
 const PAD_BY_INDEX: &str = r#"def pad_by_index(t, pairs, mode):
     """Pads every axis by (before, after) elements, repeating the edge ("replicate") or
@@ -866,6 +879,11 @@ fn step_lines(
                 each.push(lambda(&lname, format!("t[{}]", parts.join(", "))));
             }
             lines.push(Line::Each(each));
+        }
+        PortOp::Learned { op, shape } => {
+            w.helpers.add(LEARNED);
+            let f = format!("lambda t, w: {}", learned_expr(*op, "t", "w", "keras.ops"));
+            lines.push(main("Learned", vec![tuple(shape), f]));
         }
         PortOp::Stack { axis } => lines.push(Line::Merge(layer(
             &name,

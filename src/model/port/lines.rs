@@ -308,3 +308,17 @@ pub fn batch_one(shape: &[i64]) -> Vec<i64> {
     }
     v
 }
+
+/// A learned tensor `w` applied to `x` by `op`, in a framework whose array module is `np`
+/// (`torch`, `tf`, `jnp`, `keras.ops`): the same expression in every port.
+pub fn learned_expr(op: crate::model::op::LearnedOp, x: &str, w: &str, np: &str) -> String {
+    use crate::model::op::LearnedOp;
+    match op {
+        LearnedOp::Mul => format!("{x} * {w}"),
+        LearnedOp::Add => format!("{x} + {w}"),
+        LearnedOp::Sub => format!("{x} - {w}"),
+        LearnedOp::RSub => format!("{w} - {x}"),
+        LearnedOp::Div => format!("{x} / {w}"),
+        LearnedOp::PRelu => format!("{np}.where({x} >= 0, {x}, {w} * {x})"),
+    }
+}

@@ -21,7 +21,8 @@ use crate::codegen::plan::{LowerOptions, Plan, Spelling, lower};
 use crate::core::{Dims, Framework, LayerSpec};
 use crate::model::graph::{Edge, Graph, NodeId};
 use crate::model::op::{
-    Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce, Stats,
+    Activation, Binary, Conv, Groups, Interpolation, LearnedOp, Norm, Op, PadFill, Reduce, Stats,
+    WeightAt,
 };
 use crate::model::shape::{axis, channels_last, kept_axes, stats_shape};
 
@@ -114,6 +115,11 @@ pub enum PortOp<P> {
     /// The input times a learned weight of `shape` (full rank, port order, 1 but on the
     /// source's last axis): ConvNeXt's `LayerScale`.
     LayerScale {
+        shape: Vec<i64>,
+    },
+    /// A learned tensor of `shape` (full rank, port order) applied to the input by `op`.
+    Learned {
+        op: LearnedOp,
         shape: Vec<i64>,
     },
     Activation(Activation),
@@ -287,6 +293,13 @@ pub enum LoadKind {
     },
     /// A `LayerScale`'s weight over the source's last axis, taken to the port's order.
     LayerScale {
+        perm: Vec<usize>,
+    },
+    /// A learned tensor: where the source keeps it, its full-rank source shape (the stored
+    /// weight reshaped to it: only axes of one added) and the port's order of those axes.
+    Learned {
+        weight: WeightAt,
+        full: Vec<i64>,
         perm: Vec<usize>,
     },
     /// With torch's `max_norm`: targets without it get the rows rescaled when copied.
@@ -1236,6 +1249,49 @@ fn lower_node<P: Spelling>(
             let xs: Vec<Var> = inputs.iter().map(|&v| lw.order(v, &want, &name)).collect();
             let port_axis = lw.port_axis(xs[0], *a, line)?;
             single(lw, xs, PortOp::Concat { axis: port_axis }, want)
+        }
+        Op::Learned { op, shape, weight } => {
+            let x = x.ok_or(PortError::NoInput)?;
+            if let WeightAt::Owner(..) = weight {
+                return Err(PortError::at(
+                    line,
+                    format!(
+                        "{}: a learned tensor that is no parameter of the model is read, not ported",
+                        node.name
+                    ),
+                ));
+            }
+            let Some(lead) = r.checked_sub(shape.len()) else {
+                return Err(PortError::at(
+                    line,
+                    format!(
+                        "{}: a learned tensor of more axes than its input is read, not ported",
+                        node.name
+                    ),
+                ));
+            };
+            let full: Vec<i64> = std::iter::repeat_n(1, lead)
+                .chain(shape.iter().copied())
+                .collect();
+            let perm = same_perm(lw, x);
+            let port_shape: Vec<i64> = perm.iter().map(|&a| full[a]).collect();
+            load(
+                lw,
+                LoadKind::Learned {
+                    weight: weight.clone(),
+                    full,
+                    perm: perm.clone(),
+                },
+            );
+            single(
+                lw,
+                vec![x],
+                PortOp::Learned {
+                    op: *op,
+                    shape: port_shape,
+                },
+                perm,
+            )
         }
         Op::Stack { axis: a } => {
             let xs: Vec<Var> = inputs

@@ -13,8 +13,8 @@ use crate::model::graph::Graph;
 use crate::model::op::{Activation, Interpolation, PadFill, Reduce};
 
 use super::lines::{
-    Helpers, assignments, elementwise, embed_layer, error_line, fill, float_list, note, port_names,
-    single_calls, slice_index, variable_names,
+    Helpers, assignments, elementwise, embed_layer, error_line, fill, float_list, learned_expr,
+    note, port_names, single_calls, slice_index, variable_names,
 };
 use super::plan::{PortOp, PortPlan, PortStep, Var};
 use super::{Access, PortError, Written};
@@ -752,6 +752,16 @@ fn step_parts(
         PortOp::Concat { axis } => p
             .lines
             .push(Line::Expr(format!("torch.cat([{{xs}}], dim={axis})"))),
+        PortOp::Learned { op, shape } => {
+            // The parameter itself, on the model: `self.{name}`.
+            p.modules.push((
+                name.clone(),
+                format!("nn.Parameter(torch.ones({}))", tuple(shape)),
+            ));
+            let w = format!("self.{name}");
+            p.lines
+                .push(Line::Expr(learned_expr(*op, "{x}", &w, "torch")));
+        }
         PortOp::Stack { axis } => p
             .lines
             .push(Line::Expr(format!("torch.stack([{{xs}}], dim={axis})"))),
