@@ -286,3 +286,24 @@ fn constant_ranges_are_numbers() {
     let src = "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self, depths=(2, 2)):\n        super().__init__()\n        rates = [x.item() for x in torch.linspace(0, 0.1, sum(depths))]\n        assert abs(rates[-1] - 0.1) < 1e-7 and rates[-1] != 0.1 and len(rates) == 4\n        steps = list(torch.arange(0, 8, 2).tolist())\n        self.convs = nn.Sequential(*[nn.Conv2d(8, 8, 3, padding=1) for r in rates + steps])\n    def forward(self, x):\n        return self.convs(x)\nmodel = Net()\n";
     assert_eq!(kinds(&model(src, &[8, 6, 6])).len(), 8);
 }
+
+/// A conditional GAN's `forward(noise, labels)`: called in the paste on `(batch,)` class
+/// indices, that call gives the labels' shape; not called, the labels an nn.Embedding reads
+/// are one class index per sample, and a note says it was assumed (torch: [64] and [1]).
+#[test]
+fn a_forwards_class_labels_are_read() {
+    let called = "import torch\nimport torch.nn as nn\nclass G(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.emb = nn.Embedding(10, 10)\n        self.fc = nn.Linear(110, 64)\n    def forward(self, noise, labels):\n        return self.fc(torch.cat((self.emb(labels), noise), -1))\ng = G()\nout = g(torch.randn(2, 100), torch.randint(0, 10, (2,)))\n";
+    let m = read(called, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rows(&m).last().unwrap().1, Some(vec![64]));
+    let uncalled = "import torch\nimport torch.nn as nn\nclass D(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.label_embedding = nn.Embedding(10, 10)\n        self.fc = nn.Linear(10 + 784, 1)\n    def forward(self, img, labels):\n        d_in = torch.cat((img.view(img.size(0), -1), self.label_embedding(labels)), -1)\n        return self.fc(d_in)\nmodel = D()\n";
+    let m = model(uncalled, &[1, 28, 28]);
+    assert_eq!(rows(&m).last().unwrap().1, Some(vec![1]));
+    assert!(
+        m.graph
+            .notes
+            .iter()
+            .any(|n| n.contains("`labels`: one class index per sample")),
+        "{:?}",
+        m.graph.notes
+    );
+}

@@ -18,6 +18,9 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
 - The model: `--build EXPR`, else the file's `# padlab-model: EXPR` line; without either, the
   last top-level name assigned an `nn.Module` instance, else the last `nn.Module` subclass the
   file defines, called with no arguments. The expression is evaluated in the file's globals.
+- A forward of several tensors: the file's `# padlab-more-inputs: (), 10` gives the shapes of
+  those after the first, comma separated (`()` a per-sample scalar: a class index below the
+  smallest `num_embeddings`; others standard normal floats).
 - The input: `--input`, else the file's `# padlab-input:` line; one sample's shape without the
   batch axis ("3x32x32", "1x8000", "50"). The batch holds 2 samples drawn with seed 0: standard
   normal floats, or, when the model contains an `nn.Embedding`, integer indices below the
@@ -138,7 +141,7 @@ def shapes_of(value):
     return [list(v.shape[1:]) for v in values]
 
 
-def trace(model, x):
+def trace(model, *xs):
     import torch
     from torch.overrides import TorchFunctionMode
 
@@ -201,7 +204,7 @@ def trace(model, x):
 
     try:
         with torch.no_grad(), Recorder():
-            model(x)
+            model(*xs)
     finally:
         for h in handles:
             h.remove()
@@ -235,15 +238,21 @@ def main():
     if not shape_text:
         raise SystemExit("no input shape: give --input or a `# padlab-input:` line")
     shape = [int(s) for s in shape_text.lower().split("x")]
+    more_text = header(text, "more-inputs")
+    more = [[int(d) for d in m.strip().strip("()").lower().split("x") if d]
+            for m in more_text.split(",")] if more_text else []
     with contextlib.redirect_stdout(sys.stderr):
         model.eval()
         torch.manual_seed(0)
         embeddings = [m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))]
-        if embeddings:
-            x = torch.randint(0, min(m.num_embeddings for m in embeddings), [2, *shape])
+        vocab = min((m.num_embeddings for m in embeddings), default=None)
+        if embeddings and not more:
+            x = torch.randint(0, vocab, [2, *shape])
         else:
             x = torch.randn(2, *shape)
-        ops = trace(model, x)
+        # The forward's further inputs: a per-sample scalar is a class index, else floats.
+        extra = [torch.randint(0, vocab or 10, [2]) if not s else torch.randn(2, *s) for s in more]
+        ops = trace(model, x, *extra)
         params = sum(p.numel() for p in model.parameters())
     json.dump({"model": expr, "input": shape, "params": params, "ops": ops}, sys.stdout)
     sys.stdout.write("\n")

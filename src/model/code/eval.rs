@@ -189,6 +189,8 @@ pub struct Interp {
     /// A torch module called at the top level on several tensors (`model(x, c)`): the sample
     /// shapes of the tensors after the first, by the module's id.
     pub more_inputs: Vec<(usize, Vec<Vec<i64>>)>,
+    /// What the trace assumed where the paste does not say (each becomes a note).
+    pub assumed: Vec<String>,
 }
 
 /// What the recorder knows about a node beyond the graph.
@@ -292,6 +294,7 @@ impl Interp {
             scope_cache: None,
             called: Vec::new(),
             more_inputs: Vec::new(),
+            assumed: Vec::new(),
         }
     }
 
@@ -1546,7 +1549,8 @@ impl Interp {
             let more: Option<Vec<Vec<i64>>> = pos[1..]
                 .iter()
                 .map(|v| match v {
-                    Value::Tensor(t) if t.shape.as_ref().is_some_and(|s| s.len() > 1) => {
+                    // A per-sample scalar (a conditional GAN's class labels, `(batch,)`) too.
+                    Value::Tensor(t) if t.shape.as_ref().is_some_and(|s| !s.is_empty()) => {
                         t.shape.as_ref().map(|s| s[1..].to_vec())
                     }
                     _ => None,

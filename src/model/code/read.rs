@@ -382,6 +382,7 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
         .collect();
     let defined = define_holes(&it, input.as_deref());
     let mut graph = graph;
+    graph.notes.extend(it.assumed.iter().cloned());
     for t in &it.top {
         if let Some(f) = &t.failed {
             graph
@@ -1052,6 +1053,38 @@ fn trace(
             })
             .map(|p| p.name.as_str())
             .collect();
+        // A forward's other tensor that an nn.Embedding of the module reads
+        // (`self.label_emb(labels)` in a conditional GAN): one class index per sample, said.
+        if needed.len() > inputs.len()
+            && let super::value::FunctionBody::Def(d) = &f.body
+        {
+            let text = match (d.body.first(), d.body.last()) {
+                (Some(a), Some(b)) => it
+                    .src
+                    .get(a.start..super::eval::stmt_end(b))
+                    .unwrap_or("")
+                    .to_string(),
+                _ => String::new(),
+            };
+            for name in needed[inputs.len()..].to_vec() {
+                let Some(layer) = embedding_reading(it, i, &text, name) else {
+                    break;
+                };
+                let t = super::torch::input_tensor(it, Some(vec![BATCH]), framework, &site)?;
+                if let Some(tr) = it.trace.last_mut() {
+                    tr.keras_path = Some(name.to_string());
+                }
+                inputs.push(Value::Tensor(Rc::new(super::value::Tensor {
+                    edge: t.edge,
+                    shape: t.shape.clone(),
+                    framework,
+                    integer: true,
+                })));
+                it.assumed.push(format!(
+                    "`{name}`: one class index per sample (the batch alone), as the nn.Embedding `{layer}` reads it: assumed, since the paste does not call the model"
+                ));
+            }
+        }
         if needed.len() > inputs.len() {
             let line = match &f.body {
                 super::value::FunctionBody::Def(d) => d.line,
@@ -1097,6 +1130,32 @@ fn trace(
         .and_then(|(s, _)| s.as_ref())
         .map(|s| s[1..].to_vec());
     Ok((graph, sample))
+}
+
+/// The attribute of `module` that is an `nn.Embedding` called on `name` in `forward`'s text
+/// (`self.label_emb(labels)`).
+fn embedding_reading(
+    it: &Interp,
+    module: &super::value::Instance,
+    forward: &str,
+    name: &str,
+) -> Option<String> {
+    let attrs = module.attrs.borrow();
+    attrs.entries.iter().find_map(|(k, v)| {
+        let Value::Layer(l) = v else { return None };
+        if l.class.as_ref() != "Embedding" {
+            return None;
+        }
+        let attr = k.to_string();
+        let call = format!("self.{attr}(");
+        forward.match_indices(&call).find_map(|(at, _)| {
+            let rest = forward.get(at + call.len()..)?.trim_start();
+            let arg = rest.strip_prefix(name)?;
+            arg.trim_start()
+                .starts_with(|c| c == ')' || c == ',')
+                .then(|| attr.clone())
+        })
+    })
 }
 
 /// The nodes `indices` (in order), renumbered from zero, named as the source names them; the
