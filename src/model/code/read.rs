@@ -1066,8 +1066,9 @@ fn trace(
                     .to_string(),
                 _ => String::new(),
             };
-            for name in needed[inputs.len()..].to_vec() {
-                let Some(layer) = embedding_reading(it, i, &text, name) else {
+            let missing: Vec<&str> = needed[inputs.len()..].to_vec();
+            for name in missing {
+                let Some(layer) = embedding_reading(i, &text, name) else {
                     break;
                 };
                 let t = super::torch::input_tensor(it, Some(vec![BATCH]), framework, &site)?;
@@ -1135,7 +1136,6 @@ fn trace(
 /// The attribute of `module` that is an `nn.Embedding` called on `name` in `forward`'s text
 /// (`self.label_emb(labels)`).
 fn embedding_reading(
-    it: &Interp,
     module: &super::value::Instance,
     forward: &str,
     name: &str,
@@ -1152,7 +1152,7 @@ fn embedding_reading(
             let rest = forward.get(at + call.len()..)?.trim_start();
             let arg = rest.strip_prefix(name)?;
             arg.trim_start()
-                .starts_with(|c| c == ')' || c == ',')
+                .starts_with([')', ','])
                 .then(|| attr.clone())
         })
     })
