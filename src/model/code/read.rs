@@ -1135,11 +1135,7 @@ fn trace(
 
 /// The attribute of `module` that is an `nn.Embedding` called on `name` in `forward`'s text
 /// (`self.label_emb(labels)`).
-fn embedding_reading(
-    module: &super::value::Instance,
-    forward: &str,
-    name: &str,
-) -> Option<String> {
+fn embedding_reading(module: &super::value::Instance, forward: &str, name: &str) -> Option<String> {
     let attrs = module.attrs.borrow();
     attrs.entries.iter().find_map(|(k, v)| {
         let Value::Layer(l) = v else { return None };
