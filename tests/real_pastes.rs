@@ -307,3 +307,25 @@ fn a_forwards_class_labels_are_read() {
         m.graph.notes
     );
 }
+
+/// NumPy that only computes an initial weight (FCN's bilinear kernel, `np.ogrid[:k, :k]`) is
+/// not evaluated and needs not be; a call padlab does not evaluate whose result a size needs
+/// is said as such (timm's `re.split` of a block string).
+#[test]
+fn values_padlab_does_not_compute_fail_only_where_needed() {
+    let init = "import numpy as np\nimport torch\nimport torch.nn as nn\ndef bilinear_kernel(c, k):\n    og = np.ogrid[:k, :k]\n    filt = (1 - abs(og[0] - 1.5) / 2) * (1 - abs(og[1] - 1.5) / 2)\n    w = np.zeros((c, c, k, k), dtype=np.float64)\n    w[range(c), range(c), :, :] = filt\n    return torch.from_numpy(w).float()\nclass Up(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.up = nn.ConvTranspose2d(4, 4, 4, stride=2, bias=False)\n        self.up.weight.data.copy_(bilinear_kernel(4, 4))\n    def forward(self, x):\n        return self.up(x)\nmodel = Up()\n";
+    assert_eq!(rows(&model(init, &[4, 8, 8]))[0].1, Some(vec![4, 18, 18]));
+    let split = "import re\nimport torch.nn as nn\ndef parse(s):\n    splits = re.split(r\"(\\d.*)\", s)\n    if len(splits) >= 2:\n        return int(splits[1])\n    return 3\nclass Net(nn.Module):\n    def __init__(self, spec=\"k3\"):\n        super().__init__()\n        self.conv = nn.Conv2d(3, 8, parse(spec))\n    def forward(self, x):\n        return self.conv(x)\nmodel = Net()\n";
+    let e = read(
+        split,
+        &Options {
+            input: Some(vec![3, 8, 8]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        e.message.contains("padlab does not evaluate re.split()"),
+        "{e}"
+    );
+}

@@ -625,6 +625,7 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
             Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| overflow(line))?),
             Value::Float(x) => Value::Float(x.abs()),
             Value::Unknown => Value::Unknown,
+            v @ Value::Opaque(_) => v,
             other => {
                 return Err(raise(
                     line,
@@ -2503,6 +2504,13 @@ pub fn arithmetic(it: &mut Interp, op: BinOp, a: Value, b: Value, line: usize) -
     };
     match (&a, &b) {
         (Value::Unknown, _) | (_, Value::Unknown) => return Ok(Value::Unknown),
+        // Values computed from what padlab does not evaluate (NumPy arrays for an
+        // initialiser, `np.ogrid[:k, :k]`) stay unknown: an error only where a size needs them.
+        (Value::Opaque(w), other) | (other, Value::Opaque(w))
+            if matches!(other, Int(_) | Float(_) | Value::Opaque(_)) =>
+        {
+            return Ok(Value::Opaque(w.clone()));
+        }
         (Int(x), Int(y)) => {
             let (x, y) = (*x, *y);
             return Ok(match op {

@@ -73,9 +73,25 @@ impl From<Failure> for ReadError {
     fn from(f: Failure) -> Self {
         ReadError {
             line: f.line,
-            message: f.message,
+            message: explained(f.message),
         }
     }
+}
+
+/// Python's TypeError about a value padlab holds only as opaque (`object of type 'the result
+/// of re.split()' has no len()`): said as what it is, a call padlab does not evaluate.
+fn explained(message: String) -> String {
+    let Some(at) = message.find("'the result of ") else {
+        return message;
+    };
+    let rest = &message[at + "'the result of ".len()..];
+    let Some(end) = rest.find("()'") else {
+        return message;
+    };
+    let call = &rest[..end];
+    format!(
+        "{message}: padlab does not evaluate {call}(), so its result is not known here (give the value it computes as a number or list in the paste)"
+    )
 }
 
 fn error(line: usize, message: impl Into<String>) -> ReadError {
