@@ -453,10 +453,12 @@ mod graphs {
     //! without a panic, within the second, into a graph that keeps its invariants.
 
     use super::*;
+    use padlab::core::Framework;
     use padlab::model::file::onnx::{
         AttrValue, Attribute, Dim, OnnxGraph, OnnxModel, OnnxNode, OpsetImport, Tensor, TensorData,
         ValueInfo,
     };
+    use padlab::model::port::{PortOptions, port};
 
     const OPS: &[&str] = &[
         "Conv",
@@ -502,6 +504,21 @@ mod graphs {
         "Neg",
         "Max",
         "Min",
+        "DepthToSpace",
+        "SpaceToDepth",
+        "LpPool",
+        "QuantizeLinear",
+        "DequantizeLinear",
+        "DynamicQuantizeLinear",
+        "QLinearConv",
+        "ConvInteger",
+        "MatMulInteger",
+        "LSTM",
+        "GRU",
+        "Floor",
+        "Softmax",
+        "Hardmax",
+        "If",
     ];
     const ATTRS: &[&str] = &[
         "kernel_shape",
@@ -526,6 +543,14 @@ mod graphs {
         "value",
         "keepdims",
         "allowzero",
+        "blocksize",
+        "p",
+        "hidden_size",
+        "direction",
+        "layout",
+        "coordinate_transformation_mode",
+        "nearest_mode",
+        "then_branch",
     ];
 
     fn int() -> impl Strategy<Value = i64> {
@@ -552,6 +577,14 @@ mod graphs {
                         "NOTSET",
                         "reflect",
                         "edge",
+                        "wrap",
+                        "CRD",
+                        "bidirectional",
+                        "half_pixel",
+                        "asymmetric",
+                        "align_corners",
+                        "tf_crop_and_resize",
+                        "floor",
                         "x"
                     ][..]
                 )
@@ -569,6 +602,7 @@ mod graphs {
                         })
                     }),
                 any::<f32>().prop_map(AttrValue::Float),
+                Just(AttrValue::Graph),
             ],
         )
             .prop_map(|(name, value)| Attribute {
@@ -671,6 +705,21 @@ mod graphs {
             for sizes in [InputSizes::default(), InputSizes { first: Some(size), ..Default::default() }] {
                 if let Ok(g) = to_graph(&m, &sizes) {
                     prop_assert_eq!(g.check(), Ok(()));
+                    // And its ports and self-checks: refused or written, never a panic.
+                    let model = padlab::model::Model {
+                        graph: g,
+                        input: None,
+                        origin: padlab::model::Origin::File {
+                            format: padlab::model::file::Format::Onnx,
+                            path: "arbitrary.onnx".into(),
+                            external: Vec::new(),
+                        },
+                        others: Vec::new(),
+                        params: None,
+                    };
+                    for target in [Framework::Torch, Framework::Keras, Framework::Tf, Framework::Jax] {
+                        let _ = port(&model, target, PortOptions { check: true });
+                    }
                 }
             }
             prop_assert!(start.elapsed() < SECOND);

@@ -253,6 +253,332 @@ def helper_graphs():
 
 
 # ---------------------------------------------------------------------------------------------
+# ONNX: the operators and defaults a second round of unseen files needed (onnx.helper graphs,
+# ONNX Runtime's own quantizer and optimiser)
+# ---------------------------------------------------------------------------------------------
+
+def onnx_ops_graphs():
+    """Defaults (a pool's stride is 1), ONNX Runtime's refusals, and the operators padlab reads
+    but does not port (quantized, recurrent, element-wise) next to the ones it ports (depth to
+    space, an embedding's Gather, a nearest resize at a fractional scale, a backwards slice, a
+    wrapping pad on one axis, a MatMul and its bias, a MaxPool's unused indices, float16)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(181)
+
+    def weight(name, shape, dtype=np.float32):
+        return numpy_helper.from_array(rng.standard_normal(shape).astype(dtype), name)
+
+    def tensor(name, values, dtype):
+        return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+    def model(name, nodes, inputs, outputs, inits=(), opset=21, domains=()):
+        """inputs: [(name, dims)] or [(name, dims, elem_type)]; outputs: names or (name,
+        elem_type), float by default."""
+        graph = helper.make_graph(
+            nodes,
+            name,
+            [helper.make_tensor_value_info(i[0], i[2] if len(i) > 2 else TensorProto.FLOAT, i[1]) for i in inputs],
+            [helper.make_tensor_value_info(*((o, TensorProto.FLOAT) if isinstance(o, str) else o), None) for o in outputs],
+            initializer=list(inits),
+        )
+        m = helper.make_model(
+            graph,
+            opset_imports=[helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains],
+            ir_version=9 if opset < 21 else 10,
+            producer_name="padlab tests/files/make_fixtures.py",
+        )
+        onnx.save(m, ONNX_DIR / f"{name}.onnx")
+        return m
+
+    # --- Pools without strides: ONNX's stride is 1 (torch and Keras stride by the kernel) ---
+    model(
+        "pools_default_stride",
+        [
+            helper.make_node("MaxPool", ["x"], ["m"], name="maxpool", kernel_shape=[2, 3]),
+            helper.make_node("AveragePool", ["m"], ["y"], name="avgpool", kernel_shape=[3, 2], pads=[1, 0, 1, 1]),
+        ],
+        [("x", [1, 2, 9, 10])],
+        ["y"],
+    )
+    # LpPool: sized like the other pools; p-norms of its windows, padding counted as zeros.
+    model(
+        "lppool",
+        [
+            helper.make_node("LpPool", ["x"], ["l2"], name="lppool_p2", kernel_shape=[2, 3], pads=[1, 0, 0, 1], strides=[2, 1]),
+            helper.make_node("LpPool", ["l2"], ["y"], name="lppool_p3", kernel_shape=[2, 2], p=3),
+        ],
+        [("x", [1, 2, 9, 10])],
+        ["y"],
+    )
+    # --- ONNX Runtime refuses an output_shape that names N and C (the spatial sizes only) ---
+    model(
+        "convtranspose2d_output_shape_4d",
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="convtranspose_0", kernel_shape=[3, 3], strides=[2, 2], output_shape=[1, 2, 13, 14])],
+        [("x", [1, 4, 6, 7])],
+        ["y"],
+        [weight("w", [4, 2, 3, 3])],
+    )
+    # --- Depth to space both ways, and back ---------------------------------------------------
+    model(
+        "depth_to_space",
+        [
+            helper.make_node("DepthToSpace", ["x"], ["d"], name="d2s_dcr", blocksize=2),
+            helper.make_node("Conv", ["d", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("SpaceToDepth", ["c"], ["s"], name="s2d", blocksize=2),
+            helper.make_node("DepthToSpace", ["s"], ["y"], name="d2s_crd", blocksize=2, mode="CRD"),
+        ],
+        [("x", [1, 8, 3, 5])],
+        ["y"],
+        [weight("w", [4, 2, 3, 3])],
+    )
+    # --- An embedding's lookup (int64 tokens), a constant index, constant indices -------------
+    model(
+        "gather_embedding",
+        [
+            helper.make_node("Gather", ["table", "tokens"], ["e"], name="embedding"),
+            helper.make_node("Transpose", ["e"], ["t"], name="to_channels", perm=[0, 2, 1]),
+            helper.make_node("Conv", ["t", "w"], ["y"], name="conv1d", kernel_shape=[3], pads=[1, 1]),
+        ],
+        [("tokens", [2, 9], TensorProto.INT64)],
+        ["y"],
+        [weight("table", [20, 6]), weight("w", [4, 6, 3])],
+    )
+    model(
+        "gather_axes",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("Gather", ["c", "row"], ["r"], name="pick_row", axis=2),
+            helper.make_node("Gather", ["r", "cols"], ["y"], name="pick_cols", axis=2),
+        ],
+        [("x", [1, 2, 7, 8])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("row", 2, np.int64), tensor("cols", [[0, 3], [5, 1]], np.int64)],
+    )
+    # --- Read, not ported: quantization by hand, element-wise functions, recurrent layers ----
+    model(
+        "quantize_by_hand",
+        [
+            helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], name="quantize"),
+            helper.make_node("DequantizeLinear", ["q", "s", "z"], ["dq"], name="dequantize"),
+            helper.make_node("QuantizeLinear", ["w", "ws", "wz"], ["wq"], name="quantize_w"),
+            helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wdq"], name="dequantize_w"),
+            helper.make_node("Conv", ["dq", "wdq"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]),
+            helper.make_node("DynamicQuantizeLinear", ["c"], ["c8", "cs", "cz"], name="dynamic_quantize"),
+            helper.make_node("DequantizeLinear", ["c8", "cs", "cz"], ["y"], name="dequantize_c"),
+        ],
+        [("x", [1, 3, 9, 8])],
+        ["y"],
+        [weight("w", [4, 3, 3, 3]), tensor("s", 0.05, np.float32), tensor("z", 3, np.uint8),
+         tensor("ws", 0.02, np.float32), tensor("wz", 0, np.int8)],
+    )
+    model(
+        "elementwise_read",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("Floor", ["c"], ["f"], name="floor"),
+            helper.make_node("Cast", ["f"], ["i"], name="to_int", to=TensorProto.INT32),
+            helper.make_node("Cast", ["i"], ["g"], name="to_float", to=TensorProto.FLOAT),
+            helper.make_node("Sign", ["g"], ["sg"], name="sign"),
+            helper.make_node("Round", ["sg"], ["rd"], name="round"),
+            helper.make_node("Clip", ["rd", "lo", "hi"], ["cl"], name="clip", ),
+            helper.make_node("Softmax", ["cl"], ["y"], name="softmax_coerced"),
+        ],
+        [("x", [1, 2, 7, 6])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("lo", -0.5, np.float32), tensor("hi", 2.0, np.float32)],
+        opset=11,
+    )
+    model(
+        "clip_bounds",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("Clip", ["c", "lo", "hi"], ["y"], name="clip"),
+        ],
+        [("x", [1, 2, 7, 6])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("lo", -0.5, np.float32), tensor("hi", 2.0, np.float32)],
+    )
+    hidden, inp = 3, 4
+    model(
+        "recurrent",
+        [
+            helper.make_node("LSTM", ["x", "lw", "lr", "lb"], ["ly", "lh", "lc"], name="lstm", hidden_size=hidden, direction="bidirectional"),
+            helper.make_node("GRU", ["x", "gw", "gr"], ["gy", "gh"], name="gru", hidden_size=hidden),
+            helper.make_node("RNN", ["x", "rw", "rr"], ["ry", ""], name="rnn", hidden_size=hidden, direction="reverse"),
+        ],
+        [("x", [5, 2, inp])],
+        ["ly", "lh", "lc", "gy", "gh", "ry"],
+        [
+            weight("lw", [2, 4 * hidden, inp]), weight("lr", [2, 4 * hidden, hidden]), weight("lb", [2, 8 * hidden]),
+            weight("gw", [1, 3 * hidden, inp]), weight("gr", [1, 3 * hidden, hidden]),
+            weight("rw", [1, hidden, inp]), weight("rr", [1, hidden, hidden]),
+        ],
+    )
+    # ONNX Runtime refuses the spec's batch-first layout.
+    model(
+        "recurrent_batchwise",
+        [helper.make_node("GRU", ["x", "gw", "gr"], ["y"], name="gru", hidden_size=hidden, layout=1)],
+        [("x", [2, 5, inp])],
+        ["y"],
+        [weight("gw", [1, 3 * hidden, inp]), weight("gr", [1, 3 * hidden, hidden])],
+    )
+    # --- Ported: a nearest resize at fractional scales, linear at a fractional scale ---------
+    model(
+        "resize_nearest_fractional",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("Resize", ["c", "", "scales"], ["r"], name="resize_nearest", mode="nearest"),
+            helper.make_node("Resize", ["r", "", "scales2"], ["y"], name="resize_floor", mode="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+        ],
+        [("x", [1, 2, 5, 6])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("scales", [1, 1, 1.5, 1.6], np.float32), tensor("scales2", [1, 1, 0.75, 1.25], np.float32)],
+    )
+    # At 1.7, output 8 of 13 reads (8.5 / 1.7 - 0.5 = 4.5) a tie float32 decides: read, not ported.
+    model(
+        "resize_nearest_tie",
+        [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="resize_nearest", mode="nearest")],
+        [("x", [1, 2, 4, 13])],
+        ["y"],
+        [tensor("scales", [1, 1, 1.0, 1.7], np.float32)],
+    )
+    model(
+        "resize_linear_fractional",
+        [
+            helper.make_node("Resize", ["x", "", "scales"], ["r"], name="resize_scales", mode="linear"),
+            helper.make_node("Resize", ["r", "", "", "sizes"], ["y"], name="resize_axes", mode="linear", axes=[3]),
+        ],
+        [("x", [1, 2, 7, 6])],
+        ["y"],
+        [tensor("scales", [1, 1, 1.5, 0.75], np.float32), tensor("sizes", [11], np.int64)],
+    )
+    # --- Ported: a backwards slice, a wrapping pad on one axis, a MatMul and its bias --------
+    model(
+        "slice_negative_step",
+        [
+            helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["s"], name="slice_back"),
+            helper.make_node("Conv", ["s", "w"], ["y"], name="conv", kernel_shape=[2, 2]),
+        ],
+        [("x", [1, 2, 7, 9])],
+        ["y"],
+        [weight("w", [3, 2, 2, 2]), tensor("starts", [-1, 7], np.int64), tensor("ends", [-100, 0], np.int64),
+         tensor("axes", [2, 3], np.int64), tensor("steps", [-1, -2], np.int64)],
+    )
+    model(
+        "pad_wrap_one_axis",
+        [
+            helper.make_node("Pad", ["x", "pads", "", "axes"], ["p"], name="pad_wrap", mode="wrap"),
+            helper.make_node("Conv", ["p", "w"], ["y"], name="conv", kernel_shape=[3, 3]),
+        ],
+        [("x", [1, 2, 6, 7])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("pads", [1, 2], np.int64), tensor("axes", [3], np.int64)],
+    )
+    model(
+        "matmul_add_bias_3d",
+        [
+            helper.make_node("MatMul", ["x", "w"], ["m"], name="matmul"),
+            helper.make_node("Add", ["m", "b"], ["a"], name="bias"),
+            helper.make_node("Relu", ["a"], ["y"], name="relu"),
+        ],
+        [("x", [1, 5, 8])],
+        ["y"],
+        [weight("w", [8, 6]), weight("b", [6])],
+    )
+    model(
+        "gemm_weight_as_input",
+        [helper.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1)],
+        [("x", [2, 8]), ("w", [4, 8])],
+        ["y"],
+        [weight("b", [4])],
+    )
+    model(
+        "gemm_matrix_c",
+        [helper.make_node("Gemm", ["x", "w", "c"], ["y"], name="fc", alpha=0.5, beta=2.0)],
+        [("x", [3, 8])],
+        ["y"],
+        [weight("w", [8, 4]), weight("c", [3, 4])],
+    )
+    # --- A MaxPool's Indices: unused (ported), a graph output (refused) ----------------------
+    for name, outputs in [("maxpool_indices_unused", ["y"]), ("maxpool_indices_output", ["y", ("i", TensorProto.INT64)])]:
+        model(
+            name,
+            [
+                helper.make_node("MaxPool", ["x"], ["m", "i"], name="maxpool", kernel_shape=[2, 2], strides=[2, 2]),
+                helper.make_node("Relu", ["m"], ["y"], name="relu"),
+            ],
+            [("x", [1, 2, 8, 9])],
+            outputs,
+        )
+    # --- float16 throughout --------------------------------------------------------------
+    model(
+        "float16_conv",
+        [
+            helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c"], ["r"], name="relu"),
+            helper.make_node("MaxPool", ["r"], ["y"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+        ],
+        [("x", [1, 3, 8, 8], TensorProto.FLOAT16)],
+        [("y", TensorProto.FLOAT16)],
+        [weight("w", [4, 3, 3, 3], np.float16), weight("b", [4], np.float16)],
+    )
+    # --- Weights in a file beside the model (ONNX external data) -------------------------
+    m = model(
+        "external_data",
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", kernel_shape=[3, 3])],
+        [("x", [1, 2, 6, 6])],
+        ["y"],
+        [weight("w", [8, 2, 3, 3])],
+    )
+    onnx.save(m, ONNX_DIR / "external_data.onnx", save_as_external_data=True,
+              location="external_data.onnx.data", size_threshold=0)
+
+    # --- ONNX Runtime's quantizer (QOperator and dynamic) and optimiser (FusedConv) --------
+    import onnxruntime as ort
+    from onnxruntime import quantization as q
+
+    float_model = model(
+        "_float_for_ort",
+        [
+            helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+            helper.make_node("MaxPool", ["r1"], ["p1"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+            helper.make_node("Conv", ["p1", "w2", "b2"], ["c2"], name="conv2", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+            helper.make_node("Add", ["r2", "p1"], ["a"], name="residual"),
+            helper.make_node("GlobalAveragePool", ["a"], ["g"], name="gap"),
+            helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+            helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], name="fc", transB=1),
+        ],
+        [("x", [1, 3, 17, 15])],
+        ["y"],
+        [weight("w1", [8, 3, 3, 3]), weight("b1", [8]), weight("w2", [8, 8, 3, 3]), weight("b2", [8]),
+         weight("fw", [5, 8]), weight("fb", [5])],
+        opset=17,
+    )
+    src = ONNX_DIR / "_float_for_ort.onnx"
+
+    class Reader(q.CalibrationDataReader):
+        def __init__(self):
+            self.data = iter([{"x": rng.standard_normal([1, 3, 17, 15]).astype(np.float32)} for _ in range(4)])
+
+        def get_next(self):
+            return next(self.data, None)
+
+    q.quantize_static(str(src), str(ONNX_DIR / "ort_qoperator.onnx"), Reader(), quant_format=q.QuantFormat.QOperator)
+    q.quantize_static(str(src), str(ONNX_DIR / "ort_qdq.onnx"), Reader(), quant_format=q.QuantFormat.QDQ)
+    q.quantize_dynamic(str(src), str(ONNX_DIR / "ort_dynamic.onnx"))
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    opts.optimized_model_filepath = str(ONNX_DIR / "ort_fused.onnx")
+    ort.InferenceSession(str(src), opts, providers=["CPUExecutionProvider"])
+    src.unlink()
+    del float_model
+
+
+# ---------------------------------------------------------------------------------------------
 # torch.onnx.export
 # ---------------------------------------------------------------------------------------------
 
@@ -365,6 +691,56 @@ def torch_exports():
 
                 helper.set_model_props(om, {"padlab.input": "x=" + "x".join(map(str, shape))})
                 onnx.save(om, str(path))
+
+
+def torch_ops_exports():
+    """torch.onnx.export of the layers the second round added: an embedding (Gather), a Linear
+    on a sequence (MatMul and its bias Add, or Gemm) and a pixel shuffle (DepthToSpace CRD),
+    by both exporters."""
+    import torch
+    import torch.nn as nn
+
+    torch.manual_seed(182)
+
+    class Sequence(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(20, 6)
+            self.conv = nn.Conv1d(6, 8, 3, padding=1)
+            self.fc = nn.Linear(8, 5)
+
+        def forward(self, tokens):
+            x = self.conv(self.emb(tokens).transpose(1, 2))
+            return self.fc(torch.relu(x).transpose(1, 2))
+
+    class SuperResolution(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(2, 8, 3, padding=1)
+            self.shuffle = nn.PixelShuffle(2)
+
+        def forward(self, x):
+            return torch.tanh(self.shuffle(self.conv(x)))
+
+    exporters = [("ts", False)]
+    try:
+        import onnxscript  # noqa: F401
+
+        exporters.append(("dynamo", True))
+    except ImportError:
+        print("onnxscript is not installed: the dynamo exporter's files are not made", file=sys.stderr)
+    for name, m, x in [
+        ("torch_sequence", Sequence(), torch.randint(0, 20, (2, 11))),
+        ("torch_pixel_shuffle", SuperResolution(), torch.randn(1, 2, 5, 7)),
+    ]:
+        m.eval()
+        for tag, dynamo in exporters:
+            kwargs = dict(input_names=["x"], output_names=["y"], dynamo=dynamo)
+            if dynamo:
+                kwargs["external_data"] = False
+            else:
+                kwargs["opset_version"] = 17
+            torch.onnx.export(m, (x,), str(ONNX_DIR / f"{name}_{tag}.onnx"), **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -632,6 +1008,8 @@ def h5_variants():
 # Each subcommand and what it makes, in the order a full run makes them.
 MAKERS = {
     "helper": helper_graphs,
+    "onnx-ops": onnx_ops_graphs,
+    "torch-ops": torch_ops_exports,
     "torch": torch_exports,
     "tf2onnx": tf2onnx_exports,
     "keras": keras_models,
