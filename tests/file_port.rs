@@ -424,6 +424,10 @@ fn port_refusals_name_the_file_the_node_and_why() {
             "onnx/convtranspose2d_output_shape_4d.onnx",
             &["output_shape has incorrect size"][..],
         ),
+        (
+            "keras/refused_lambda.keras",
+            &["halve is refused: Lambda:", "bytecode"][..],
+        ),
     ] {
         let path = fixture(file);
         let (ok, out, err, _) = padlab(&[path.to_str().unwrap(), "--to", "torch", "--check"]);
@@ -439,7 +443,7 @@ fn port_refusals_name_the_file_the_node_and_why() {
             "which padlab did not run"
         );
     }
-    // The table still reads them: rows up to and past the node.
+    // The table still reads them: rows up to and past the node (ONNX), up to the layer (Keras).
     let t = table(&[fixture("onnx/recurrent.onnx").to_str().unwrap(), "--json"]);
     assert!(
         t["layers"]
@@ -448,6 +452,13 @@ fn port_refusals_name_the_file_the_node_and_why() {
             .iter()
             .all(|r| r["error"].is_null())
     );
+    let t = table(&[
+        fixture("keras/refused_lambda.keras").to_str().unwrap(),
+        "--json",
+    ]);
+    let rows = t["layers"].as_array().unwrap();
+    assert_eq!(rows.last().unwrap()["name"], "halve");
+    assert!(rows.last().unwrap()["error"].is_string());
 }
 
 /// A model whose weights are in a file beside it: the table reads without it, the self-check

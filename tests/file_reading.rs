@@ -538,3 +538,44 @@ fn onnx_operators_ported_map_to_what_they_compute() {
         Op::Activation(Activation::Clip { lo: -0.5, hi: 2.0 })
     );
 }
+
+/// Every Keras file opens into rows with Keras's own outputs, up to a layer padlab refuses
+/// (then that layer's row says why, naming its class): Keras 3.15's preprocessing layers with
+/// their `data_format`, Keras 2's `groups: 1` on depthwise, separable and transposed layers,
+/// a Keras 2 nested model called as its node 1.
+#[test]
+fn every_keras_file_opens_up_to_a_layer_padlab_refuses() {
+    let mut refused = 0;
+    for path in fixtures_in("keras", &["keras", "h5"]) {
+        let file = path.display().to_string();
+        let t = truth_of(&path);
+        let bytes = std::fs::read(&path).unwrap();
+        let model = padlab::model::file::open(&bytes, None, &file)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let rows = &model.graph.nodes;
+        for layer in t["layers"].as_array().into_iter().flatten() {
+            let name = layer["name"].as_str().unwrap_or_default();
+            let mine: Vec<&padlab::model::graph::Node> = rows
+                .iter()
+                .filter(|r| r.name == name || r.name.starts_with(&format!("{name}/")))
+                .collect();
+            let Some(last) = mine.last() else {
+                panic!("{file}: no row for {name}")
+            };
+            if let Some(e) = &last.inferred.error {
+                // A refused layer: the table stops there, its class named in the refusal.
+                let class = layer["class_name"].as_str().unwrap_or_default();
+                assert!(e.contains(class), "{file}: {name}: {e}");
+                refused += 1;
+                break;
+            }
+            let want = ints(&layer["output"]).map(|s| s[1..].to_vec());
+            assert_eq!(
+                last.shape().map(|s| s[1..].to_vec()),
+                want,
+                "{file}: {name}"
+            );
+        }
+    }
+    assert!(refused >= 1, "no refused layer among the fixtures");
+}

@@ -953,6 +953,78 @@ def keras2_models():
         m.save(KERAS_DIR / f"{m.name}.h5")
 
 
+def keras_more_models():
+    """Keras 3.15's preprocessing layers as it saves them (data_format on every one), a model
+    in mixed precision (float16 compute), and a Lambda padlab refuses (the table up to it)."""
+    import keras
+    from keras import layers
+
+    keras.utils.set_random_seed(22)
+    inp = keras.Input((20, 18, 3), name="image")
+    x = layers.RandomFlip("horizontal", name="flip")(inp)
+    x = layers.RandomRotation(0.1, name="rotate")(x)
+    x = layers.RandomZoom(0.1, 0.1, name="zoom")(x)
+    x = layers.RandomTranslation(0.1, 0.1, name="shift")(x)
+    x = layers.RandomContrast(0.2, name="contrast")(x)
+    x = layers.RandomBrightness(0.2, name="brightness")(x)
+    x = layers.Rescaling(1 / 127.5, offset=-1, name="rescale")(x)
+    x = layers.Resizing(16, 12, name="resize")(x)
+    x = layers.Conv2D(6, 3, strides=2, padding="same", name="conv")(x)
+    x = layers.SpatialDropout2D(0.2, name="drop")(x)
+    out = layers.GlobalAveragePooling2D(name="gap")(x)
+    keras.Model(inp, out, name="preprocessing").save(KERAS_DIR / "preprocessing.keras")
+
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        inp = keras.Input((16, 16, 3), name="image")
+        x = layers.Conv2D(8, 3, strides=2, padding="same", name="conv")(inp)
+        x = layers.BatchNormalization(name="bn")(x)
+        x = layers.ReLU(name="relu")(x)
+        x = layers.GlobalAveragePooling2D(name="gap")(x)
+        x = layers.Dense(4, name="head")(x)
+        out = layers.Activation("softmax", dtype="float32", name="probs")(x)
+        keras.Model(inp, out, name="mixed_float16").save(KERAS_DIR / "mixed_float16.keras")
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+
+    inp = keras.Input((12, 12, 2), name="image")
+    x = layers.Conv2D(4, 3, padding="same", name="conv")(inp)
+    x = layers.MaxPooling2D(2, name="pool")(x)
+    x = layers.Lambda(lambda t: t * 0.5, name="halve")(x)
+    x = layers.Conv2D(2, 3, name="after")(x)
+    keras.Model(inp, x, name="refused_lambda").save(KERAS_DIR / "refused_lambda.keras")
+
+
+def keras2_more_models():
+    """Keras 2 (tf_keras) .h5 files Keras 3 does not load: depthwise, separable and transposed
+    layers with `groups: 1` in their configuration, and a Sequential built on its own input
+    called in a functional model (its call there is its node 1)."""
+    import tf_keras as k2
+    from tf_keras import layers
+
+    k2.utils.set_random_seed(23)
+    seq = k2.Sequential(
+        [
+            layers.DepthwiseConv2D(3, padding="same", depth_multiplier=2, input_shape=(10, 9, 3), name="depthwise"),
+            layers.SeparableConv2D(5, 3, strides=2, name="separable"),
+            layers.Conv2DTranspose(4, 3, strides=2, padding="same", name="transposed"),
+            layers.GlobalAveragePooling2D(name="gap"),
+        ],
+        name="keras2_groups",
+    )
+    seq.save(KERAS_DIR / "keras2_groups.h5")
+
+    inner = k2.Sequential(
+        [layers.Conv2D(4, 3, padding="same", input_shape=(9, 8, 2), name="conv"), layers.ReLU(name="relu")],
+        name="inner",
+    )
+    inp = k2.Input((9, 8, 2), name="image")
+    x = inner(inp)
+    x = layers.MaxPooling2D(2, name="pool")(x)
+    out = layers.Conv2D(3, 1, name="head")(x)
+    k2.Model(inp, out, name="keras2_nested").save(KERAS_DIR / "keras2_nested.h5")
+
+
 def tf2onnx_exports():
     """TensorFlow functions through tf2onnx: NHWC wrapped in Transposes; 'SAME' becomes explicit
     (asymmetric) pads at a static size and auto_pad SAME_UPPER at a symbolic one."""
@@ -1017,6 +1089,8 @@ MAKERS = {
     "keras-normalization": keras_normalization_models,
     "keras-convnext": keras_convnext_models,
     "keras2": keras2_models,
+    "keras-more": keras_more_models,
+    "keras2-more": keras2_more_models,
     "h5": h5_variants,
 }
 

@@ -227,10 +227,13 @@ def keras_truth(path):
     else:
         import keras
 
-        model = keras.saving.load_model(str(path), compile=False)
+        # Our own files: a Lambda's bytecode is loaded (safe_mode off) for its truth.
+        model = keras.saving.load_model(str(path), compile=False, safe_mode=False)
     inputs = model.inputs
     layers = [l for l in model.layers if not isinstance(l, keras.layers.InputLayer)]
-    sub = keras.Model(inputs, [l.output for l in layers])
+    # A nested model Keras 2 built on its own input was called first there: its output in
+    # this model is its last call's.
+    sub = keras.Model(inputs, [l.get_output_at(-1) if hasattr(l, "get_output_at") else l.output for l in layers])
     feeds = [RNG.standard_normal([2] + list(i.shape[1:])).astype(np.float32) for i in inputs]
     outs = sub.predict(feeds if len(feeds) > 1 else feeds[0], verbose=0)
     if not isinstance(outs, (list, tuple)):

@@ -235,11 +235,7 @@ pub fn open(bytes: &[u8], input: Option<&[i64]>, path: &str) -> Result<super::Mo
     };
     let (graph, sample) = match &file {
         ModelFile::Onnx(m) => onnx_model(m, input)?,
-        ModelFile::Keras(k) => {
-            let code = keras_graph::keras_code(k, input)?;
-            let graph = keras_graph::to_graph(k, &code)?;
-            (graph, code.input)
-        }
+        ModelFile::Keras(k) => keras_graph::open_graph(k, input)?,
     };
     Ok(super::Model {
         graph,

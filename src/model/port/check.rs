@@ -745,6 +745,27 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
             });
             py.comment("padlab names a node without a name by its operator and index.");
             py.line("onnx_nodes = {(n.name or f\"{n.op_type}_{i}\"): n for i, n in enumerate(onnx_model.graph.node)}");
+        } else if matches!(
+            model.origin,
+            Origin::File {
+                format: crate::model::file::Format::Hdf5,
+                ..
+            }
+        ) {
+            // Keras 3 refuses some Keras 2 files (tf_keras writes `groups` on depthwise and
+            // transposed layers, and numbers a nested model's calls from 1): Keras 2 loads them.
+            py.block("try", |py| {
+                py.line("source = keras.saving.load_model(PATH, compile=False)");
+            });
+            py.block("except Exception as keras3_refusal", |py| {
+                py.block("try", |py| {
+                    py.line("import tf_keras");
+                });
+                py.block("except ImportError", |py| {
+                    py.line("raise SystemExit(f\"padlab self-check: Keras 3 does not load {PATH} ({keras3_refusal}); install tf_keras (Keras 2), which reads Keras 2 files, to check the port\") from None");
+                });
+                py.line("source = tf_keras.models.load_model(PATH, compile=False)");
+            });
         } else {
             py.line("source = keras.saving.load_model(PATH, compile=False)");
         }
