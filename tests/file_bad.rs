@@ -199,19 +199,39 @@ fn every_prefix_of_a_file_is_refused_or_read() {
             read_all(&b[..n]);
         }
     }
-    // The archives and HDF5 files, at a spread of lengths: a cut archive loses its directory.
+    // The archives and HDF5 files, at a spread of lengths: a cut archive loses its directory,
+    // a cut HDF5 file ends before the end its superblock states.
     for name in [
         "keras/functional_residual.keras",
         "keras/functional_residual.h5",
+        "keras/keras2_groups.h5",
     ] {
         let b = fixture_bytes(name);
         for n in (0..b.len()).step_by(97) {
             let e = read_all(&b[..n]);
-            if name.ends_with(".keras") {
-                assert!(e.is_some(), "{name} cut at {n} was read");
-            }
+            assert!(e.is_some(), "{name} cut at {n} was read");
         }
     }
+}
+
+#[test]
+fn an_hdf5_file_cut_after_its_configuration_is_refused_as_cut_short() {
+    let _serial = serial();
+    // The configuration sits near the start: 90% of the file holds all of it.
+    let b = fixture_bytes("keras/sequential_cnn.h5");
+    let cut = &b[..b.len() * 9 / 10];
+    match read_all(cut) {
+        Some(FileError::Truncated { what, .. }) => {
+            assert!(what.contains("superblock"), "{what}");
+            assert!(what.contains(&cut.len().to_string()), "{what}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The whole file, and the file with bytes after its end (a user block's tail), read.
+    assert_eq!(read_all(&b), None);
+    let mut longer = b.clone();
+    longer.extend_from_slice(&[0; 64]);
+    assert_eq!(read_all(&longer), None);
 }
 
 #[test]

@@ -197,8 +197,9 @@ fn bad_files_are_one_clear_line_and_a_failure_quickly() {
         ),
         ("half.onnx", onnx[..onnx.len() / 2].to_vec()),
         ("half.keras", keras[..keras.len() / 2].to_vec()),
-        // (An .h5 cut after its model_config still reads: the weights are not read.)
         ("head.h5", h5[..200].to_vec()),
+        // Cut after its model_config: the superblock says where the file ends.
+        ("cut.h5", h5[..h5.len() * 9 / 10].to_vec()),
         ("zeros.h5", {
             let mut z = h5[..8].to_vec();
             z.extend(std::iter::repeat_n(0u8, 4096));
