@@ -449,6 +449,7 @@ fn onnx_operators_read_but_not_ported_keep_the_table_going() {
         ("gemm_weight_as_input.onnx", "fc", "graph input"),
         ("gemm_matrix_c.onnx", "fc", "bias per output unit"),
         ("resize_nearest_tie.onnx", "resize_nearest", "tie"),
+        ("hard_sigmoid.onnx", "onnx_default", "alpha 1/6"),
     ] {
         let (what, _) = read(file, name);
         assert!(what.contains(words), "{file}: {name}: {what}");
@@ -531,6 +532,12 @@ fn onnx_operators_ported_map_to_what_they_compute() {
         }
     ));
     assert_eq!(row(&g, "bias").op, Op::Identity);
+    // torch's hard sigmoid (alpha 1/6), not ONNX's default (alpha 0.2).
+    let g = onnx_graph("hard_sigmoid.onnx");
+    assert_eq!(
+        row(&g, "torch_hard_sigmoid").op,
+        Op::Activation(Activation::HardSigmoid)
+    );
     // Clip with finite bounds.
     let g = onnx_graph("clip_bounds.onnx");
     assert_eq!(

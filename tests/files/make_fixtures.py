@@ -532,6 +532,8 @@ def onnx_ops_graphs():
         ["y"],
         [weight("w", [8, 2, 3, 3])],
     )
+    # (onnx.save appends to an existing data file.)
+    (ONNX_DIR / "external_data.onnx.data").unlink(missing_ok=True)
     onnx.save(m, ONNX_DIR / "external_data.onnx", save_as_external_data=True,
               location="external_data.onnx.data", size_threshold=0)
 
@@ -576,6 +578,20 @@ def onnx_ops_graphs():
     ort.InferenceSession(str(src), opts, providers=["CPUExecutionProvider"])
     src.unlink()
     del float_model
+
+    # --- Attribute defaults of activations: ONNX's HardSigmoid default (alpha 0.2, Keras 2's)
+    # is not torch's (1/6) ------------------------------------------------------------------
+    model(
+        "hard_sigmoid",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("HardSigmoid", ["c"], ["h"], name="torch_hard_sigmoid", alpha=1 / 6),
+            helper.make_node("HardSigmoid", ["h"], ["y"], name="onnx_default"),
+        ],
+        [("x", [1, 2, 6, 5])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3])],
+    )
 
 
 # ---------------------------------------------------------------------------------------------

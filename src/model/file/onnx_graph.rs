@@ -1026,10 +1026,37 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
             n.float("alpha").unwrap_or(0.01),
         ))),
         "Elu" => act(Activation::Elu(f64::from(n.float("alpha").unwrap_or(1.0)))),
-        "Selu" => act(Activation::Selu),
+        // torch's SELU constants are ONNX's defaults; others are another function.
+        "Selu"
+            if n.float("alpha")
+                .is_none_or(|a| (a - 1.673_263_2).abs() < 1e-6)
+                && n.float("gamma")
+                    .is_none_or(|g| (g - 1.050_701).abs() < 1e-6) =>
+        {
+            act(Activation::Selu)
+        }
+        "Selu" => read(
+            n,
+            "element-wise",
+            "padlab ports SELU with its standard alpha and gamma",
+            ReadRule::AsInput { scalars: 0 },
+        ),
         "Sigmoid" => act(Activation::Sigmoid),
         "Tanh" => act(Activation::Tanh),
-        "HardSigmoid" => act(Activation::HardSigmoid),
+        // max(0, min(1, alpha * x + beta)): torch's (and Keras 3's) has alpha 1/6; ONNX's
+        // default alpha is 0.2 (Keras 2's hard sigmoid).
+        "HardSigmoid"
+            if (f64::from(n.float("alpha").unwrap_or(0.2)) - 1.0 / 6.0).abs() < 1e-6
+                && n.float("beta").unwrap_or(0.5) == 0.5 =>
+        {
+            act(Activation::HardSigmoid)
+        }
+        "HardSigmoid" => read(
+            n,
+            "element-wise",
+            "padlab ports the hard sigmoid of alpha 1/6 and beta 0.5 (torch's)",
+            ReadRule::AsInput { scalars: 0 },
+        ),
         "HardSwish" => act(Activation::HardSwish),
         "Softplus" => act(Activation::Softplus),
         "Softsign" => act(Activation::Softsign),
