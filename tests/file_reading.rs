@@ -538,6 +538,10 @@ fn onnx_operators_ported_map_to_what_they_compute() {
         row(&g, "torch_hard_sigmoid").op,
         Op::Activation(Activation::HardSigmoid)
     );
+    // A reduction without axes at opset 18: none with noop_with_empty_axes, else every one.
+    let g = onnx_graph("reduce_axes.onnx");
+    assert_eq!(row(&g, "reduce_noop").op, Op::Identity);
+    assert!(matches!(&row(&g, "reduce_hw").op, Op::Reduce { axes, .. } if axes == &[2, 3]));
     // Clip with finite bounds.
     let g = onnx_graph("clip_bounds.onnx");
     assert_eq!(

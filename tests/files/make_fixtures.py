@@ -592,6 +592,19 @@ def onnx_ops_graphs():
         ["y"],
         [weight("w", [3, 2, 3, 3])],
     )
+    # --- Reductions at opset 18: axes as an input; none, with noop_with_empty_axes -----------
+    model(
+        "reduce_axes",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("ReduceMax", ["c"], ["m"], name="reduce_noop", noop_with_empty_axes=1),
+            helper.make_node("ReduceMean", ["m", "hw"], ["r"], name="reduce_hw"),
+            helper.make_node("ReduceSum", ["r", "ch"], ["y"], name="reduce_channels", keepdims=0),
+        ],
+        [("x", [1, 2, 6, 5])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("hw", [2, 3], np.int64), tensor("ch", [1], np.int64)],
+    )
 
 
 # ---------------------------------------------------------------------------------------------

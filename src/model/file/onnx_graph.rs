@@ -1138,15 +1138,25 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
                 _ => Reduce::Min,
             };
             let until = if n.op_type == "ReduceSum" { 13 } else { 18 };
-            let axes =
-                axes_of(n, args, 1, until, opset).or_else(|| rank.map(|r| (0..r as i64).collect()));
-            match axes {
-                Some(axes) => Op::Reduce {
-                    op,
-                    axes,
-                    keepdims: n.int("keepdims").unwrap_or(1) != 0,
+            let given = if opset >= until {
+                n.inputs.get(1).is_some_and(|s| !s.is_empty())
+            } else {
+                n.ints("axes").is_some()
+            };
+            let reduce = |axes| Op::Reduce {
+                op,
+                axes,
+                keepdims: n.int("keepdims").unwrap_or(1) != 0,
+            };
+            match (given, axes_of(n, args, 1, until, opset)) {
+                (_, Some(axes)) if !axes.is_empty() => reduce(axes),
+                (true, None) => opaque(n, "its axes are computed at run time"),
+                // No axes: every axis, or none with noop_with_empty_axes (an axes input).
+                _ if opset >= until && n.int("noop_with_empty_axes") == Some(1) => Op::Identity,
+                _ => match rank {
+                    Some(r) => reduce((0..r as i64).collect()),
+                    None => opaque(n, "axes unknown"),
                 },
-                None => opaque(n, "axes unknown"),
             }
         }
         "DepthToSpace" | "SpaceToDepth" => match n.int("blocksize") {
