@@ -48,6 +48,8 @@ const FOLDABLE: &[&str] = &[
     // A quantized weight and its float value (ONNX Runtime's QDQ files).
     "QuantizeLinear",
     "DequantizeLinear",
+    // An If on a constant condition: its branch's nodes are the rows.
+    "If",
 ];
 
 fn ints(v: &Value) -> Option<Vec<i64>> {
@@ -538,6 +540,22 @@ fn onnx_operators_ported_map_to_what_they_compute() {
         row(&g, "torch_hard_sigmoid").op,
         Op::Activation(Activation::HardSigmoid)
     );
+    // TorchScript's If on a free size: at the size read, the branch taken is the rows.
+    let bytes = fixture_bytes("onnx/torch_if_branch_ts.onnx");
+    let Ok(ModelFile::Onnx(m)) = read_file(&bytes) else {
+        panic!("torch_if_branch_ts.onnx")
+    };
+    let sizes = InputSizes {
+        first: Some(vec![1, 3, 12]),
+        ..Default::default()
+    };
+    let g = to_graph(&m, &sizes).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.first_error().is_none(), "{:?}", g.first_error());
+    assert_eq!(row(&g, "/Squeeze").shape(), Some(&vec![1, 6]));
+    assert!(g.notes.iter().any(|n| n.contains("takes its then branch")));
+    // Without a size, the condition is unknown: the If is a row that says so.
+    let g = to_graph(&m, &InputSizes::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(row(&g, "/If").inferred.error.is_some());
     // A reduction without axes at opset 18: none with noop_with_empty_axes, else every one.
     let g = onnx_graph("reduce_axes.onnx");
     assert_eq!(row(&g, "reduce_noop").op, Op::Identity);

@@ -771,6 +771,30 @@ def torch_ops_exports():
                 kwargs["opset_version"] = 17
             torch.onnx.export(m, (x,), str(ONNX_DIR / f"{name}_{tag}.onnx"), **kwargs)
 
+    class Branches(nn.Module):
+        """squeeze(2) of a free-length axis: the TorchScript exporter writes an If on its size."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv1d(3, 6, 3)
+            self.fc = nn.Linear(6, 2)
+
+        def forward(self, x):
+            x = torch.nn.functional.max_pool1d(torch.relu(self.conv(x)), x.shape[2] - 2)
+            return self.fc(x.squeeze(2))
+
+    # (Made last: its weights come after the others' in torch's random stream.)
+    m = Branches().eval()
+    path = ONNX_DIR / "torch_if_branch_ts.onnx"
+    torch.onnx.export(m, (torch.randn(1, 3, 12),), str(path), input_names=["x"], output_names=["y"],
+                      dynamo=False, opset_version=13, dynamic_axes={"x": {2: "T"}})
+    import onnx
+    from onnx import helper
+
+    om = onnx.load(str(path))
+    helper.set_model_props(om, {"padlab.input": "x=1x3x12"})
+    onnx.save(om, str(path))
+
 
 # ---------------------------------------------------------------------------------------------
 # Keras .keras and .h5

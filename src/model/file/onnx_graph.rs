@@ -92,185 +92,29 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
         tensors.insert(input.name.as_str(), Tensor::Edge(Edge::of(id)));
     }
 
-    let mut folded = 0usize;
-    // How many nodes (and graph outputs) read each tensor.
+    // How many nodes (and graph outputs) read each tensor, subgraphs' nodes included.
     let mut readers: HashMap<&str, usize> = HashMap::new();
-    for name in g
-        .nodes
-        .iter()
-        .flat_map(|n| n.inputs.iter())
-        .chain(g.outputs.iter().map(|o| &o.name))
-    {
-        *readers.entry(name.as_str()).or_default() += 1;
+    count_readers(g, &mut readers);
+    for o in &g.outputs {
+        *readers.entry(o.name.as_str()).or_default() += 1;
     }
-    // The zero-filled Pad rows, which fold into an unpadded layer after them.
-    let mut zero_pads: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
+    let mut build = Build {
+        graph,
+        tensors,
+        folded: 0,
+        readers,
+        zero_pads: std::collections::HashSet::new(),
+        opset,
+    };
     for (index, n) in g.nodes.iter().enumerate() {
-        let mut args: Vec<Option<&Tensor>> = Vec::with_capacity(n.inputs.len());
-        for name in &n.inputs {
-            if name.is_empty() {
-                args.push(None);
-                continue;
-            }
-            let t = tensors.get(name.as_str()).ok_or_else(|| FileError::Corrupt {
-                format: Format::Onnx,
-                what: format!(
-                    "node {} ({}) reads {name:?}, which no earlier node, input or initializer makes",
-                    display_name(n, index),
-                    n.op_type
-                ),
-            })?;
-            args.push(Some(t));
-        }
-        // Constants in, constants out: fold.
-        let all_const = args.iter().all(|a| !matches!(a, Some(Tensor::Edge(_))));
-        let consts: Vec<Option<Const>> = args
-            .iter()
-            .map(|a| match a {
-                Some(Tensor::Const(c)) => Some(c.clone()),
-                // Shape of a row whose shape is known.
-                Some(Tensor::Edge(e)) if n.op_type == "Shape" || n.op_type == "Size" => {
-                    graph.shape_of(*e).map(|s| Const {
-                        dims: s.clone(),
-                        data: None,
-                    })
-                }
-                _ => None,
-            })
-            .collect();
-        // If, Loop and Scan run subgraphs padlab notes but does not read: never constants.
-        let subgraph = n
-            .attributes
-            .iter()
-            .any(|a| matches!(a.value, AttrValue::Graph | AttrValue::Graphs(_)));
-        let foldable = n.is_standard()
-            && !subgraph
-            && (all_const || n.op_type == "Shape" || n.op_type == "Size");
-        if foldable {
-            let refs: Vec<Option<&Const>> = consts.iter().map(Option::as_ref).collect();
-            let complete = n
-                .inputs
-                .iter()
-                .zip(&refs)
-                .all(|(name, c)| name.is_empty() || c.is_some());
-            if complete && let Some(out) = fold::eval(n, &refs, opset) {
-                for (name, c) in n.outputs.iter().zip(out) {
-                    tensors.insert(name.as_str(), Tensor::Const(c));
-                }
-                if n.op_type != "Constant" {
-                    folded += 1;
-                }
-                continue;
-            }
-            if all_const {
-                // Constants padlab cannot evaluate (a large tensor's arithmetic): their sizes
-                // are unknown downstream.
-                unknown_constants(&mut tensors, &n.outputs);
-                graph.notes.push(format!(
-                    "{} ({}) computes a constant padlab does not evaluate",
-                    display_name(n, index),
-                    n.op_type
-                ));
-                continue;
-            }
-        }
-        let edges: Vec<Edge> = args
-            .iter()
-            .filter_map(|a| match a {
-                Some(Tensor::Edge(e)) => Some(*e),
-                _ => None,
-            })
-            .collect();
-        let shapes: Vec<Option<Shape>> = args
-            .iter()
-            .map(|a| match a {
-                Some(Tensor::Edge(e)) => graph.shape_of(*e).cloned(),
-                Some(Tensor::Const(c)) if c.data.is_some() || !c.dims.is_empty() => {
-                    Some(c.dims.clone())
-                }
-                _ => None,
-            })
-            .collect();
-        let cargs: Vec<Option<&Const>> = args
-            .iter()
-            .map(|a| match a {
-                Some(Tensor::Const(c)) => Some(c),
-                _ => None,
-            })
-            .collect();
-        let mut op = if subgraph {
-            Op::Read {
-                what: format!(
-                    "{} runs a subgraph (a branch or a loop body) padlab does not read",
-                    n.op_type
-                ),
-                rule: ReadRule::Subgraph,
-            }
-        } else {
-            map_op(n, &cargs, &shapes, opset)
-        };
-        // A MatMul by a weight and the Add of a bias right after it (torch's Linear on a
-        // sequence): one fully connected layer with its bias, the Add passing it through.
-        if let Some(dense) = bias_of(n, &op, &args, &graph, &readers) {
-            if let Op::Dense { bias, .. } = &mut graph.nodes[dense.0].op {
-                *bias = true;
-            }
-            graph.notes.push(format!(
-                "{} adds {}'s bias: read as one fully connected layer",
-                display_name(n, index),
-                graph.node(dense).name
-            ));
-            op = Op::Identity;
-        }
-        let mut inferred = node_shapes(&op, n, &args, &shapes, |e| graph.shape_of(e));
-        // A zero-filled Pad before a layer with no padding of its own reads as its padding.
-        if let Some(Tensor::Edge(e)) = args.first().copied().flatten()
-            && zero_pads.contains(&e.node)
-            && unpadded(&op)
-        {
-            inferred.flags.push(Flag::PadFolded { pad_node: e.node });
-        }
-        if subgraph && inferred.error.is_none() {
-            inferred.error = Some(format!(
-                "padlab does not read the subgraphs of {} (what it computes, and its shape, depend on them)",
-                n.op_type
-            ));
-        }
-        // A layer on constants only (no runtime input) is not a row: its outputs are
-        // constants of unknown value downstream.
-        if edges.is_empty() && !subgraph {
-            unknown_constants(&mut tensors, &n.outputs);
-            continue;
-        }
-        let is_zero_pad = matches!(&op, Op::Pad { fill: PadFill::Constant(v), .. } if *v == 0.0);
-        let id = graph.push(Node {
-            op,
-            inputs: edges,
-            name: display_name(n, index),
-            kind: n.op_type.clone(),
-            source: Source {
-                line: 0,
-                text: source_text(n),
-                call_line: None,
-            },
-            shares: None,
-            inferred,
-        });
-        if is_zero_pad {
-            zero_pads.insert(id);
-        }
-        for (k, name) in n.outputs.iter().enumerate() {
-            if !name.is_empty() {
-                tensors.insert(
-                    name.as_str(),
-                    Tensor::Edge(Edge {
-                        node: id,
-                        output: k,
-                    }),
-                );
-            }
-        }
+        build.node(n, index, "")?;
     }
+    let Build {
+        mut graph,
+        tensors,
+        folded,
+        ..
+    } = build;
     for o in &g.outputs {
         match tensors.get(o.name.as_str()) {
             Some(Tensor::Edge(e)) => graph.outputs.push(*e),
@@ -327,6 +171,284 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
         }
     }
     Ok(graph)
+}
+
+/// The conversion under way: the graph so far, what each tensor name stands for.
+struct Build<'m> {
+    graph: Graph,
+    tensors: HashMap<&'m str, Tensor>,
+    /// Shape-arithmetic operations folded into constants.
+    folded: usize,
+    readers: HashMap<&'m str, usize>,
+    /// The zero-filled Pad rows, which fold into an unpadded layer after them.
+    zero_pads: std::collections::HashSet<NodeId>,
+    opset: i64,
+}
+
+/// Counts the readers of each tensor in `g` and the subgraphs of its nodes.
+fn count_readers<'m>(g: &'m super::onnx::OnnxGraph, readers: &mut HashMap<&'m str, usize>) {
+    for n in &g.nodes {
+        for name in &n.inputs {
+            *readers.entry(name.as_str()).or_default() += 1;
+        }
+        for (_, sub) in &n.subgraphs {
+            count_readers(sub, readers);
+        }
+    }
+}
+
+/// A node's name as its row shows it: its own, or its operator and index (after `prefix`, an
+/// If's name for the nodes of its branch).
+fn name_of(n: &OnnxNode, index: usize, prefix: &str) -> String {
+    if n.name.is_empty() {
+        format!("{prefix}{}_{index}", n.op_type)
+    } else {
+        n.name.clone()
+    }
+}
+
+impl<'m> Build<'m> {
+    /// An `If` whose condition is a constant: the branch it takes, to read in its place.
+    fn branch(&self, n: &'m OnnxNode) -> Option<&'m super::onnx::OnnxGraph> {
+        if n.op_type != "If" || !n.is_standard() {
+            return None;
+        }
+        let cond = match self.tensors.get(n.inputs.first()?.as_str())? {
+            Tensor::Const(c) => c.scalar()?,
+            Tensor::Edge(_) => return None,
+        };
+        n.subgraph(if cond != 0.0 {
+            "then_branch"
+        } else {
+            "else_branch"
+        })
+    }
+
+    /// Whether the constant condition of `n` (an If [`Build::branch`] read) is true.
+    fn branch_taken(&self, n: &OnnxNode) -> bool {
+        n.inputs
+            .first()
+            .and_then(|c| match self.tensors.get(c.as_str()) {
+                Some(Tensor::Const(c)) => c.scalar(),
+                _ => None,
+            })
+            .is_some_and(|v| v != 0.0)
+    }
+
+    /// Converts node `n` (`index` and `prefix` name it when it has no name of its own).
+    fn node(&mut self, n: &'m OnnxNode, index: usize, prefix: &str) -> Result<(), FileError> {
+        if let Some(branch) = self.branch(n) {
+            // The branch taken at this size, read in the If's place: its nodes are rows, its
+            // outputs the If's.
+            let inner = format!("{}/", name_of(n, index, prefix));
+            for t in &branch.initializers {
+                self.tensors.insert(
+                    t.name.as_str(),
+                    Tensor::Const(Const {
+                        dims: t.dims.clone(),
+                        data: t.values.clone(),
+                    }),
+                );
+            }
+            for (k, bn) in branch.nodes.iter().enumerate() {
+                self.node(bn, k, &inner)?;
+            }
+            for (out, from) in n.outputs.iter().zip(&branch.outputs) {
+                let t = self
+                    .tensors
+                    .get(from.name.as_str())
+                    .cloned()
+                    .ok_or_else(|| FileError::Corrupt {
+                        format: Format::Onnx,
+                        what: format!(
+                            "the branch {} takes outputs {:?}, which it does not make",
+                            name_of(n, index, prefix),
+                            from.name
+                        ),
+                    })?;
+                self.tensors.insert(out.as_str(), t);
+            }
+            let taken = if self.branch_taken(n) { "then" } else { "else" };
+            self.graph.notes.push(format!(
+                "{} takes its {taken} branch at this input size: its nodes are read in its place",
+                name_of(n, index, prefix)
+            ));
+            return Ok(());
+        }
+        let Build {
+            graph,
+            tensors,
+            folded,
+            readers,
+            zero_pads,
+            opset,
+        } = self;
+        let mut args: Vec<Option<&Tensor>> = Vec::with_capacity(n.inputs.len());
+        for name in &n.inputs {
+            if name.is_empty() {
+                args.push(None);
+                continue;
+            }
+            let t = tensors.get(name.as_str()).ok_or_else(|| FileError::Corrupt {
+                format: Format::Onnx,
+                what: format!(
+                    "node {} ({}) reads {name:?}, which no earlier node, input or initializer makes",
+                    name_of(n, index, prefix),
+                    n.op_type
+                ),
+            })?;
+            args.push(Some(t));
+        }
+        // Constants in, constants out: fold.
+        let all_const = args.iter().all(|a| !matches!(a, Some(Tensor::Edge(_))));
+        let consts: Vec<Option<Const>> = args
+            .iter()
+            .map(|a| match a {
+                Some(Tensor::Const(c)) => Some(c.clone()),
+                // Shape of a row whose shape is known.
+                Some(Tensor::Edge(e)) if n.op_type == "Shape" || n.op_type == "Size" => {
+                    graph.shape_of(*e).map(|s| Const {
+                        dims: s.clone(),
+                        data: None,
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        // If, Loop and Scan run subgraphs padlab notes but does not read: never constants.
+        let subgraph = n
+            .attributes
+            .iter()
+            .any(|a| matches!(a.value, AttrValue::Graph | AttrValue::Graphs(_)));
+        let foldable = n.is_standard()
+            && !subgraph
+            && (all_const || n.op_type == "Shape" || n.op_type == "Size");
+        if foldable {
+            let refs: Vec<Option<&Const>> = consts.iter().map(Option::as_ref).collect();
+            let complete = n
+                .inputs
+                .iter()
+                .zip(&refs)
+                .all(|(name, c)| name.is_empty() || c.is_some());
+            if complete && let Some(out) = fold::eval(n, &refs, *opset) {
+                for (name, c) in n.outputs.iter().zip(out) {
+                    tensors.insert(name.as_str(), Tensor::Const(c));
+                }
+                if n.op_type != "Constant" {
+                    *folded += 1;
+                }
+                return Ok(());
+            }
+            if all_const {
+                // Constants padlab cannot evaluate (a large tensor's arithmetic): their sizes
+                // are unknown downstream.
+                unknown_constants(tensors, &n.outputs);
+                graph.notes.push(format!(
+                    "{} ({}) computes a constant padlab does not evaluate",
+                    name_of(n, index, prefix),
+                    n.op_type
+                ));
+                return Ok(());
+            }
+        }
+        let edges: Vec<Edge> = args
+            .iter()
+            .filter_map(|a| match a {
+                Some(Tensor::Edge(e)) => Some(*e),
+                _ => None,
+            })
+            .collect();
+        let shapes: Vec<Option<Shape>> = args
+            .iter()
+            .map(|a| match a {
+                Some(Tensor::Edge(e)) => graph.shape_of(*e).cloned(),
+                Some(Tensor::Const(c)) if c.data.is_some() || !c.dims.is_empty() => {
+                    Some(c.dims.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        let cargs: Vec<Option<&Const>> = args
+            .iter()
+            .map(|a| match a {
+                Some(Tensor::Const(c)) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let mut op = if subgraph {
+            Op::Read {
+                what: format!(
+                    "{} runs a subgraph (a branch or a loop body) padlab does not read",
+                    n.op_type
+                ),
+                rule: ReadRule::Subgraph,
+            }
+        } else {
+            map_op(n, &cargs, &shapes, *opset)
+        };
+        // A MatMul by a weight and the Add of a bias right after it (torch's Linear on a
+        // sequence): one fully connected layer with its bias, the Add passing it through.
+        if let Some(dense) = bias_of(n, &op, &args, graph, readers) {
+            if let Op::Dense { bias, .. } = &mut graph.nodes[dense.0].op {
+                *bias = true;
+            }
+            graph.notes.push(format!(
+                "{} adds {}'s bias: read as one fully connected layer",
+                name_of(n, index, prefix),
+                graph.node(dense).name
+            ));
+            op = Op::Identity;
+        }
+        let mut inferred = node_shapes(&op, n, &args, &shapes, |e| graph.shape_of(e));
+        // A zero-filled Pad before a layer with no padding of its own reads as its padding.
+        if let Some(Tensor::Edge(e)) = args.first().copied().flatten()
+            && zero_pads.contains(&e.node)
+            && unpadded(&op)
+        {
+            inferred.flags.push(Flag::PadFolded { pad_node: e.node });
+        }
+        if subgraph && inferred.error.is_none() {
+            inferred.error = Some(format!(
+                "padlab does not read the subgraphs of {} (what it computes, and its shape, depend on them)",
+                n.op_type
+            ));
+        }
+        // A layer on constants only (no runtime input) is not a row: its outputs are
+        // constants of unknown value downstream.
+        if edges.is_empty() && !subgraph {
+            unknown_constants(tensors, &n.outputs);
+            return Ok(());
+        }
+        let is_zero_pad = matches!(&op, Op::Pad { fill: PadFill::Constant(v), .. } if *v == 0.0);
+        let id = graph.push(Node {
+            op,
+            inputs: edges,
+            name: name_of(n, index, prefix),
+            kind: n.op_type.clone(),
+            source: Source {
+                line: 0,
+                text: source_text(n),
+                call_line: None,
+            },
+            shares: None,
+            inferred,
+        });
+        if is_zero_pad {
+            zero_pads.insert(id);
+        }
+        for (k, name) in n.outputs.iter().enumerate() {
+            if !name.is_empty() {
+                tensors.insert(
+                    name.as_str(),
+                    Tensor::Edge(Edge {
+                        node: id,
+                        output: k,
+                    }),
+                );
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The shape of an input: the file's dims, symbolic ones from the given size.
@@ -433,14 +555,6 @@ fn unknown_constants<'a>(tensors: &mut HashMap<&'a str, Tensor>, names: &'a [Str
                 data: None,
             }),
         );
-    }
-}
-
-fn display_name(n: &OnnxNode, index: usize) -> String {
-    if n.name.is_empty() {
-        format!("{}_{index}", n.op_type)
-    } else {
-        n.name.clone()
     }
 }
 
