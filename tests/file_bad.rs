@@ -199,19 +199,39 @@ fn every_prefix_of_a_file_is_refused_or_read() {
             read_all(&b[..n]);
         }
     }
-    // The archives and HDF5 files, at a spread of lengths: a cut archive loses its directory.
+    // The archives and HDF5 files, at a spread of lengths: a cut archive loses its directory,
+    // a cut HDF5 file ends before the end its superblock states.
     for name in [
         "keras/functional_residual.keras",
         "keras/functional_residual.h5",
+        "keras/keras2_groups.h5",
     ] {
         let b = fixture_bytes(name);
         for n in (0..b.len()).step_by(97) {
             let e = read_all(&b[..n]);
-            if name.ends_with(".keras") {
-                assert!(e.is_some(), "{name} cut at {n} was read");
-            }
+            assert!(e.is_some(), "{name} cut at {n} was read");
         }
     }
+}
+
+#[test]
+fn an_hdf5_file_cut_after_its_configuration_is_refused_as_cut_short() {
+    let _serial = serial();
+    // The configuration sits near the start: 90% of the file holds all of it.
+    let b = fixture_bytes("keras/sequential_cnn.h5");
+    let cut = &b[..b.len() * 9 / 10];
+    match read_all(cut) {
+        Some(FileError::Truncated { what, .. }) => {
+            assert!(what.contains("superblock"), "{what}");
+            assert!(what.contains(&cut.len().to_string()), "{what}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The whole file, and the file with bytes after its end (a user block's tail), read.
+    assert_eq!(read_all(&b), None);
+    let mut longer = b.clone();
+    longer.extend_from_slice(&[0; 64]);
+    assert_eq!(read_all(&longer), None);
 }
 
 #[test]
@@ -453,10 +473,12 @@ mod graphs {
     //! without a panic, within the second, into a graph that keeps its invariants.
 
     use super::*;
+    use padlab::core::Framework;
     use padlab::model::file::onnx::{
         AttrValue, Attribute, Dim, OnnxGraph, OnnxModel, OnnxNode, OpsetImport, Tensor, TensorData,
         ValueInfo,
     };
+    use padlab::model::port::{PortOptions, port};
 
     const OPS: &[&str] = &[
         "Conv",
@@ -502,6 +524,21 @@ mod graphs {
         "Neg",
         "Max",
         "Min",
+        "DepthToSpace",
+        "SpaceToDepth",
+        "LpPool",
+        "QuantizeLinear",
+        "DequantizeLinear",
+        "DynamicQuantizeLinear",
+        "QLinearConv",
+        "ConvInteger",
+        "MatMulInteger",
+        "LSTM",
+        "GRU",
+        "Floor",
+        "Softmax",
+        "Hardmax",
+        "If",
     ];
     const ATTRS: &[&str] = &[
         "kernel_shape",
@@ -526,6 +563,14 @@ mod graphs {
         "value",
         "keepdims",
         "allowzero",
+        "blocksize",
+        "p",
+        "hidden_size",
+        "direction",
+        "layout",
+        "coordinate_transformation_mode",
+        "nearest_mode",
+        "then_branch",
     ];
 
     fn int() -> impl Strategy<Value = i64> {
@@ -552,6 +597,14 @@ mod graphs {
                         "NOTSET",
                         "reflect",
                         "edge",
+                        "wrap",
+                        "CRD",
+                        "bidirectional",
+                        "half_pixel",
+                        "asymmetric",
+                        "align_corners",
+                        "tf_crop_and_resize",
+                        "floor",
                         "x"
                     ][..]
                 )
@@ -569,6 +622,7 @@ mod graphs {
                         })
                     }),
                 any::<f32>().prop_map(AttrValue::Float),
+                Just(AttrValue::Graph),
             ],
         )
             .prop_map(|(name, value)| Attribute {
@@ -671,6 +725,21 @@ mod graphs {
             for sizes in [InputSizes::default(), InputSizes { first: Some(size), ..Default::default() }] {
                 if let Ok(g) = to_graph(&m, &sizes) {
                     prop_assert_eq!(g.check(), Ok(()));
+                    // And its ports and self-checks: refused or written, never a panic.
+                    let model = padlab::model::Model {
+                        graph: g,
+                        input: None,
+                        origin: padlab::model::Origin::File {
+                            format: padlab::model::file::Format::Onnx,
+                            path: "arbitrary.onnx".into(),
+                            external: Vec::new(),
+                        },
+                        others: Vec::new(),
+                        params: None,
+                    };
+                    for target in [Framework::Torch, Framework::Keras, Framework::Tf, Framework::Jax] {
+                        let _ = port(&model, target, PortOptions { check: true });
+                    }
                 }
             }
             prop_assert!(start.elapsed() < SECOND);

@@ -197,8 +197,9 @@ fn bad_files_are_one_clear_line_and_a_failure_quickly() {
         ),
         ("half.onnx", onnx[..onnx.len() / 2].to_vec()),
         ("half.keras", keras[..keras.len() / 2].to_vec()),
-        // (An .h5 cut after its model_config still reads: the weights are not read.)
         ("head.h5", h5[..200].to_vec()),
+        // Cut after its model_config: the superblock says where the file ends.
+        ("cut.h5", h5[..h5.len() * 9 / 10].to_vec()),
         ("zeros.h5", {
             let mut z = h5[..8].to_vec();
             z.extend(std::iter::repeat_n(0u8, 4096));
@@ -400,4 +401,123 @@ fn convnext_layer_scale_and_stochastic_depth_are_read_and_ported() {
     );
     let tf = file_port(file, Framework::Tf, false);
     assert_contains!(tf, "x * params[\"block_0_layer_scale\"][\"gamma\"]");
+}
+
+/// Refusals name the file, as its reading errors do; a node padlab reads but does not port is
+/// named with what it is and why; a Keras file's refused layer with its class.
+#[test]
+fn port_refusals_name_the_file_the_node_and_why() {
+    for (file, words) in [
+        (
+            "onnx/quantize_by_hand.onnx",
+            &["quantize:", "QuantizeLinear", "float models"][..],
+        ),
+        ("onnx/recurrent.onnx", &["lstm:", "LSTM", "recurrent"][..]),
+        (
+            "onnx/gemm_weight_as_input.onnx",
+            &["fc:", "graph input"][..],
+        ),
+        (
+            "onnx/maxpool_indices_output.onnx",
+            &["maxpool:", "Indices"][..],
+        ),
+        (
+            "onnx/convtranspose2d_output_shape_4d.onnx",
+            &["output_shape has incorrect size"][..],
+        ),
+        (
+            "keras/refused_lambda.keras",
+            &["halve is refused: Lambda:", "bytecode"][..],
+        ),
+    ] {
+        let path = fixture(file);
+        let (ok, out, err, _) = padlab(&[path.to_str().unwrap(), "--to", "torch", "--check"]);
+        assert!(!ok && out.is_empty(), "{file}: ported");
+        assert_eq!(err.trim().lines().count(), 1, "{file}: {err}");
+        assert_contains!(err, &format!("padlab port: {}: ", path.display()));
+        for w in words {
+            assert_contains!(err, w);
+        }
+        assert_lacks!(
+            err,
+            "does not state the input shape",
+            "which padlab did not run"
+        );
+    }
+    // The table still reads them: rows up to and past the node (ONNX), up to the layer (Keras).
+    let t = table(&[fixture("onnx/recurrent.onnx").to_str().unwrap(), "--json"]);
+    assert!(
+        t["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["error"].is_null())
+    );
+    let t = table(&[
+        fixture("keras/refused_lambda.keras").to_str().unwrap(),
+        "--json",
+    ]);
+    let rows = t["layers"].as_array().unwrap();
+    assert_eq!(rows.last().unwrap()["name"], "halve");
+    assert!(rows.last().unwrap()["error"].is_string());
+}
+
+/// A model whose weights are in a file beside it: the table reads without it, the self-check
+/// is refused when it is not there (the script would fail loading it) and written when it is.
+#[test]
+fn external_data_is_needed_beside_the_file_for_the_check() {
+    let dir = std::env::temp_dir().join(format!("padlab-external-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let alone = dir.join("external_data.onnx");
+    std::fs::copy(fixture("onnx/external_data.onnx"), &alone).unwrap();
+    let (ok, _, err, _) = padlab(&[alone.to_str().unwrap(), "--json"]);
+    assert!(ok, "{err}");
+    let (ok, out, err, _) = padlab(&[alone.to_str().unwrap(), "--to", "torch", "--check"]);
+    assert!(
+        !ok && out.is_empty(),
+        "wrote a script that cannot load the weights"
+    );
+    assert_contains!(
+        err,
+        "external_data.onnx.data",
+        "external data",
+        "not beside"
+    );
+    // Beside it (the fixture's own folder): a script that loads it.
+    let (ok, out, err, _) = padlab(&[
+        fixture("onnx/external_data.onnx").to_str().unwrap(),
+        "--to",
+        "torch",
+        "--check",
+    ]);
+    assert!(ok, "{err}");
+    assert_contains!(out, "external_data.onnx.data", "ONNX external data");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The ports of the second round's operators, as the targets write them: torch's PixelShuffle
+/// for DepthToSpace's CRD order only, a flip for a reversed slice, the elements ONNX Runtime
+/// reads for a fractional nearest resize, the scale (not a size) for a fractional linear one,
+/// a circular pad torch takes on a 4-D tensor, a Linear with its bias for MatMul and Add.
+#[test]
+fn second_round_ports_write_what_the_file_computes() {
+    let torch = |rel: &str| file_port(rel, Framework::Torch, false);
+    let code = torch("onnx/torch_pixel_shuffle_ts.onnx");
+    assert_contains!(code, "nn.PixelShuffle(2)");
+    let code = torch("onnx/depth_to_space.onnx");
+    assert_eq!(code.matches("nn.PixelShuffle(").count(), 1, "{code}");
+    let code = torch("onnx/slice_negative_step.onnx");
+    assert_contains!(code, "torch.flip(", "index_select(3");
+    let code = torch("onnx/resize_nearest_fractional.onnx");
+    assert_contains!(code, "index_select(2, torch.tensor([0, 0, 1, 2, 2, 3, 4]");
+    let code = torch("onnx/resize_linear_fractional.onnx");
+    assert_contains!(code, "scale_factor=(1.5, 0.75)");
+    let code = torch("onnx/pad_wrap_one_axis.onnx");
+    assert_contains!(code, "(1, 2, 0, 0), mode=\"circular\"");
+    let code = torch("onnx/matmul_add_bias_3d.onnx");
+    assert_contains!(code, "nn.Linear(8, 6)");
+    assert_lacks!(code, "bias=False");
+    // float16 files are fed float16 and compared at float16's tolerance.
+    let script = file_port("onnx/float16_conv.onnx", Framework::Torch, true);
+    assert_contains!(script, "as_source(x, 0)", "TOL = 5e-3 if");
 }

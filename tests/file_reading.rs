@@ -45,6 +45,11 @@ const FOLDABLE: &[&str] = &[
     "Min",
     "Neg",
     "Identity",
+    // A quantized weight and its float value (ONNX Runtime's QDQ files).
+    "QuantizeLinear",
+    "DequantizeLinear",
+    // An If on a constant condition: its branch's nodes are the rows.
+    "If",
 ];
 
 fn ints(v: &Value) -> Option<Vec<i64>> {
@@ -380,4 +385,226 @@ fn the_other_ways_hdf5_stores_the_config() {
         matches!(&e, Some(padlab::model::file::FileError::Unsupported { what, .. }) if what.contains("dense")),
         "{e:?}"
     );
+}
+
+/// The graph of `onnx/<name>` at its declared sizes.
+fn onnx_graph(name: &str) -> padlab::model::graph::Graph {
+    let bytes = fixture_bytes(&format!("onnx/{name}"));
+    let Ok(ModelFile::Onnx(m)) = read_file(&bytes) else {
+        panic!("{name}: not read as ONNX")
+    };
+    to_graph(&m, &InputSizes::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn row<'g>(g: &'g padlab::model::graph::Graph, name: &str) -> &'g padlab::model::graph::Node {
+    g.nodes
+        .iter()
+        .find(|n| n.name == name)
+        .unwrap_or_else(|| panic!("no row {name}"))
+}
+
+/// ONNX's own defaults, not torch's or Keras's: a pool without `strides` strides by 1, and
+/// the row says so (ONNX Runtime's shapes are `every_onnx_node_has_onnx_runtimes_shape_and_pads`).
+#[test]
+fn an_onnx_pool_without_strides_strides_by_one() {
+    use padlab::core::Dims;
+    let g = onnx_graph("pools_default_stride.onnx");
+    for name in ["maxpool", "avgpool"] {
+        let spec = row(&g, name).inferred.spec.clone().unwrap();
+        assert_eq!(spec.stride, Some(Dims::All(1)), "{name}");
+    }
+    let t = files::truth("pools_default_stride.onnx");
+    assert_eq!(
+        row(&g, "maxpool").shape().map(|s| s[2..].to_vec()),
+        ints(&t["nodes"][0]["outputs"][0]["shape"]).map(|s| s[2..].to_vec())
+    );
+    // LpPool is sized by the same rule.
+    let g = onnx_graph("lppool.onnx");
+    assert!(matches!(
+        row(&g, "lppool_p2").op,
+        padlab::model::op::Op::LpPool { p: 2, .. }
+    ));
+    assert!(row(&g, "lppool_p3").inferred.spec.is_some());
+}
+
+/// The operators padlab shapes by ONNX's rules but does not port keep the table going: every
+/// row after them has its shape, and the node says what it is and why it is not ported.
+#[test]
+fn onnx_operators_read_but_not_ported_keep_the_table_going() {
+    use padlab::model::op::{Op, ReadRule};
+    let read = |file: &str, name: &str| -> (String, ReadRule) {
+        match &row(&onnx_graph(file), name).op {
+            Op::Read { what, rule } => (what.clone(), rule.clone()),
+            other => panic!("{file}: {name} is {other:?}"),
+        }
+    };
+    for (file, name, words) in [
+        ("quantize_by_hand.onnx", "quantize", "quantization"),
+        ("quantize_by_hand.onnx", "dynamic_quantize", "quantization"),
+        ("ort_qoperator.onnx", "conv1_quant", "quantized convolution"),
+        ("ort_dynamic.onnx", "conv1_quant", "quantized convolution"),
+        ("recurrent.onnx", "lstm", "recurrent"),
+        ("elementwise_read.onnx", "floor", "element-wise"),
+        ("elementwise_read.onnx", "to_int", "element type"),
+        ("elementwise_read.onnx", "softmax_coerced", "opset 13"),
+        ("gather_axes.onnx", "pick_cols", "lookup"),
+        ("gemm_weight_as_input.onnx", "fc", "graph input"),
+        ("gemm_matrix_c.onnx", "fc", "bias per output unit"),
+        ("resize_nearest_tie.onnx", "resize_nearest", "tie"),
+        ("hard_sigmoid.onnx", "onnx_default", "alpha 1/6"),
+    ] {
+        let (what, _) = read(file, name);
+        assert!(what.contains(words), "{file}: {name}: {what}");
+    }
+    // Each keeps the table going: the last row has its shape, in files ONNX Runtime runs.
+    for file in [
+        "quantize_by_hand.onnx",
+        "ort_qoperator.onnx",
+        "ort_qdq.onnx",
+        "ort_dynamic.onnx",
+        "elementwise_read.onnx",
+        "recurrent.onnx",
+    ] {
+        let g = onnx_graph(file);
+        assert!(g.first_error().is_none(), "{file}: {:?}", g.first_error());
+        assert!(g.nodes.iter().all(|n| n.shape().is_some()), "{file}");
+    }
+    // ONNX Runtime's refusals, in its words.
+    let (_, rule) = read("convtranspose2d_output_shape_4d.onnx", "convtranspose_0");
+    assert_eq!(
+        rule,
+        ReadRule::Refused("[ShapeInferenceError] Attribute output_shape has incorrect size".into())
+    );
+    let g = onnx_graph("recurrent_batchwise.onnx");
+    assert!(
+        g.first_error()
+            .is_some_and(|(_, e)| e.contains("layout == 1"))
+    );
+}
+
+/// What padlab ports of the second round, as the ops that compute it: a FusedConv is its Conv
+/// and activation, DepthToSpace's two orders, an embedding's Gather, a nearest resize at a
+/// fractional scale as the elements ONNX Runtime reads, a backwards slice the same way, a
+/// MatMul and the Add of its bias one Dense layer, LpPool.
+#[test]
+fn onnx_operators_ported_map_to_what_they_compute() {
+    use padlab::model::op::{Activation, Op};
+    let g = onnx_graph("ort_fused.onnx");
+    let fused: Vec<&padlab::model::graph::Node> =
+        g.nodes.iter().filter(|n| n.kind == "FusedConv").collect();
+    assert_eq!(fused.len(), 2);
+    for n in fused {
+        assert!(
+            matches!(&n.op, Op::Conv(c) if c.activation == Some(Activation::Relu)),
+            "{:?}",
+            n.op
+        );
+    }
+    let g = onnx_graph("depth_to_space.onnx");
+    assert_eq!(row(&g, "d2s_dcr").op, Op::DepthToSpace(2));
+    assert_eq!(row(&g, "d2s_crd").op, Op::PixelShuffle(2));
+    assert_eq!(row(&g, "s2d").op, Op::SpaceToDepth(2));
+    let g = onnx_graph("gather_embedding.onnx");
+    assert!(matches!(
+        row(&g, "embedding").op,
+        Op::Embedding {
+            vocab: 20,
+            dim: 6,
+            ..
+        }
+    ));
+    // 5 rows to 7 at 1.5 (half_pixel, round_prefer_floor): ONNX Runtime's indices.
+    let g = onnx_graph("resize_nearest_fractional.onnx");
+    let Op::Take(axes) = &row(&g, "resize_nearest").op else {
+        panic!("{:?}", row(&g, "resize_nearest").op)
+    };
+    assert_eq!(axes[0], (2, vec![0, 0, 1, 2, 2, 3, 4]));
+    let g = onnx_graph("slice_negative_step.onnx");
+    assert_eq!(
+        row(&g, "slice_back").op,
+        Op::Take(vec![(2, (0..7).rev().collect()), (3, vec![7, 5, 3, 1])])
+    );
+    let g = onnx_graph("matmul_add_bias_3d.onnx");
+    assert!(matches!(
+        row(&g, "matmul").op,
+        Op::Dense {
+            bias: true,
+            units: 6,
+            ..
+        }
+    ));
+    assert_eq!(row(&g, "bias").op, Op::Identity);
+    // torch's hard sigmoid (alpha 1/6), not ONNX's default (alpha 0.2).
+    let g = onnx_graph("hard_sigmoid.onnx");
+    assert_eq!(
+        row(&g, "torch_hard_sigmoid").op,
+        Op::Activation(Activation::HardSigmoid)
+    );
+    // TorchScript's If on a free size: at the size read, the branch taken is the rows.
+    let bytes = fixture_bytes("onnx/torch_if_branch_ts.onnx");
+    let Ok(ModelFile::Onnx(m)) = read_file(&bytes) else {
+        panic!("torch_if_branch_ts.onnx")
+    };
+    let sizes = InputSizes {
+        first: Some(vec![1, 3, 12]),
+        ..Default::default()
+    };
+    let g = to_graph(&m, &sizes).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.first_error().is_none(), "{:?}", g.first_error());
+    assert_eq!(row(&g, "/Squeeze").shape(), Some(&vec![1, 6]));
+    assert!(g.notes.iter().any(|n| n.contains("takes its then branch")));
+    // Without a size, the condition is unknown: the If is a row that says so.
+    let g = to_graph(&m, &InputSizes::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(row(&g, "/If").inferred.error.is_some());
+    // A reduction without axes at opset 18: none with noop_with_empty_axes, else every one.
+    let g = onnx_graph("reduce_axes.onnx");
+    assert_eq!(row(&g, "reduce_noop").op, Op::Identity);
+    assert!(matches!(&row(&g, "reduce_hw").op, Op::Reduce { axes, .. } if axes == &[2, 3]));
+    // Clip with finite bounds.
+    let g = onnx_graph("clip_bounds.onnx");
+    assert_eq!(
+        row(&g, "clip").op,
+        Op::Activation(Activation::Clip { lo: -0.5, hi: 2.0 })
+    );
+}
+
+/// Every Keras file opens into rows with Keras's own outputs, up to a layer padlab refuses
+/// (then that layer's row says why, naming its class): Keras 3.15's preprocessing layers with
+/// their `data_format`, Keras 2's `groups: 1` on depthwise, separable and transposed layers,
+/// a Keras 2 nested model called as its node 1.
+#[test]
+fn every_keras_file_opens_up_to_a_layer_padlab_refuses() {
+    let mut refused = 0;
+    for path in fixtures_in("keras", &["keras", "h5"]) {
+        let file = path.display().to_string();
+        let t = truth_of(&path);
+        let bytes = std::fs::read(&path).unwrap();
+        let model = padlab::model::file::open(&bytes, None, &file)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let rows = &model.graph.nodes;
+        for layer in t["layers"].as_array().into_iter().flatten() {
+            let name = layer["name"].as_str().unwrap_or_default();
+            let mine: Vec<&padlab::model::graph::Node> = rows
+                .iter()
+                .filter(|r| r.name == name || r.name.starts_with(&format!("{name}/")))
+                .collect();
+            let Some(last) = mine.last() else {
+                panic!("{file}: no row for {name}")
+            };
+            if let Some(e) = &last.inferred.error {
+                // A refused layer: the table stops there, its class named in the refusal.
+                let class = layer["class_name"].as_str().unwrap_or_default();
+                assert!(e.contains(class), "{file}: {name}: {e}");
+                refused += 1;
+                break;
+            }
+            let want = ints(&layer["output"]).map(|s| s[1..].to_vec());
+            assert_eq!(
+                last.shape().map(|s| s[1..].to_vec()),
+                want,
+                "{file}: {name}"
+            );
+        }
+    }
+    assert!(refused >= 1, "no refused layer among the fixtures");
 }

@@ -231,7 +231,28 @@ mod cli {
             .as_deref()
             .ok_or("--to is required (torch, keras, tf or jax), or --json for the table")?
             .parse()?;
-        let ported = port::port(&model, target, port::PortOptions { check: args.check })?;
+        // A model file's refusals name it, as its reading errors do.
+        let file = args
+            .file
+            .as_ref()
+            .filter(|_| matches!(model.origin, padlab::model::Origin::File { .. }));
+        let at = |e: &dyn std::fmt::Display| match file {
+            Some(path) => format!("{}: {e}", path.display()),
+            None => e.to_string(),
+        };
+        if let (true, Some(path), padlab::model::Origin::File { external, .. }) =
+            (args.check, file, &model.origin)
+        {
+            let dir = path.parent().unwrap_or(std::path::Path::new(""));
+            if let Some(missing) = external.iter().find(|data| !dir.join(data).exists()) {
+                return Err(at(&format!(
+                    "the self-check loads the model's weights from {missing} (ONNX external data), which is not beside the file: put it there to check the port"
+                ))
+                .into());
+            }
+        }
+        let ported = port::port(&model, target, port::PortOptions { check: args.check })
+            .map_err(|e| at(&e))?;
         Ok(ported.script.unwrap_or(ported.code))
     }
 

@@ -32,7 +32,13 @@ pub enum Origin {
     Missing { line: usize, what: String },
     /// A model file: the script loads the file itself (ONNX Runtime for ONNX,
     /// `keras.saving.load_model` for Keras), from its first argument or `path`.
-    File { format: file::Format, path: String },
+    File {
+        format: file::Format,
+        path: String,
+        /// The files beside it that hold its weights (ONNX external data), which the script
+        /// loads with it.
+        external: Vec<String>,
+    },
 }
 
 /// A model read from what the user gave.

@@ -249,6 +249,12 @@ pub enum Op {
     Conv(Conv),
     /// A max or average pool (`spec.op`), `input` filled in at the node's real input size.
     Pool(LayerSpec),
+    /// ONNX's `LpPool`: each window's p-norm `(sum |x|^p)^(1/p)`, padding counted as zeros;
+    /// `spec` (an average pool's, for its sizes) in ONNX Runtime's rules.
+    LpPool {
+        spec: LayerSpec,
+        p: i64,
+    },
     /// torch's adaptive pools: each spatial axis to its given size (`None`: kept).
     AdaptivePool {
         max: bool,
@@ -292,6 +298,10 @@ pub enum Op {
     /// Inserts a size-1 axis at each position, in order.
     Unsqueeze(Vec<i64>),
     Slice(Vec<SliceAxis>),
+    /// Input elements picked along axes, in order: output index `j` of `axis` is input index
+    /// `indices[j]` (a slice with a negative step; ONNX's nearest resize read at its own
+    /// coordinates, where no interpolation a target has reads the same elements).
+    Take(Vec<(i64, Vec<i64>)>),
     /// Splits `axis` into parts of these sizes: one output each.
     Split {
         axis: i64,
@@ -355,8 +365,16 @@ pub enum Op {
         keepdims: bool,
     },
     /// torch `PixelShuffle(r)`: `[N, C*r*r, H, W]` to `[N, C, H*r, W*r]` (channel `c*r*r + i*r
-    /// + j` goes to row offset `i`, column offset `j`).
+    /// + j` goes to row offset `i`, column offset `j`): ONNX `DepthToSpace` in mode `CRD`.
     PixelShuffle(i64),
+    /// The other order of depth to space: channel `(i*r + j)*C + c` goes to row offset `i`,
+    /// column offset `j` (ONNX `DepthToSpace` in its default mode `DCR`, TensorFlow's
+    /// `depth_to_space`); the shape is [`Op::PixelShuffle`]'s.
+    DepthToSpace(i64),
+    /// `[N, C, H*r, W*r]` to `[N, C*r*r, H, W]`, row offset `i` and column offset `j` going to
+    /// channel `(i*r + j)*C + c` (ONNX `SpaceToDepth`, TensorFlow's `space_to_depth`; torch's
+    /// `PixelUnshuffle` orders the channels the other way).
+    SpaceToDepth(i64),
     /// Random values the shape of its input (`torch.randn_like`): normal or uniform in [0, 1).
     /// Outputs that depend on it differ from run to run, so self-checks leave them out.
     Random {
@@ -383,12 +401,58 @@ pub enum Op {
     Opaque {
         what: String,
     },
+    /// An operation padlab shapes by its runtime's rule but does not port (a quantized
+    /// convolution, an LSTM, a cast), or that its runtime refuses: `what` it is and why it is
+    /// not ported (the port's refusal), and the rule its outputs follow.
+    Read {
+        what: String,
+        rule: ReadRule,
+    },
+}
+
+/// The shape rule of an [`Op::Read`] (each is in `shape.rs`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReadRule {
+    /// The first output has the first input's shape; `scalars` more outputs are scalars
+    /// (ONNX `DynamicQuantizeLinear`'s scale and zero point).
+    AsInput { scalars: usize },
+    /// The outputs another op gives on the same data (ONNX `QLinearConv` as its `Conv`).
+    Like(Box<Op>),
+    /// ONNX `Gemm`: `[M, N]` from `A` (`[M, K]`, or `[K, M]` transposed) and `B` (`[K, N]`,
+    /// or `[N, K]`); reads both.
+    Gemm { trans_a: bool, trans_b: bool },
+    /// ONNX `Gather`: the data's axes before `axis`, the indices' axes, the data's after it;
+    /// reads both.
+    Gather { axis: i64 },
+    /// ONNX `LSTM`, `GRU`, `RNN` on `X` `[seq, batch, input]` (`batch_first`: the spec's
+    /// layout 1, `[batch, seq, input]`, which ONNX Runtime refuses): `Y` `[seq, directions,
+    /// batch, hidden]` (layout 1: `[batch, seq, directions, hidden]`), then `states` outputs
+    /// `[directions, batch, hidden]` (layout 1: `[batch, directions, hidden]`): `Y_h`, and
+    /// LSTM's `Y_c`.
+    Recurrent {
+        hidden: i64,
+        directions: i64,
+        batch_first: bool,
+        states: usize,
+    },
+    /// The runtime refuses the node: its words.
+    Refused(String),
+    /// ONNX's `If`, `Loop`, `Scan`: what they compute is in subgraphs padlab does not read
+    /// (their outputs' shapes are unknown; they may read no tensor but through them).
+    Subgraph,
 }
 
 impl Op {
-    /// Ops that take no input but are not model inputs (none yet: constants are folded).
+    /// Ops that may take no input but are not model inputs: an ONNX `If` whose branches read
+    /// the graph's tensors (constants are folded).
     pub fn is_constant(&self) -> bool {
-        false
+        matches!(
+            self,
+            Op::Read {
+                rule: ReadRule::Subgraph,
+                ..
+            }
+        )
     }
 
     /// Whether the op carries weights a port must copy.

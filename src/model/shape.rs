@@ -11,7 +11,7 @@ use crate::core::{
 };
 
 use super::graph::{Flag, Inferred, Shape};
-use super::op::{Conv, Groups, Norm, Op, SliceAxis, Standardize, Stats};
+use super::op::{Conv, Groups, Norm, Op, ReadRule, SliceAxis, Standardize, Stats};
 
 /// Whether `framework` keeps the channels last (`[N, H, W, C]`).
 pub fn channels_last(framework: Framework) -> bool {
@@ -129,6 +129,12 @@ pub fn infer(op: &Op, framework: Framework, inputs: &[Option<&Shape>]) -> Inferr
 pub fn op_outputs(op: &Op) -> usize {
     match op {
         Op::Split { sizes, .. } => sizes.len().max(1),
+        Op::Read { rule, .. } => match rule {
+            ReadRule::AsInput { scalars } => 1 + scalars,
+            ReadRule::Like(op) => op_outputs(op),
+            ReadRule::Recurrent { states, .. } => 1 + states,
+            _ => 1,
+        },
         _ => 1,
     }
 }
@@ -149,7 +155,7 @@ fn rule(
     Ok(vec![match op {
         Op::Input => return Err("an input has no rule: its shape is given".into()),
         Op::Conv(conv) => return conv_rule(conv, fw, &one(inputs, "a convolution")?, out),
-        Op::Pool(spec) => {
+        Op::Pool(spec) | Op::LpPool { spec, .. } => {
             let x = one(inputs, "a pool")?;
             let (c, spatial) = map_of(fw, &x, kernel_rank(spec), "pool")?;
             let answer = core_answer(spec, &spatial, out)?;
@@ -283,6 +289,20 @@ fn rule(
                 .collect()
         }
         Op::Slice(axes) => slice(&one(inputs, "a slice")?, axes)?,
+        Op::Take(axes) => {
+            let mut x = one(inputs, "a take")?;
+            for (a, indices) in axes {
+                let i = axis(*a, x.len())?;
+                let size = x[i];
+                if let Some(bad) = indices.iter().find(|&&j| j < 0 || j >= size) {
+                    return Err(format!(
+                        "index {bad} is out of bounds for axis {i} with size {size}"
+                    ));
+                }
+                x[i] = i64::try_from(indices.len()).map_err(|_| "too many indices")?;
+            }
+            x
+        }
         Op::Split { axis: a, sizes } => {
             let x = one(inputs, "a split")?;
             let i = axis(*a, x.len())?;
@@ -438,26 +458,10 @@ fn rule(
             join_map(fw, x[0], c, &sizes)
         }
         Op::Elementwise { .. } => broadcast_all(inputs, fw)?,
-        Op::PixelShuffle(r) => {
-            let x = one(inputs, "a pixel shuffle")?;
-            let (c, spatial) = map_of(fw, &x, Some(2), "pixel shuffle")?;
-            let rr = r
-                .checked_mul(*r)
-                .filter(|&v| v > 0)
-                .ok_or("the upscale factor must be positive")?;
-            if c % rr != 0 {
-                return Err(format!(
-                    "pixel_shuffle expects its input's channel dimension to be divisible by the square of upscale_factor, but input.size(-3)={c} is not divisible by {rr}"
-                ));
-            }
-            let sizes: Option<Vec<i64>> = spatial.iter().map(|&s| s.checked_mul(*r)).collect();
-            join_map(
-                fw,
-                x[0],
-                c / rr,
-                &sizes.ok_or("the upscaled size overflows")?,
-            )
+        Op::PixelShuffle(r) | Op::DepthToSpace(r) => {
+            depth_to_space(&one(inputs, "a pixel shuffle")?, *r, fw)?
         }
+        Op::SpaceToDepth(r) => space_to_depth(&one(inputs, "a space to depth")?, *r, fw)?,
         Op::Reduce { axes, keepdims, .. } => {
             let x = one(inputs, "a reduction")?;
             let idx: Vec<usize> = if axes.is_empty() {
@@ -502,7 +506,138 @@ fn rule(
             }
         }
         Op::Opaque { what } => return Err(format!("padlab has no shape rule for {what}")),
+        Op::Read { rule, .. } => return read_rule(rule, fw, inputs, out),
     }])
+}
+
+/// Depth to space by `r` (torch's `PixelShuffle`, ONNX's `DepthToSpace` in either order).
+fn depth_to_space(x: &Shape, r: i64, fw: Framework) -> Result<Shape, String> {
+    let (c, spatial) = map_of(fw, x, Some(2), "pixel shuffle")?;
+    let rr = r
+        .checked_mul(r)
+        .filter(|&v| v > 0)
+        .ok_or("the upscale factor must be positive")?;
+    if c % rr != 0 {
+        return Err(if fw == Framework::Onnx {
+            "DepthToSpace requires input depth to be a multiple of (block_size * block_size)".into()
+        } else {
+            format!(
+                "pixel_shuffle expects its input's channel dimension to be divisible by the square of upscale_factor, but input.size(-3)={c} is not divisible by {rr}"
+            )
+        });
+    }
+    let sizes: Option<Vec<i64>> = spatial.iter().map(|&s| s.checked_mul(r)).collect();
+    Ok(join_map(
+        fw,
+        x[0],
+        c / rr,
+        &sizes.ok_or("the upscaled size overflows")?,
+    ))
+}
+
+/// Space to depth by `r` (ONNX's `SpaceToDepth`), in ONNX Runtime's words.
+fn space_to_depth(x: &Shape, r: i64, fw: Framework) -> Result<Shape, String> {
+    let (c, spatial) = map_of(fw, x, Some(2), "space to depth")?;
+    if r < 1 {
+        return Err("the block size must be positive".into());
+    }
+    for (axis, &s) in ["height", "width"].iter().zip(&spatial) {
+        if s % r != 0 {
+            return Err(format!(
+                "SpaceToDepth requires input {axis} to be a multiple of block_size"
+            ));
+        }
+    }
+    let rr = r.checked_mul(r).ok_or("the block size overflows")?;
+    let channels = c.checked_mul(rr).ok_or("the output channels overflow")?;
+    let sizes: Vec<i64> = spatial.iter().map(|&s| s / r).collect();
+    Ok(join_map(fw, x[0], channels, &sizes))
+}
+
+/// The rule of an op padlab reads but does not port: every output's shape, or the runtime's
+/// refusal.
+fn read_rule(
+    read: &ReadRule,
+    fw: Framework,
+    inputs: &[&Shape],
+    out: &mut Inferred,
+) -> Result<Vec<Shape>, String> {
+    let first = inputs
+        .first()
+        .map(|x| (*x).clone())
+        .ok_or("the operation reads no input")?;
+    match read {
+        ReadRule::AsInput { scalars } => {
+            let mut v = vec![first];
+            v.extend(std::iter::repeat_n(Vec::new(), *scalars));
+            Ok(v)
+        }
+        ReadRule::Like(op) => rule(op, fw, &[&first], out),
+        ReadRule::Gemm { trans_a, trans_b } => {
+            let [a, b] = inputs.get(..2).unwrap_or_default() else {
+                return Err("Gemm reads A and B".into());
+            };
+            let (Some(a), Some(b)) = (matrix(a, *trans_a), matrix(b, *trans_b)) else {
+                return Err("First input does not have rank 2".into());
+            };
+            if a.1 != b.0 {
+                return Err(format!(
+                    "GEMM: Dimension mismatch, W: {{{}, {}}} K: {} N:{}",
+                    b.0, b.1, a.1, b.1
+                ));
+            }
+            Ok(vec![vec![a.0, b.1]])
+        }
+        ReadRule::Gather { axis: a } => {
+            let [data, indices] = inputs.get(..2).unwrap_or_default() else {
+                return Err("Gather reads data and indices".into());
+            };
+            let i = axis(*a, data.len())?;
+            let mut v = data[..i].to_vec();
+            v.extend_from_slice(indices);
+            v.extend_from_slice(&data[i + 1..]);
+            Ok(vec![v])
+        }
+        ReadRule::Recurrent {
+            hidden,
+            directions,
+            batch_first,
+            states,
+        } => {
+            let [a, b, _] = first.as_slice() else {
+                return Err(format!(
+                    "Input X must have 3 dimensions only. Actual:{}",
+                    show(&first)
+                ));
+            };
+            let (seq, batch) = if *batch_first { (*b, *a) } else { (*a, *b) };
+            let (y, state) = if *batch_first {
+                (
+                    vec![batch, seq, *directions, *hidden],
+                    vec![batch, *directions, *hidden],
+                )
+            } else {
+                (
+                    vec![seq, *directions, batch, *hidden],
+                    vec![*directions, batch, *hidden],
+                )
+            };
+            let mut v = vec![y];
+            v.extend(std::iter::repeat_n(state, *states));
+            Ok(v)
+        }
+        ReadRule::Refused(why) => Err(why.clone()),
+        ReadRule::Subgraph => Err("padlab does not read its subgraphs".into()),
+    }
+}
+
+/// A rank-2 shape as `(rows, columns)`, transposed when asked.
+fn matrix(s: &[i64], transposed: bool) -> Option<(i64, i64)> {
+    match s {
+        [r, c] if transposed => Some((*c, *r)),
+        [r, c] => Some((*r, *c)),
+        _ => None,
+    }
 }
 
 /// A Keras `Normalization`'s kept axes at input rank `rank`, as indices, sorted (Keras's

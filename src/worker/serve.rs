@@ -169,6 +169,7 @@ fn read_model_file(
                     origin: crate::model::Origin::File {
                         format: crate::model::file::Format::Onnx,
                         path: name.to_string(),
+                        external: crate::model::file::external_files(&m),
                     },
                     others: Vec::new(),
                     params: None,

@@ -253,6 +253,361 @@ def helper_graphs():
 
 
 # ---------------------------------------------------------------------------------------------
+# ONNX: the operators and defaults a second round of unseen files needed (onnx.helper graphs,
+# ONNX Runtime's own quantizer and optimiser)
+# ---------------------------------------------------------------------------------------------
+
+def onnx_ops_graphs():
+    """Defaults (a pool's stride is 1), ONNX Runtime's refusals, and the operators padlab reads
+    but does not port (quantized, recurrent, element-wise) next to the ones it ports (depth to
+    space, an embedding's Gather, a nearest resize at a fractional scale, a backwards slice, a
+    wrapping pad on one axis, a MatMul and its bias, a MaxPool's unused indices, float16)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(181)
+
+    def weight(name, shape, dtype=np.float32):
+        return numpy_helper.from_array(rng.standard_normal(shape).astype(dtype), name)
+
+    def tensor(name, values, dtype):
+        return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+    def model(name, nodes, inputs, outputs, inits=(), opset=21, domains=()):
+        """inputs: [(name, dims)] or [(name, dims, elem_type)]; outputs: names or (name,
+        elem_type), float by default."""
+        graph = helper.make_graph(
+            nodes,
+            name,
+            [helper.make_tensor_value_info(i[0], i[2] if len(i) > 2 else TensorProto.FLOAT, i[1]) for i in inputs],
+            [helper.make_tensor_value_info(*((o, TensorProto.FLOAT) if isinstance(o, str) else o), None) for o in outputs],
+            initializer=list(inits),
+        )
+        m = helper.make_model(
+            graph,
+            opset_imports=[helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains],
+            ir_version=9 if opset < 21 else 10,
+            producer_name="padlab tests/files/make_fixtures.py",
+        )
+        onnx.save(m, ONNX_DIR / f"{name}.onnx")
+        return m
+
+    # --- Pools without strides: ONNX's stride is 1 (torch and Keras stride by the kernel) ---
+    model(
+        "pools_default_stride",
+        [
+            helper.make_node("MaxPool", ["x"], ["m"], name="maxpool", kernel_shape=[2, 3]),
+            helper.make_node("AveragePool", ["m"], ["y"], name="avgpool", kernel_shape=[3, 2], pads=[1, 0, 1, 1]),
+        ],
+        [("x", [1, 2, 9, 10])],
+        ["y"],
+    )
+    # LpPool: sized like the other pools; p-norms of its windows, padding counted as zeros.
+    model(
+        "lppool",
+        [
+            helper.make_node("LpPool", ["x"], ["l2"], name="lppool_p2", kernel_shape=[2, 3], pads=[1, 0, 0, 1], strides=[2, 1]),
+            helper.make_node("LpPool", ["l2"], ["y"], name="lppool_p3", kernel_shape=[2, 2], p=3),
+        ],
+        [("x", [1, 2, 9, 10])],
+        ["y"],
+    )
+    # --- ONNX Runtime refuses an output_shape that names N and C (the spatial sizes only) ---
+    model(
+        "convtranspose2d_output_shape_4d",
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="convtranspose_0", kernel_shape=[3, 3], strides=[2, 2], output_shape=[1, 2, 13, 14])],
+        [("x", [1, 4, 6, 7])],
+        ["y"],
+        [weight("w", [4, 2, 3, 3])],
+    )
+    # --- Depth to space both ways, and back ---------------------------------------------------
+    model(
+        "depth_to_space",
+        [
+            helper.make_node("DepthToSpace", ["x"], ["d"], name="d2s_dcr", blocksize=2),
+            helper.make_node("Conv", ["d", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("SpaceToDepth", ["c"], ["s"], name="s2d", blocksize=2),
+            helper.make_node("DepthToSpace", ["s"], ["y"], name="d2s_crd", blocksize=2, mode="CRD"),
+        ],
+        [("x", [1, 8, 3, 5])],
+        ["y"],
+        [weight("w", [4, 2, 3, 3])],
+    )
+    # --- An embedding's lookup (int64 tokens), a constant index, constant indices -------------
+    model(
+        "gather_embedding",
+        [
+            helper.make_node("Gather", ["table", "tokens"], ["e"], name="embedding"),
+            helper.make_node("Transpose", ["e"], ["t"], name="to_channels", perm=[0, 2, 1]),
+            helper.make_node("Conv", ["t", "w"], ["y"], name="conv1d", kernel_shape=[3], pads=[1, 1]),
+        ],
+        [("tokens", [2, 9], TensorProto.INT64)],
+        ["y"],
+        [weight("table", [20, 6]), weight("w", [4, 6, 3])],
+    )
+    model(
+        "gather_axes",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("Gather", ["c", "row"], ["r"], name="pick_row", axis=2),
+            helper.make_node("Gather", ["r", "cols"], ["y"], name="pick_cols", axis=2),
+        ],
+        [("x", [1, 2, 7, 8])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("row", 2, np.int64), tensor("cols", [[0, 3], [5, 1]], np.int64)],
+    )
+    # --- Read, not ported: quantization by hand, element-wise functions, recurrent layers ----
+    model(
+        "quantize_by_hand",
+        [
+            helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], name="quantize"),
+            helper.make_node("DequantizeLinear", ["q", "s", "z"], ["dq"], name="dequantize"),
+            helper.make_node("QuantizeLinear", ["w", "ws", "wz"], ["wq"], name="quantize_w"),
+            helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wdq"], name="dequantize_w"),
+            helper.make_node("Conv", ["dq", "wdq"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]),
+            helper.make_node("DynamicQuantizeLinear", ["c"], ["c8", "cs", "cz"], name="dynamic_quantize"),
+            helper.make_node("DequantizeLinear", ["c8", "cs", "cz"], ["y"], name="dequantize_c"),
+        ],
+        [("x", [1, 3, 9, 8])],
+        ["y"],
+        [weight("w", [4, 3, 3, 3]), tensor("s", 0.05, np.float32), tensor("z", 3, np.uint8),
+         tensor("ws", 0.02, np.float32), tensor("wz", 0, np.int8)],
+    )
+    model(
+        "elementwise_read",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("Floor", ["c"], ["f"], name="floor"),
+            helper.make_node("Cast", ["f"], ["i"], name="to_int", to=TensorProto.INT32),
+            helper.make_node("Cast", ["i"], ["g"], name="to_float", to=TensorProto.FLOAT),
+            helper.make_node("Sign", ["g"], ["sg"], name="sign"),
+            helper.make_node("Round", ["sg"], ["rd"], name="round"),
+            helper.make_node("Clip", ["rd", "lo", "hi"], ["cl"], name="clip", ),
+            helper.make_node("Softmax", ["cl"], ["y"], name="softmax_coerced"),
+        ],
+        [("x", [1, 2, 7, 6])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("lo", -0.5, np.float32), tensor("hi", 2.0, np.float32)],
+        opset=11,
+    )
+    model(
+        "clip_bounds",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("Clip", ["c", "lo", "hi"], ["y"], name="clip"),
+        ],
+        [("x", [1, 2, 7, 6])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("lo", -0.5, np.float32), tensor("hi", 2.0, np.float32)],
+    )
+    hidden, inp = 3, 4
+    model(
+        "recurrent",
+        [
+            helper.make_node("LSTM", ["x", "lw", "lr", "lb"], ["ly", "lh", "lc"], name="lstm", hidden_size=hidden, direction="bidirectional"),
+            helper.make_node("GRU", ["x", "gw", "gr"], ["gy", "gh"], name="gru", hidden_size=hidden),
+            helper.make_node("RNN", ["x", "rw", "rr"], ["ry", ""], name="rnn", hidden_size=hidden, direction="reverse"),
+        ],
+        [("x", [5, 2, inp])],
+        ["ly", "lh", "lc", "gy", "gh", "ry"],
+        [
+            weight("lw", [2, 4 * hidden, inp]), weight("lr", [2, 4 * hidden, hidden]), weight("lb", [2, 8 * hidden]),
+            weight("gw", [1, 3 * hidden, inp]), weight("gr", [1, 3 * hidden, hidden]),
+            weight("rw", [1, hidden, inp]), weight("rr", [1, hidden, hidden]),
+        ],
+    )
+    # ONNX Runtime refuses the spec's batch-first layout.
+    model(
+        "recurrent_batchwise",
+        [helper.make_node("GRU", ["x", "gw", "gr"], ["y"], name="gru", hidden_size=hidden, layout=1)],
+        [("x", [2, 5, inp])],
+        ["y"],
+        [weight("gw", [1, 3 * hidden, inp]), weight("gr", [1, 3 * hidden, hidden])],
+    )
+    # --- Ported: a nearest resize at fractional scales, linear at a fractional scale ---------
+    model(
+        "resize_nearest_fractional",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("Resize", ["c", "", "scales"], ["r"], name="resize_nearest", mode="nearest"),
+            helper.make_node("Resize", ["r", "", "scales2"], ["y"], name="resize_floor", mode="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+        ],
+        [("x", [1, 2, 5, 6])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("scales", [1, 1, 1.5, 1.6], np.float32), tensor("scales2", [1, 1, 0.75, 1.25], np.float32)],
+    )
+    # At 1.7, output 8 of 13 reads (8.5 / 1.7 - 0.5 = 4.5) a tie float32 decides: read, not ported.
+    model(
+        "resize_nearest_tie",
+        [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="resize_nearest", mode="nearest")],
+        [("x", [1, 2, 4, 13])],
+        ["y"],
+        [tensor("scales", [1, 1, 1.0, 1.7], np.float32)],
+    )
+    model(
+        "resize_linear_fractional",
+        [
+            helper.make_node("Resize", ["x", "", "scales"], ["r"], name="resize_scales", mode="linear"),
+            helper.make_node("Resize", ["r", "", "", "sizes"], ["y"], name="resize_axes", mode="linear", axes=[3]),
+        ],
+        [("x", [1, 2, 7, 6])],
+        ["y"],
+        [tensor("scales", [1, 1, 1.5, 0.75], np.float32), tensor("sizes", [11], np.int64)],
+    )
+    # --- Ported: a backwards slice, a wrapping pad on one axis, a MatMul and its bias --------
+    model(
+        "slice_negative_step",
+        [
+            helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["s"], name="slice_back"),
+            helper.make_node("Conv", ["s", "w"], ["y"], name="conv", kernel_shape=[2, 2]),
+        ],
+        [("x", [1, 2, 7, 9])],
+        ["y"],
+        [weight("w", [3, 2, 2, 2]), tensor("starts", [-1, 7], np.int64), tensor("ends", [-100, 0], np.int64),
+         tensor("axes", [2, 3], np.int64), tensor("steps", [-1, -2], np.int64)],
+    )
+    model(
+        "pad_wrap_one_axis",
+        [
+            helper.make_node("Pad", ["x", "pads", "", "axes"], ["p"], name="pad_wrap", mode="wrap"),
+            helper.make_node("Conv", ["p", "w"], ["y"], name="conv", kernel_shape=[3, 3]),
+        ],
+        [("x", [1, 2, 6, 7])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("pads", [1, 2], np.int64), tensor("axes", [3], np.int64)],
+    )
+    model(
+        "matmul_add_bias_3d",
+        [
+            helper.make_node("MatMul", ["x", "w"], ["m"], name="matmul"),
+            helper.make_node("Add", ["m", "b"], ["a"], name="bias"),
+            helper.make_node("Relu", ["a"], ["y"], name="relu"),
+        ],
+        [("x", [1, 5, 8])],
+        ["y"],
+        [weight("w", [8, 6]), weight("b", [6])],
+    )
+    model(
+        "gemm_weight_as_input",
+        [helper.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1)],
+        [("x", [2, 8]), ("w", [4, 8])],
+        ["y"],
+        [weight("b", [4])],
+    )
+    model(
+        "gemm_matrix_c",
+        [helper.make_node("Gemm", ["x", "w", "c"], ["y"], name="fc", alpha=0.5, beta=2.0)],
+        [("x", [3, 8])],
+        ["y"],
+        [weight("w", [8, 4]), weight("c", [3, 4])],
+    )
+    # --- A MaxPool's Indices: unused (ported), a graph output (refused) ----------------------
+    for name, outputs in [("maxpool_indices_unused", ["y"]), ("maxpool_indices_output", ["y", ("i", TensorProto.INT64)])]:
+        model(
+            name,
+            [
+                helper.make_node("MaxPool", ["x"], ["m", "i"], name="maxpool", kernel_shape=[2, 2], strides=[2, 2]),
+                helper.make_node("Relu", ["m"], ["y"], name="relu"),
+            ],
+            [("x", [1, 2, 8, 9])],
+            outputs,
+        )
+    # --- float16 throughout --------------------------------------------------------------
+    model(
+        "float16_conv",
+        [
+            helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c"], ["r"], name="relu"),
+            helper.make_node("MaxPool", ["r"], ["y"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+        ],
+        [("x", [1, 3, 8, 8], TensorProto.FLOAT16)],
+        [("y", TensorProto.FLOAT16)],
+        [weight("w", [4, 3, 3, 3], np.float16), weight("b", [4], np.float16)],
+    )
+    # --- Weights in a file beside the model (ONNX external data) -------------------------
+    m = model(
+        "external_data",
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", kernel_shape=[3, 3])],
+        [("x", [1, 2, 6, 6])],
+        ["y"],
+        [weight("w", [8, 2, 3, 3])],
+    )
+    # (onnx.save appends to an existing data file.)
+    (ONNX_DIR / "external_data.onnx.data").unlink(missing_ok=True)
+    onnx.save(m, ONNX_DIR / "external_data.onnx", save_as_external_data=True,
+              location="external_data.onnx.data", size_threshold=0)
+
+    # --- ONNX Runtime's quantizer (QOperator and dynamic) and optimiser (FusedConv) --------
+    import onnxruntime as ort
+    from onnxruntime import quantization as q
+
+    float_model = model(
+        "_float_for_ort",
+        [
+            helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+            helper.make_node("MaxPool", ["r1"], ["p1"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+            helper.make_node("Conv", ["p1", "w2", "b2"], ["c2"], name="conv2", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+            helper.make_node("Add", ["r2", "p1"], ["a"], name="residual"),
+            helper.make_node("GlobalAveragePool", ["a"], ["g"], name="gap"),
+            helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+            helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], name="fc", transB=1),
+        ],
+        [("x", [1, 3, 17, 15])],
+        ["y"],
+        [weight("w1", [8, 3, 3, 3]), weight("b1", [8]), weight("w2", [8, 8, 3, 3]), weight("b2", [8]),
+         weight("fw", [5, 8]), weight("fb", [5])],
+        opset=17,
+    )
+    src = ONNX_DIR / "_float_for_ort.onnx"
+
+    class Reader(q.CalibrationDataReader):
+        def __init__(self):
+            self.data = iter([{"x": rng.standard_normal([1, 3, 17, 15]).astype(np.float32)} for _ in range(4)])
+
+        def get_next(self):
+            return next(self.data, None)
+
+    q.quantize_static(str(src), str(ONNX_DIR / "ort_qoperator.onnx"), Reader(), quant_format=q.QuantFormat.QOperator)
+    q.quantize_static(str(src), str(ONNX_DIR / "ort_qdq.onnx"), Reader(), quant_format=q.QuantFormat.QDQ)
+    q.quantize_dynamic(str(src), str(ONNX_DIR / "ort_dynamic.onnx"))
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    opts.optimized_model_filepath = str(ONNX_DIR / "ort_fused.onnx")
+    ort.InferenceSession(str(src), opts, providers=["CPUExecutionProvider"])
+    src.unlink()
+    del float_model
+
+    # --- Attribute defaults of activations: ONNX's HardSigmoid default (alpha 0.2, Keras 2's)
+    # is not torch's (1/6) ------------------------------------------------------------------
+    model(
+        "hard_sigmoid",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("HardSigmoid", ["c"], ["h"], name="torch_hard_sigmoid", alpha=1 / 6),
+            helper.make_node("HardSigmoid", ["h"], ["y"], name="onnx_default"),
+        ],
+        [("x", [1, 2, 6, 5])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3])],
+    )
+    # --- Reductions at opset 18: axes as an input; none, with noop_with_empty_axes -----------
+    model(
+        "reduce_axes",
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3]),
+            helper.make_node("ReduceMax", ["c"], ["m"], name="reduce_noop", noop_with_empty_axes=1),
+            helper.make_node("ReduceMean", ["m", "hw"], ["r"], name="reduce_hw"),
+            helper.make_node("ReduceSum", ["r", "ch"], ["y"], name="reduce_channels", keepdims=0),
+        ],
+        [("x", [1, 2, 6, 5])],
+        ["y"],
+        [weight("w", [3, 2, 3, 3]), tensor("hw", [2, 3], np.int64), tensor("ch", [1], np.int64)],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # torch.onnx.export
 # ---------------------------------------------------------------------------------------------
 
@@ -365,6 +720,80 @@ def torch_exports():
 
                 helper.set_model_props(om, {"padlab.input": "x=" + "x".join(map(str, shape))})
                 onnx.save(om, str(path))
+
+
+def torch_ops_exports():
+    """torch.onnx.export of the layers the second round added: an embedding (Gather), a Linear
+    on a sequence (MatMul and its bias Add, or Gemm) and a pixel shuffle (DepthToSpace CRD),
+    by both exporters."""
+    import torch
+    import torch.nn as nn
+
+    torch.manual_seed(182)
+
+    class Sequence(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(20, 6)
+            self.conv = nn.Conv1d(6, 8, 3, padding=1)
+            self.fc = nn.Linear(8, 5)
+
+        def forward(self, tokens):
+            x = self.conv(self.emb(tokens).transpose(1, 2))
+            return self.fc(torch.relu(x).transpose(1, 2))
+
+    class SuperResolution(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(2, 8, 3, padding=1)
+            self.shuffle = nn.PixelShuffle(2)
+
+        def forward(self, x):
+            return torch.tanh(self.shuffle(self.conv(x)))
+
+    exporters = [("ts", False)]
+    try:
+        import onnxscript  # noqa: F401
+
+        exporters.append(("dynamo", True))
+    except ImportError:
+        print("onnxscript is not installed: the dynamo exporter's files are not made", file=sys.stderr)
+    for name, m, x in [
+        ("torch_sequence", Sequence(), torch.randint(0, 20, (2, 11))),
+        ("torch_pixel_shuffle", SuperResolution(), torch.randn(1, 2, 5, 7)),
+    ]:
+        m.eval()
+        for tag, dynamo in exporters:
+            kwargs = dict(input_names=["x"], output_names=["y"], dynamo=dynamo)
+            if dynamo:
+                kwargs["external_data"] = False
+            else:
+                kwargs["opset_version"] = 17
+            torch.onnx.export(m, (x,), str(ONNX_DIR / f"{name}_{tag}.onnx"), **kwargs)
+
+    class Branches(nn.Module):
+        """squeeze(2) of a free-length axis: the TorchScript exporter writes an If on its size."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv1d(3, 6, 3)
+            self.fc = nn.Linear(6, 2)
+
+        def forward(self, x):
+            x = torch.nn.functional.max_pool1d(torch.relu(self.conv(x)), x.shape[2] - 2)
+            return self.fc(x.squeeze(2))
+
+    # (Made last: its weights come after the others' in torch's random stream.)
+    m = Branches().eval()
+    path = ONNX_DIR / "torch_if_branch_ts.onnx"
+    torch.onnx.export(m, (torch.randn(1, 3, 12),), str(path), input_names=["x"], output_names=["y"],
+                      dynamo=False, opset_version=13, dynamic_axes={"x": {2: "T"}})
+    import onnx
+    from onnx import helper
+
+    om = onnx.load(str(path))
+    helper.set_model_props(om, {"padlab.input": "x=1x3x12"})
+    onnx.save(om, str(path))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -577,6 +1006,78 @@ def keras2_models():
         m.save(KERAS_DIR / f"{m.name}.h5")
 
 
+def keras_more_models():
+    """Keras 3.15's preprocessing layers as it saves them (data_format on every one), a model
+    in mixed precision (float16 compute), and a Lambda padlab refuses (the table up to it)."""
+    import keras
+    from keras import layers
+
+    keras.utils.set_random_seed(22)
+    inp = keras.Input((20, 18, 3), name="image")
+    x = layers.RandomFlip("horizontal", name="flip")(inp)
+    x = layers.RandomRotation(0.1, name="rotate")(x)
+    x = layers.RandomZoom(0.1, 0.1, name="zoom")(x)
+    x = layers.RandomTranslation(0.1, 0.1, name="shift")(x)
+    x = layers.RandomContrast(0.2, name="contrast")(x)
+    x = layers.RandomBrightness(0.2, name="brightness")(x)
+    x = layers.Rescaling(1 / 127.5, offset=-1, name="rescale")(x)
+    x = layers.Resizing(16, 12, name="resize")(x)
+    x = layers.Conv2D(6, 3, strides=2, padding="same", name="conv")(x)
+    x = layers.SpatialDropout2D(0.2, name="drop")(x)
+    out = layers.GlobalAveragePooling2D(name="gap")(x)
+    keras.Model(inp, out, name="preprocessing").save(KERAS_DIR / "preprocessing.keras")
+
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        inp = keras.Input((16, 16, 3), name="image")
+        x = layers.Conv2D(8, 3, strides=2, padding="same", name="conv")(inp)
+        x = layers.BatchNormalization(name="bn")(x)
+        x = layers.ReLU(name="relu")(x)
+        x = layers.GlobalAveragePooling2D(name="gap")(x)
+        x = layers.Dense(4, name="head")(x)
+        out = layers.Activation("softmax", dtype="float32", name="probs")(x)
+        keras.Model(inp, out, name="mixed_float16").save(KERAS_DIR / "mixed_float16.keras")
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+
+    inp = keras.Input((12, 12, 2), name="image")
+    x = layers.Conv2D(4, 3, padding="same", name="conv")(inp)
+    x = layers.MaxPooling2D(2, name="pool")(x)
+    x = layers.Lambda(lambda t: t * 0.5, name="halve")(x)
+    x = layers.Conv2D(2, 3, name="after")(x)
+    keras.Model(inp, x, name="refused_lambda").save(KERAS_DIR / "refused_lambda.keras")
+
+
+def keras2_more_models():
+    """Keras 2 (tf_keras) .h5 files Keras 3 does not load: depthwise, separable and transposed
+    layers with `groups: 1` in their configuration, and a Sequential built on its own input
+    called in a functional model (its call there is its node 1)."""
+    import tf_keras as k2
+    from tf_keras import layers
+
+    k2.utils.set_random_seed(23)
+    seq = k2.Sequential(
+        [
+            layers.DepthwiseConv2D(3, padding="same", depth_multiplier=2, input_shape=(10, 9, 3), name="depthwise"),
+            layers.SeparableConv2D(5, 3, strides=2, name="separable"),
+            layers.Conv2DTranspose(4, 3, strides=2, padding="same", name="transposed"),
+            layers.GlobalAveragePooling2D(name="gap"),
+        ],
+        name="keras2_groups",
+    )
+    seq.save(KERAS_DIR / "keras2_groups.h5")
+
+    inner = k2.Sequential(
+        [layers.Conv2D(4, 3, padding="same", input_shape=(9, 8, 2), name="conv"), layers.ReLU(name="relu")],
+        name="inner",
+    )
+    inp = k2.Input((9, 8, 2), name="image")
+    x = inner(inp)
+    x = layers.MaxPooling2D(2, name="pool")(x)
+    out = layers.Conv2D(3, 1, name="head")(x)
+    k2.Model(inp, out, name="keras2_nested").save(KERAS_DIR / "keras2_nested.h5")
+
+
 def tf2onnx_exports():
     """TensorFlow functions through tf2onnx: NHWC wrapped in Transposes; 'SAME' becomes explicit
     (asymmetric) pads at a static size and auto_pad SAME_UPPER at a symbolic one."""
@@ -632,6 +1133,8 @@ def h5_variants():
 # Each subcommand and what it makes, in the order a full run makes them.
 MAKERS = {
     "helper": helper_graphs,
+    "onnx-ops": onnx_ops_graphs,
+    "torch-ops": torch_ops_exports,
     "torch": torch_exports,
     "tf2onnx": tf2onnx_exports,
     "keras": keras_models,
@@ -639,6 +1142,8 @@ MAKERS = {
     "keras-normalization": keras_normalization_models,
     "keras-convnext": keras_convnext_models,
     "keras2": keras2_models,
+    "keras-more": keras_more_models,
+    "keras2-more": keras2_more_models,
     "h5": h5_variants,
 }
 

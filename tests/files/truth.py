@@ -64,8 +64,28 @@ def ort_session(model):
     return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
 
-def expose_all(model):
-    """The model with every node output as a graph output (types from shape inference)."""
+def exposed_session(model):
+    """ONNX Runtime's session on the model with every node output exposed. Where ONNX's shape
+    inference does not type an output (ONNX Runtime's own com.microsoft operators), the type
+    ONNX Runtime names when it refuses the guess is taken, one output at a time."""
+    import re
+
+    from onnx import helper
+
+    typed = {}
+    while True:
+        try:
+            return ort_session(expose_all(model, typed))
+        except Exception as e:  # noqa: BLE001
+            wants = re.search(r"output arg \((.+?)\) of node .*expected type \(tensor\((\w+)\)\)", str(e))
+            if not wants or wants.group(1) in typed or len(typed) > 1000:
+                raise
+            typed[wants.group(1)] = helper.np_dtype_to_tensor_dtype(np.dtype(wants.group(2)))
+
+
+def expose_all(model, typed=None):
+    """The model with every node output as a graph output (types from shape inference, or
+    `typed`)."""
     import onnx
     from onnx import helper
 
@@ -81,7 +101,9 @@ def expose_all(model):
     for n in m.graph.node:
         for o in n.output:
             if o and o not in have:
-                m.graph.output.append(helper.make_tensor_value_info(o, types.get(o) or 1, None))
+                m.graph.output.append(
+                    helper.make_tensor_value_info(o, (typed or {}).get(o) or types.get(o) or 1, None)
+                )
                 have.add(o)
     return m
 
@@ -99,7 +121,7 @@ def onnx_truth(path):
     }
     shapes = {}
     try:
-        sess = ort_session(expose_all(model))
+        sess = exposed_session(model)
         names = [o.name for o in sess.get_outputs()]
         for name, value in zip(names, sess.run(names, feeds)):
             shapes[name] = list(np.asarray(value).shape)
@@ -205,10 +227,13 @@ def keras_truth(path):
     else:
         import keras
 
-        model = keras.saving.load_model(str(path), compile=False)
+        # Our own files: a Lambda's bytecode is loaded (safe_mode off) for its truth.
+        model = keras.saving.load_model(str(path), compile=False, safe_mode=False)
     inputs = model.inputs
     layers = [l for l in model.layers if not isinstance(l, keras.layers.InputLayer)]
-    sub = keras.Model(inputs, [l.output for l in layers])
+    # A nested model Keras 2 built on its own input was called first there: its output in
+    # this model is its last call's.
+    sub = keras.Model(inputs, [l.get_output_at(-1) if hasattr(l, "get_output_at") else l.output for l in layers])
     feeds = [RNG.standard_normal([2] + list(i.shape[1:])).astype(np.float32) for i in inputs]
     outs = sub.predict(feeds if len(feeds) > 1 else feeds[0], verbose=0)
     if not isinstance(outs, (list, tuple)):

@@ -957,9 +957,9 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
             "shared_axes",
         ],
         ("softmax", None) => &["axis"],
-        ("dropout" | "spatialdropout" | "gaussiandropout" | "alphadropout", _) => {
-            &["rate", "noise_shape", "seed"]
-        }
+        // Keras 3.15 saves SpatialDropout's data_format (checked channels-last below).
+        ("spatialdropout", _) => &["rate", "seed", "data_format"],
+        ("dropout" | "gaussiandropout" | "alphadropout", _) => &["rate", "noise_shape", "seed"],
         ("gaussiannoise", None) => &["stddev", "seed"],
         ("flatten", None) => &["data_format"],
         ("reshape", None) => &["target_shape"],
@@ -993,6 +993,10 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
             "interpolation",
             "crop_to_aspect_ratio",
             "pad_to_aspect_ratio",
+            "data_format",
+            "antialias",
+            "fill_mode",
+            "fill_value",
         ],
         (
             "randomflip" | "randomrotation" | "randomzoom" | "randomcontrast" | "randomtranslation"
@@ -1008,6 +1012,7 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
             "interpolation",
             "value_range",
             "fill_value",
+            "data_format",
         ],
         ("lambda", None) => &["function", "output_shape", "mask", "arguments"],
         ("identity", None) => &[],
@@ -1385,6 +1390,9 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
                     &b,
                     "crop_to_aspect_ratio / pad_to_aspect_ratio",
                 ));
+            }
+            if b.boolean("antialias")?.unwrap_or(false) {
+                return Err(b_untranslated(&b, "antialias=True"));
             }
             let mode = interpolation(&b, Interpolation::Linear)?;
             LayerKind::Op(Op::Upsample {

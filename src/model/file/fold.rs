@@ -304,6 +304,11 @@ pub fn eval(node: &OnnxNode, inputs: &[Option<&Const>], opset: i64) -> Option<Ve
     match op {
         "Constant" => one(constant(node)?),
         "Identity" => one(arg(0)?.clone()),
+        // A quantized weight and its float value: the dims are what a layer reads.
+        "QuantizeLinear" | "DequantizeLinear" => one(Const {
+            dims: arg(0)?.dims.clone(),
+            data: None,
+        }),
         "Add" | "Sub" | "Mul" | "Div" | "Mod" | "Max" | "Min" | "Pow" | "Equal" | "Less"
         | "Greater" | "LessOrEqual" | "GreaterOrEqual" | "And" | "Or"
             if inputs.len() == 2 =>

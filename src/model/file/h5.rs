@@ -120,25 +120,39 @@ impl<'a> H5<'a> {
                 None => Err(short()),
             }
         };
-        let (o, l, base, root) = match version {
+        let (o, l, base, eof, root) = match version {
             0 | 1 => {
                 let (o, l) = (size(13)?, size(14)?);
                 let start = if version == 0 { 24 } else { 28 };
                 let base = uint(b, start, o).ok_or_else(short)?;
-                // Four addresses, then the root group's symbol table entry: its link name
-                // offset, then its object header address.
+                // The base, free-space, end-of-file and driver addresses, then the root
+                // group's symbol table entry: its link name offset, then its object header
+                // address.
+                let eof = uint(b, start + 2 * o, o).ok_or_else(short)?;
                 let entry = start + 4 * o;
                 let root = uint(b, entry + o, o).ok_or_else(short)?;
-                (o, l, base, root)
+                (o, l, base, eof, root)
             }
             2 | 3 => {
                 let (o, l) = (size(9)?, size(10)?);
                 let base = uint(b, 12, o).ok_or_else(short)?;
+                let eof = uint(b, 12 + 2 * o, o).ok_or_else(short)?;
                 let root = uint(b, 12 + 3 * o, o).ok_or_else(short)?;
-                (o, l, base, root)
+                (o, l, base, eof, root)
             }
             v => return Err(unsupported(format!("superblock version {v}"))),
         };
+        // The superblock states where the file ends: a file shorter than that was cut, even
+        // where what padlab reads (the configuration, near the start) is whole.
+        let undefined = eof == u64::MAX >> (64 - 8 * o as u32);
+        let end = base.checked_add(eof);
+        if !undefined && end.is_none_or(|end| end > b.len() as u64) {
+            return Err(truncated(format!(
+                "the file is {} bytes, its superblock says it ends at byte {}",
+                b.len(),
+                end.map_or_else(|| "beyond 2^64".to_string(), |e| e.to_string())
+            )));
+        }
         Ok(H5 {
             b,
             o,

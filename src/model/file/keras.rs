@@ -65,6 +65,8 @@ pub struct KerasLayer {
     /// Where the class lives (`keras.layers`, or `keras.src.ops.numpy` for an operation a
     /// functional model recorded, such as `x + 3.0`); `None` in Keras 2 files.
     pub module: Option<String>,
+    /// A custom class's registration (`my_project>ScaledConv`), when the file names one.
+    pub registered_name: Option<String>,
 }
 
 /// A shape as Keras states it: one, or one per input (`Add`, `Concatenate`).
@@ -275,6 +277,10 @@ impl Parser {
             None => None,
         };
         let module = l.get("module").and_then(Value::as_str).map(str::to_string);
+        let registered_name = l
+            .get("registered_name")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         Ok(KerasLayer {
             class_name,
             name,
@@ -283,6 +289,7 @@ impl Parser {
             inbound,
             model,
             module,
+            registered_name,
         })
     }
 }

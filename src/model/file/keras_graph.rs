@@ -33,6 +33,9 @@ pub struct KerasCode {
     pub layers: Vec<String>,
     /// The layers whose ops are made from the file (see [`to_graph`]).
     pub own: Vec<OwnLayer>,
+    /// The refused layer the model was cut at, and the variables it reads (the model's
+    /// outputs): [`to_graph`] adds it as a row with its refusal.
+    pub stopped: Option<(Stop, Vec<String>)>,
 }
 
 /// A layer of the file whose op padlab makes from the file itself: its path, class and
@@ -67,6 +70,17 @@ fn dropped(key: &str) -> bool {
     ) || key.ends_with("_initializer")
         || key.ends_with("_regularizer")
         || key.ends_with("_constraint")
+}
+
+/// A key Keras 2 (tf_keras) writes at its default value that Keras 3 does not take for the
+/// class: `groups: 1` of a depthwise, separable or transposed convolution (subclasses of
+/// `Conv2D` in Keras 2, without `groups` in Keras 3).
+fn keras2_default(class: &str, key: &str, value: &Value) -> bool {
+    key == "groups"
+        && value.as_i64() == Some(1)
+        && (class.starts_with("DepthwiseConv")
+            || class.starts_with("SeparableConv")
+            || class.ends_with("Transpose"))
 }
 
 /// A name as a Python string literal.
@@ -119,6 +133,20 @@ struct Writer<'a> {
     given: Option<&'a [i64]>,
     /// The shape the first input got.
     input: Option<Vec<i64>>,
+    /// The layer of the file's own model to stop at (one padlab refuses): the model ends
+    /// with the tensors it reads, and [`to_graph`] adds it as a refused row.
+    stop: Option<Stop>,
+    /// Set when the writing stopped there: the layer, and the variables it reads.
+    stopped: Option<(Stop, Vec<String>)>,
+}
+
+/// A layer of the file's model that padlab refuses, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// Its name in the file's own model (a nested model's, for a layer inside it).
+    pub layer: String,
+    pub class: String,
+    pub why: String,
 }
 
 impl Writer<'_> {
@@ -230,13 +258,18 @@ impl Writer<'_> {
 
     /// A layer's (or an operation's) `config` as keyword arguments: the keys that change its
     /// numbers, a free (None) value left to its default.
-    fn config_kwargs(&self, config: &Value, at: &str) -> Result<Vec<String>, FileError> {
+    fn config_kwargs(
+        &self,
+        class: &str,
+        config: &Value,
+        at: &str,
+    ) -> Result<Vec<String>, FileError> {
         let mut kwargs = Vec::new();
         let Value::Object(config) = config else {
             return Ok(kwargs);
         };
         for (k, v) in config {
-            if dropped(k) || v.is_null() {
+            if dropped(k) || v.is_null() || keras2_default(class, k, v) {
                 continue;
             }
             // Keras 2 stores BatchNormalization's axis as a one-element list.
@@ -263,7 +296,7 @@ impl Writer<'_> {
         if let Some(m) = &l.model {
             return self.model(m, &at, false, depth + 1);
         }
-        let mut kwargs = self.config_kwargs(&l.config, &at)?;
+        let mut kwargs = self.config_kwargs(&l.class_name, &l.config, &at)?;
         let name = quoted(&l.name);
         kwargs.push(format!("name={name}"));
         if !l
@@ -275,6 +308,12 @@ impl Writer<'_> {
             return Err(self.error(
                 &at,
                 format!("a layer class padlab does not know: {:?}", l.class_name),
+            ));
+        }
+        if l.class_name == "Lambda" {
+            return Err(self.error(
+                &at,
+                "its function is Python code the file keeps as bytecode, which padlab does not run",
             ));
         }
         let convnext = l.module.as_deref() == Some(CONVNEXT);
@@ -337,6 +376,11 @@ impl Writer<'_> {
             }
             if declared.is_none() && items.is_empty() {
                 declared = batch_shape(&l.config).or_else(|| one(l.build_input_shape.as_ref()));
+            }
+            if top && let Some(stop) = self.stop.take_if(|s| s.layer == l.name) {
+                // The model ends before it; it reads the model's last output.
+                self.stopped = Some((stop, Vec::new()));
+                break;
             }
             items.push(self.construct(l, path, depth)?);
         }
@@ -404,9 +448,63 @@ impl Writer<'_> {
                     .and_then(|l| l.model.as_ref())
                     .is_some_and(|n| n.outputs.len() > 1)
         };
+        // Keras 2 numbers a layer's calls across every model it is in: a nested model built
+        // on its own input has that call first, so this model's calls of it start at 1. The
+        // calls read here are the layer's last ones.
+        let mut offsets: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for l in m.layers.iter().filter(|l| !l.inbound.is_empty()) {
+            let read = m
+                .layers
+                .iter()
+                .flat_map(|o| o.inbound.iter().flat_map(|n| n.args.iter()))
+                .chain(m.outputs.iter())
+                .filter(|r| r.layer == l.name)
+                .map(|r| r.node_index)
+                .max();
+            if let Some(last) = read
+                && last >= l.inbound.len()
+            {
+                offsets.insert(l.name.as_str(), last + 1 - l.inbound.len());
+            }
+        }
+        let find = |calls: &Vec<(String, usize, String)>, r: &TensorRef, many: bool| {
+            let shift = offsets.get(r.layer.as_str()).copied().unwrap_or(0);
+            let r = TensorRef {
+                layer: r.layer.clone(),
+                node_index: r.node_index.checked_sub(shift)?,
+                tensor_index: r.tensor_index,
+            };
+            find(calls, &r, many)
+        };
         let mut first = true;
         for l in &m.layers {
             let lat = Self::layer_path(path, &l.name);
+            if top && let Some(stop) = self.stop.take_if(|s| s.layer == l.name) {
+                // The model ends with the tensors its first call reads.
+                let reads = l
+                    .inbound
+                    .first()
+                    .map(|n| {
+                        n.args
+                            .iter()
+                            .map(|r| {
+                                find(&calls, r, many(&r.layer)).ok_or_else(|| {
+                                    self.error(
+                                        &lat,
+                                        format!(
+                                            "reads {:?}, which no earlier layer makes",
+                                            r.layer
+                                        ),
+                                    )
+                                })
+                            })
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .transpose()?
+                    .unwrap_or_default();
+                self.stopped = Some((stop, reads));
+                break;
+            }
             if l.class_name == "InputLayer" {
                 let declared = batch_shape(&l.config).or_else(|| one(l.build_input_shape.as_ref()));
                 let shape = self.input_shape(&l.name, declared.as_deref(), top && first)?;
@@ -467,7 +565,7 @@ impl Writer<'_> {
                         }
                     }
                     // The operation's own arguments (`Mean`'s axis and keepdims) are its config.
-                    parts.extend(self.config_kwargs(&l.config, &lat)?);
+                    parts.extend(self.config_kwargs(&l.class_name, &l.config, &lat)?);
                     let v = self.var("t");
                     self.line(
                         &lat,
@@ -524,7 +622,13 @@ impl Writer<'_> {
             })
         };
         let inputs = refs(&m.inputs)?;
-        let outputs = refs(&m.outputs)?;
+        let outputs = match &self.stopped {
+            Some((_, reads)) if top => match reads.as_slice() {
+                [one] => one.clone(),
+                many => format!("[{}]", many.join(", ")),
+            },
+            _ => refs(&m.outputs)?,
+        };
         let v = self.var("m");
         let name = quoted(&m.name);
         self.line(
@@ -643,6 +747,15 @@ fn shape_text(s: &[Option<i64>]) -> String {
 /// The Keras code that builds the file's model; `input`: one sample's shape for its first
 /// input (needed when the file leaves a size free).
 pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, FileError> {
+    keras_code_until(k, input, None)
+}
+
+/// [`keras_code`] cut before `stop`, a layer of the file's own model padlab refuses.
+pub fn keras_code_until(
+    k: &KerasModel,
+    input: Option<&[i64]>,
+    stop: Option<Stop>,
+) -> Result<KerasCode, FileError> {
     let mut w = Writer {
         lines: vec![
             "import keras".into(),
@@ -654,6 +767,8 @@ pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, Fi
         vars: 0,
         given: input,
         input: None,
+        stop,
+        stopped: None,
     };
     let model = w.model(&k.model, "", true, 0)?;
     w.line("", format!("return {model}"));
@@ -670,6 +785,61 @@ pub fn keras_code(k: &KerasModel, input: Option<&[i64]>) -> Result<KerasCode, Fi
         input,
         layers: w.layers,
         own: w.own,
+        stopped: w.stopped,
+    })
+}
+
+/// The file's model as a graph: its rows up to a layer padlab refuses (a Lambda, a layer it
+/// does not translate, one its rule refuses at this size), that layer as a row with the
+/// refusal, the rows after it left out. Errors that are not a layer's stay errors.
+pub fn open_graph(k: &KerasModel, input: Option<&[i64]>) -> Result<(Graph, Vec<i64>), FileError> {
+    let refused = match keras_code(k, input).and_then(|code| {
+        let graph = to_graph(k, &code)?;
+        Ok((graph, code.input))
+    }) {
+        Ok(done) => return Ok(done),
+        Err(FileError::Layer { layer, what }) => (layer, what),
+        Err(e) => return Err(e),
+    };
+    let stop = stop_at(k, &refused.0, &refused.1).ok_or_else(|| FileError::Layer {
+        layer: refused.0.clone(),
+        what: refused.1.clone(),
+    })?;
+    let code = keras_code_until(k, input, Some(stop))?;
+    let graph = to_graph(k, &code)?;
+    Ok((graph, code.input))
+}
+
+/// The layer of the file's own model to stop at for a refusal of the layer at `path`: it, or
+/// the nested model it is in; `None` when `path` names no such layer.
+fn stop_at(k: &KerasModel, path: &str, why: &str) -> Option<Stop> {
+    let mut parts = path.splitn(2, '/');
+    let top = parts.next()?;
+    let inner = parts.next();
+    let layer = k.model.layers.iter().find(|l| l.name == top)?;
+    let what = match (inner, &layer.registered_name, &layer.module) {
+        (Some(inner), _, _) => format!("its layer {inner}: {why}"),
+        // A class of the user's own (registered, not one of Keras's modules).
+        (None, Some(registered), module)
+            if !module.as_deref().is_some_and(|m| m.starts_with("keras")) =>
+        {
+            format!(
+                "a custom layer class ({registered}), not one of Keras's: padlab does not know what it computes"
+            )
+        }
+        (None, _, _) => why.to_string(),
+    };
+    // The refusal names the class (the code front end's words mostly do already).
+    let class = &layer.class_name;
+    let what = if what.starts_with(class.as_str()) || what.starts_with(&format!("layers.{class}")) {
+        what
+    } else {
+        format!("{class}: {what}")
+    };
+    Some(Stop {
+        layer: layer.name.clone(),
+        class: class.clone(),
+        why: what,
     })
 }
 
@@ -680,20 +850,35 @@ pub fn to_graph(k: &KerasModel, code: &KerasCode) -> Result<Graph, FileError> {
         input: None,
         model: Some(code.build.clone()),
     };
-    let reading = crate::model::code::read(&code.code, &options).map_err(|e| {
-        let layer = e
-            .line
-            .checked_sub(1)
+    let layer_at = |line: usize| {
+        line.checked_sub(1)
             .and_then(|i| code.layers.get(i))
             .cloned()
-            .unwrap_or_default();
+            .unwrap_or_default()
+    };
+    let reading = crate::model::code::read(&code.code, &options).map_err(|e| {
+        // The model's variable names the statement that failed; read without it, the reading
+        // names that statement's line (the layer's) and its own words.
+        let first = crate::model::code::read(
+            &code.code,
+            &crate::model::code::Options {
+                input: None,
+                model: None,
+            },
+        )
+        .err()
+        .filter(|f| !layer_at(f.line).is_empty())
+        .unwrap_or(e);
         FileError::Layer {
-            layer,
-            what: e.message,
+            layer: layer_at(first.line),
+            what: first.message,
         }
     })?;
     let mut graph = reading.graph;
     graph.name = k.model.name.clone();
+    if let Some((stop, _)) = &code.stopped {
+        refused_row(&mut graph, stop);
+    }
     for layer in &code.own {
         own_op(&mut graph, layer)?;
     }
@@ -702,6 +887,38 @@ pub fn to_graph(k: &KerasModel, code: &KerasCode) -> Result<Graph, FileError> {
         n.source.call_line = None;
     }
     Ok(graph)
+}
+
+/// Adds the layer the model was cut at: reading the model's outputs, refused with its reason,
+/// the model's output in their place.
+fn refused_row(graph: &mut Graph, stop: &Stop) {
+    let inputs = graph.outputs.clone();
+    let inferred = crate::model::graph::Inferred {
+        outputs: vec![None],
+        error: Some(stop.why.clone()),
+        ..Default::default()
+    };
+    let id = graph.push(crate::model::graph::Node {
+        op: Op::Read {
+            what: format!("{} ({})", stop.layer, stop.class),
+            rule: super::super::op::ReadRule::Refused(stop.why.clone()),
+        },
+        inputs,
+        name: stop.layer.clone(),
+        kind: stop.class.clone(),
+        source: crate::model::graph::Source {
+            line: 0,
+            text: format!("layers.{}(...)", stop.class),
+            call_line: None,
+        },
+        shares: None,
+        inferred,
+    });
+    graph.outputs = vec![crate::model::graph::Edge::of(id)];
+    graph.notes.push(format!(
+        "layer {} ({}) is refused: the rows after it are not read",
+        stop.layer, stop.class
+    ));
 }
 
 /// Gives the nodes of one of the file's [`OwnLayer`]s their op and class: a Normalization's

@@ -19,6 +19,7 @@ pub mod keras;
 pub mod keras_graph;
 pub mod onnx;
 pub mod onnx_graph;
+mod resize;
 mod wire;
 mod zip;
 
@@ -228,13 +229,13 @@ pub fn read_file(bytes: &[u8]) -> Result<ModelFile, FileError> {
 pub fn open(bytes: &[u8], input: Option<&[i64]>, path: &str) -> Result<super::Model, FileError> {
     let file = read_file(bytes)?;
     let format = file.format();
+    let external = match &file {
+        ModelFile::Onnx(m) => external_files(m),
+        ModelFile::Keras(_) => Vec::new(),
+    };
     let (graph, sample) = match &file {
         ModelFile::Onnx(m) => onnx_model(m, input)?,
-        ModelFile::Keras(k) => {
-            let code = keras_graph::keras_code(k, input)?;
-            let graph = keras_graph::to_graph(k, &code)?;
-            (graph, code.input)
-        }
+        ModelFile::Keras(k) => keras_graph::open_graph(k, input)?,
     };
     Ok(super::Model {
         graph,
@@ -242,10 +243,25 @@ pub fn open(bytes: &[u8], input: Option<&[i64]>, path: &str) -> Result<super::Mo
         origin: super::Origin::File {
             format,
             path: path.to_string(),
+            external,
         },
         others: Vec::new(),
         params: None,
     })
+}
+
+/// The files an ONNX model keeps its weights in beside it (external data), each once, in
+/// the order first named.
+pub fn external_files(m: &OnnxModel) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in &m.graph.initializers {
+        if let Some(location) = &t.external
+            && !out.contains(location)
+        {
+            out.push(location.clone());
+        }
+    }
+    out
 }
 
 /// A file's text when it holds model code rather than a model file (`padlab port model.py`, a

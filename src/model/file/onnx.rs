@@ -59,9 +59,20 @@ pub struct OnnxNode {
     pub inputs: Vec<String>,
     pub outputs: Vec<String>,
     pub attributes: Vec<Attribute>,
+    /// The graphs of its single-graph attributes (`If`'s `then_branch` and `else_branch`), by
+    /// attribute name: read up to [`limits::NESTING`] deep.
+    pub subgraphs: Vec<(String, OnnxGraph)>,
 }
 
 impl OnnxNode {
+    /// The subgraph of attribute `name`, when it was read.
+    pub fn subgraph(&self, name: &str) -> Option<&OnnxGraph> {
+        self.subgraphs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, g)| g)
+    }
+
     pub fn attribute(&self, name: &str) -> Option<&AttrValue> {
         self.attributes
             .iter()
@@ -211,6 +222,7 @@ pub enum Dim {
 pub fn read_onnx(bytes: &[u8]) -> Result<OnnxModel, FileError> {
     let mut r = Reader {
         items: limits::ITEMS,
+        depth: 0,
     };
     r.model(bytes)
 }
@@ -224,6 +236,8 @@ fn element_count(dims: &[i64]) -> Option<usize> {
 /// The reader's allocation budget.
 struct Reader {
     items: usize,
+    /// Subgraphs entered (a node's graph attribute within another's).
+    depth: usize,
 }
 
 fn corrupt(what: impl Into<String>) -> FileError {
@@ -418,13 +432,34 @@ impl Reader {
                         return Err(too_many("attributes of one node", limits::PER_NODE));
                     }
                     self.take(1)?;
-                    n.attributes.push(self.attribute(b)?);
+                    let a = self.attribute(b)?;
+                    if matches!(a.value, AttrValue::Graph) && self.depth < limits::NESTING {
+                        // An If's branch: read, each node counted against the budget.
+                        if let Some(g) = self.graph_attribute(b)? {
+                            n.subgraphs.push((a.name.clone(), g));
+                        }
+                    }
+                    n.attributes.push(a);
                 }
                 (7, Value::Bytes(_)) => n.domain = self.string(v, "NodeProto")?,
                 _ => {}
             }
         }
         Ok(n)
+    }
+
+    /// The graph (field 6) of a graph attribute, one level deeper.
+    fn graph_attribute(&mut self, b: &[u8]) -> Result<Option<OnnxGraph>, FileError> {
+        let mut fields = Fields::new(b);
+        while let Some((field, v)) = fields.next_field().map_err(|e| wire(e, "AttributeProto"))? {
+            if let (6, Value::Bytes(g)) = (field, v) {
+                self.depth += 1;
+                let graph = self.graph(g);
+                self.depth -= 1;
+                return graph.map(Some);
+            }
+        }
+        Ok(None)
     }
 
     fn attribute(&mut self, b: &[u8]) -> Result<Attribute, FileError> {

@@ -18,7 +18,7 @@ use crate::core::{Dims, Framework, LayerSpec, Op as LayerOp, Padding};
 
 use super::super::graph::{Edge, Flag, Graph, Inferred, Node, NodeId, Shape, Source};
 use super::super::op::{
-    Activation, Binary, Conv, Groups, Interpolation, Norm, Op, PadFill, Reduce, SliceAxis,
+    Activation, Binary, Conv, Groups, Norm, Op, PadFill, ReadRule, Reduce, SliceAxis,
 };
 use super::fold::{self, Const};
 use super::onnx::{AttrValue, Dim, OnnxModel, OnnxNode};
@@ -92,140 +92,29 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
         tensors.insert(input.name.as_str(), Tensor::Edge(Edge::of(id)));
     }
 
-    let mut folded = 0usize;
-    // The zero-filled Pad rows, which fold into an unpadded layer after them.
-    let mut zero_pads: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
-    for (index, n) in g.nodes.iter().enumerate() {
-        let mut args: Vec<Option<&Tensor>> = Vec::with_capacity(n.inputs.len());
-        for name in &n.inputs {
-            if name.is_empty() {
-                args.push(None);
-                continue;
-            }
-            let t = tensors.get(name.as_str()).ok_or_else(|| FileError::Corrupt {
-                format: Format::Onnx,
-                what: format!(
-                    "node {} ({}) reads {name:?}, which no earlier node, input or initializer makes",
-                    display_name(n, index),
-                    n.op_type
-                ),
-            })?;
-            args.push(Some(t));
-        }
-        // Constants in, constants out: fold.
-        let all_const = args.iter().all(|a| !matches!(a, Some(Tensor::Edge(_))));
-        let consts: Vec<Option<Const>> = args
-            .iter()
-            .map(|a| match a {
-                Some(Tensor::Const(c)) => Some(c.clone()),
-                // Shape of a row whose shape is known.
-                Some(Tensor::Edge(e)) if n.op_type == "Shape" || n.op_type == "Size" => {
-                    graph.shape_of(*e).map(|s| Const {
-                        dims: s.clone(),
-                        data: None,
-                    })
-                }
-                _ => None,
-            })
-            .collect();
-        let foldable =
-            n.is_standard() && (all_const || n.op_type == "Shape" || n.op_type == "Size");
-        if foldable {
-            let refs: Vec<Option<&Const>> = consts.iter().map(Option::as_ref).collect();
-            let complete = n
-                .inputs
-                .iter()
-                .zip(&refs)
-                .all(|(name, c)| name.is_empty() || c.is_some());
-            if complete && let Some(out) = fold::eval(n, &refs, opset) {
-                for (name, c) in n.outputs.iter().zip(out) {
-                    tensors.insert(name.as_str(), Tensor::Const(c));
-                }
-                if n.op_type != "Constant" {
-                    folded += 1;
-                }
-                continue;
-            }
-            if all_const {
-                // Constants padlab cannot evaluate (a large tensor's arithmetic): their sizes
-                // are unknown downstream.
-                unknown_constants(&mut tensors, &n.outputs);
-                graph.notes.push(format!(
-                    "{} ({}) computes a constant padlab does not evaluate",
-                    display_name(n, index),
-                    n.op_type
-                ));
-                continue;
-            }
-        }
-        let edges: Vec<Edge> = args
-            .iter()
-            .filter_map(|a| match a {
-                Some(Tensor::Edge(e)) => Some(*e),
-                _ => None,
-            })
-            .collect();
-        let shapes: Vec<Option<Shape>> = args
-            .iter()
-            .map(|a| match a {
-                Some(Tensor::Edge(e)) => graph.shape_of(*e).cloned(),
-                Some(Tensor::Const(c)) if c.data.is_some() || !c.dims.is_empty() => {
-                    Some(c.dims.clone())
-                }
-                _ => None,
-            })
-            .collect();
-        let cargs: Vec<Option<&Const>> = args
-            .iter()
-            .map(|a| match a {
-                Some(Tensor::Const(c)) => Some(c),
-                _ => None,
-            })
-            .collect();
-        let op = map_op(n, &cargs, &shapes, opset);
-        let mut inferred = node_shapes(&op, n, &args, &shapes, |e| graph.shape_of(e));
-        // A zero-filled Pad before a layer with no padding of its own reads as its padding.
-        if let Some(Tensor::Edge(e)) = args.first().copied().flatten()
-            && zero_pads.contains(&e.node)
-            && unpadded(&op)
-        {
-            inferred.flags.push(Flag::PadFolded { pad_node: e.node });
-        }
-        // A layer on constants only (no runtime input) is not a row: its outputs are
-        // constants of unknown value downstream.
-        if edges.is_empty() {
-            unknown_constants(&mut tensors, &n.outputs);
-            continue;
-        }
-        let is_zero_pad = matches!(&op, Op::Pad { fill: PadFill::Constant(v), .. } if *v == 0.0);
-        let id = graph.push(Node {
-            op,
-            inputs: edges,
-            name: display_name(n, index),
-            kind: n.op_type.clone(),
-            source: Source {
-                line: 0,
-                text: source_text(n),
-                call_line: None,
-            },
-            shares: None,
-            inferred,
-        });
-        if is_zero_pad {
-            zero_pads.insert(id);
-        }
-        for (k, name) in n.outputs.iter().enumerate() {
-            if !name.is_empty() {
-                tensors.insert(
-                    name.as_str(),
-                    Tensor::Edge(Edge {
-                        node: id,
-                        output: k,
-                    }),
-                );
-            }
-        }
+    // How many nodes (and graph outputs) read each tensor, subgraphs' nodes included.
+    let mut readers: HashMap<&str, usize> = HashMap::new();
+    count_readers(g, &mut readers);
+    for o in &g.outputs {
+        *readers.entry(o.name.as_str()).or_default() += 1;
     }
+    let mut build = Build {
+        graph,
+        tensors,
+        folded: 0,
+        readers,
+        zero_pads: std::collections::HashSet::new(),
+        opset,
+    };
+    for (index, n) in g.nodes.iter().enumerate() {
+        build.node(n, index, "")?;
+    }
+    let Build {
+        mut graph,
+        tensors,
+        folded,
+        ..
+    } = build;
     for o in &g.outputs {
         match tensors.get(o.name.as_str()) {
             Some(Tensor::Edge(e)) => graph.outputs.push(*e),
@@ -284,6 +173,284 @@ pub fn to_graph(model: &OnnxModel, sizes: &InputSizes) -> Result<Graph, FileErro
     Ok(graph)
 }
 
+/// The conversion under way: the graph so far, what each tensor name stands for.
+struct Build<'m> {
+    graph: Graph,
+    tensors: HashMap<&'m str, Tensor>,
+    /// Shape-arithmetic operations folded into constants.
+    folded: usize,
+    readers: HashMap<&'m str, usize>,
+    /// The zero-filled Pad rows, which fold into an unpadded layer after them.
+    zero_pads: std::collections::HashSet<NodeId>,
+    opset: i64,
+}
+
+/// Counts the readers of each tensor in `g` and the subgraphs of its nodes.
+fn count_readers<'m>(g: &'m super::onnx::OnnxGraph, readers: &mut HashMap<&'m str, usize>) {
+    for n in &g.nodes {
+        for name in &n.inputs {
+            *readers.entry(name.as_str()).or_default() += 1;
+        }
+        for (_, sub) in &n.subgraphs {
+            count_readers(sub, readers);
+        }
+    }
+}
+
+/// A node's name as its row shows it: its own, or its operator and index (after `prefix`, an
+/// If's name for the nodes of its branch).
+fn name_of(n: &OnnxNode, index: usize, prefix: &str) -> String {
+    if n.name.is_empty() {
+        format!("{prefix}{}_{index}", n.op_type)
+    } else {
+        n.name.clone()
+    }
+}
+
+impl<'m> Build<'m> {
+    /// An `If` whose condition is a constant: the branch it takes, to read in its place.
+    fn branch(&self, n: &'m OnnxNode) -> Option<&'m super::onnx::OnnxGraph> {
+        if n.op_type != "If" || !n.is_standard() {
+            return None;
+        }
+        let cond = match self.tensors.get(n.inputs.first()?.as_str())? {
+            Tensor::Const(c) => c.scalar()?,
+            Tensor::Edge(_) => return None,
+        };
+        n.subgraph(if cond != 0.0 {
+            "then_branch"
+        } else {
+            "else_branch"
+        })
+    }
+
+    /// Whether the constant condition of `n` (an If [`Build::branch`] read) is true.
+    fn branch_taken(&self, n: &OnnxNode) -> bool {
+        n.inputs
+            .first()
+            .and_then(|c| match self.tensors.get(c.as_str()) {
+                Some(Tensor::Const(c)) => c.scalar(),
+                _ => None,
+            })
+            .is_some_and(|v| v != 0.0)
+    }
+
+    /// Converts node `n` (`index` and `prefix` name it when it has no name of its own).
+    fn node(&mut self, n: &'m OnnxNode, index: usize, prefix: &str) -> Result<(), FileError> {
+        if let Some(branch) = self.branch(n) {
+            // The branch taken at this size, read in the If's place: its nodes are rows, its
+            // outputs the If's.
+            let inner = format!("{}/", name_of(n, index, prefix));
+            for t in &branch.initializers {
+                self.tensors.insert(
+                    t.name.as_str(),
+                    Tensor::Const(Const {
+                        dims: t.dims.clone(),
+                        data: t.values.clone(),
+                    }),
+                );
+            }
+            for (k, bn) in branch.nodes.iter().enumerate() {
+                self.node(bn, k, &inner)?;
+            }
+            for (out, from) in n.outputs.iter().zip(&branch.outputs) {
+                let t = self
+                    .tensors
+                    .get(from.name.as_str())
+                    .cloned()
+                    .ok_or_else(|| FileError::Corrupt {
+                        format: Format::Onnx,
+                        what: format!(
+                            "the branch {} takes outputs {:?}, which it does not make",
+                            name_of(n, index, prefix),
+                            from.name
+                        ),
+                    })?;
+                self.tensors.insert(out.as_str(), t);
+            }
+            let taken = if self.branch_taken(n) { "then" } else { "else" };
+            self.graph.notes.push(format!(
+                "{} takes its {taken} branch at this input size: its nodes are read in its place",
+                name_of(n, index, prefix)
+            ));
+            return Ok(());
+        }
+        let Build {
+            graph,
+            tensors,
+            folded,
+            readers,
+            zero_pads,
+            opset,
+        } = self;
+        let mut args: Vec<Option<&Tensor>> = Vec::with_capacity(n.inputs.len());
+        for name in &n.inputs {
+            if name.is_empty() {
+                args.push(None);
+                continue;
+            }
+            let t = tensors.get(name.as_str()).ok_or_else(|| FileError::Corrupt {
+                format: Format::Onnx,
+                what: format!(
+                    "node {} ({}) reads {name:?}, which no earlier node, input or initializer makes",
+                    name_of(n, index, prefix),
+                    n.op_type
+                ),
+            })?;
+            args.push(Some(t));
+        }
+        // Constants in, constants out: fold.
+        let all_const = args.iter().all(|a| !matches!(a, Some(Tensor::Edge(_))));
+        let consts: Vec<Option<Const>> = args
+            .iter()
+            .map(|a| match a {
+                Some(Tensor::Const(c)) => Some(c.clone()),
+                // Shape of a row whose shape is known.
+                Some(Tensor::Edge(e)) if n.op_type == "Shape" || n.op_type == "Size" => {
+                    graph.shape_of(*e).map(|s| Const {
+                        dims: s.clone(),
+                        data: None,
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        // If, Loop and Scan run subgraphs padlab notes but does not read: never constants.
+        let subgraph = n
+            .attributes
+            .iter()
+            .any(|a| matches!(a.value, AttrValue::Graph | AttrValue::Graphs(_)));
+        let foldable = n.is_standard()
+            && !subgraph
+            && (all_const || n.op_type == "Shape" || n.op_type == "Size");
+        if foldable {
+            let refs: Vec<Option<&Const>> = consts.iter().map(Option::as_ref).collect();
+            let complete = n
+                .inputs
+                .iter()
+                .zip(&refs)
+                .all(|(name, c)| name.is_empty() || c.is_some());
+            if complete && let Some(out) = fold::eval(n, &refs, *opset) {
+                for (name, c) in n.outputs.iter().zip(out) {
+                    tensors.insert(name.as_str(), Tensor::Const(c));
+                }
+                if n.op_type != "Constant" {
+                    *folded += 1;
+                }
+                return Ok(());
+            }
+            if all_const {
+                // Constants padlab cannot evaluate (a large tensor's arithmetic): their sizes
+                // are unknown downstream.
+                unknown_constants(tensors, &n.outputs);
+                graph.notes.push(format!(
+                    "{} ({}) computes a constant padlab does not evaluate",
+                    name_of(n, index, prefix),
+                    n.op_type
+                ));
+                return Ok(());
+            }
+        }
+        let edges: Vec<Edge> = args
+            .iter()
+            .filter_map(|a| match a {
+                Some(Tensor::Edge(e)) => Some(*e),
+                _ => None,
+            })
+            .collect();
+        let shapes: Vec<Option<Shape>> = args
+            .iter()
+            .map(|a| match a {
+                Some(Tensor::Edge(e)) => graph.shape_of(*e).cloned(),
+                Some(Tensor::Const(c)) if c.data.is_some() || !c.dims.is_empty() => {
+                    Some(c.dims.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        let cargs: Vec<Option<&Const>> = args
+            .iter()
+            .map(|a| match a {
+                Some(Tensor::Const(c)) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let mut op = if subgraph {
+            Op::Read {
+                what: format!(
+                    "{} runs a subgraph (a branch or a loop body) padlab does not read",
+                    n.op_type
+                ),
+                rule: ReadRule::Subgraph,
+            }
+        } else {
+            map_op(n, &cargs, &shapes, *opset)
+        };
+        // A MatMul by a weight and the Add of a bias right after it (torch's Linear on a
+        // sequence): one fully connected layer with its bias, the Add passing it through.
+        if let Some(dense) = bias_of(n, &op, &args, graph, readers) {
+            if let Op::Dense { bias, .. } = &mut graph.nodes[dense.0].op {
+                *bias = true;
+            }
+            graph.notes.push(format!(
+                "{} adds {}'s bias: read as one fully connected layer",
+                name_of(n, index, prefix),
+                graph.node(dense).name
+            ));
+            op = Op::Identity;
+        }
+        let mut inferred = node_shapes(&op, n, &args, &shapes, |e| graph.shape_of(e));
+        // A zero-filled Pad before a layer with no padding of its own reads as its padding.
+        if let Some(Tensor::Edge(e)) = args.first().copied().flatten()
+            && zero_pads.contains(&e.node)
+            && unpadded(&op)
+        {
+            inferred.flags.push(Flag::PadFolded { pad_node: e.node });
+        }
+        if subgraph && inferred.error.is_none() {
+            inferred.error = Some(format!(
+                "padlab does not read the subgraphs of {} (what it computes, and its shape, depend on them)",
+                n.op_type
+            ));
+        }
+        // A layer on constants only (no runtime input) is not a row: its outputs are
+        // constants of unknown value downstream.
+        if edges.is_empty() && !subgraph {
+            unknown_constants(tensors, &n.outputs);
+            return Ok(());
+        }
+        let is_zero_pad = matches!(&op, Op::Pad { fill: PadFill::Constant(v), .. } if *v == 0.0);
+        let id = graph.push(Node {
+            op,
+            inputs: edges,
+            name: name_of(n, index, prefix),
+            kind: n.op_type.clone(),
+            source: Source {
+                line: 0,
+                text: source_text(n),
+                call_line: None,
+            },
+            shares: None,
+            inferred,
+        });
+        if is_zero_pad {
+            zero_pads.insert(id);
+        }
+        for (k, name) in n.outputs.iter().enumerate() {
+            if !name.is_empty() {
+                tensors.insert(
+                    name.as_str(),
+                    Tensor::Edge(Edge {
+                        node: id,
+                        output: k,
+                    }),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The shape of an input: the file's dims, symbolic ones from the given size.
 fn input_shape(
     dims: Option<&[Dim]>,
@@ -318,6 +485,53 @@ fn describe_input(dims: Option<&[Dim]>) -> String {
     dims.map_or_else(|| "[?]".into(), dims_text)
 }
 
+/// The MatMul row whose bias `n` adds: `n` is an `Add` of a constant with one value per unit
+/// (`[units]`, or ones before it) to the only reader of a MatMul by a weight.
+fn bias_of(
+    n: &OnnxNode,
+    op: &Op,
+    args: &[Option<&Tensor>],
+    graph: &Graph,
+    readers: &HashMap<&str, usize>,
+) -> Option<NodeId> {
+    if n.op_type != "Add"
+        || !matches!(
+            op,
+            Op::Elementwise {
+                op: Binary::Add,
+                constant: None,
+                ..
+            }
+        )
+    {
+        return None;
+    }
+    let (edge, bias) = match args {
+        [Some(Tensor::Edge(e)), Some(Tensor::Const(c))]
+        | [Some(Tensor::Const(c)), Some(Tensor::Edge(e))] => (*e, c),
+        _ => return None,
+    };
+    let row = graph.node(edge.node);
+    let Op::Dense {
+        units, bias: false, ..
+    } = row.op
+    else {
+        return None;
+    };
+    let out_rank = row.shape().map(Vec::len)?;
+    let per_unit = bias.dims.last() == Some(&units)
+        && bias.dims.len() <= out_rank
+        && bias.dims.iter().rev().skip(1).all(|&d| d == 1);
+    // The MatMul's output read by this Add alone.
+    let name = n
+        .inputs
+        .iter()
+        .zip(args)
+        .find_map(|(name, a)| matches!(a, Some(Tensor::Edge(_))).then_some(name))?;
+    let only = readers.get(name.as_str()) == Some(&1);
+    (row.kind == "MatMul" && edge.output == 0 && per_unit && only).then_some(edge.node)
+}
+
 /// A declared shape as the messages write it: `[N, 3, 224, 224]`, `?` for an unknown size.
 pub(super) fn dims_text(dims: &[Dim]) -> String {
     let parts: Vec<String> = dims
@@ -341,14 +555,6 @@ fn unknown_constants<'a>(tensors: &mut HashMap<&'a str, Tensor>, names: &'a [Str
                 data: None,
             }),
         );
-    }
-}
-
-fn display_name(n: &OnnxNode, index: usize) -> String {
-    if n.name.is_empty() {
-        format!("{}_{index}", n.op_type)
-    } else {
-        n.name.clone()
     }
 }
 
@@ -407,6 +613,30 @@ fn unpadded(op: &Op) -> bool {
     }
 }
 
+/// The input indices an ONNX `Slice` reads along an axis of `size` elements, in order (the
+/// spec's clamping: a negative step starts at most at the last element and ends at the
+/// first); `None` for a step of 0 or an axis longer than padlab lists.
+fn slice_indices(start: i64, end: i64, step: i64, size: i64) -> Option<Vec<i64>> {
+    if step == 0 || !(1..=1 << 16).contains(&size) {
+        return None;
+    }
+    let (s, e, d) = (i128::from(start), i128::from(end), i128::from(size));
+    let wrap = |v: i128| if v < 0 { v + d } else { v };
+    let (s, e) = if step < 0 {
+        (wrap(s).clamp(0, d - 1), wrap(e).clamp(-1, d - 1))
+    } else {
+        (wrap(s).clamp(0, d), wrap(e).clamp(0, d))
+    };
+    let step = i128::from(step);
+    let mut out = Vec::new();
+    let mut i = s;
+    while (step > 0 && i < e) || (step < 0 && i > e) {
+        out.push(i64::try_from(i).ok()?);
+        i += step;
+    }
+    Some(out)
+}
+
 /// ONNX `pads` (`[b1, ..., bn, e1, ..., en]`) as pairs.
 fn pairs(pads: &[i64]) -> Option<Vec<[i64; 2]>> {
     if !pads.len().is_multiple_of(2) {
@@ -425,40 +655,90 @@ fn pairs(pads: &[i64]) -> Option<Vec<[i64; 2]>> {
     )
 }
 
-fn opaque(n: &OnnxNode, why: &str) -> Op {
+pub(super) fn opaque(n: &OnnxNode, why: &str) -> Op {
     Op::Opaque {
         what: format!("{}: {why}", n.op_type),
     }
 }
 
+/// A node ONNX Runtime refuses to load or run, in its words.
+pub(super) fn refused(n: &OnnxNode, why: &str) -> Op {
+    Op::Read {
+        what: format!("{} is refused by ONNX Runtime", n.op_type),
+        rule: ReadRule::Refused(why.to_string()),
+    }
+}
+
+/// A node padlab shapes by `rule` but does not port: `what` it is, `why` not.
+pub(super) fn read(n: &OnnxNode, what: &str, why: &str, rule: ReadRule) -> Op {
+    Op::Read {
+        what: format!("{} ({what}) is read, not ported: {why}", n.op_type),
+        rule,
+    }
+}
+
+/// Why padlab does not port a quantized operator.
+const QUANTIZED: &str =
+    "padlab ports float models (the integer arithmetic and its rounding have no float port)";
+
+/// A convolution (or transposed one) from a node's attributes, its weight's dims and whether
+/// input `bias` is given (a quantized convolution's weight and bias are elsewhere).
+fn conv_op(n: &OnnxNode, weight: Option<&[i64]>, bias: usize) -> Result<Op, String> {
+    let transposed = n.op_type == "ConvTranspose";
+    let kind = if transposed {
+        LayerOp::ConvTranspose
+    } else {
+        LayerOp::Conv
+    };
+    let spec = layer_spec(n, kind, weight)?;
+    let group = n.int("group").unwrap_or(1);
+    let (in_channels, filters) = match (transposed, weight.unwrap_or_default()) {
+        (false, [m, c, ..]) => (c.checked_mul(group), *m),
+        (true, [c, m, ..]) => (Some(*c), m.checked_mul(group).unwrap_or(*m)),
+        _ => return Err("the weight's shape is unknown".into()),
+    };
+    Ok(Op::Conv(Conv {
+        spec,
+        in_channels,
+        filters,
+        groups: Groups::Count(group),
+        separable: false,
+        bias: n.inputs.get(bias).is_some_and(|b| !b.is_empty()),
+        activation: None,
+    }))
+}
+
 /// The conv / pool spec from a node's attributes; `None` when the kernel is unknown.
-fn layer_spec(
-    n: &OnnxNode,
-    op: LayerOp,
-    weight: Option<&[i64]>,
-) -> Result<LayerSpec, &'static str> {
+fn layer_spec(n: &OnnxNode, op: LayerOp, weight: Option<&[i64]>) -> Result<LayerSpec, String> {
     let kernel: Vec<i64> = match n.ints("kernel_shape") {
         Some(k) => k.to_vec(),
         None => match weight {
             Some(w) if w.len() > 2 => w.get(2..).unwrap_or_default().to_vec(),
-            _ => return Err("no kernel_shape and no weight to read it from"),
+            _ => return Err("no kernel_shape and no weight to read it from".into()),
         },
     };
     if kernel.is_empty() || kernel.len() > 3 {
-        return Err("padlab reads 1-D to 3-D convolutions and pools");
+        return Err("padlab reads 1-D to 3-D convolutions and pools".into());
     }
     let mut spec = LayerSpec::new(op, Framework::Onnx, Vec::new(), Dims::Each(kernel));
-    spec.stride = n.ints("strides").map(|v| Dims::Each(v.to_vec()));
+    // ONNX's stride defaults to 1 for every op, pools included (a `LayerSpec` without one
+    // strides a pool by its kernel, as torch and Keras do): stated, never left to that default.
+    spec.stride = Some(
+        n.ints("strides")
+            .map_or(Dims::All(1), |v| Dims::Each(v.to_vec())),
+    );
     spec.dilation = n.ints("dilations").map(|v| Dims::Each(v.to_vec()));
     spec.padding = match n.string("auto_pad").unwrap_or("NOTSET") {
         "SAME_UPPER" => Some(Padding::Same),
         "SAME_LOWER" => Some(Padding::SameLower),
         "VALID" => Some(Padding::Valid),
         "NOTSET" | "" => match n.ints("pads") {
-            Some(p) => Some(Padding::Explicit(pairs(p).ok_or("pads has an odd length")?)),
+            Some(p) => Some(Padding::Explicit(
+                pairs(p).ok_or_else(|| "pads has an odd length".to_string())?,
+            )),
             None => None,
         },
-        _ => return Err("an auto_pad ONNX does not define"),
+        _ => return Err("an auto_pad ONNX does not define".into()),
     };
     if op.is_pool() {
         spec.ceil_mode = n.int("ceil_mode").map(|c| c != 0);
@@ -505,39 +785,31 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
     let input = dims_of(0);
     let arg = |i: usize| args.get(i).copied().flatten();
     let rank = input.map(<[i64]>::len);
-    if !n.is_standard() {
-        return opaque(n, &format!("an operator of the {:?} domain", n.domain));
-    }
     let act = |a: Activation| Op::Activation(a);
+    if !n.is_standard() {
+        return if n.domain == "com.microsoft" {
+            microsoft_op(n, args, dims)
+        } else {
+            opaque(n, &format!("an operator of the {:?} domain", n.domain))
+        };
+    }
     match n.op_type.as_str() {
         "Conv" | "ConvTranspose" => {
             let transposed = n.op_type == "ConvTranspose";
-            let kind = if transposed {
-                LayerOp::ConvTranspose
-            } else {
-                LayerOp::Conv
-            };
-            let w = dims_of(1);
-            let spec = match layer_spec(n, kind, w) {
-                Ok(s) => s,
-                Err(why) => return opaque(n, why),
-            };
-            let group = n.int("group").unwrap_or(1);
-            let wd = w.unwrap_or_default();
-            let (in_channels, filters) = match (transposed, wd) {
-                (false, [m, c, ..]) => (c.checked_mul(group), *m),
-                (true, [c, m, ..]) => (Some(*c), m.checked_mul(group).unwrap_or(*m)),
-                _ => (None, 0),
-            };
-            Op::Conv(Conv {
-                spec,
-                in_channels,
-                filters,
-                groups: Groups::Count(group),
-                separable: false,
-                bias: n.inputs.get(2).is_some_and(|b| !b.is_empty()),
-                activation: None,
-            })
+            if transposed
+                && let (Some(shape), Some(w)) = (n.ints("output_shape"), dims_of(1))
+                && shape.len() != w.len().saturating_sub(2)
+            {
+                // ONNX's shape inference, which ONNX Runtime runs when it loads the model.
+                return refused(
+                    n,
+                    "[ShapeInferenceError] Attribute output_shape has incorrect size",
+                );
+            }
+            match conv_op(n, dims_of(1), 2) {
+                Ok(op) => op,
+                Err(why) => opaque(n, &why),
+            }
         }
         "MaxPool" | "AveragePool" => {
             let kind = if n.op_type == "MaxPool" {
@@ -547,7 +819,7 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
             };
             match layer_spec(n, kind, None) {
                 Ok(s) => Op::Pool(s),
-                Err(why) => opaque(n, why),
+                Err(why) => opaque(n, &why),
             }
         }
         "GlobalAveragePool" => Op::GlobalPool {
@@ -661,7 +933,29 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
                 return opaque(n, "starts and ends unknown");
             };
             let axes = axes.unwrap_or_else(|| (0..starts.len() as i64).collect());
-            let big = |x: i64| x >= i64::from(i32::MAX) || x <= i64::from(i32::MIN);
+            let step_of = |k: usize| steps.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(1);
+            if (0..axes.len()).any(|k| step_of(k) < 0) {
+                // Backwards: the elements read, at the input's size (every axis listed).
+                let Some(x) = input else {
+                    return opaque(n, "a negative step on an input of unknown size");
+                };
+                let mut take = Vec::with_capacity(axes.len());
+                for (k, &a) in axes.iter().enumerate() {
+                    let (Some(&s), Some(&e), Some(&d)) = (
+                        starts.get(k),
+                        ends.get(k),
+                        fold::axis(a, x.len()).and_then(|i| x.get(i)),
+                    ) else {
+                        return opaque(n, "starts, ends and axes that do not fit the input");
+                    };
+                    match slice_indices(s, e, step_of(k), d) {
+                        Some(indices) => take.push((a, indices)),
+                        None => return opaque(n, "a step of 0, or an axis too long to list"),
+                    }
+                }
+                return Op::Take(take);
+            }
+            let big = |x: i64| x >= i64::from(i32::MAX);
             let mut out = Vec::new();
             for (k, &axis) in axes.iter().enumerate() {
                 let (Some(&s), Some(&e)) = (starts.get(k), ends.get(k)) else {
@@ -718,26 +1012,58 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
             Some(a) => Op::Unsqueeze(a),
             None => opaque(n, "axes unknown"),
         },
-        "Gemm" => match (arg(1), n.int("transA").unwrap_or(0)) {
-            (Some(w), 0) if w.dims.len() == 2 => {
-                let (d0, d1) = (
-                    w.dims.first().copied().unwrap_or(0),
-                    w.dims.get(1).copied().unwrap_or(0),
-                );
-                let (inf, units) = if n.int("transB").unwrap_or(0) != 0 {
-                    (d1, d0)
-                } else {
-                    (d0, d1)
-                };
-                Op::Dense {
-                    in_features: Some(inf),
-                    units,
-                    bias: n.inputs.get(2).is_some_and(|b| !b.is_empty()),
-                    activation: None,
+        "Gemm" => {
+            let (trans_a, trans_b) = (
+                n.int("transA").unwrap_or(0) != 0,
+                n.int("transB").unwrap_or(0) != 0,
+            );
+            let bias = n.inputs.get(2).is_some_and(|b| !b.is_empty());
+            match (arg(1), trans_a) {
+                (Some(w), false) if w.dims.len() == 2 => {
+                    let (d0, d1) = (
+                        w.dims.first().copied().unwrap_or(0),
+                        w.dims.get(1).copied().unwrap_or(0),
+                    );
+                    let (inf, units) = if trans_b { (d1, d0) } else { (d0, d1) };
+                    // C is a bias per unit only when it has one value per unit (or one in
+                    // all); a C of [M, N] adds a matrix.
+                    let per_unit = !bias
+                        || dims_of(2).is_some_and(|c| {
+                            c.iter().all(|&d| d == 1)
+                                || (c.last() == Some(&units)
+                                    && c.iter().rev().skip(1).all(|&d| d == 1))
+                        });
+                    if per_unit {
+                        Op::Dense {
+                            in_features: Some(inf),
+                            units,
+                            bias,
+                            activation: None,
+                        }
+                    } else {
+                        read(
+                            n,
+                            "a matrix product plus a matrix C",
+                            "padlab ports a Gemm whose C is one bias per output unit",
+                            ReadRule::Gemm { trans_a, trans_b },
+                        )
+                    }
                 }
+                (None, _) => read(
+                    n,
+                    "a product of two run-time tensors",
+                    "its weight B is a graph input or computed at run time, not a constant in the file, and padlab ports a Gemm whose weight is in the file",
+                    ReadRule::Gemm { trans_a, trans_b },
+                ),
+                (Some(_), false) => opaque(n, "the weight B's shape is unknown"),
+                (Some(_), true) => read(
+                    n,
+                    "a matrix product with A transposed",
+                    "padlab ports a Gemm whose input A is not transposed",
+                    ReadRule::Gemm { trans_a, trans_b },
+                ),
             }
-            _ => Op::MatMul,
-        },
+        }
         "MatMul" => match arg(1) {
             Some(w) if w.dims.len() == 2 => Op::Dense {
                 in_features: w.dims.first().copied(),
@@ -747,42 +1073,7 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
             },
             _ => Op::MatMul,
         },
-        "Resize" | "Upsample" => {
-            let (scales, size) = if n.op_type == "Upsample" {
-                (
-                    arg(1).and_then(Const::floats).or_else(|| {
-                        n.floats("scales")
-                            .map(|v| v.iter().map(|&x| f64::from(x)).collect())
-                    }),
-                    None,
-                )
-            } else if opset < 11 {
-                (arg(1).and_then(Const::floats), None)
-            } else {
-                (
-                    arg(2).and_then(Const::floats).filter(|v| !v.is_empty()),
-                    arg(3)
-                        .and_then(|c| c.ints().map(<[i64]>::to_vec))
-                        .filter(|v| !v.is_empty()),
-                )
-            };
-            let mode = match n.string("mode").unwrap_or("nearest") {
-                "linear" | "bilinear" | "trilinear" => Interpolation::Linear,
-                "cubic" => Interpolation::Bicubic,
-                _ => Interpolation::Nearest,
-            };
-            let spatial = |v: Vec<f64>| v.get(2.min(v.len())..).unwrap_or_default().to_vec();
-            match (scales, size) {
-                (None, None) => opaque(n, "neither scales nor sizes known"),
-                (scales, size) => Op::Upsample {
-                    scale: scales.map(spatial),
-                    size: size.map(|s| s.get(2.min(s.len())..).unwrap_or_default().to_vec()),
-                    mode,
-                    align_corners: n.string("coordinate_transformation_mode")
-                        == Some("align_corners"),
-                },
-            }
-        }
+        "Resize" | "Upsample" => super::resize::resize_op(n, args, input, opset),
         "Pad" => {
             let pads = if opset >= 11 {
                 arg(1).and_then(|c| c.ints().map(<[i64]>::to_vec))
@@ -849,10 +1140,37 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
             n.float("alpha").unwrap_or(0.01),
         ))),
         "Elu" => act(Activation::Elu(f64::from(n.float("alpha").unwrap_or(1.0)))),
-        "Selu" => act(Activation::Selu),
+        // torch's SELU constants are ONNX's defaults; others are another function.
+        "Selu"
+            if n.float("alpha")
+                .is_none_or(|a| (a - 1.673_263_2).abs() < 1e-6)
+                && n.float("gamma")
+                    .is_none_or(|g| (g - 1.050_701).abs() < 1e-6) =>
+        {
+            act(Activation::Selu)
+        }
+        "Selu" => read(
+            n,
+            "element-wise",
+            "padlab ports SELU with its standard alpha and gamma",
+            ReadRule::AsInput { scalars: 0 },
+        ),
         "Sigmoid" => act(Activation::Sigmoid),
         "Tanh" => act(Activation::Tanh),
-        "HardSigmoid" => act(Activation::HardSigmoid),
+        // max(0, min(1, alpha * x + beta)): torch's (and Keras 3's) has alpha 1/6; ONNX's
+        // default alpha is 0.2 (Keras 2's hard sigmoid).
+        "HardSigmoid"
+            if (f64::from(n.float("alpha").unwrap_or(0.2)) - 1.0 / 6.0).abs() < 1e-6
+                && n.float("beta").unwrap_or(0.5) == 0.5 =>
+        {
+            act(Activation::HardSigmoid)
+        }
+        "HardSigmoid" => read(
+            n,
+            "element-wise",
+            "padlab ports the hard sigmoid of alpha 1/6 and beta 0.5 (torch's)",
+            ReadRule::AsInput { scalars: 0 },
+        ),
         "HardSwish" => act(Activation::HardSwish),
         "Softplus" => act(Activation::Softplus),
         "Softsign" => act(Activation::Softsign),
@@ -866,24 +1184,66 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
             tanh: n.string("approximate") == Some("tanh"),
         }),
         "Clip" => {
-            let (lo, hi) = if opset >= 11 {
-                (
-                    arg(1).and_then(Const::scalar),
-                    arg(2).and_then(Const::scalar),
-                )
-            } else {
-                (n.float("min").map(f64::from), n.float("max").map(f64::from))
+            // Each bound: absent (None), or its value when known (an unknown one: opaque).
+            let bound = |i: usize, attr: &str| -> Option<Option<f64>> {
+                if opset >= 11 {
+                    match n.inputs.get(i) {
+                        Some(name) if !name.is_empty() => arg(i).and_then(Const::scalar).map(Some),
+                        _ => Some(None),
+                    }
+                } else {
+                    Some(n.float(attr).map(f64::from))
+                }
             };
-            match (lo, hi) {
-                (Some(l), Some(h)) if l == 0.0 && h == 6.0 => act(Activation::Relu6),
-                (Some(0.0), None) => act(Activation::Relu),
-                _ => opaque(n, "a clip other than ReLU or ReLU6"),
+            match (bound(1, "min"), bound(2, "max")) {
+                (Some(lo), Some(hi)) => match (lo, hi) {
+                    (Some(l), Some(h)) if l == 0.0 && h == 6.0 => act(Activation::Relu6),
+                    (Some(0.0), None) => act(Activation::Relu),
+                    (None, None) => Op::Identity,
+                    (Some(lo), Some(hi)) if lo.is_finite() && hi.is_finite() && lo <= hi => {
+                        act(Activation::Clip { lo, hi })
+                    }
+                    _ => read(
+                        n,
+                        "a clip",
+                        "padlab ports a clip with both bounds finite, or ReLU's",
+                        ReadRule::AsInput { scalars: 0 },
+                    ),
+                },
+                _ => read(
+                    n,
+                    "a clip",
+                    "its bounds are computed at run time",
+                    ReadRule::AsInput { scalars: 0 },
+                ),
             }
         }
-        "Softmax" | "LogSoftmax" => Op::Softmax {
-            axis: n.int("axis").unwrap_or(if opset >= 13 { -1 } else { 1 }),
-            log: n.op_type == "LogSoftmax",
-        },
+        "Softmax" | "LogSoftmax" | "Hardmax" => {
+            let axis = n.int("axis").unwrap_or(if opset >= 13 { -1 } else { 1 });
+            // Before opset 13 the input is flattened to 2-D at `axis` and normalised over
+            // everything after it: one axis only when `axis` is the last.
+            let last = rank.is_some_and(|r| fold::axis(axis, r) == Some(r.saturating_sub(1)));
+            if n.op_type == "Hardmax" {
+                read(
+                    n,
+                    "a one-hot of the largest",
+                    "padlab does not port it",
+                    ReadRule::AsInput { scalars: 0 },
+                )
+            } else if opset < 13 && !last {
+                read(
+                    n,
+                    "a softmax over the axes from `axis` on",
+                    "before opset 13 it normalises the input flattened at its axis, over every axis after it, which padlab does not port",
+                    ReadRule::AsInput { scalars: 0 },
+                )
+            } else {
+                Op::Softmax {
+                    axis,
+                    log: n.op_type == "LogSoftmax",
+                }
+            }
+        }
         "ReduceMean" | "ReduceSum" | "ReduceMax" | "ReduceMin" => {
             let op = match n.op_type.as_str() {
                 "ReduceMean" => Reduce::Mean,
@@ -892,25 +1252,279 @@ fn map_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>], opset: 
                 _ => Reduce::Min,
             };
             let until = if n.op_type == "ReduceSum" { 13 } else { 18 };
-            let axes =
-                axes_of(n, args, 1, until, opset).or_else(|| rank.map(|r| (0..r as i64).collect()));
-            match axes {
-                Some(axes) => Op::Reduce {
-                    op,
-                    axes,
-                    keepdims: n.int("keepdims").unwrap_or(1) != 0,
+            let given = if opset >= until {
+                n.inputs.get(1).is_some_and(|s| !s.is_empty())
+            } else {
+                n.ints("axes").is_some()
+            };
+            let reduce = |axes| Op::Reduce {
+                op,
+                axes,
+                keepdims: n.int("keepdims").unwrap_or(1) != 0,
+            };
+            match (given, axes_of(n, args, 1, until, opset)) {
+                (_, Some(axes)) if !axes.is_empty() => reduce(axes),
+                (true, None) => opaque(n, "its axes are computed at run time"),
+                // No axes: every axis, or none with noop_with_empty_axes (an axes input).
+                _ if opset >= until && n.int("noop_with_empty_axes") == Some(1) => Op::Identity,
+                _ => match rank {
+                    Some(r) => reduce((0..r as i64).collect()),
+                    None => opaque(n, "axes unknown"),
                 },
-                None => opaque(n, "axes unknown"),
             }
         }
+        "DepthToSpace" | "SpaceToDepth" => match n.int("blocksize") {
+            Some(b) if n.op_type == "SpaceToDepth" => Op::SpaceToDepth(b),
+            // CRD is torch's pixel shuffle; DCR (the default) the other order.
+            Some(b) if n.string("mode") == Some("CRD") => Op::PixelShuffle(b),
+            Some(b) => Op::DepthToSpace(b),
+            None => opaque(n, "no blocksize"),
+        },
+        "Gather" => {
+            let a = n.int("axis").unwrap_or(0);
+            match (arg(0), arg(1), dims_of(0)) {
+                // A table looked up by the runtime's indices: an embedding.
+                (Some(_), None, Some(&[vocab, dim])) if a == 0 => Op::Embedding {
+                    vocab,
+                    dim,
+                    max_norm: None,
+                },
+                // One constant index: the axis picked and dropped.
+                (None, Some(i), _)
+                    if i.dims.is_empty() && i.ints().is_some_and(|v| v.len() == 1) =>
+                {
+                    let i = i.ints().and_then(|v| v.first().copied()).unwrap_or(0);
+                    Op::Slice(vec![SliceAxis {
+                        axis: a,
+                        start: Some(i),
+                        end: None,
+                        step: 1,
+                        index: true,
+                    }])
+                }
+                _ => read(
+                    n,
+                    "a lookup by indices",
+                    "padlab ports an embedding's lookup (a table in the file read by the input's indices) and a single constant index",
+                    ReadRule::Gather { axis: a },
+                ),
+            }
+        }
+        // ONNX Runtime sizes it with the rule of its other pools.
+        "LpPool" => match (
+            layer_spec(n, LayerOp::AvgPool, None),
+            n.int("p").unwrap_or(2),
+        ) {
+            (Ok(spec), p) if p >= 1 => Op::LpPool { spec, p },
+            (Ok(_), _) => opaque(n, "a p below 1"),
+            (Err(why), _) => opaque(n, &why),
+        },
+        "QuantizeLinear" | "DequantizeLinear" => read(
+            n,
+            "a quantization step",
+            QUANTIZED,
+            ReadRule::AsInput { scalars: 0 },
+        ),
+        "DynamicQuantizeLinear" => read(
+            n,
+            "a quantization step",
+            QUANTIZED,
+            ReadRule::AsInput { scalars: 2 },
+        ),
+        "QLinearConv" | "ConvInteger" => {
+            // QLinearConv: x, x_scale, x_zero_point, w (3), ..., B (8); ConvInteger: x, w.
+            let (w, b) = if n.op_type == "QLinearConv" {
+                (3, 8)
+            } else {
+                (1, usize::MAX)
+            };
+            match conv_op(n, dims_of(w), b) {
+                Ok(conv) => read(
+                    n,
+                    "a quantized convolution",
+                    QUANTIZED,
+                    ReadRule::Like(Box::new(conv)),
+                ),
+                Err(why) => opaque(n, &why),
+            }
+        }
+        "MatMulInteger" | "QLinearMatMul" => {
+            let w = if n.op_type == "QLinearMatMul" { 3 } else { 1 };
+            match dims_of(w) {
+                Some(&[inf, units]) if arg(w).is_some() => read(
+                    n,
+                    "a quantized matrix product",
+                    QUANTIZED,
+                    ReadRule::Like(Box::new(Op::Dense {
+                        in_features: Some(inf),
+                        units,
+                        bias: false,
+                        activation: None,
+                    })),
+                ),
+                _ => opaque(n, "a quantized matrix product of two run-time tensors"),
+            }
+        }
+        "LSTM" | "GRU" | "RNN" if n.int("layout").unwrap_or(0) != 0 => refused(
+            n,
+            "Batchwise recurrent operations (layout == 1) are not supported.",
+        ),
+        "LSTM" | "GRU" | "RNN" => match n.int("hidden_size") {
+            Some(hidden) => read(
+                n,
+                "a recurrent layer",
+                "padlab ports convolutions, pools and the layers around them",
+                ReadRule::Recurrent {
+                    hidden,
+                    directions: if n.string("direction") == Some("bidirectional") {
+                        2
+                    } else {
+                        1
+                    },
+                    batch_first: false,
+                    states: if n.op_type == "LSTM" { 2 } else { 1 },
+                },
+            ),
+            None => opaque(n, "no hidden_size"),
+        },
+        "Cast" if n.int("to") == Some(1) => Op::Identity,
+        "Cast" => read(
+            n,
+            "a change of element type",
+            "padlab ports float32 computations",
+            ReadRule::AsInput { scalars: 0 },
+        ),
+        other if ELEMENTWISE.contains(&other) => read(
+            n,
+            "element-wise",
+            "padlab does not port this function",
+            ReadRule::AsInput { scalars: 0 },
+        ),
         other => opaque(n, &format!("{other} is read, not ported")),
     }
 }
 
-/// The ONNX operators whose output has their first input's shape but that padlab does not map
-/// to a neutral op (their rows are `Op::Opaque`).
-const SAME_SHAPE: &[&str] = &[
-    "Cast",
+/// The operators of ONNX Runtime's own domain (`com.microsoft`: what its optimiser and
+/// quantiser write) padlab reads.
+fn microsoft_op(n: &OnnxNode, args: &[Option<&Const>], dims: &[Option<Shape>]) -> Op {
+    let dims_of = |i: usize| dims.get(i).and_then(|d| d.as_deref());
+    let arg = |i: usize| args.get(i).copied().flatten();
+    match n.op_type.as_str() {
+        // A Conv and its activation, fused by the optimiser; with a fourth input Z, the
+        // activation of the Conv plus Z.
+        "FusedConv" => {
+            let conv = match conv_op(n, dims_of(1), 2) {
+                Ok(op) => op,
+                Err(why) => return opaque(n, &why),
+            };
+            let param = |k: usize| {
+                n.floats("activation_params")
+                    .and_then(|p| p.get(k).copied())
+                    .map(f64::from)
+            };
+            let activation = match n.string("activation").unwrap_or("") {
+                "Relu" => Some(Activation::Relu),
+                "Tanh" => Some(Activation::Tanh),
+                "Sigmoid" => Some(Activation::Sigmoid),
+                "LeakyRelu" => Some(Activation::LeakyRelu(param(0).unwrap_or(0.01))),
+                "Clip" => match (param(0), param(1)) {
+                    (Some(lo), Some(hi)) if lo == 0.0 && hi == 6.0 => Some(Activation::Relu6),
+                    (Some(lo), Some(hi)) if lo.is_finite() && hi.is_finite() && lo <= hi => {
+                        Some(Activation::Clip { lo, hi })
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            let z = n.inputs.get(3).is_some_and(|z| !z.is_empty());
+            match (conv, activation) {
+                (Op::Conv(mut c), Some(a)) if !z => {
+                    c.activation = Some(a);
+                    Op::Conv(c)
+                }
+                (conv, _) => read(
+                    n,
+                    "a convolution fused with an activation",
+                    if z {
+                        "padlab ports FusedConv without the summed input Z"
+                    } else {
+                        "an activation padlab does not port"
+                    },
+                    ReadRule::Like(Box::new(conv)),
+                ),
+            }
+        }
+        "QLinearAdd" | "QLinearMul" => read(
+            n,
+            "a quantized element-wise operation",
+            QUANTIZED,
+            ReadRule::Like(Box::new(Op::Elementwise {
+                op: if n.op_type == "QLinearAdd" {
+                    Binary::Add
+                } else {
+                    Binary::Mul
+                },
+                constant: None,
+                constant_first: false,
+            })),
+        ),
+        "QLinearGlobalAveragePool" => {
+            if n.int("channels_last").unwrap_or(0) != 0 {
+                return opaque(n, "a channels-last quantized pool");
+            }
+            read(
+                n,
+                "a quantized global average pool",
+                QUANTIZED,
+                ReadRule::Like(Box::new(Op::GlobalPool {
+                    max: false,
+                    keepdims: true,
+                })),
+            )
+        }
+        "QLinearAveragePool" => match layer_spec(n, LayerOp::AvgPool, None) {
+            Ok(s) if n.int("channels_last").unwrap_or(0) == 0 => read(
+                n,
+                "a quantized average pool",
+                QUANTIZED,
+                ReadRule::Like(Box::new(Op::Pool(s))),
+            ),
+            Ok(_) => opaque(n, "a channels-last quantized pool"),
+            Err(why) => opaque(n, &why),
+        },
+        "QLinearLeakyRelu" | "QLinearSigmoid" => read(
+            n,
+            "a quantized activation",
+            QUANTIZED,
+            ReadRule::AsInput { scalars: 0 },
+        ),
+        "QGemm" => match (dims_of(3), n.int("transA").unwrap_or(0)) {
+            (Some(&[d0, d1]), 0) if arg(3).is_some() => {
+                let (inf, units) = if n.int("transB").unwrap_or(0) != 0 {
+                    (d1, d0)
+                } else {
+                    (d0, d1)
+                };
+                read(
+                    n,
+                    "a quantized fully connected layer",
+                    QUANTIZED,
+                    ReadRule::Like(Box::new(Op::Dense {
+                        in_features: Some(inf),
+                        units,
+                        bias: false,
+                        activation: None,
+                    })),
+                )
+            }
+            _ => opaque(n, "a quantized Gemm of run-time tensors"),
+        },
+        _ => opaque(n, "an operator of the \"com.microsoft\" domain"),
+    }
+}
+
+/// The element-wise ONNX operators padlab shapes (the input's shape) but does not port.
+const ELEMENTWISE: &[&str] = &[
     "Erf",
     "Floor",
     "Ceil",
@@ -919,15 +1533,36 @@ const SAME_SHAPE: &[&str] = &[
     "Sign",
     "Sin",
     "Cos",
+    "Tan",
+    "Asin",
+    "Acos",
+    "Atan",
+    "Sinh",
+    "Cosh",
+    "Asinh",
+    "Acosh",
+    "Atanh",
     "Not",
-    "Clip",
+    "IsNaN",
+    "IsInf",
     "PRelu",
     "ThresholdedRelu",
     "Celu",
     "Shrink",
     "LpNormalization",
     "LRN",
+    "BitwiseNot",
 ];
+
+/// The operand indices a quantized operator's shape rule reads (its data, not its scales and
+/// zero points), when they are not the first input alone.
+fn operands_of(n: &OnnxNode) -> Option<&'static [usize]> {
+    match (n.domain.as_str(), n.op_type.as_str()) {
+        ("com.microsoft", "QLinearAdd" | "QLinearMul") => Some(&[0, 3]),
+        ("" | "ai.onnx", "Gemm" | "Gather") => Some(&[0, 1]),
+        _ => None,
+    }
+}
 
 /// One node's shapes: the per-op rule on its operands, then what only ONNX knows (an output
 /// per stored output: MaxPool's indices and Dropout's mask have the first output's shape; the
@@ -943,34 +1578,36 @@ fn node_shapes<'g>(
     shape_of: impl Fn(Edge) -> Option<&'g Shape>,
 ) -> Inferred {
     let every_operand = matches!(op, Op::Elementwise { .. } | Op::Concat { .. } | Op::MatMul);
-    let operands: Vec<Option<&Shape>> = args
-        .iter()
-        .zip(shapes)
-        .filter_map(|(a, s)| match a {
-            Some(Tensor::Edge(e)) => Some(shape_of(*e)),
-            Some(Tensor::Const(_)) if every_operand => Some(s.as_ref()),
-            _ => None,
-        })
-        .collect();
+    let shape_at = |i: usize| -> Option<&Shape> {
+        match args.get(i).copied().flatten() {
+            Some(Tensor::Edge(e)) => shape_of(*e),
+            Some(Tensor::Const(_)) => shapes.get(i).and_then(Option::as_ref),
+            None => None,
+        }
+    };
+    let operands: Vec<Option<&Shape>> = match (op, operands_of(n)) {
+        // A rule over named operands (Gemm's A and B, a quantized Add's two tensors).
+        (Op::Read { .. }, Some(which)) => which.iter().map(|&i| shape_at(i)).collect(),
+        _ => args
+            .iter()
+            .zip(shapes)
+            .filter_map(|(a, s)| match a {
+                Some(Tensor::Edge(e)) => Some(shape_of(*e)),
+                Some(Tensor::Const(_)) if every_operand => Some(s.as_ref()),
+                _ => None,
+            })
+            .collect(),
+    };
     // Only element-wise ops, Concat and MatMul read several operands; the others read their
     // data (the first), their weights being their own (a weight fed as an edge, as tf2onnx
     // does through a Transpose, is not data).
-    let operands: Vec<Option<&Shape>> = if every_operand {
-        operands
-    } else {
-        operands.into_iter().take(1).collect()
-    };
+    let operands: Vec<Option<&Shape>> =
+        if every_operand || matches!(op, Op::Read { .. }) && operands_of(n).is_some() {
+            operands
+        } else {
+            operands.into_iter().take(1).collect()
+        };
     let mut inf = crate::model::shape::infer(op, Framework::Onnx, &operands);
-    let first = args.iter().find_map(|a| match a {
-        Some(Tensor::Edge(e)) => shape_of(*e).cloned(),
-        _ => None,
-    });
-    if matches!(op, Op::Opaque { .. })
-        && SAME_SHAPE.contains(&n.op_type.as_str())
-        && let (Some(x), Some(slot)) = (first, inf.outputs.first_mut())
-    {
-        *slot = Some(x);
-    }
     let wanted = n.outputs.len().max(1);
     let copy = matches!(n.op_type.as_str(), "MaxPool" | "Dropout");
     while inf.outputs.len() < wanted {

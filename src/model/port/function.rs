@@ -429,6 +429,7 @@ fn step_code<T: Function>(
             Code::expr(text)
         }
         PortOp::Slice(axes) => Code::expr(format!("{{x}}{}", slice_index(rank, axes))),
+        PortOp::Take { axis, indices } => Code::expr(T::gather(indices, *axis)),
         PortOp::Concat { axis } => Code::expr(format!("{}([{{xs}}], axis={axis})", T::CONCAT)),
         PortOp::Learned { op, .. } => Code::expr(super::lines::learned_expr(
             *op,

@@ -864,6 +864,15 @@ fn step_lines(
                 format!("t{}", slice_index(rank, axes)),
             )));
         }
+        PortOp::Take { axis, indices } => {
+            lines.push(Line::Call(lambda(
+                &name,
+                format!(
+                    "keras.ops.take(t, {}, axis={axis})",
+                    crate::codegen::writer::list(indices)
+                ),
+            )));
+        }
         PortOp::Split { axis, sizes } => {
             let mut start = 0;
             let mut each = Vec::new();

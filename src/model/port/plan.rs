@@ -145,6 +145,12 @@ pub enum PortOp<P> {
     Unsqueeze(Vec<usize>),
     /// `(axis, start, end, step, index)` per sliced port axis, bounds resolved.
     Slice(Vec<(usize, i64, i64, i64, bool)>),
+    /// The elements at `indices` along port axis `axis`, in order (never a progression with
+    /// a positive step: that is a [`PortOp::Slice`]).
+    Take {
+        axis: usize,
+        indices: Vec<i64>,
+    },
     Split {
         axis: usize,
         sizes: Vec<i64>,
@@ -659,7 +665,7 @@ pub fn lower_graph<P: Spelling>(g: &Graph) -> Result<PortPlan<P>, PortError> {
         lower_node(&mut lw, id, &shapes, line)?;
     }
     for e in &g.outputs {
-        let v = *lw.vars.get(e).ok_or(PortError::NoInput)?;
+        let v = *lw.vars.get(e).ok_or_else(|| not_computed(g, *e))?;
         let t = lw.tensor(v).clone();
         let r = t.perm.len();
         // Outputs leave in the target's layout for maps, else in the source's order.
@@ -694,7 +700,7 @@ fn lower_node<P: Spelling>(
     let inputs: Vec<Var> = node
         .inputs
         .iter()
-        .map(|e| lw.vars.get(e).copied().ok_or(PortError::NoInput))
+        .map(|e| lw.vars.get(e).copied().ok_or_else(|| not_computed(g, *e)))
         .collect::<Result<_, _>>()?;
     let out_shape = &shapes[0];
     let r = out_shape.len();
@@ -809,6 +815,92 @@ fn lower_node<P: Spelling>(
             let (spec, plan) = lowered("pool")?;
             let perm = lw.native(r);
             single(lw, vec![x], PortOp::Pool { plan, spec }, perm)
+        }
+        Op::LpPool { p, .. } => {
+            // (sum |x|^p)^(1/p) over each window, padding counting zeros: |x|^p, a pool that
+            // averages over every window's full kernel (padding counted), times the kernel's
+            // size, to the 1/p. Every window lies inside the padded input unless it is in
+            // ceil mode.
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let mut spec = node
+                .inferred
+                .spec
+                .clone()
+                .ok_or_else(|| PortError::at(line, "the LpPool has no input size"))?;
+            let dilated = match &spec.dilation {
+                Some(Dims::All(d)) => *d != 1,
+                Some(Dims::Each(d)) => d.iter().any(|&d| d != 1),
+                None => false,
+            };
+            if spec.ceil_mode == Some(true) || dilated {
+                return Err(PortError::at(
+                    line,
+                    format!(
+                        "{}: an LpPool in ceil mode or dilated is not ported by padlab (its windows past the padding are summed by no target's pool)",
+                        node.name
+                    ),
+                ));
+            }
+            spec.count_include_pad = Some(true);
+            crate::codegen::writable(&spec).map_err(|e| PortError::at(line, e.to_string()))?;
+            let pool =
+                lower::<P>(&spec, LowerOptions::default()).map_err(|e| PortError::Refused {
+                    line,
+                    name: node.name.clone(),
+                    reason: e.to_string(),
+                })?;
+            let window = match &spec.kernel {
+                Dims::All(k) => k.checked_pow(u32::try_from(spec.input.len()).unwrap_or(1)),
+                Dims::Each(k) => k.iter().try_fold(1i64, |a, &b| a.checked_mul(b)),
+            }
+            .ok_or_else(|| PortError::at(line, "the LpPool's window overflows"))?;
+            let perm = lw.native(r);
+            let in_t = lw.tensor(x).clone();
+            let mut v = x;
+            let step = |lw: &mut Lowering<P>, v: Var, what: &str, op: PortOp<P>, t: PortTensor| {
+                let step_name = if what.is_empty() {
+                    name.clone()
+                } else {
+                    lw.name(&format!("{name}_{what}"))
+                };
+                lw.push(Some(id), step_name, vec![v], op, vec![t])[0]
+            };
+            let power = |e: f64| PortOp::Elementwise {
+                op: Binary::Pow,
+                constant: Some(e),
+                constant_first: false,
+            };
+            if p % 2 == 1 {
+                v = step(
+                    lw,
+                    v,
+                    "abs",
+                    PortOp::Activation(Activation::Abs),
+                    in_t.clone(),
+                );
+            }
+            if *p != 1 {
+                v = step(lw, v, "power", power(*p as f64), in_t.clone());
+            }
+            let out = Lowering::<P>::port_tensor(out_shape, &perm);
+            v = step(
+                lw,
+                v,
+                "pool",
+                PortOp::Pool { plan: pool, spec },
+                out.clone(),
+            );
+            let sum = PortOp::Elementwise {
+                op: Binary::Mul,
+                constant: Some(window as f64),
+                constant_first: false,
+            };
+            if *p == 1 {
+                vec![step(lw, v, "", sum, out)]
+            } else {
+                v = step(lw, v, "sum", sum, out.clone());
+                vec![step(lw, v, "", power(1.0 / *p as f64), out)]
+            }
         }
         Op::AdaptivePool { max, .. } => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
@@ -1224,6 +1316,39 @@ fn lower_node<P: Spelling>(
             let perm = without(&t.perm, &dropped);
             single(lw, vec![x], PortOp::Slice(port), perm)
         }
+        Op::Take(axes) => {
+            // Named axes: in whatever order the input has, one step per axis.
+            let mut v = x.ok_or(PortError::NoInput)?;
+            let last = axes.len().saturating_sub(1);
+            for (k, (a, indices)) in axes.iter().enumerate() {
+                let port_axis = lw.port_axis(v, *a, line)?;
+                let mut t = lw.tensor(v).clone();
+                t.flat = None;
+                if let Some(size) = t.shape.get_mut(port_axis) {
+                    *size = i64::try_from(indices.len()).unwrap_or(i64::MAX);
+                }
+                let step_name = if k == last {
+                    name.clone()
+                } else {
+                    lw.name(&format!("{name}_{k}"))
+                };
+                let op = match progression(indices) {
+                    Some((start, step)) if step > 0 => PortOp::Slice(vec![(
+                        port_axis,
+                        start,
+                        start + step * (indices.len() as i64 - 1) + 1,
+                        step,
+                        false,
+                    )]),
+                    _ => PortOp::Take {
+                        axis: port_axis,
+                        indices: indices.clone(),
+                    },
+                };
+                v = lw.push(Some(id), step_name, vec![v], op, vec![t])[0];
+            }
+            vec![v]
+        }
         Op::Split { axis: a, sizes } => {
             let x = x.ok_or(PortError::NoInput)?;
             let port_axis = lw.port_axis(x, *a, line)?;
@@ -1535,6 +1660,65 @@ fn lower_node<P: Spelling>(
             let perm = lw.native(r);
             single(lw, vec![x], PortOp::PixelShuffle(*f), perm)
         }
+        Op::DepthToSpace(block) | Op::SpaceToDepth(block) => {
+            // No target has both orders natively: the blocks are moved by a reshape, a
+            // transpose and a reshape in the target's layout, worked out here once.
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &lw.native(x_rank), &name);
+            let to_space = matches!(node.op, Op::DepthToSpace(_));
+            let shape = lw.tensor(x).shape.clone();
+            let first = target_first(lw.plan.target);
+            let Some((split, order)) = block_moves(&shape, *block, to_space, first) else {
+                return Err(PortError::at(
+                    line,
+                    format!(
+                        "{}: {} of a tensor that is not a 2-D map is not ported",
+                        node.name, node.kind
+                    ),
+                ));
+            };
+            let tensor = |shape: Vec<i64>| PortTensor {
+                perm: (0..shape.len()).collect(),
+                shape,
+                flat: None,
+            };
+            let batch_free = |v: &[i64]| -> Vec<i64> {
+                std::iter::once(-1)
+                    .chain(v.iter().skip(1).copied())
+                    .collect()
+            };
+            let moved: Vec<i64> = order.iter().map(|&a| split[a]).collect();
+            let split_name = lw.name(&format!("{name}_blocks"));
+            let v = lw.push(
+                Some(id),
+                split_name,
+                vec![x],
+                PortOp::Reshape {
+                    shape: batch_free(&split),
+                },
+                vec![tensor(split.clone())],
+            )[0];
+            let move_name = lw.name(&format!("{name}_move"));
+            let v = lw.push(
+                Some(id),
+                move_name,
+                vec![v],
+                PortOp::Transpose(order),
+                vec![tensor(moved)],
+            )[0];
+            let perm = lw.native(r);
+            let out = Lowering::<P>::port_tensor(out_shape, &perm);
+            let whole = batch_free(&out.shape);
+            lw.push(
+                Some(id),
+                name.clone(),
+                vec![v],
+                PortOp::Reshape { shape: whole },
+                vec![out],
+            )
+        }
+        Op::Read { what, .. } => {
+            return Err(PortError::at(line, format!("{}: {what}", node.name)));
+        }
         // A pasted Keras Normalization that `adapt()` fills: the code has its shape only.
         Op::Opaque { what } if node.kind == "Normalization" => {
             return Err(PortError::at(
@@ -1561,6 +1745,63 @@ fn lower_node<P: Spelling>(
         );
     }
     Ok(())
+}
+
+/// Why the port has no tensor for `e`: an output of a node the port computes only in part
+/// (a MaxPool's indices, a Dropout's mask).
+fn not_computed(g: &Graph, e: Edge) -> PortError {
+    let node = g.node(e.node);
+    let what = match (node.kind.as_str(), e.output) {
+        ("MaxPool", 1) => "its Indices output is used by the model; padlab ports a MaxPool's pooled values, not where they came from".to_string(),
+        ("Dropout", 1) => "its mask output is used by the model; padlab ports inference, which has none".to_string(),
+        (_, k) => format!("its output {k} is used by the model, and padlab ports only its first"),
+    };
+    PortError::Untranslated {
+        line: node.source.call_line.unwrap_or(node.source.line),
+        what: format!("{}: {what}", node.name),
+    }
+}
+
+/// `(start, step)` of indices that step evenly (one index: step 1).
+fn progression(indices: &[i64]) -> Option<(i64, i64)> {
+    let (&first, rest) = indices.split_first()?;
+    let step = rest
+        .first()
+        .map_or(Some(1), |&second| second.checked_sub(first))?;
+    indices
+        .windows(2)
+        .all(|w| w[1].checked_sub(w[0]) == Some(step))
+        .then_some((first, step))
+}
+
+/// Depth to space (DCR order: channel `(i*r + j)*C + c` to row offset `i`, column offset
+/// `j`) or space to depth (the inverse) of the 2-D map `shape` (`[N, C, H, W]` when
+/// `channels_first`, else `[N, H, W, C]`): the 6-D shape to split it into and the order to
+/// move its axes to before it is joined again.
+fn block_moves(
+    shape: &[i64],
+    r: i64,
+    to_space: bool,
+    channels_first: bool,
+) -> Option<(Vec<i64>, Vec<usize>)> {
+    let (n, c, h, w) = match (shape, channels_first) {
+        ([n, c, h, w], true) => (*n, *c, *h, *w),
+        ([n, h, w, c], false) => (*n, *c, *h, *w),
+        _ => return None,
+    };
+    if r < 1 {
+        return None;
+    }
+    Some(match (to_space, channels_first) {
+        // [N, r, r, C', H, W] -> [N, C', H, r, W, r]
+        (true, true) => (vec![n, r, r, c / (r * r), h, w], vec![0, 3, 4, 1, 5, 2]),
+        // [N, H, W, r, r, C'] -> [N, H, r, W, r, C']
+        (true, false) => (vec![n, h, w, r, r, c / (r * r)], vec![0, 1, 3, 2, 4, 5]),
+        // [N, C, H', r, W', r] -> [N, r, r, C, H', W']
+        (false, true) => (vec![n, c, h / r, r, w / r, r], vec![0, 3, 5, 1, 2, 4]),
+        // [N, H', r, W', r, C] -> [N, H', W', r, r, C]
+        (false, false) => (vec![n, h / r, r, w / r, r, c], vec![0, 1, 3, 2, 4, 5]),
+    })
 }
 
 /// Axis labels renumbered to `0..n` keeping their relative order (after axes were removed).

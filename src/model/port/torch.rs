@@ -743,6 +743,18 @@ fn step_parts(
             p.lines
                 .push(Line::Expr(format!("{{x}}{}", slice_index(rank, axes))));
         }
+        PortOp::Take { axis, indices } => {
+            let n = plan.input_shape(step, 0).get(*axis).copied().unwrap_or(0);
+            let reversed = indices.iter().rev().copied().eq(0..n);
+            p.lines.push(Line::Expr(if reversed {
+                format!("torch.flip({{x}}, dims=({axis},))")
+            } else {
+                format!(
+                    "{{x}}.index_select({axis}, torch.tensor({}, device={{x}}.device))",
+                    crate::codegen::writer::list(indices)
+                )
+            }));
+        }
         PortOp::Split { axis, sizes } => {
             p.lines.push(Line::Expr(format!(
                 "torch.split({{x}}, {}, dim={axis})",
@@ -814,6 +826,30 @@ fn step_parts(
             while used.first().is_some_and(|&(b, a)| b == 0 && a == 0) {
                 used.remove(0);
             }
+            if !matches!(fill, PadFill::Constant(_)) {
+                // Reflect, replicate and circular pads take the last 1 (2-D, 3-D input), 2
+                // (3-D, 4-D) or 3 (4-D, 5-D) axes: unpadded axes fill the tuple up to one.
+                let rank = pairs.len();
+                let takes = |k: usize| match rank {
+                    2 => k == 1,
+                    3 => k == 1 || k == 2,
+                    4 => k == 2 || k == 3,
+                    5 => k == 3,
+                    _ => false,
+                };
+                let Some(k) = (used.len()..=3).find(|&k| takes(k)) else {
+                    return Err(PortError::at(
+                        error_line(g, step),
+                        format!(
+                            "torch's F.pad in mode {:?} pads the last 1 to 3 axes of a 2-D to 5-D tensor; this pad reaches axis {} of {rank}",
+                            fill_of(*fill),
+                            rank - used.len()
+                        ),
+                    ));
+                };
+                let skipped = pairs.len() - k;
+                used = pairs[skipped..].to_vec();
+            }
             let flat = torch_pad_tuple(&used);
             let mode = match fill {
                 PadFill::Constant(v) if *v == 0.0 => String::new(),
@@ -850,8 +886,10 @@ fn step_parts(
             } else {
                 format!(", align_corners={}", py_bool(*align_corners))
             };
+            // The source's scale when it gave one: torch reads its input at coordinates
+            // from the scale, which a size rounds away (1.5 is not 10 / 7).
             let how = match scale {
-                Some(s) if s.iter().all(|f| f.fract() == 0.0) => format!(
+                Some(s) => format!(
                     "scale_factor={}",
                     if s.len() == 1 || s.iter().all(|&f| f == s[0]) {
                         float(s[0])
