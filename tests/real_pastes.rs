@@ -329,3 +329,16 @@ fn values_padlab_does_not_compute_fail_only_where_needed() {
         "{e}"
     );
 }
+
+/// TensorFlow's `tf.nn.depth_to_space` in a Lambda (keras-io's ESPCN before Keras 3): the
+/// block move TensorFlow makes (Keras: [48, 48, 1] from 16x16x9).
+#[test]
+fn tf_depth_to_space_in_a_lambda_is_read() {
+    let src = "import tensorflow as tf\nfrom tensorflow import keras\nfrom tensorflow.keras import layers\ni = keras.Input((16, 16, 9))\nmodel = keras.Model(i, layers.Lambda(lambda t: tf.nn.depth_to_space(t, 3))(i))\n";
+    let m = model(src, &[16, 16, 9]);
+    assert_eq!(rows(&m).last().unwrap().1, Some(vec![48, 48, 1]));
+    assert!(matches!(
+        m.graph.nodes.last().map(|n| &n.op),
+        Some(padlab::model::op::Op::DepthToSpace(3))
+    ));
+}

@@ -1720,6 +1720,24 @@ fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -
                 keepdims: keepdims(it)?,
             }
         }
+        // TensorFlow's block moves (channel `(i*r + j)*C + c` to row offset `i`, column `j`).
+        "depth_to_space" | "space_to_depth" => {
+            let r = int_arg(1, "block_size")?
+                .ok_or_else(|| raise(line, "TypeError", format!("{name}() missing block_size")))?;
+            if arg(&pos, &kw, 2, "data_format").is_some_and(|v| v.to_string() != "NHWC") {
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "tf.nn.{name} with data_format other than NHWC is not translated by padlab"
+                    ),
+                ));
+            }
+            if name == "depth_to_space" {
+                Op::DepthToSpace(r)
+            } else {
+                Op::SpaceToDepth(r)
+            }
+        }
         "expand_dims" => Op::Unsqueeze(vec![int_arg(1, "axis")?.unwrap_or(-1)]),
         "squeeze" => Op::Squeeze(match arg(&pos, &kw, 1, "axis") {
             None => None,
