@@ -1363,23 +1363,22 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
                     }
                 }
             }
-            // Statistics `adapt` computes from data: the output has the input's shape (over
-            // any `axis`, -1 by default), the values are not in the code.
+            // Statistics `adapt` computes from data: not in the code, but weights of the
+            // layer (Keras keeps them, as a saved file does), which a port copies like any
+            // other weight; the reading says so.
             _ => {
-                if let Some(axis) = b.get("axis")
-                    && !matches!(axis, Value::None)
-                {
-                    let axes = match axis {
-                        Value::Tuple(_) | Value::List(_) => it.iterate(axis, line)?,
-                        v => vec![v.clone()],
-                    };
-                    for a in &axes {
-                        as_int(a, line)?;
-                    }
-                }
-                LayerKind::Op(Op::Opaque {
-                    what: "Normalization whose mean and variance adapt() computes from data".into(),
-                })
+                let axes = match b.get("axis") {
+                    Some(Value::None) => Vec::new(),
+                    axis => axes(it, axis, line)?,
+                };
+                it.assumed.push(format!(
+                    "line {line}: Normalization whose mean and variance adapt() computes from data: they are its weights, which a port takes from the adapted source model (the self-check copies them)"
+                ));
+                LayerKind::Op(Op::Standardize(Standardize {
+                    axes,
+                    stats: Stats::Weights,
+                    invert: false,
+                }))
             }
         },
         ("resizing", None) => {
