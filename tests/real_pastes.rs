@@ -342,3 +342,23 @@ fn tf_depth_to_space_in_a_lambda_is_read() {
         Some(padlab::model::op::Op::DepthToSpace(3))
     ));
 }
+
+/// PointNet's T-Net: `layers.Dot(axes=(2, 1))` is the batched matrix product (Keras: [64, 3]),
+/// and a step of the functional model made by a helper that also builds a regulariser (a
+/// constant `tf.eye`) stays in the check script's copy of the paste.
+#[test]
+fn a_dot_layer_and_a_helper_built_step_are_kept() {
+    let src = "# padlab-input: 64x3\nimport numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\nfrom tensorflow.keras import layers\nclass Reg(keras.regularizers.Regularizer):\n    def __init__(self, n):\n        self.eye = tf.eye(n)\n    def __call__(self, x):\n        return tf.reduce_sum(tf.square(x))\ndef tnet(inputs, n):\n    reg = Reg(n)\n    x = layers.GlobalMaxPooling1D()(inputs)\n    x = layers.Dense(n * n, activity_regularizer=reg)(x)\n    t = layers.Reshape((n, n))(x)\n    return layers.Dot(axes=(2, 1))([inputs, t])\ninputs = keras.Input(shape=(64, 3))\nx = tnet(inputs, 3)\nmodel = keras.Model(inputs, x)\n";
+    let m = model(src, &[64, 3]);
+    assert_eq!(rows(&m).last().unwrap().1, Some(vec![64, 3]));
+    let ported = port_paste(
+        src.to_string(),
+        Framework::Torch,
+        PortOptions { check: true },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_contains!(ported.script.unwrap_or_default(), "\nx = tnet(inputs, 3)");
+    let cosine = "import keras\nfrom keras import layers\na = keras.Input((8,)); b = keras.Input((8,))\nmodel = keras.Model([a, b], layers.Dot(axes=1, normalize=True)([a, b]))\n";
+    let e = read(cosine, &Options::default()).unwrap_err();
+    assert!(e.message.contains("normalize=True"), "{e}");
+}

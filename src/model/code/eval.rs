@@ -361,13 +361,15 @@ impl Interp {
             };
             if self.effect && failed.is_none() {
                 // A model built by a function that also compiles (or saves, or summarises) it
-                // is kept: the check script builds the source from it.
+                // is kept, and so is a step of a functional model (`x = tnet(inputs, 3)`, whose
+                // helper makes a constant on the way): the check script builds the source from
+                // them.
                 let mut names = Vec::new();
                 bound_names(s, &mut names);
                 if names.iter().any(|n| {
                     matches!(
                         self.globals.get(n.as_str()),
-                        Some(Value::Layer(_) | Value::Instance(_))
+                        Some(Value::Layer(_) | Value::Instance(_) | Value::Tensor(_))
                     )
                 }) {
                     self.effect = false;

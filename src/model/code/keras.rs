@@ -969,6 +969,7 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ("cropping", Some(_)) => &["cropping", "data_format"],
         ("add" | "subtract" | "multiply" | "maximum" | "minimum" | "average", None) => &[],
         ("concatenate", None) => &["axis"],
+        ("dot", None) => &["axes", "normalize"],
         ("embedding", None) => &[
             "input_dim",
             "output_dim",
@@ -1306,6 +1307,33 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ("concatenate", None) => merge(Op::Concat {
             axis: b.int("axis")?.unwrap_or(-1),
         }),
+        // A batched matrix product: the first input's last axis against the second's middle
+        // one (PointNet's transform, attention scores), as Dot(axes=(2, 1)) on 3-D inputs.
+        ("dot", None) => {
+            let axes: Vec<i64> = match b.get("axes") {
+                Some(v @ (Value::Tuple(_) | Value::List(_))) => it
+                    .iterate(v, line)?
+                    .iter()
+                    .map(|a| as_int(a, line))
+                    .collect::<Ev<_>>()?,
+                Some(v) => vec![as_int(v, line)?; 2],
+                None => return Err(raise(line, "TypeError", "Dot() missing axes")),
+            };
+            if axes != [2, 1] || b.boolean("normalize")?.unwrap_or(false) {
+                return Err(b_untranslated(
+                    &b,
+                    format!(
+                        "axes={axes:?}{} (padlab reads Dot(axes=(2, 1)), a batched matrix product)",
+                        if b.boolean("normalize")?.unwrap_or(false) {
+                            ", normalize=True"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+            merge(Op::MatMul)
+        }
         ("embedding", None) => LayerKind::Op(Op::Embedding {
             vocab: b.required_int("input_dim")?,
             dim: b.required_int("output_dim")?,
