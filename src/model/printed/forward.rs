@@ -4,9 +4,13 @@
 //! A forward is used only when the printout's class name *and* its children (their names and
 //! classes, as that forward uses them) are the ones it was written for; anything else falls back
 //! to the printed order, said on its rows. Each forward is written here from the published
-//! architecture (torchvision's ResNet, DenseNet, MobileNetV2, AlexNet and VGG; the CIFAR ResNet
-//! of kuangliu/pytorch-cifar; d2l's `Residual`; C3D; Kim's text CNN; the ModuleList U-Net) and
-//! its rows name it, so a porter whose class only shares the name knows to paste the code.
+//! architecture (torchvision's classification models: ResNet, DenseNet, MobileNetV2 and V3,
+//! AlexNet, VGG, SqueezeNet, GoogLeNet, Inception v3, ShuffleNetV2, MNASNet, RegNet,
+//! EfficientNet V1 and V2, with their blocks, read from torchvision 0.29's source; the CIFAR
+//! ResNet of kuangliu/pytorch-cifar; d2l's `Residual`; C3D; Kim's text CNN; the ModuleList
+//! U-Net) and its rows name it, so a porter whose class only shares the name knows to paste the
+//! code. A block whose residual torchvision decides from its configuration (stride 1 and as many
+//! channels out as in) decides it here from the printed convolutions, said on its rows.
 
 use super::torch::{Body, Module, split_args};
 
@@ -54,11 +58,22 @@ pub fn sequential(class: &str) -> bool {
             | "Conv2dNormActivation"
             | "Conv3dNormActivation"
             | "_Transition"
+            // RegNet's stem, stages and bottleneck transform.
+            | "SimpleStemIN"
+            | "AnyStage"
+            | "BottleneckTransform"
     )
 }
 
+/// A printed Conv2d: its channels in and out, and whether it strides or dilates.
+struct ConvLeaf {
+    channels: (i64, i64),
+    strided: bool,
+    dilated: bool,
+}
+
 /// The Conv2d leaves under `m`, in printed order.
-fn convs(m: &Module, out: &mut Vec<(i64, i64, bool)>) {
+fn convs(m: &Module, out: &mut Vec<ConvLeaf>) {
     match &m.body {
         Body::Leaf { args } if m.class == "Conv2d" => {
             let items = split_args(args);
@@ -69,13 +84,20 @@ fn convs(m: &Module, out: &mut Vec<(i64, i64, bool)>) {
                     .or_else(|| items.get(i).filter(|(k, _)| k.is_none()))
                     .and_then(|(_, v)| v.trim().parse::<i64>().ok())
             };
-            let stride = items
-                .iter()
-                .find(|(k, _)| *k == Some("stride"))
-                .map(|(_, v)| v.chars().filter(|c| !c.is_whitespace()).collect::<String>());
-            let strided = stride.is_some_and(|s| s != "(1,1)" && s != "1");
+            // A keyword's value without spaces, `1` when it is not printed.
+            let not_one = |key: &str| {
+                items
+                    .iter()
+                    .find(|(k, _)| *k == Some(key))
+                    .map(|(_, v)| v.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+                    .is_some_and(|s| s != "(1,1)" && s != "1")
+            };
             if let (Some(i), Some(o)) = (int(0, "in_channels"), int(1, "out_channels")) {
-                out.push((i, o, strided));
+                out.push(ConvLeaf {
+                    channels: (i, o),
+                    strided: not_one("stride"),
+                    dilated: not_one("dilation"),
+                });
             }
         }
         Body::Leaf { .. } => {}
@@ -85,6 +107,38 @@ fn convs(m: &Module, out: &mut Vec<(i64, i64, bool)>) {
             }
         }
     }
+}
+
+/// Whether an inverted-residual block (torchvision's MobileNetV2 and V3, MNASNet and
+/// EfficientNet blocks) adds its input: torchvision adds it when the block has stride 1 and
+/// as many channels out as in, which the printed convolutions under it show (`None`: no
+/// convolution printed). A dilated convolution is printed with stride 1 where torchvision
+/// traded the stride for the dilation: said in the reason.
+fn adds_input(m: &Module) -> Option<(bool, String)> {
+    let mut v = Vec::new();
+    convs(m, &mut v);
+    let (first, last) = (v.first()?, v.last()?);
+    let strided = v.iter().any(|c| c.strided);
+    let residual = !strided && first.channels.0 == last.channels.1;
+    let why = if residual {
+        let dilated = if v.iter().any(|c| c.dilated) {
+            ", its dilated convolution taken for a stride-1 one"
+        } else {
+            ""
+        };
+        format!(
+            "stride 1 and {} channels in and out{dilated}: the input added",
+            first.channels.0
+        )
+    } else if strided {
+        "strided: no residual".to_string()
+    } else {
+        format!(
+            "{} channels in, {} out: no residual",
+            first.channels.0, last.channels.1
+        )
+    };
+    Some((residual, why))
 }
 
 fn known(what: &str, rule: &str, body: &[&str]) -> Known {
@@ -183,6 +237,9 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
     let Body::Container { children, .. } = &m.body else {
         return None;
     };
+    if let Some(k) = torchvision_more(m) {
+        return Some(k);
+    }
     let has = |n: &str| class_of(children, n).is_some();
     let c = children;
     match m.class.as_str() {
@@ -407,20 +464,16 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
         }
         // torchvision's MobileNetV2: a residual add where the block keeps the shape.
         "InvertedResidual" if exactly(c, &[("conv", "Sequential")]) => {
-            let mut v = Vec::new();
-            convs(m, &mut v);
-            let (first, last) = (v.first()?, v.last()?);
-            let strided = v.iter().any(|c| c.2);
-            let residual = !strided && first.0 == last.1;
+            let (residual, why) = adds_input(m)?;
             Some(if residual {
                 known(
-                    "torchvision's MobileNetV2 InvertedResidual (stride 1 and as many channels out as in: a residual add)",
+                    &format!("torchvision's MobileNetV2 InvertedResidual ({why})"),
                     "x + conv(x)",
                     &["return x + self.conv(x)"],
                 )
             } else {
                 known(
-                    "torchvision's MobileNetV2 InvertedResidual (strided or changing the channels: no residual)",
+                    &format!("torchvision's MobileNetV2 InvertedResidual ({why})"),
                     "conv(x)",
                     &["return self.conv(x)"],
                 )
@@ -460,8 +513,8 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 )
             })
         }
-        // torchvision's AlexNet and VGG.
-        "AlexNet" | "VGG"
+        // torchvision's AlexNet and VGG, MobileNetV3 and EfficientNet (V1 and V2).
+        "AlexNet" | "VGG" | "MobileNetV3" | "EfficientNet"
             if exactly(
                 c,
                 &[
@@ -1007,6 +1060,404 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
             .iter()
             .find(|net| exactly(c, net.children))
             .map(|net| known(net.what, net.rule, &net.body.concat())),
+        _ => None,
+    }
+}
+
+/// A block of parallel branches known by its class and children: what its forward computes.
+struct Branches {
+    class: &'static str,
+    children: &'static [&'static str],
+    what: &'static str,
+    rule: &'static str,
+    body: &'static [&'static str],
+}
+
+/// Inception v3's blocks (torchvision's `Inception3`): BasicConv2d branches side by side,
+/// concatenated on the channels; their pools are functional.
+const INCEPTION3_BLOCKS: &[Branches] = &[
+    Branches {
+        class: "InceptionA",
+        children: &[
+            "branch1x1",
+            "branch5x5_1",
+            "branch5x5_2",
+            "branch3x3dbl_1",
+            "branch3x3dbl_2",
+            "branch3x3dbl_3",
+            "branch_pool",
+        ],
+        what: "torchvision's Inception v3 InceptionA",
+        rule: "cat([1x1, 5x5, double 3x3, branch_pool(avg_pool2d(x, 3, 1, 1))], 1)",
+        body: &[
+            "a = self.branch1x1(x)",
+            "b = self.branch5x5_2(self.branch5x5_1(x))",
+            "c = self.branch3x3dbl_1(x)",
+            "c = self.branch3x3dbl_3(self.branch3x3dbl_2(c))",
+            "d = self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1))",
+            "return torch.cat([a, b, c, d], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionB",
+        children: &[
+            "branch3x3",
+            "branch3x3dbl_1",
+            "branch3x3dbl_2",
+            "branch3x3dbl_3",
+        ],
+        what: "torchvision's Inception v3 InceptionB",
+        rule: "cat([3x3, double 3x3, max_pool2d(x, 3, 2)], 1)",
+        body: &[
+            "a = self.branch3x3(x)",
+            "b = self.branch3x3dbl_1(x)",
+            "b = self.branch3x3dbl_3(self.branch3x3dbl_2(b))",
+            "c = F.max_pool2d(x, kernel_size=3, stride=2)",
+            "return torch.cat([a, b, c], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionC",
+        children: &[
+            "branch1x1",
+            "branch7x7_1",
+            "branch7x7_2",
+            "branch7x7_3",
+            "branch7x7dbl_1",
+            "branch7x7dbl_2",
+            "branch7x7dbl_3",
+            "branch7x7dbl_4",
+            "branch7x7dbl_5",
+            "branch_pool",
+        ],
+        what: "torchvision's Inception v3 InceptionC",
+        rule: "cat([1x1, 7x7, double 7x7, branch_pool(avg_pool2d(x, 3, 1, 1))], 1)",
+        body: &[
+            "a = self.branch1x1(x)",
+            "b = self.branch7x7_1(x)",
+            "b = self.branch7x7_3(self.branch7x7_2(b))",
+            "c = self.branch7x7dbl_1(x)",
+            "c = self.branch7x7dbl_3(self.branch7x7dbl_2(c))",
+            "c = self.branch7x7dbl_5(self.branch7x7dbl_4(c))",
+            "d = self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1))",
+            "return torch.cat([a, b, c, d], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionD",
+        children: &[
+            "branch3x3_1",
+            "branch3x3_2",
+            "branch7x7x3_1",
+            "branch7x7x3_2",
+            "branch7x7x3_3",
+            "branch7x7x3_4",
+        ],
+        what: "torchvision's Inception v3 InceptionD",
+        rule: "cat([3x3, 7x7x3, max_pool2d(x, 3, 2)], 1)",
+        body: &[
+            "a = self.branch3x3_2(self.branch3x3_1(x))",
+            "b = self.branch7x7x3_1(x)",
+            "b = self.branch7x7x3_3(self.branch7x7x3_2(b))",
+            "b = self.branch7x7x3_4(b)",
+            "c = F.max_pool2d(x, kernel_size=3, stride=2)",
+            "return torch.cat([a, b, c], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionE",
+        children: &[
+            "branch1x1",
+            "branch3x3_1",
+            "branch3x3_2a",
+            "branch3x3_2b",
+            "branch3x3dbl_1",
+            "branch3x3dbl_2",
+            "branch3x3dbl_3a",
+            "branch3x3dbl_3b",
+            "branch_pool",
+        ],
+        what: "torchvision's Inception v3 InceptionE",
+        rule: "cat([1x1, cat([3x3_2a, 3x3_2b] of 3x3_1), cat([3x3dbl_3a, 3x3dbl_3b] of double 3x3), branch_pool(avg_pool2d(x, 3, 1, 1))], 1)",
+        body: &[
+            "a = self.branch1x1(x)",
+            "b = self.branch3x3_1(x)",
+            "b = torch.cat([self.branch3x3_2a(b), self.branch3x3_2b(b)], 1)",
+            "c = self.branch3x3dbl_2(self.branch3x3dbl_1(x))",
+            "c = torch.cat([self.branch3x3dbl_3a(c), self.branch3x3dbl_3b(c)], 1)",
+            "d = self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1))",
+            "return torch.cat([a, b, c, d], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionAux",
+        children: &["conv0", "conv1", "fc"],
+        what: "torchvision's Inception v3 InceptionAux (run only in training)",
+        rule: "fc(flatten(adaptive_avg_pool2d(conv1(conv0(avg_pool2d(x, 5, 3))), 1)))",
+        body: &[
+            "x = F.avg_pool2d(x, kernel_size=5, stride=3)",
+            "x = self.conv1(self.conv0(x))",
+            "x = F.adaptive_avg_pool2d(x, (1, 1))",
+            "x = torch.flatten(x, 1)",
+            "return self.fc(x)",
+        ],
+    },
+    Branches {
+        class: "InceptionAux",
+        children: &["conv", "fc1", "fc2", "dropout"],
+        what: "torchvision's GoogLeNet InceptionAux (run only in training)",
+        rule: "fc2(dropout(relu(fc1(flatten(conv(adaptive_avg_pool2d(x, 4)))))))",
+        body: &[
+            "x = self.conv(F.adaptive_avg_pool2d(x, (4, 4)))",
+            "x = torch.flatten(x, 1)",
+            "x = F.relu(self.fc1(x))",
+            "return self.fc2(self.dropout(x))",
+        ],
+    },
+];
+
+/// The main path of torchvision's `Inception3`, in order (`AuxLogits`, printed between
+/// `Mixed_6e` and `Mixed_7a`, runs only in training).
+const INCEPTION3: &[&str] = &[
+    "Conv2d_1a_3x3",
+    "Conv2d_2a_3x3",
+    "Conv2d_2b_3x3",
+    "maxpool1",
+    "Conv2d_3b_1x1",
+    "Conv2d_4a_3x3",
+    "maxpool2",
+    "Mixed_5b",
+    "Mixed_5c",
+    "Mixed_5d",
+    "Mixed_6a",
+    "Mixed_6b",
+    "Mixed_6c",
+    "Mixed_6d",
+    "Mixed_6e",
+    "Mixed_7a",
+    "Mixed_7b",
+    "Mixed_7c",
+    "avgpool",
+    "dropout",
+    "fc",
+];
+
+/// Whether the children are exactly `names`, of any classes.
+fn named(children: &[Module], names: &[&str]) -> bool {
+    children.len() == names.len() && names.iter().all(|n| class_of(children, n).is_some())
+}
+
+/// Whether the printed child `name` is an empty `Sequential()`: the identity.
+fn empty_sequential(children: &[Module], name: &str) -> bool {
+    children.iter().any(|c| {
+        c.name == name
+            && c.class == "Sequential"
+            && match &c.body {
+                Body::Leaf { args } => args.trim().is_empty(),
+                Body::Container { children, extra } => children.is_empty() && extra.is_empty(),
+            }
+    })
+}
+
+/// torchvision's classification models and blocks past ResNet, DenseNet, MobileNetV2, VGG,
+/// SqueezeNet and GoogLeNet: MobileNetV3, ShuffleNetV2, Inception v3, MNASNet, RegNet and
+/// EfficientNet (V1 and V2), and the SqueezeExcitation several of them use.
+fn torchvision_more(m: &Module) -> Option<Known> {
+    let Body::Container { children: c, .. } = &m.body else {
+        return None;
+    };
+    let class = m.class.as_str();
+    if let Some(b) = INCEPTION3_BLOCKS
+        .iter()
+        .find(|b| b.class == class && named(c, b.children))
+    {
+        return Some(known(b.what, b.rule, b.body));
+    }
+    match class {
+        // The scale multiplies the block's input (torchvision.ops.SqueezeExcitation).
+        "SqueezeExcitation"
+            if exactly(
+                c,
+                &[
+                    ("avgpool", "AdaptiveAvgPool2d"),
+                    ("fc1", "Conv2d"),
+                    ("activation", "*"),
+                    ("fc2", "Conv2d"),
+                    ("scale_activation", "*"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "torchvision's SqueezeExcitation",
+                "scale_activation(fc2(activation(fc1(avgpool(x))))) * x",
+                &[
+                    "s = self.fc1(self.avgpool(x))",
+                    "s = self.scale_activation(self.fc2(self.activation(s)))",
+                    "return s * x",
+                ],
+            ))
+        }
+        // MobileNetV3's block: MobileNetV2's rule, its layers under `block`.
+        "InvertedResidual" if exactly(c, &[("block", "Sequential")]) => {
+            let (residual, why) = adds_input(m)?;
+            let what = format!("torchvision's MobileNetV3 InvertedResidual ({why})");
+            Some(if residual {
+                known(
+                    &what,
+                    "block(x) + x",
+                    &["y = self.block(x)", "y += x", "return y"],
+                )
+            } else {
+                known(&what, "block(x)", &["return self.block(x)"])
+            })
+        }
+        // EfficientNet's blocks: stochastic depth (the identity in eval) on the residual path.
+        "MBConv" | "FusedMBConv"
+            if exactly(
+                c,
+                &[
+                    ("block", "Sequential"),
+                    ("stochastic_depth", "StochasticDepth"),
+                ],
+            ) =>
+        {
+            let (residual, why) = adds_input(m)?;
+            let what = format!("torchvision's EfficientNet {class} ({why})");
+            Some(if residual {
+                known(
+                    &what,
+                    "stochastic_depth(block(x)) + x",
+                    &[
+                        "y = self.block(x)",
+                        "y = self.stochastic_depth(y)",
+                        "y += x",
+                        "return y",
+                    ],
+                )
+            } else {
+                known(&what, "block(x)", &["return self.block(x)"])
+            })
+        }
+        // MNASNet's block: the same rule, its layers under `layers`.
+        "_InvertedResidual" if exactly(c, &[("layers", "Sequential")]) => {
+            let (residual, why) = adds_input(m)?;
+            let what = format!("torchvision's MNASNet _InvertedResidual ({why})");
+            Some(if residual {
+                known(&what, "layers(x) + x", &["return self.layers(x) + x"])
+            } else {
+                known(&what, "layers(x)", &["return self.layers(x)"])
+            })
+        }
+        "MNASNet" if exactly(c, &[("layers", "Sequential"), ("classifier", "Sequential")]) => {
+            Some(known(
+                "torchvision's MNASNet",
+                "classifier(mean(layers(x), [2, 3]))",
+                &[
+                    "x = self.layers(x)",
+                    "x = x.mean([2, 3])",
+                    "return self.classifier(x)",
+                ],
+            ))
+        }
+        // ShuffleNetV2's block: with stride 1 (`branch1` printed empty) half the channels go
+        // through `branch2` and the other half past it; strided, both branches read the input.
+        // Then the channels are shuffled in two groups.
+        "InvertedResidual"
+            if exactly(c, &[("branch1", "Sequential"), ("branch2", "Sequential")]) =>
+        {
+            let split = empty_sequential(c, "branch1");
+            let mut body = if split {
+                vec![
+                    "a, b = x.chunk(2, dim=1)",
+                    "y = torch.cat((a, self.branch2(b)), dim=1)",
+                ]
+            } else {
+                vec!["y = torch.cat((self.branch1(x), self.branch2(x)), dim=1)"]
+            };
+            body.extend([
+                "n, channels, h, w = y.size()",
+                "y = y.view(n, 2, channels // 2, h, w)",
+                "y = torch.transpose(y, 1, 2).contiguous()",
+                "return y.view(n, channels, h, w)",
+            ]);
+            Some(known(
+                if split {
+                    "torchvision's ShuffleNetV2 InvertedResidual (stride 1: `branch1` is empty)"
+                } else {
+                    "torchvision's ShuffleNetV2 InvertedResidual (strided: both branches)"
+                },
+                if split {
+                    "channel_shuffle(cat((x1, branch2(x2)), 1), 2) where x1, x2 = x.chunk(2, 1)"
+                } else {
+                    "channel_shuffle(cat((branch1(x), branch2(x)), 1), 2)"
+                },
+                &body,
+            ))
+        }
+        "ShuffleNetV2"
+            if named(
+                c,
+                &[
+                    "conv1", "maxpool", "stage2", "stage3", "stage4", "conv5", "fc",
+                ],
+            ) =>
+        {
+            Some(known(
+                "torchvision's ShuffleNetV2",
+                "fc(mean(conv5(stage4(stage3(stage2(maxpool(conv1(x)))))), [2, 3]))",
+                &[
+                    "x = self.maxpool(self.conv1(x))",
+                    "x = self.stage4(self.stage3(self.stage2(x)))",
+                    "x = self.conv5(x)",
+                    "x = x.mean([2, 3])",
+                    "return self.fc(x)",
+                ],
+            ))
+        }
+        // RegNet: a projection on the shortcut when the block strides or changes the width.
+        "ResBottleneckBlock" if named(c, &["proj", "f", "activation"]) => Some(known(
+            "torchvision's RegNet ResBottleneckBlock",
+            "activation(proj(x) + f(x))",
+            &["x = self.proj(x) + self.f(x)", "return self.activation(x)"],
+        )),
+        "ResBottleneckBlock" if named(c, &["f", "activation"]) => Some(known(
+            "torchvision's RegNet ResBottleneckBlock (no projection: the input itself)",
+            "activation(x + f(x))",
+            &["x = x + self.f(x)", "return self.activation(x)"],
+        )),
+        "RegNet" if named(c, &["stem", "trunk_output", "avgpool", "fc"]) => Some(known(
+            "torchvision's RegNet",
+            "fc(flatten(avgpool(trunk_output(stem(x)))))",
+            &[
+                "x = self.trunk_output(self.stem(x))",
+                "x = self.avgpool(x)",
+                "x = torch.flatten(x, 1)",
+                "return self.fc(x)",
+            ],
+        )),
+        "Inception3" => {
+            let aux = usize::from(class_of(c, "AuxLogits").is_some());
+            let ok = c.len() == INCEPTION3.len() + aux
+                && INCEPTION3.iter().all(|n| class_of(c, n).is_some());
+            if !ok {
+                return None;
+            }
+            let mut body = Vec::new();
+            for n in INCEPTION3 {
+                if *n == "fc" {
+                    body.push("x = torch.flatten(x, 1)".to_string());
+                }
+                body.push(format!("x = self.{n}(x)"));
+            }
+            body.push("return x".into());
+            Some(Known {
+                what: "torchvision's Inception3 (in eval mode, with transform_input=False, Inception3's default: `inception_v3(weights=...)` turns it on, which rescales the input's channels; the printout shows neither, and AuxLogits runs only in training)".into(),
+                rule: "fc(flatten(dropout(avgpool(Mixed_7c(...(Conv2d_1a_3x3(x))...)))))".into(),
+                body,
+                lists: Vec::new(),
+                params: "x",
+            })
+        }
         _ => None,
     }
 }

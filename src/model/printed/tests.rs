@@ -127,6 +127,15 @@ fn every_printout_reads() {
         ("printed_cifar_resnet50.txt", None, 23_520_842),
         ("printed_vgg16_bn.txt", None, 135_088_392),
         ("printed_mobilenet_v2_normact.txt", None, 3_504_872),
+        ("printed_tv_mobilenet_v3_small.txt", None, 2_542_856),
+        ("printed_tv_shufflenet_v2_x0_5.txt", None, 1_366_792),
+        ("printed_tv_inception_v3.txt", None, 27_161_264),
+        ("printed_tv_mnasnet0_5.txt", None, 2_218_512),
+        ("printed_tv_regnet_y_400mf.txt", None, 4_344_144),
+        ("printed_tv_efficientnet_b0.txt", None, 5_288_548),
+        ("printed_tv_efficientnet_v2_s.txt", None, 21_458_488),
+        ("printed_softmax_no_dim.txt", None, 18_378),
+        ("printed_log_softmax_frames.txt", None, 26_252),
     ];
     let files: Vec<String> =
         std::fs::read_dir(format!("{}/tests/models", env!("CARGO_MANIFEST_DIR")))
@@ -175,6 +184,7 @@ fn every_printout_reads() {
             .iter()
             .find(|l| l.ends_with('('))
             .is_some_and(|l| *l == "Sequential(");
+        // (A softmax printed with `dim=None` says the dim torch takes, in any module.)
         let assumed = g
             .nodes
             .iter()
@@ -182,7 +192,7 @@ fn every_printout_reads() {
                 n.inferred
                     .flags
                     .iter()
-                    .any(|f| matches!(f, Flag::Assumed(_)))
+                    .any(|f| matches!(f, Flag::Assumed(a) if !a.contains("printed `dim=None`")))
             })
             .count();
         if root_sequential && file != "printed_d2l_resnet.txt" {
@@ -269,6 +279,140 @@ fn known_forwards_join_as_torch_does() {
         shapes("printed_squeezenet.txt", "cat")[0],
         ("features.3.cat".to_string(), vec![128, 54, 54])
     );
+}
+
+/// torchvision's other classification models: the joins their known forwards make, counted as
+/// torch's own run of each model counts them (truth_torch.py: `mul`, `add`/`add_`, `cat`,
+/// `chunk`, `transpose`), and the blocks' outputs where they concatenate.
+#[test]
+fn torchvisions_other_blocks_join_as_torch_does() {
+    let count = |g: &Graph, kind: &str| g.nodes.iter().filter(|n| n.kind == kind).count();
+    let cases: &[(&str, &[(&str, usize)])] = &[
+        // SqueezeExcitation: its scale times its input; InvertedResidual: a residual in the six
+        // blocks of stride 1 and as many channels in as out.
+        (
+            "printed_tv_mobilenet_v3_small.txt",
+            &[("mul", 9), ("add", 6)],
+        ),
+        // 13 blocks of stride 1 split their input, 3 strided ones run both branches; each
+        // shuffles its channels.
+        (
+            "printed_tv_shufflenet_v2_x0_5.txt",
+            &[("chunk", 13), ("cat", 16), ("transpose", 16), ("view", 32)],
+        ),
+        ("printed_tv_mnasnet0_5.txt", &[("add", 10)]),
+        // Every ResBottleneckBlock adds (a projection or the input), every one has an SE.
+        ("printed_tv_regnet_y_400mf.txt", &[("mul", 16), ("add", 16)]),
+        // StochasticDepth runs (the identity) where the block adds its input.
+        (
+            "printed_tv_efficientnet_b0.txt",
+            &[("mul", 16), ("add", 9), ("Identity", 9)],
+        ),
+        (
+            "printed_tv_efficientnet_v2_s.txt",
+            &[("mul", 30), ("add", 35), ("Identity", 35)],
+        ),
+        (
+            "printed_tv_inception_v3.txt",
+            &[("cat", 15), ("avg_pool2d", 9)],
+        ),
+    ];
+    for (file, kinds) in cases {
+        let m = read_corpus(file);
+        for (kind, n) in *kinds {
+            assert_eq!(
+                count(&m.graph, kind),
+                *n,
+                "{file}: {kind}\n{}",
+                table(&m.graph)
+            );
+        }
+    }
+    // Inception v3: each block's concatenation (E's two inner ones first), AuxLogits not run.
+    let m = read_corpus("printed_tv_inception_v3.txt");
+    let outer: Vec<(String, Vec<i64>)> = m
+        .graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "cat" && n.name.starts_with("Mixed_7b"))
+        .map(|n| (n.name.clone(), n.shape().unwrap()[1..].to_vec()))
+        .collect();
+    assert_eq!(
+        outer.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>(),
+        [vec![768, 8, 8], vec![768, 8, 8], vec![2048, 8, 8]]
+    );
+    assert!(
+        m.graph
+            .nodes
+            .iter()
+            .all(|n| !n.name.starts_with("AuxLogits"))
+    );
+    assert_eq!(m.graph.nodes.last().unwrap().shape(), Some(&vec![2, 1000]));
+    // StochasticDepth stands in as the identity, said on its row.
+    let m = read_corpus("printed_tv_efficientnet_b0.txt");
+    let sd = m.graph.nodes.iter().find(|n| n.kind == "Identity").unwrap();
+    assert!(
+        sd.source.text.starts_with("StochasticDepth(p="),
+        "{}",
+        sd.source.text
+    );
+    assert!(
+        sd.inferred
+            .flags
+            .iter()
+            .any(|f| f.to_string().contains("the identity in eval")),
+        "{:?}",
+        sd.inferred.flags
+    );
+    // Not torchvision's printed form (a probability out of range): not taken for it.
+    let text = corpus("printed_tv_efficientnet_b0.txt").replacen(
+        "StochasticDepth(p=0.0,",
+        "StochasticDepth(p=2.0,",
+        1,
+    );
+    let e = read(&text, &options(&text)).unwrap_err();
+    assert!(e.message.contains("StochasticDepth(p=2.0"), "{e}");
+}
+
+/// `Softmax(dim=None)`: the dim torch takes from the input's rank (1 for a rank-2 input, 0 for
+/// rank 3: the batch), stated on its row; unknown without an input size.
+#[test]
+fn a_softmax_printed_without_dim_takes_torchs_implicit_dim() {
+    for (file, dim, rank) in [
+        ("printed_softmax_no_dim.txt", 1, 2),
+        ("printed_log_softmax_frames.txt", 0, 3),
+    ] {
+        let m = read_corpus(file);
+        assert!(m.graph.first_error().is_none(), "{}", table(&m.graph));
+        let n = m.graph.nodes.last().unwrap();
+        assert!(
+            matches!(n.op, Op::Softmax { axis, .. } if axis == dim),
+            "{file}: {:?}",
+            n.op
+        );
+        assert!(
+            n.source.text.ends_with("Softmax(dim=None)"),
+            "{}",
+            n.source.text
+        );
+        let said = format!("dim={dim}: printed `dim=None`");
+        assert!(
+            n.inferred.flags.iter().any(|f| {
+                let f = f.to_string();
+                f.contains(&said) && f.ends_with(&format!("here {rank}"))
+            }),
+            "{file}: {:?}",
+            n.inferred.flags
+        );
+        let Origin::Code { code, .. } = &m.origin else {
+            panic!()
+        };
+        assert!(code.contains(&format!("Softmax(dim={dim})")), "{code}");
+        // No input size: no rank, so no dim: the row's error.
+        let m = read(&corpus(file), &Options::default()).unwrap();
+        let (_, e) = m.graph.first_error().unwrap();
+        assert!(e.contains("printed `dim=None`"), "{e}");
+    }
 }
 
 /// A class padlab does not know, or a known class whose children differ from the forward's:

@@ -13,15 +13,19 @@
 //! code.
 //!
 //! torch does not print `forward`. A module whose class name and printed children are those of
-//! a forward padlab knows ([`super::forward`]: torchvision's ResNet, DenseNet, MobileNetV2,
-//! GoogLeNet, SqueezeNet, AlexNet, VGG; the common CIFAR, U-Net, C3D and text-CNN classes) gets
-//! that forward; every row under it carries [`Flag::Assumed`] naming whose forward it is, so a
+//! a forward padlab knows ([`super::forward`]: every CNN classifier of torchvision 0.29 but
+//! ConvNeXt, with their blocks; the common CIFAR, U-Net, C3D and text-CNN classes) gets that
+//! forward; every row under it carries [`Flag::Assumed`] naming whose forward it is, so a
 //! porter whose class only shares the name pastes the code instead. Any other module runs its
 //! children in the printed order, said the same way on its rows; the one thing added to that
 //! order is a flatten before a child whose linear layer declares exactly the values of the map it
 //! gets (torch's `torch.flatten(x, 1)` in forward), said on the flatten's row. Where the printed
 //! order is not the forward (a residual, a branch), the row where the shapes break carries the
 //! error, on its line: nothing else is guessed.
+//!
+//! Two printed leaves are not built as printed: torchvision's `StochasticDepth(p=.., mode=..)`,
+//! the identity in eval, stands in as `nn.Identity()`; a `Softmax(dim=None)` (or `LogSoftmax`)
+//! gets the dim torch takes from its input's rank, which a first trace tells. Each row says so.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -518,6 +522,81 @@ struct Rebuilt {
     owners: HashMap<String, Owner>,
     /// Generated lines that flatten before a linear layer: the line -> the child it feeds.
     flattens: HashMap<usize, String>,
+    /// Leaves built as another torch layer that computes the same (by path): what their rows
+    /// say.
+    said: HashMap<String, String>,
+    /// Softmax leaves printed with `dim=None`, by path.
+    implicit: HashSet<String>,
+}
+
+/// What a trace of a printout decides for the next: what torch's forward does that the
+/// printout does not show.
+#[derive(Default, PartialEq)]
+struct Fixes {
+    /// Children (by path) to flatten before: a linear layer reads their input flattened.
+    flatten: HashSet<String>,
+    /// Softmax leaves printed with `dim=None`, by path: the rank of their input (batch
+    /// included), where a trace has told it.
+    ranks: HashMap<String, usize>,
+}
+
+/// The axis torch's softmax takes when called without `dim` (deprecated; torch warns): 0 for
+/// an input of rank 0, 1 or 3, else 1 (`torch.nn.functional._get_softmax_dim`).
+fn implicit_softmax_dim(rank: usize) -> i64 {
+    if matches!(rank, 0 | 1 | 3) { 0 } else { 1 }
+}
+
+/// A printed leaf that is not a torch.nn layer but computes what one does in eval: the layer
+/// that stands in for it and what its row says. torchvision's `StochasticDepth(p=..,
+/// mode=row|batch)` drops rows (or the batch) of a residual branch only in training.
+fn stand_in(class: &str, args: &str) -> Option<(&'static str, &'static str)> {
+    let items = split_args(args);
+    let arg = |key: &str| items.iter().find(|(k, _)| *k == Some(key)).map(|(_, v)| *v);
+    let stochastic_depth = class == "StochasticDepth"
+        && items.len() == 2
+        && arg("p").is_some_and(|p| p.parse::<f64>().is_ok_and(|p| (0.0..=1.0).contains(&p)))
+        && matches!(arg("mode"), Some("row" | "batch"));
+    stochastic_depth.then_some((
+        "nn.Identity()",
+        "torchvision's StochasticDepth: the identity in eval (it zeroes rows of the residual branch only in training)",
+    ))
+}
+
+/// A leaf's constructor call as Python, where it depends on more than its printed text: a
+/// stand-in, or a softmax without `dim` (a placeholder of its shape until a trace has told its
+/// input's rank: where none can, its row is an error).
+fn leaf_expression(
+    out: &mut Rebuilt,
+    m: &Module,
+    args: &str,
+    path: &str,
+    fixes: &Fixes,
+) -> Result<String, ReadError> {
+    if let Some((expr, said)) = stand_in(&m.class, args) {
+        out.said.insert(path.to_string(), said.to_string());
+        return Ok(expr.to_string());
+    }
+    let no_dim = matches!(m.class.as_str(), "Softmax" | "LogSoftmax")
+        && split_args(args)
+            .iter()
+            .all(|(k, v)| *k == Some("dim") && v.trim() == "None");
+    if no_dim {
+        out.implicit.insert(path.to_string());
+        match fixes.ranks.get(path) {
+            None => return Ok("nn.Identity()".to_string()),
+            Some(rank) => {
+                let dim = implicit_softmax_dim(*rank);
+                out.said.insert(
+                    path.to_string(),
+                    format!(
+                        "dim={dim}: printed `dim=None`, torch picks the axis from the input's rank (0 for rank 0, 1 or 3, else 1; deprecated, torch warns), here {rank}"
+                    ),
+                );
+                return Ok(format!("nn.{}(dim={dim})", m.class));
+            }
+        }
+    }
+    leaf_call(m, args)
 }
 
 impl Rebuilt {
@@ -675,8 +754,8 @@ struct Context<'a> {
     parent: Option<&'a str>,
     /// Whether its owner's forward indexes it (`self.ups[0]`): an `nn.ModuleList`.
     list: bool,
-    /// Children (by path) to flatten before: a linear layer reads their input flattened.
-    flatten: &'a HashSet<String>,
+    /// What the first trace decided.
+    fixes: &'a Fixes,
 }
 
 /// Writes the container `m` (at `path`) — its containers first, each as a variable of its own
@@ -725,7 +804,7 @@ fn emit(
     for c in children {
         let at = path_of(path, &c.name);
         let expr = match &c.body {
-            Body::Leaf { args } => leaf_call(c, args)?,
+            Body::Leaf { args } => leaf_expression(out, c, args, &at, cx.fixes)?,
             // A layer whose extra_repr spans lines: its lines are its arguments.
             Body::Container { children, extra }
                 if children.is_empty() && !extra.is_empty() && known_layer(&c.class) =>
@@ -773,7 +852,7 @@ fn emit(
             None => {
                 let mut body = Vec::new();
                 for c in children {
-                    if cx.flatten.contains(&path_of(path, &c.name)) {
+                    if cx.fixes.flatten.contains(&path_of(path, &c.name)) {
                         body.push(format!("x = torch.flatten(x, 1)  # -> {}", c.name));
                     }
                     body.push(format!("x = self.{}(x)", c.name));
@@ -890,14 +969,15 @@ fn emit(
     Ok(var)
 }
 
-/// The Python that rebuilds the printed `root`, flattening before the children `flatten`
-/// names.
-fn rebuild(root: &Module, flatten: &HashSet<String>) -> Result<Rebuilt, ReadError> {
+/// The Python that rebuilds the printed `root`, with what a first trace decided.
+fn rebuild(root: &Module, fixes: &Fixes) -> Result<Rebuilt, ReadError> {
     let mut out = Rebuilt {
         code: String::new(),
         origin: Vec::new(),
         owners: HashMap::new(),
         flattens: HashMap::new(),
+        said: HashMap::new(),
+        implicit: HashSet::new(),
     };
     let header = [
         format!(
@@ -920,7 +1000,7 @@ fn rebuild(root: &Module, flatten: &HashSet<String>) -> Result<Rebuilt, ReadErro
     let cx = Context {
         parent: None,
         list: false,
-        flatten,
+        fixes,
     };
     emit(&mut out, &mut HashSet::new(), root, "", cx)?;
     Ok(out)
@@ -1019,13 +1099,30 @@ fn flatten_points(
 /// Reads the printout whose root is on line `start` of `text` into a model.
 pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadError> {
     let (root, _end) = parse(text, start)?;
-    let (rebuilt, reading) = trace(&root, start, options, &HashSet::new())?;
-    let flatten = flatten_points(&reading.graph, &rebuilt.owners);
-    let (rebuilt, reading) = if flatten.is_empty() {
-        (rebuilt, reading)
-    } else {
-        trace(&root, start, options, &flatten)?
-    };
+    let mut fixes = Fixes::default();
+    let (mut rebuilt, mut reading) = trace(&root, start, options, &fixes)?;
+    // What each trace shows decides the next: a flatten before a classifier, then the rank of
+    // a softmax that classifier feeds (three traces at most).
+    for _ in 0..2 {
+        let g = &reading.graph;
+        let mut next = Fixes {
+            flatten: flatten_points(g, &rebuilt.owners),
+            ranks: rebuilt
+                .implicit
+                .iter()
+                .filter_map(|path| {
+                    let node = g.nodes.iter().find(|n| n.name == *path)?;
+                    Some((path.clone(), g.shape_of(*node.inputs.first()?)?.len()))
+                })
+                .collect(),
+        };
+        next.flatten.extend(fixes.flatten.iter().cloned());
+        if next == fixes {
+            break;
+        }
+        fixes = next;
+        (rebuilt, reading) = trace(&root, start, options, &fixes)?;
+    }
     let mut graph = reading.graph;
     graph.name = root.class.clone();
     for i in 0..graph.nodes.len() {
@@ -1044,6 +1141,14 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
             node.source.text = printed.clone();
         }
         node.source.call_line = None;
+        if let Some(said) = rebuilt.said.get(&node.name) {
+            node.inferred.flags.push(Flag::Assumed(said.clone()));
+        } else if rebuilt.implicit.contains(&node.name) && node.inferred.error.is_none() {
+            node.inferred.error = Some(format!(
+                "{}: printed `dim=None`, torch picks the axis from the input's rank, which padlab does not know here",
+                node.source.text
+            ));
+        }
         if let Some(child) = rebuilt.flattens.get(&generated) {
             node.inferred.flags.push(Flag::Assumed(format!(
                 "a flatten before `{child}`, as torch's forward does (`torch.flatten(x, 1)`): the linear layer it feeds declares as many input features as this map holds values; the printout does not show it"
@@ -1106,14 +1211,14 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
     })
 }
 
-/// Rebuilds the printout as code (flattening before the children `flatten` names) and reads it.
+/// Rebuilds the printout as code (with what a first trace decided) and reads it.
 fn trace(
     root: &Module,
     start: usize,
     options: &Options,
-    flatten: &HashSet<String>,
+    fixes: &Fixes,
 ) -> Result<(Rebuilt, code::read::Reading), ReadError> {
-    let rebuilt = rebuild(root, flatten)?;
+    let rebuilt = rebuild(root, fixes)?;
     if rebuilt.code.len() > code::read::MAX_PASTE {
         return Err(error(
             start,
