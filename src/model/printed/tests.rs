@@ -415,6 +415,46 @@ fn a_softmax_printed_without_dim_takes_torchs_implicit_dim() {
     }
 }
 
+/// A module padlab runs in printed order whose children are rarely a chain is an error on a
+/// row, even where the shapes chain: a child named as a parallel path, a squeeze-excitation.
+#[test]
+fn a_block_that_is_not_a_chain_is_an_error_not_a_wrong_model() {
+    let text = corpus("printed_tv_mobilenet_v3_small.txt");
+    // An SE block of a class padlab does not know: its printed order returns the gate.
+    let renamed = text.replace("SqueezeExcitation(", "SELayer(");
+    let m = read(&renamed, &options(&renamed)).unwrap();
+    let (id, e) = m.graph.first_error().unwrap();
+    assert_eq!(m.graph.node(id).name, "features.1.block.1.scale_activation");
+    assert!(
+        e.contains("`features.1.block.1` (SELayer) looks like a squeeze-excitation"),
+        "{e}"
+    );
+    // Blocks with `branch` children: the first branch's first row, though each shuffle block's
+    // shapes would break later anyway.
+    let text =
+        corpus("printed_tv_shufflenet_v2_x0_5.txt").replace("InvertedResidual(", "ShuffleBlock(");
+    let m = read(&text, &options(&text)).unwrap();
+    let (id, e) = m.graph.first_error().unwrap();
+    assert_eq!(m.graph.node(id).name, "stage2.0.branch1.0");
+    assert!(
+        e.contains("`branch1` is named as a path beside its siblings"),
+        "{e}"
+    );
+    // An empty shortcut after the layers chains without a break: the error is on the module's
+    // last row.
+    let text = "Block(\n  (conv): Conv2d(8, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)\n  (shortcut): Sequential()\n)\n";
+    let m = read_with(text, &[8, 6, 6]);
+    let (id, e) = m.graph.first_error().unwrap();
+    assert_eq!(m.graph.node(id).name, "bn");
+    assert!(
+        e.contains("`shortcut` is named as a path beside its siblings"),
+        "{e}"
+    );
+    // A U-Net's `Down` starts with its `downsample`: a chain, nothing said.
+    let text = "Down(\n  (downsample): MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)\n  (conv): Conv2d(8, 16, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))\n)\n";
+    assert!(read_with(text, &[8, 6, 6]).graph.first_error().is_none());
+}
+
 /// A class padlab does not know, or a known class whose children differ from the forward's:
 /// its children in printed order, said, and an error naming the line where that breaks.
 #[test]
@@ -525,7 +565,7 @@ fn a_printout_ports_to_torch_with_a_check_that_rebuilds_it() {
 /// `(0-2): 3 x`, a norm's `bias`, an empty `Sequential()`, an Upsample.
 #[test]
 fn printed_forms_torch_writes() {
-    let text = "Net(\n  (stem): Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=same, padding_mode=reflect)\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n  (blocks): ModuleList(\n    (0-2): 3 x ReLU()\n  )\n  (skip): Sequential()\n  (up): Upsample(scale_factor=2.0, mode='nearest')\n  (pool): AvgPool2d(kernel_size=3, stride=2, padding=1)\n)\n";
+    let text = "Net(\n  (stem): Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=same, padding_mode=reflect)\n  (bn): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n  (blocks): ModuleList(\n    (0-2): 3 x ReLU()\n  )\n  (tail): Sequential()\n  (up): Upsample(scale_factor=2.0, mode='nearest')\n  (pool): AvgPool2d(kernel_size=3, stride=2, padding=1)\n)\n";
     let m = read_with(text, &[3, 9, 9]);
     assert_eq!(
         names(&m.graph),

@@ -21,7 +21,9 @@
 //! order is a flatten before a child whose linear layer declares exactly the values of the map it
 //! gets (torch's `torch.flatten(x, 1)` in forward), said on the flatten's row. Where the printed
 //! order is not the forward (a residual, a branch), the row where the shapes break carries the
-//! error, on its line: nothing else is guessed.
+//! error, on its line; where children are rarely a chain (one named as a parallel path, a
+//! squeeze-excitation's pool and gate), a row's error says so even if the shapes chain
+//! (`not_chains`): nothing else is guessed.
 //!
 //! Two printed leaves are not built as printed: torchvision's `StochasticDepth(p=.., mode=..)`,
 //! the identity in eval, stands in as `nn.Identity()`; a `Softmax(dim=None)` (or `LogSoftmax`)
@@ -1197,6 +1199,13 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
             }
         }
     }
+    for (i, why) in not_chains(&root, &graph, &rebuilt.owners) {
+        let node = &mut graph.nodes[i];
+        node.inferred.error = Some(match node.inferred.error.take() {
+            Some(e) => format!("{e}; and {why}"),
+            None => why,
+        });
+    }
     graph.notes.insert(0, order_note(&root, &rebuilt.owners));
     Ok(Model {
         graph,
@@ -1209,6 +1218,137 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
         others: Vec::new(),
         params: reading.params,
     })
+}
+
+/// The module at `path` below `root` (`""`: the root).
+fn module_at<'a>(root: &'a Module, path: &str) -> Option<&'a Module> {
+    if path.is_empty() {
+        return Some(root);
+    }
+    let mut m = root;
+    for name in path.split('.') {
+        let Body::Container { children, .. } = &m.body else {
+            return None;
+        };
+        m = children.iter().find(|c| c.name == name)?;
+    }
+    Some(m)
+}
+
+/// Whether a child's name says it is a path beside the others (a residual's shortcut, a
+/// branch), not a step after them: `downsample` only when it is not the first child (a U-Net's
+/// `Down` block starts with a `downsample` pool).
+fn parallel_name(name: &str, first: bool) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "shortcut", "skip", "residual", "identity", "branch", "bypass",
+    ]
+    .iter()
+    .any(|p| n.starts_with(p))
+        || (n.starts_with("downsample") && !first)
+}
+
+/// The last leaf printed under `m` (itself, for a leaf).
+fn last_leaf(m: &Module) -> &Module {
+    match &m.body {
+        Body::Container { children, .. } => children.last().map_or(m, last_leaf),
+        Body::Leaf { .. } => m,
+    }
+}
+
+/// Modules run in printed order whose children are rarely a chain, each as an error on a row
+/// (the node's index and the words) asking for the code: a child named as a parallel path (on
+/// its first row, or the module's last when it runs nothing), and a squeeze-excitation — a pool
+/// to 1 and a gate, so that the printed order returns a per-channel scale of the module's own
+/// input, which its forward would multiply the input by (on the gate's row). The shapes may
+/// chain all the same: without these, such a model would be read, ported and self-checked, and
+/// wrong. (A module of one child that keeps its input's shape may add its input too, but so do
+/// a U-Net's DoubleConv and every image-to-image generator without one: nothing is said.)
+fn not_chains(
+    root: &Module,
+    graph: &crate::model::graph::Graph,
+    owners: &HashMap<String, Owner>,
+) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut ordered: Vec<(&String, &Owner)> =
+        owners.iter().filter(|(_, o)| o.how == How::Order).collect();
+    ordered.sort_by(|a, b| a.0.cmp(b.0));
+    for (path, owner) in ordered {
+        let Some(m) = module_at(root, path) else {
+            continue;
+        };
+        let Body::Container { children, .. } = &m.body else {
+            continue;
+        };
+        let under = |n: &crate::model::graph::Node, p: &str| {
+            !matches!(n.op, Op::Input)
+                && (p.is_empty() || n.name == p || n.name.starts_with(&format!("{p}.")))
+        };
+        let what = if path.is_empty() {
+            format!("`{}`", owner.class)
+        } else {
+            format!("`{path}` ({})", owner.class)
+        };
+        let last = graph.nodes.iter().rposition(|n| under(n, path));
+        for (k, c) in children.iter().enumerate() {
+            if children.len() < 2 || !parallel_name(&c.name, k == 0) {
+                continue;
+            }
+            let child = path_of(path, &c.name);
+            let Some(at) = graph.nodes.iter().position(|n| under(n, &child)).or(last) else {
+                continue;
+            };
+            out.push((
+                at,
+                format!(
+                    "`{}` is named as a path beside its siblings (a shortcut, skip, residual, identity or branch), and a forward rarely chains such paths one after another as the printed order of {what} does: padlab does not know its forward: paste its code",
+                    c.name
+                ),
+            ));
+            break;
+        }
+        // A squeeze-excitation: a pool to 1 and a gate last.
+        let gate = matches!(last_leaf(m).class.as_str(), "Sigmoid" | "Hardsigmoid");
+        let pools = children.iter().any(|c| {
+            c.class.starts_with("Adaptive")
+                && matches!(&c.body, Body::Leaf { args } if {
+                    let a: String = args.chars().filter(|c| !c.is_whitespace()).collect();
+                    matches!(a.as_str(), "output_size=1" | "1" | "output_size=(1,1)" | "(1,1)" | "output_size=(1,1,1)" | "(1,1,1)")
+                })
+        });
+        let (Some(first), Some(last)) = (graph.nodes.iter().position(|n| under(n, path)), last)
+        else {
+            continue;
+        };
+        let into = graph.nodes[first]
+            .inputs
+            .first()
+            .and_then(|e| graph.shape_of(*e));
+        let from = graph.nodes[last]
+            .inferred
+            .outputs
+            .first()
+            .and_then(|s| s.as_ref());
+        let squeezed = match (into, from) {
+            (Some(i), Some(o)) => {
+                i.len() == o.len()
+                    && i.len() > 2
+                    && i[1] == o[1]
+                    && o[2..].iter().all(|&d| d == 1)
+                    && i[2..].iter().any(|&d| d > 1)
+            }
+            _ => false,
+        };
+        if gate && pools && squeezed {
+            out.push((
+                last,
+                format!(
+                    "{what} looks like a squeeze-excitation (a pool to 1, then a gate): in printed order it returns the gate, a scale per channel of its own input, which its forward most likely multiplies the input by; padlab does not know its forward: paste its code"
+                ),
+            ));
+        }
+    }
+    out
 }
 
 /// Rebuilds the printout as code (with what a first trace decided) and reads it.
@@ -1413,7 +1553,7 @@ fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
         let (subject, its) = modules(&ordered);
         let _ = write!(
             note,
-            " {subject} not a Sequential and not one padlab knows, so padlab ran {its} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks."
+            " {subject} not a Sequential and not one padlab knows, so padlab ran {its} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks, or why the children are rarely a chain (a path named as a shortcut or branch, a squeeze-excitation)."
         );
     }
     if owners.get("").is_some_and(|o| o.how == How::Order) {
