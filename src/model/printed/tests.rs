@@ -348,6 +348,22 @@ fn torchvisions_other_blocks_join_as_torch_does() {
             .all(|n| !n.name.starts_with("AuxLogits"))
     );
     assert_eq!(m.graph.nodes.last().unwrap().shape(), Some(&vec![2, 1000]));
+    // Its blocks' `F.avg_pool2d(x, 3, 1, 1)` is the forward's own call: no default of a printed
+    // AvgPool is assumed on its row.
+    let pool = m
+        .graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "avg_pool2d")
+        .unwrap();
+    assert!(
+        pool.inferred
+            .flags
+            .iter()
+            .all(|f| !f.to_string().contains("printout does not show it")),
+        "{:?}",
+        pool.inferred.flags
+    );
     // StochasticDepth stands in as the identity, said on its row.
     let m = read_corpus("printed_tv_efficientnet_b0.txt");
     let sd = m.graph.nodes.iter().find(|n| n.kind == "Identity").unwrap();

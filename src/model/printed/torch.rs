@@ -1442,7 +1442,10 @@ fn flatten_hint(op: &Op, received: Option<&[i64]>) -> Option<String> {
 /// `count_include_pad`, an upsampling's `align_corners`, where they could matter.
 fn hidden_defaults(node: &mut crate::model::graph::Node) {
     match &node.op {
-        Op::Pool(spec) if spec.op == crate::core::Op::AvgPool => {
+        // A printed AvgPool layer's (a known forward's `F.avg_pool2d` passes what it passes).
+        Op::Pool(spec)
+            if spec.op == crate::core::Op::AvgPool && node.kind.starts_with("AvgPool") =>
+        {
             let padded = node
                 .inferred
                 .answer
