@@ -98,6 +98,11 @@ PRINTOUTS = {
     "tv_regnet_y_400mf": "torchvision/tv_regnet_y_400mf.py",
     "tv_efficientnet_b0": "torchvision/tv_efficientnet_b0.py",
     "tv_efficientnet_v2_s": "torchvision/tv_efficientnet_v2_s.py",
+    # module classes whose forward is not their printed order and whose shapes would chain in
+    # it all the same: torchaudio's M5 (F.relu, a pool over time, a permute), pytorch/examples'
+    # VAE (two heads on one input, noise, three outputs)
+    "audio_m5": "torch_audio_m5.py",
+    "examples_vae": "torch_examples_vae.py",
     # `Softmax(dim=None)`: the axis torch picks from the input's rank (1 here, 0 for rank 3)
     "softmax_no_dim": "refused/torch_softmax_no_dim.py",
     "log_softmax_frames": "refused/torch_log_softmax_frames.py",

@@ -8,7 +8,7 @@
 //! AlexNet, VGG, SqueezeNet, GoogLeNet, Inception v3, ShuffleNetV2, MNASNet, RegNet,
 //! EfficientNet V1 and V2, with their blocks, read from torchvision 0.29's source; the CIFAR
 //! ResNet of kuangliu/pytorch-cifar; d2l's `Residual`; C3D; Kim's text CNN; the ModuleList
-//! U-Net) and its rows name it, so a porter whose class only shares the name knows to paste the
+//! U-Net; torchaudio's M5 and pytorch/examples' VAE) and its rows name it, so a porter whose class only shares the name knows to paste the
 //! code. A block whose residual torchvision decides from its configuration (stride 1 and as many
 //! channels out as in) decides it here from the printed convolutions, said on its rows.
 
@@ -538,56 +538,152 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
         }
         // C3D (Tran et al.), as jfzhang95/pytorch-video-recognition writes it: one ReLU and one
         // Dropout module used after each layer.
-        "C3D"
+        "C3D" => {
+            const C3D: &[(&str, &str)] = &[
+                ("conv1", "Conv3d"),
+                ("pool1", "MaxPool3d"),
+                ("conv2", "Conv3d"),
+                ("pool2", "MaxPool3d"),
+                ("conv3a", "Conv3d"),
+                ("conv3b", "Conv3d"),
+                ("pool3", "MaxPool3d"),
+                ("conv4a", "Conv3d"),
+                ("conv4b", "Conv3d"),
+                ("pool4", "MaxPool3d"),
+                ("conv5a", "Conv3d"),
+                ("conv5b", "Conv3d"),
+                ("pool5", "MaxPool3d"),
+                ("fc6", "Linear"),
+                ("fc7", "Linear"),
+                ("fc8", "Linear"),
+                ("dropout", "Dropout"),
+                ("relu", "ReLU"),
+            ];
+            // DavideA/c3d-pytorch's ends with a softmax module over the logits.
+            let softmax = class_of(c, "softmax") == Some("Softmax");
+            let mut want = C3D.to_vec();
+            if softmax {
+                want.push(("softmax", "Softmax"));
+            }
+            if !exactly(c, &want) {
+                return None;
+            }
+            let mut body = vec![
+                "x = self.relu(self.conv1(x))",
+                "x = self.pool1(x)",
+                "x = self.relu(self.conv2(x))",
+                "x = self.pool2(x)",
+                "x = self.relu(self.conv3a(x))",
+                "x = self.relu(self.conv3b(x))",
+                "x = self.pool3(x)",
+                "x = self.relu(self.conv4a(x))",
+                "x = self.relu(self.conv4b(x))",
+                "x = self.pool4(x)",
+                "x = self.relu(self.conv5a(x))",
+                "x = self.relu(self.conv5b(x))",
+                "x = self.pool5(x)",
+                "x = torch.flatten(x, 1)",
+                "x = self.relu(self.fc6(x))",
+                "x = self.dropout(x)",
+                "x = self.relu(self.fc7(x))",
+                "x = self.dropout(x)",
+            ];
+            body.push(if softmax {
+                "return self.softmax(self.fc8(x))"
+            } else {
+                "return self.fc8(x)"
+            });
+            Some(known(
+                if softmax {
+                    "C3D (the shared `relu` after each conv and fc6/fc7, `dropout` after fc6 and fc7, `softmax` over fc8's logits)"
+                } else {
+                    "C3D (the shared `relu` after each conv and fc6/fc7, `dropout` after fc6 and fc7)"
+                },
+                if softmax {
+                    "softmax(fc8(dropout(relu(fc7(dropout(relu(fc6(flatten(pool5(...relu(conv1(x))...))))))))))"
+                } else {
+                    "fc8(dropout(relu(fc7(dropout(relu(fc6(flatten(pool5(...relu(conv1(x))...)))))))))"
+                },
+                &body,
+            ))
+        }
+        // torchaudio's speech-command tutorial M5: relu after each batch norm, then a global
+        // average pool over time, the classes on the last axis.
+        "M5" if exactly(
+            c,
+            &[
+                ("conv1", "Conv1d"),
+                ("bn1", "BatchNorm1d"),
+                ("pool1", "MaxPool1d"),
+                ("conv2", "Conv1d"),
+                ("bn2", "BatchNorm1d"),
+                ("pool2", "MaxPool1d"),
+                ("conv3", "Conv1d"),
+                ("bn3", "BatchNorm1d"),
+                ("pool3", "MaxPool1d"),
+                ("conv4", "Conv1d"),
+                ("bn4", "BatchNorm1d"),
+                ("pool4", "MaxPool1d"),
+                ("fc1", "Linear"),
+            ],
+        ) =>
+        {
+            let mut body = Vec::new();
+            for i in 1..=4 {
+                body.push(format!("x = self.conv{i}(x)"));
+                body.push(format!("x = self.pool{i}(F.relu(self.bn{i}(x)))"));
+            }
+            body.extend([
+                "x = F.avg_pool1d(x, x.shape[-1])".to_string(),
+                "x = x.permute(0, 2, 1)".into(),
+                "return F.log_softmax(self.fc1(x), dim=2)".into(),
+            ]);
+            Some(Known {
+                what: "torchaudio's M5 (the speech-command tutorial)".into(),
+                rule: "log_softmax(fc1(permute(avg_pool1d(pool4(relu(bn4(conv4(...)))), all), 0, 2, 1)), 2)".into(),
+                body,
+                lists: Vec::new(),
+                params: "x",
+            })
+        }
+        // pytorch/examples' VAE: encode to (mu, logvar), sample, decode; three outputs.
+        "VAE"
             if exactly(
                 c,
                 &[
-                    ("conv1", "Conv3d"),
-                    ("pool1", "MaxPool3d"),
-                    ("conv2", "Conv3d"),
-                    ("pool2", "MaxPool3d"),
-                    ("conv3a", "Conv3d"),
-                    ("conv3b", "Conv3d"),
-                    ("pool3", "MaxPool3d"),
-                    ("conv4a", "Conv3d"),
-                    ("conv4b", "Conv3d"),
-                    ("pool4", "MaxPool3d"),
-                    ("conv5a", "Conv3d"),
-                    ("conv5b", "Conv3d"),
-                    ("pool5", "MaxPool3d"),
-                    ("fc6", "Linear"),
-                    ("fc7", "Linear"),
-                    ("fc8", "Linear"),
-                    ("dropout", "Dropout"),
-                    ("relu", "ReLU"),
+                    ("fc1", "Linear"),
+                    ("fc21", "Linear"),
+                    ("fc22", "Linear"),
+                    ("fc3", "Linear"),
+                    ("fc4", "Linear"),
                 ],
             ) =>
         {
-            Some(known(
-                "C3D (the shared `relu` after each conv and fc6/fc7, `dropout` after fc6 and fc7)",
-                "fc8(dropout(relu(fc7(dropout(relu(fc6(flatten(pool5(...relu(conv1(x))...)))))))))",
-                &[
-                    "x = self.relu(self.conv1(x))",
-                    "x = self.pool1(x)",
-                    "x = self.relu(self.conv2(x))",
-                    "x = self.pool2(x)",
-                    "x = self.relu(self.conv3a(x))",
-                    "x = self.relu(self.conv3b(x))",
-                    "x = self.pool3(x)",
-                    "x = self.relu(self.conv4a(x))",
-                    "x = self.relu(self.conv4b(x))",
-                    "x = self.pool4(x)",
-                    "x = self.relu(self.conv5a(x))",
-                    "x = self.relu(self.conv5b(x))",
-                    "x = self.pool5(x)",
-                    "x = torch.flatten(x, 1)",
-                    "x = self.relu(self.fc6(x))",
-                    "x = self.dropout(x)",
-                    "x = self.relu(self.fc7(x))",
-                    "x = self.dropout(x)",
-                    "return self.fc8(x)",
-                ],
-            ))
+            let features = c
+                .iter()
+                .find(|m| m.name == "fc1")
+                .and_then(|m| match &m.body {
+                    Body::Leaf { args } => split_args(args)
+                        .iter()
+                        .find(|(k, _)| *k == Some("in_features"))
+                        .and_then(|(_, v)| v.parse::<i64>().ok()),
+                    Body::Container { .. } => None,
+                })?;
+            let body = vec![
+                format!("h = F.relu(self.fc1(x.view(-1, {features})))"),
+                "mu, logvar = self.fc21(h), self.fc22(h)".to_string(),
+                "std = torch.exp(0.5 * logvar)".into(),
+                "z = mu + torch.randn_like(std) * std".into(),
+                "h = F.relu(self.fc3(z))".into(),
+                "return torch.sigmoid(self.fc4(h)), mu, logvar".into(),
+            ];
+            Some(Known {
+                what: "pytorch/examples' VAE (its outputs: the reconstruction, mu and logvar; the sampled noise changes values, not shapes)".into(),
+                rule: "sigmoid(fc4(relu(fc3(mu + randn * exp(logvar / 2))))), mu, logvar with mu, logvar = fc21(h), fc22(h), h = relu(fc1(x.view(-1, in)))".into(),
+                body,
+                lists: Vec::new(),
+                params: "x",
+            })
         }
         // Kim's sentence CNN (Shawn1993/cnn-text-classification-pytorch): parallel convs over
         // the embedded words, each max-pooled over time, concatenated.

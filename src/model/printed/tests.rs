@@ -136,6 +136,8 @@ fn every_printout_reads() {
         ("printed_tv_efficientnet_v2_s.txt", None, 21_458_488),
         ("printed_softmax_no_dim.txt", None, 18_378),
         ("printed_log_softmax_frames.txt", None, 26_252),
+        ("printed_audio_m5.txt", None, 26_915),
+        ("printed_examples_vae.txt", None, 652_824),
     ];
     let files: Vec<String> =
         std::fs::read_dir(format!("{}/tests/models", env!("CARGO_MANIFEST_DIR")))
@@ -388,6 +390,38 @@ fn torchvisions_other_blocks_join_as_torch_does() {
     );
     let e = read(&text, &options(&text)).unwrap_err();
     assert!(e.message.contains("StochasticDepth(p=2.0"), "{e}");
+}
+
+/// Module classes whose forwards padlab knows though torchvision does not print them: M5 (its
+/// relus functional, the classes on the last axis), the VAE (three outputs), C3D with or
+/// without its softmax module.
+#[test]
+fn tutorial_modules_with_functional_steps_run_their_forwards() {
+    let m = read_corpus("printed_audio_m5.txt");
+    assert_eq!(m.graph.nodes.iter().filter(|n| n.kind == "relu").count(), 4);
+    assert_eq!(m.graph.nodes.last().unwrap().shape(), Some(&vec![2, 1, 35]));
+    let m = read_corpus("printed_examples_vae.txt");
+    assert_eq!(m.graph.outputs.len(), 3);
+    let text = corpus("printed_c3d.txt").replace(
+        "  (relu): ReLU()\n)",
+        "  (relu): ReLU()\n  (softmax): Softmax(dim=None)\n)",
+    );
+    let m = read(&text, &options(&text)).unwrap();
+    assert!(m.graph.first_error().is_none(), "{}", table(&m.graph));
+    let last = m.graph.nodes.last().unwrap();
+    assert!(
+        matches!(last.op, Op::Softmax { axis: 1, .. }),
+        "{:?}",
+        last.op
+    );
+    assert!(
+        last.inferred
+            .flags
+            .iter()
+            .any(|f| f.to_string().contains("`softmax` over fc8's logits")),
+        "{:?}",
+        last.inferred.flags
+    );
 }
 
 /// `Softmax(dim=None)`: the dim torch takes from the input's rank (1 for a rank-2 input, 0 for
