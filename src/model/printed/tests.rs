@@ -500,6 +500,21 @@ fn a_block_that_is_not_a_chain_is_an_error_not_a_wrong_model() {
         e.contains("`shortcut` is named as a path beside its siblings"),
         "{e}"
     );
+    // Layers with no activation printed between them (M5 applies F.relu; C3D calls one shared
+    // `relu`): the first one's row.
+    let text = corpus("printed_audio_m5.txt").replace("M5(", "AudioNet(");
+    let m = read(&text, &options(&text)).unwrap();
+    let (id, e) = m.graph.first_error().unwrap();
+    assert_eq!(m.graph.node(id).name, "conv1");
+    assert!(
+        e.contains(
+            "prints its layers conv1, conv2, conv3, conv4, fc1 with no activation between them"
+        ),
+        "{e}"
+    );
+    // Two convolutions (a separable one) before the norm and activation: a chain.
+    let text = "Separable(\n  (depthwise): Conv2d(8, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1), groups=8)\n  (pointwise): Conv2d(8, 16, kernel_size=(1, 1), stride=(1, 1))\n  (bn): BatchNorm2d(16, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)\n  (relu): ReLU()\n)\n";
+    assert!(read_with(text, &[8, 6, 6]).graph.first_error().is_none());
     // A U-Net's `Down` starts with its `downsample`: a chain, nothing said.
     let text = "Down(\n  (downsample): MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)\n  (conv): Conv2d(8, 16, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))\n)\n";
     assert!(read_with(text, &[8, 6, 6]).graph.first_error().is_none());

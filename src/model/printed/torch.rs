@@ -21,9 +21,9 @@
 //! order is a flatten before a child whose linear layer declares exactly the values of the map it
 //! gets (torch's `torch.flatten(x, 1)` in forward), said on the flatten's row. Where the printed
 //! order is not the forward (a residual, a branch), the row where the shapes break carries the
-//! error, on its line; where children are rarely a chain (one named as a parallel path, a
-//! squeeze-excitation's pool and gate), a row's error says so even if the shapes chain
-//! (`not_chains`): nothing else is guessed.
+//! error, on its line; where children are rarely a chain (one named as a parallel path, layers
+//! with no activation printed between them, a squeeze-excitation's pool and gate), a row's error
+//! says so even if the shapes chain (`not_chains`): nothing else is guessed.
 //!
 //! Two printed leaves are not built as printed: torchvision's `StochasticDepth(p=.., mode=..)`,
 //! the identity in eval, stands in as `nn.Identity()`; a `Softmax(dim=None)` (or `LogSoftmax`)
@@ -1256,9 +1256,58 @@ fn last_leaf(m: &Module) -> &Module {
     }
 }
 
+/// torch.nn's activations, as printed.
+fn activation(class: &str) -> bool {
+    matches!(
+        class,
+        "ReLU"
+            | "ReLU6"
+            | "LeakyReLU"
+            | "PReLU"
+            | "RReLU"
+            | "ELU"
+            | "SELU"
+            | "CELU"
+            | "GELU"
+            | "SiLU"
+            | "Mish"
+            | "Tanh"
+            | "Sigmoid"
+            | "Hardswish"
+            | "Hardsigmoid"
+            | "Hardtanh"
+            | "Softplus"
+            | "Softsign"
+            | "LogSigmoid"
+            | "Tanhshrink"
+    )
+}
+
+/// The first run of three or more convolutions and linear layers among `children` with no
+/// activation printed between them (norms, pools, dropouts and the like may come between; a
+/// container or an activation ends a run): a network that deep without a nonlinearity is not
+/// one, so its forward applies activations the printout does not show.
+fn bare_run(children: &[Module]) -> Option<Vec<&Module>> {
+    let mut run: Vec<&Module> = Vec::new();
+    for c in children {
+        let weighted = matches!(c.body, Body::Leaf { .. })
+            && (c.class.contains("Conv") || c.class.ends_with("Linear"));
+        if weighted {
+            run.push(c);
+        } else if activation(&c.class) || matches!(c.body, Body::Container { .. }) {
+            if run.len() >= 3 {
+                return Some(run);
+            }
+            run.clear();
+        }
+    }
+    (run.len() >= 3).then_some(run)
+}
+
 /// Modules run in printed order whose children are rarely a chain, each as an error on a row
 /// (the node's index and the words) asking for the code: a child named as a parallel path (on
-/// its first row, or the module's last when it runs nothing), and a squeeze-excitation — a pool
+/// its first row, or the module's last when it runs nothing); three or more layers with no
+/// activation printed between them (on the first one's row); and a squeeze-excitation — a pool
 /// to 1 and a gate, so that the printed order returns a per-channel scale of the module's own
 /// input, which its forward would multiply the input by (on the gate's row). The shapes may
 /// chain all the same: without these, such a model would be read, ported and self-checked, and
@@ -1306,6 +1355,22 @@ fn not_chains(
                 ),
             ));
             break;
+        }
+        // Layers with no activation printed between them: the forward applies its own
+        // (`F.relu`, or one module called after several layers).
+        if let Some(run) = bare_run(children) {
+            let names: Vec<&str> = run.iter().map(|c| c.name.as_str()).collect();
+            let first = path_of(path, names[0]);
+            if let Some(at) = graph.nodes.iter().position(|n| under(n, &first)) {
+                out.push((
+                    at,
+                    format!(
+                        "{what} prints its layers {} with no activation between them: its forward applies its own (`F.relu`, or one activation module called after several of them), which the printed order does not; padlab does not know its forward: paste its code",
+                        names.join(", ")
+                    ),
+                ));
+                continue;
+            }
         }
         // A squeeze-excitation: a pool to 1 and a gate last.
         let gate = matches!(last_leaf(m).class.as_str(), "Sigmoid" | "Hardsigmoid");
@@ -1556,7 +1621,7 @@ fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
         let (subject, its) = modules(&ordered);
         let _ = write!(
             note,
-            " {subject} not a Sequential and not one padlab knows, so padlab ran {its} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks, or why the children are rarely a chain (a path named as a shortcut or branch, a squeeze-excitation)."
+            " {subject} not a Sequential and not one padlab knows, so padlab ran {its} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks, or why the children are rarely a chain (a path named as a shortcut or branch, layers with no activation between them, a squeeze-excitation)."
         );
     }
     if owners.get("").is_some_and(|o| o.how == How::Order) {
