@@ -98,6 +98,7 @@ PRINTOUTS = {
     "tv_regnet_y_400mf": "torchvision/tv_regnet_y_400mf.py",
     "tv_efficientnet_b0": "torchvision/tv_efficientnet_b0.py",
     "tv_efficientnet_v2_s": "torchvision/tv_efficientnet_v2_s.py",
+    "tv_convnext_tiny": "torchvision/tv_convnext_tiny.py",
     # module classes whose forward is not their printed order and whose shapes would chain in
     # it all the same: torchaudio's M5 (F.relu, a pool over time, a permute), pytorch/examples'
     # VAE (two heads on one input, noise, three outputs)

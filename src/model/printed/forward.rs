@@ -6,7 +6,7 @@
 //! to the printed order, said on its rows. Each forward is written here from the published
 //! architecture (torchvision's classification models: ResNet, DenseNet, MobileNetV2 and V3,
 //! AlexNet, VGG, SqueezeNet, GoogLeNet, Inception v3, ShuffleNetV2, MNASNet, RegNet,
-//! EfficientNet V1 and V2, with their blocks, read from torchvision 0.29's source; the CIFAR
+//! EfficientNet V1 and V2, ConvNeXt, with their blocks, read from torchvision 0.29's source; the CIFAR
 //! ResNet of kuangliu/pytorch-cifar; d2l's `Residual`; C3D; Kim's text CNN; the ModuleList
 //! U-Net; torchaudio's M5 and pytorch/examples' VAE) and its rows name it, so a porter whose class only shares the name knows to paste the
 //! code. A block whose residual torchvision decides from its configuration (stride 1 and as many
@@ -16,6 +16,7 @@ use super::torch::{Body, Module, split_args};
 
 /// A module's forward, as Python for the rebuilt code: a method body over `x` using its
 /// children as `self.<name>`.
+#[derive(Default)]
 pub struct Known {
     /// Whose forward it is, for the rows (`torchvision's BasicBlock`).
     pub what: String,
@@ -27,6 +28,12 @@ pub struct Known {
     pub lists: Vec<String>,
     /// Its parameters after `self` (`x`; `inputs`, a list, for a DenseNet layer; `x1, x2`).
     pub params: &'static str,
+    /// What the module holds that torch does not print (a bare `nn.Parameter`), built as a
+    /// layer computing the same: its name, constructor and what its rows say.
+    pub hidden: Vec<(String, String, String)>,
+    /// Printed leaves below it (paths from it) whose work the forward does itself, built as
+    /// `nn.Identity()` and never called (torchvision's `Permute()`, which prints no dims).
+    pub placeholders: Vec<String>,
 }
 
 /// A child's class by name, if the module has that child.
@@ -148,6 +155,7 @@ fn known(what: &str, rule: &str, body: &[&str]) -> Known {
         body: body.iter().map(|s| s.to_string()).collect(),
         lists: Vec::new(),
         params: "x",
+        ..Default::default()
     }
 }
 
@@ -434,6 +442,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: Vec::new(),
                 params: "x",
+                ..Default::default()
             })
         }
         "_DenseLayer"
@@ -644,6 +653,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: Vec::new(),
                 params: "x",
+                ..Default::default()
             })
         }
         // pytorch/examples' VAE: encode to (mu, logvar), sample, decode; three outputs.
@@ -683,6 +693,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: Vec::new(),
                 params: "x",
+                ..Default::default()
             })
         }
         // Kim's sentence CNN (Shawn1993/cnn-text-classification-pytorch): parallel convs over
@@ -728,6 +739,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: vec!["convs".into()],
                 params: "x",
+                ..Default::default()
             })
         }
         // The ModuleList U-Net (aladdinpersson's): `downs` each saved for a skip then pooled,
@@ -781,6 +793,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: vec!["ups".into(), "downs".into()],
                 params: "x",
+                ..Default::default()
             })
         }
         // torchvision's SqueezeNet: Fire concatenates its two expand branches.
@@ -923,6 +936,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: Vec::new(),
                 params: "x",
+                ..Default::default()
             })
         }
         // kuangliu/pytorch-cifar's pre-activation blocks: the shortcut (when printed) reads the
@@ -1356,8 +1370,8 @@ fn empty_sequential(children: &[Module], name: &str) -> bool {
 }
 
 /// torchvision's classification models and blocks past ResNet, DenseNet, MobileNetV2, VGG,
-/// SqueezeNet and GoogLeNet: MobileNetV3, ShuffleNetV2, Inception v3, MNASNet, RegNet and
-/// EfficientNet (V1 and V2), and the SqueezeExcitation several of them use.
+/// SqueezeNet and GoogLeNet: MobileNetV3, ShuffleNetV2, Inception v3, MNASNet, RegNet,
+/// EfficientNet (V1 and V2) and ConvNeXt, and the SqueezeExcitation several of them use.
 fn torchvision_more(m: &Module) -> Option<Known> {
     let Body::Container { children: c, .. } = &m.body else {
         return None;
@@ -1531,6 +1545,80 @@ fn torchvision_more(m: &Module) -> Option<Known> {
                 "return self.fc(x)",
             ],
         )),
+        // ConvNeXt's block: its `block` written out, since the two `Permute()` in it print no
+        // dims (channels last for the LayerNorm and Linears, then back); `layer_scale`, a
+        // parameter torch does not print, scales each channel.
+        "CNBlock"
+            if exactly(
+                c,
+                &[
+                    ("block", "Sequential"),
+                    ("stochastic_depth", "StochasticDepth"),
+                ],
+            ) =>
+        {
+            let block = c.iter().find(|m| m.name == "block")?;
+            let Body::Container { children: b, .. } = &block.body else {
+                return None;
+            };
+            const LAYERS: &[&str] = &[
+                "Conv2d",
+                "Permute",
+                "LayerNorm",
+                "Linear",
+                "GELU",
+                "Linear",
+                "Permute",
+            ];
+            let ok = b.len() == LAYERS.len()
+                && b.iter()
+                    .zip(LAYERS)
+                    .enumerate()
+                    .all(|(i, (m, class))| m.name == i.to_string() && m.class == *class);
+            let mut v = Vec::new();
+            convs(block, &mut v);
+            let dim = v.first()?.channels.1;
+            if !ok {
+                return None;
+            }
+            Some(Known {
+                what: "torchvision's ConvNeXt CNBlock".into(),
+                rule: "x + stochastic_depth(layer_scale * permute(block[5](block[4](block[3](block[2](permute(block[0](x))))))))".into(),
+                body: [
+                    "y = self.block[0](x)",
+                    "y = y.permute(0, 2, 3, 1)",
+                    "y = self.block[2](y)",
+                    "y = self.block[5](self.block[4](self.block[3](y)))",
+                    "y = y.permute(0, 3, 1, 2)",
+                    "y = self.layer_scale(y)",
+                    "y = self.stochastic_depth(y)",
+                    "y += x",
+                    "return y",
+                ]
+                .map(String::from)
+                .to_vec(),
+                lists: vec!["block".into()],
+                params: "x",
+                hidden: vec![(
+                    "layer_scale".into(),
+                    format!("nn.Conv2d({dim}, {dim}, 1, groups={dim}, bias=False)"),
+                    format!(
+                        "layer_scale: CNBlock multiplies each of the {dim} channels by a learned parameter of shape ({dim}, 1, 1), which torch does not print; built as the same product, a 1x1 depthwise convolution without bias (copy that parameter into its weight)"
+                    ),
+                )],
+                placeholders: vec!["block.1".into(), "block.6".into()],
+            })
+        }
+        // Its classifier holds the flatten.
+        "ConvNeXt" if named(c, &["features", "avgpool", "classifier"]) => Some(known(
+            "torchvision's ConvNeXt",
+            "classifier(avgpool(features(x)))",
+            &[
+                "x = self.features(x)",
+                "x = self.avgpool(x)",
+                "return self.classifier(x)",
+            ],
+        )),
         "Inception3" => {
             let aux = usize::from(class_of(c, "AuxLogits").is_some());
             let ok = c.len() == INCEPTION3.len() + aux
@@ -1552,6 +1640,7 @@ fn torchvision_more(m: &Module) -> Option<Known> {
                 body,
                 lists: Vec::new(),
                 params: "x",
+                ..Default::default()
             })
         }
         _ => None,
@@ -1633,6 +1722,7 @@ fn torchvision_block(m: &Module) -> Option<Known> {
         body: body.into_iter().map(str::to_string).collect(),
         lists: Vec::new(),
         params: "x",
+        ..Default::default()
     })
 }
 

@@ -134,6 +134,7 @@ fn every_printout_reads() {
         ("printed_tv_regnet_y_400mf.txt", None, 4_344_144),
         ("printed_tv_efficientnet_b0.txt", None, 5_288_548),
         ("printed_tv_efficientnet_v2_s.txt", None, 21_458_488),
+        ("printed_tv_convnext_tiny.txt", None, 28_589_128),
         ("printed_softmax_no_dim.txt", None, 18_378),
         ("printed_log_softmax_frames.txt", None, 26_252),
         ("printed_audio_m5.txt", None, 26_915),
@@ -318,6 +319,17 @@ fn torchvisions_other_blocks_join_as_torch_does() {
             "printed_tv_inception_v3.txt",
             &[("cat", 15), ("avg_pool2d", 9)],
         ),
+        // CNBlock: channels last and back around its LayerNorm and Linears (LayerNorm2d too),
+        // its layer_scale (torch's `mul`), its residual.
+        (
+            "printed_tv_convnext_tiny.txt",
+            &[
+                ("permute", 46),
+                ("LayerNorm", 23),
+                ("add", 18),
+                ("Identity", 18),
+            ],
+        ),
     ];
     for (file, kinds) in cases {
         let m = read_corpus(file);
@@ -366,6 +378,26 @@ fn torchvisions_other_blocks_join_as_torch_does() {
         "{:?}",
         pool.inferred.flags
     );
+    // ConvNeXt's layer_scale, a parameter torch does not print: the same product, said.
+    let m = read_corpus("printed_tv_convnext_tiny.txt");
+    let scales: Vec<&Node> = m
+        .graph
+        .nodes
+        .iter()
+        .filter(|n| n.name.ends_with(".layer_scale"))
+        .collect();
+    assert_eq!(scales.len(), 18);
+    assert!(scales.iter().all(|n| {
+        n.inferred
+            .flags
+            .iter()
+            .any(|f| f.to_string().contains("a learned parameter of shape"))
+    }));
+    // A LayerNorm2d printed otherwise (another repository's, no normalised shape): not taken
+    // for torchvision's.
+    let text = "Net(\n  (conv): Conv2d(3, 8, kernel_size=(1, 1), stride=(1, 1))\n  (norm): LayerNorm2d()\n)\n";
+    let e = read(text, &Options::default()).unwrap_err();
+    assert_eq!(e.line, 3, "{e}");
     // StochasticDepth stands in as the identity, said on its row.
     let m = read_corpus("printed_tv_efficientnet_b0.txt");
     let sd = m.graph.nodes.iter().find(|n| n.kind == "Identity").unwrap();

@@ -13,8 +13,8 @@
 //! code.
 //!
 //! torch does not print `forward`. A module whose class name and printed children are those of
-//! a forward padlab knows ([`super::forward`]: every CNN classifier of torchvision 0.29 but
-//! ConvNeXt, with their blocks; the common CIFAR, U-Net, C3D and text-CNN classes) gets that
+//! a forward padlab knows ([`super::forward`]: every CNN classifier of torchvision 0.29, with
+//! their blocks; the common CIFAR, U-Net, C3D and text-CNN classes) gets that
 //! forward; every row under it carries [`Flag::Assumed`] naming whose forward it is, so a
 //! porter whose class only shares the name pastes the code instead. Any other module runs its
 //! children in the printed order, said the same way on its rows; the one thing added to that
@@ -25,9 +25,12 @@
 //! with no activation printed between them, a squeeze-excitation's pool and gate), a row's error
 //! says so even if the shapes chain (`not_chains`): nothing else is guessed.
 //!
-//! Two printed leaves are not built as printed: torchvision's `StochasticDepth(p=.., mode=..)`,
-//! the identity in eval, stands in as `nn.Identity()`; a `Softmax(dim=None)` (or `LogSoftmax`)
-//! gets the dim torch takes from its input's rank, which a first trace tells. Each row says so.
+//! Some printed leaves are not built as printed: torchvision's `StochasticDepth(p=.., mode=..)`,
+//! the identity in eval, stands in as `nn.Identity()`; its `LayerNorm2d` is a class of its own
+//! (a LayerNorm over the channels, moved last and back); a `Softmax(dim=None)` (or
+//! `LogSoftmax`) gets the dim torch takes from its input's rank, which a first trace tells; a
+//! leaf whose work a known forward does itself is an `nn.Identity()` it never calls. Each row
+//! says so.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -529,6 +532,8 @@ struct Rebuilt {
     said: HashMap<String, String>,
     /// Softmax leaves printed with `dim=None`, by path.
     implicit: HashSet<String>,
+    /// Leaves a known forward does the work of, by path: built as `nn.Identity()`, not called.
+    placeholders: HashSet<String>,
 }
 
 /// What a trace of a printout decides for the next: what torch's forward does that the
@@ -564,16 +569,69 @@ fn stand_in(class: &str, args: &str) -> Option<(&'static str, &'static str)> {
     ))
 }
 
+/// torchvision's `LayerNorm2d` (ConvNeXt's): an `nn.LayerNorm` over the channels of an NCHW
+/// map, which its forward moves last and back. Printed like the LayerNorm it subclasses, it is
+/// rebuilt as a class of its own (its rows on its printed line) around that LayerNorm.
+fn layer_norm_2d(
+    out: &mut Rebuilt,
+    used: &mut HashSet<String>,
+    m: &Module,
+    args: &str,
+    path: &str,
+) -> Result<String, ReadError> {
+    let items = split_args(args);
+    // `(C,)`: one normalised axis, the channels.
+    let one_axis = items.first().is_some_and(|(k, v)| {
+        k.is_none() && v.starts_with('(') && v.ends_with(",)") && v.matches(',').count() == 1
+    });
+    if !one_axis {
+        return leaf_call(m, args);
+    }
+    let norm = constructor("LayerNorm", args, m.line)?;
+    let printed = printed_text(m);
+    let var = variable(path, used);
+    let class = variable(&format!("LayerNorm2d {path}"), used);
+    let lines = [
+        format!(
+            "class {class}(nn.Module):  # torchvision's LayerNorm2d: a LayerNorm over the channels"
+        ),
+        "    def __init__(self):".to_string(),
+        "        super().__init__()".to_string(),
+        format!("        self.norm = {norm}"),
+        "    def forward(self, x):".to_string(),
+        "        x = x.permute(0, 2, 3, 1)".to_string(),
+        "        x = self.norm(x)".to_string(),
+        "        return x.permute(0, 3, 1, 2)".to_string(),
+        format!("{var} = {class}()"),
+    ];
+    for l in lines {
+        out.line(l, m.line, &printed);
+    }
+    out.said.insert(
+        path.to_string(),
+        "torchvision's LayerNorm2d: a LayerNorm over the channels, moved last (permute) and back"
+            .to_string(),
+    );
+    Ok(var)
+}
+
 /// A leaf's constructor call as Python, where it depends on more than its printed text: a
 /// stand-in, or a softmax without `dim` (a placeholder of its shape until a trace has told its
 /// input's rank: where none can, its row is an error).
 fn leaf_expression(
     out: &mut Rebuilt,
+    used: &mut HashSet<String>,
     m: &Module,
     args: &str,
     path: &str,
     fixes: &Fixes,
 ) -> Result<String, ReadError> {
+    if out.placeholders.contains(path) {
+        return Ok("nn.Identity()".to_string());
+    }
+    if m.class == "LayerNorm2d" {
+        return layer_norm_2d(out, used, m, args, path);
+    }
     if let Some((expr, said)) = stand_in(&m.class, args) {
         out.said.insert(path.to_string(), said.to_string());
         return Ok(expr.to_string());
@@ -801,12 +859,16 @@ fn emit(
     } else {
         forward::of(m, cx.parent)
     };
+    if let Some(k) = &known {
+        out.placeholders
+            .extend(k.placeholders.iter().map(|p| path_of(path, p)));
+    }
     // Its containers first.
     let mut items: Vec<(String, usize, String, String)> = Vec::with_capacity(children.len());
     for c in children {
         let at = path_of(path, &c.name);
         let expr = match &c.body {
-            Body::Leaf { args } => leaf_expression(out, c, args, &at, cx.fixes)?,
+            Body::Leaf { args } => leaf_expression(out, used, c, args, &at, cx.fixes)?,
             // A layer whose extra_repr spans lines: its lines are its arguments.
             Body::Container { children, extra }
                 if children.is_empty() && !extra.is_empty() && known_layer(&c.class) =>
@@ -842,15 +904,19 @@ fn emit(
         && !items.is_empty()
         && children.iter().all(|c| plain_attribute(&c.name));
     if classed {
+        let mut hidden = Vec::new();
         let (how, body, params) = match known {
-            Some(k) => (
-                How::Known {
-                    what: k.what,
-                    rule: k.rule,
-                },
-                k.body,
-                k.params,
-            ),
+            Some(k) => {
+                hidden = k.hidden;
+                (
+                    How::Known {
+                        what: k.what,
+                        rule: k.rule,
+                    },
+                    k.body,
+                    k.params,
+                )
+            }
             None => {
                 let mut body = Vec::new();
                 for c in children {
@@ -888,6 +954,11 @@ fn emit(
         out.line("        super().__init__()".into(), m.line, &printed);
         for (name, line, expr, text) in items {
             out.line(format!("        self.{name} = {expr}"), line, &text);
+        }
+        for (name, expr, said) in hidden {
+            let statement = format!("self.{name} = {expr}");
+            out.line(format!("        {statement}"), m.line, &statement);
+            out.said.insert(path_of(path, &name), said);
         }
         out.line(
             format!("    def forward(self, {params}):"),
@@ -980,6 +1051,7 @@ fn rebuild(root: &Module, fixes: &Fixes) -> Result<Rebuilt, ReadError> {
         flattens: HashMap::new(),
         said: HashMap::new(),
         implicit: HashSet::new(),
+        placeholders: HashSet::new(),
     };
     let header = [
         format!(
@@ -1143,7 +1215,11 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
             node.source.text = printed.clone();
         }
         node.source.call_line = None;
-        if let Some(said) = rebuilt.said.get(&node.name) {
+        let said = rebuilt.said.get(&node.name).or_else(|| {
+            let (scope, _) = node.name.rsplit_once('.')?;
+            rebuilt.said.get(scope)
+        });
+        if let Some(said) = said {
             node.inferred.flags.push(Flag::Assumed(said.clone()));
         } else if rebuilt.implicit.contains(&node.name) && node.inferred.error.is_none() {
             node.inferred.error = Some(format!(
