@@ -859,7 +859,11 @@ fn emit(
     } else {
         forward::of(m, cx.parent)
     };
-    if let Some(k) = &known {
+    // Written as a class of its own (whose forward is the known one), or as a Sequential.
+    let classed = !forward::sequential(&m.class)
+        && !children.is_empty()
+        && children.iter().all(|c| plain_attribute(&c.name));
+    if let Some(k) = known.as_ref().filter(|_| classed) {
         out.placeholders
             .extend(k.placeholders.iter().map(|p| path_of(path, p)));
     }
@@ -900,9 +904,6 @@ fn emit(
         out.line("])".to_string(), m.line, &printed);
         return Ok(var);
     }
-    let classed = !forward::sequential(&m.class)
-        && !items.is_empty()
-        && children.iter().all(|c| plain_attribute(&c.name));
     if classed {
         let mut hidden = Vec::new();
         let (how, body, params) = match known {
