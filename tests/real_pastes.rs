@@ -362,3 +362,38 @@ fn a_dot_layer_and_a_helper_built_step_are_kept() {
     let e = read(cosine, &Options::default()).unwrap_err();
     assert!(e.message.contains("normalize=True"), "{e}");
 }
+
+/// A paste with a generator on `(None, None, 3)` and a discriminator on a fully stated
+/// `(96, 96, 3)` (SRGAN scripts), read at `--input 24x24x3` for the generator: the
+/// discriminator's own input stands (Keras names the generator's layers after both were
+/// built); a conflict is an error only for the model traced.
+#[test]
+fn a_stated_input_of_another_model_is_not_overridden() {
+    let src = "import keras\nfrom keras import layers\ndef gen():\n    i = keras.Input((None, None, 3))\n    return keras.Model(i, layers.Conv2D(8, 3, padding='same')(i))\nhr = keras.Input((96, 96, 3))\nd = keras.Model(hr, layers.Conv2D(4, 3)(hr))\ng = gen()\n";
+    let m = read(
+        src,
+        &Options {
+            input: Some(vec![24, 24, 3]),
+            model: Some("g".into()),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        rows(&m),
+        vec![("Conv2D".to_string(), Some(vec![24, 24, 8]))]
+    );
+    assert_eq!(m.graph.nodes.last().unwrap().name, "conv2d_1");
+    let e = read(
+        src,
+        &Options {
+            input: Some(vec![24, 24, 3]),
+            model: Some("d".into()),
+        },
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("the code states the input shape (96, 96, 3)"),
+        "{e}"
+    );
+}

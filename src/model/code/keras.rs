@@ -324,7 +324,14 @@ fn input(it: &mut Interp, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
         Some((_, v)) => Rc::from(v.to_string().as_str()),
         None => Rc::from(auto_name(it, "InputLayer").as_str()),
     };
-    let sample = fill_declared(it, &shape, line)?;
+    // A fully stated input is the code's own (a paste with a generator's and a
+    // discriminator's inputs): the given size fills open ones, and a conflict is an error only
+    // for the model that is traced.
+    let sample = if !shape.is_empty() && shape.iter().all(Option::is_some) {
+        Some(shape.iter().flatten().copied().collect())
+    } else {
+        fill_declared(it, &shape, line)?
+    };
     let full = sample.map(|s| {
         let mut v = vec![BATCH];
         v.extend(s);
