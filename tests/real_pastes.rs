@@ -397,3 +397,22 @@ fn a_stated_input_of_another_model_is_not_overridden() {
         "{e}"
     );
 }
+
+/// A Keras Model subclass built functionally (keras-io's EDSR: `class EDSRModel(keras.Model)`
+/// with a custom train_step, `EDSRModel(inputs, outputs)`) is that functional model: its layers
+/// are Keras's top-level ones (`conv2d`, not `functional/conv2d`), and no `functional` name is
+/// used up.
+#[test]
+fn a_functional_models_subclass_is_that_model() {
+    let src = "import keras\nfrom keras import layers\nclass M(keras.Model):\n    def train_step(self, data):\n        return {}\ndef make():\n    i = layers.Input(shape=(None, None, 3))\n    return M(i, layers.Conv2D(4, 3, padding='same')(i))\nfirst = make()\nmodel = make()\n";
+    let m = read(
+        src,
+        &Options {
+            input: Some(vec![8, 8, 3]),
+            model: Some("model".into()),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, vec!["input_layer_1", "conv2d_1"]);
+}
