@@ -416,3 +416,11 @@ fn a_functional_models_subclass_is_that_model() {
     let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(names, vec!["input_layer_1", "conv2d_1"]);
 }
+
+/// Keras's fuzz factor as code asks for it (the siamese example's
+/// `ops.maximum(sum_square, keras.backend.epsilon())`): a number.
+#[test]
+fn keras_epsilon_is_a_number() {
+    let src = "import keras\nfrom keras import ops, layers\ndef dist(v):\n    s = ops.sum(ops.square(v[0] - v[1]), axis=1, keepdims=True)\n    return ops.sqrt(ops.maximum(s, keras.backend.epsilon() + keras.config.epsilon()))\na = keras.Input((10,)); b = keras.Input((10,))\nmodel = keras.Model([a, b], layers.Lambda(dist)([a, b]))\n";
+    assert_eq!(rows(&model(src, &[10])).last().unwrap().1, Some(vec![1]));
+}

@@ -193,6 +193,7 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
         || path.starts_with("tf.nn.")
         || path.starts_with("keras.ops.")
         || path.starts_with("keras.backend.")
+        || matches!(path, "keras.config.epsilon" | "keras.config.floatx")
         || path.starts_with("tf.")
         || path.starts_with("keras.random.")
     {
@@ -1585,6 +1586,9 @@ fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -
             "int_shape" | "shape" => Value::Unknown,
             "set_seed" | "clear_session" | "set_image_data_format" | "set_floatx" => Value::None,
             "image_data_format" => Value::str("channels_last"),
+            // Keras's fuzz factor (`keras.backend.epsilon()`, `keras.config.epsilon()`).
+            "epsilon" => Value::Float(crate::model::op::KERAS_EPSILON),
+            "floatx" => Value::str("float32"),
             "function" => pos.into_iter().next().unwrap_or(Value::None),
             "random_normal_initializer"
             | "random_uniform_initializer"
