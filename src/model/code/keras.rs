@@ -1687,30 +1687,26 @@ fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -
         "stack" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(0);
-            let out = it.record(
+            return super::ops::several(
+                it,
                 Op::Stack { axis },
                 "stack",
                 &xs,
                 Framework::Keras,
                 site,
-                None,
-                Some("stack"),
-            )?;
-            return Ok(outputs_value(out));
+            );
         }
         "concatenate" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(if path.starts_with("tf.") { 0 } else { -1 });
-            let out = it.record(
+            return super::ops::several(
+                it,
                 Op::Concat { axis },
                 "concatenate",
                 &xs,
                 Framework::Keras,
                 site,
-                None,
-                Some("concatenate"),
-            )?;
-            return Ok(outputs_value(out));
+            );
         }
         "reshape" => {
             let t = x()?;
