@@ -342,3 +342,85 @@ fn tf_depth_to_space_in_a_lambda_is_read() {
         Some(padlab::model::op::Op::DepthToSpace(3))
     ));
 }
+
+/// PointNet's T-Net: `layers.Dot(axes=(2, 1))` is the batched matrix product (Keras: [64, 3]),
+/// and a step of the functional model made by a helper that also builds a regulariser (a
+/// constant `tf.eye`) stays in the check script's copy of the paste.
+#[test]
+fn a_dot_layer_and_a_helper_built_step_are_kept() {
+    let src = "# padlab-input: 64x3\nimport numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\nfrom tensorflow.keras import layers\nclass Reg(keras.regularizers.Regularizer):\n    def __init__(self, n):\n        self.eye = tf.eye(n)\n    def __call__(self, x):\n        return tf.reduce_sum(tf.square(x))\ndef tnet(inputs, n):\n    reg = Reg(n)\n    x = layers.GlobalMaxPooling1D()(inputs)\n    x = layers.Dense(n * n, activity_regularizer=reg)(x)\n    t = layers.Reshape((n, n))(x)\n    return layers.Dot(axes=(2, 1))([inputs, t])\ninputs = keras.Input(shape=(64, 3))\nx = tnet(inputs, 3)\nmodel = keras.Model(inputs, x)\n";
+    let m = model(src, &[64, 3]);
+    assert_eq!(rows(&m).last().unwrap().1, Some(vec![64, 3]));
+    let ported = port_paste(
+        src.to_string(),
+        Framework::Torch,
+        PortOptions { check: true },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_contains!(ported.script.unwrap_or_default(), "\nx = tnet(inputs, 3)");
+    let cosine = "import keras\nfrom keras import layers\na = keras.Input((8,)); b = keras.Input((8,))\nmodel = keras.Model([a, b], layers.Dot(axes=1, normalize=True)([a, b]))\n";
+    let e = read(cosine, &Options::default()).unwrap_err();
+    assert!(e.message.contains("normalize=True"), "{e}");
+}
+
+/// A paste with a generator on `(None, None, 3)` and a discriminator on a fully stated
+/// `(96, 96, 3)` (SRGAN scripts), read at `--input 24x24x3` for the generator: the
+/// discriminator's own input stands (Keras names the generator's layers after both were
+/// built); a conflict is an error only for the model traced.
+#[test]
+fn a_stated_input_of_another_model_is_not_overridden() {
+    let src = "import keras\nfrom keras import layers\ndef gen():\n    i = keras.Input((None, None, 3))\n    return keras.Model(i, layers.Conv2D(8, 3, padding='same')(i))\nhr = keras.Input((96, 96, 3))\nd = keras.Model(hr, layers.Conv2D(4, 3)(hr))\ng = gen()\n";
+    let m = read(
+        src,
+        &Options {
+            input: Some(vec![24, 24, 3]),
+            model: Some("g".into()),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        rows(&m),
+        vec![("Conv2D".to_string(), Some(vec![24, 24, 8]))]
+    );
+    assert_eq!(m.graph.nodes.last().unwrap().name, "conv2d_1");
+    let e = read(
+        src,
+        &Options {
+            input: Some(vec![24, 24, 3]),
+            model: Some("d".into()),
+        },
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("the code states the input shape (96, 96, 3)"),
+        "{e}"
+    );
+}
+
+/// A Keras Model subclass built functionally (keras-io's EDSR: `class EDSRModel(keras.Model)`
+/// with a custom train_step, `EDSRModel(inputs, outputs)`) is that functional model: its layers
+/// are Keras's top-level ones (`conv2d`, not `functional/conv2d`), and no `functional` name is
+/// used up.
+#[test]
+fn a_functional_models_subclass_is_that_model() {
+    let src = "import keras\nfrom keras import layers\nclass M(keras.Model):\n    def train_step(self, data):\n        return {}\ndef make():\n    i = layers.Input(shape=(None, None, 3))\n    return M(i, layers.Conv2D(4, 3, padding='same')(i))\nfirst = make()\nmodel = make()\n";
+    let m = read(
+        src,
+        &Options {
+            input: Some(vec![8, 8, 3]),
+            model: Some("model".into()),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = m.graph.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, vec!["input_layer_1", "conv2d_1"]);
+}
+
+/// Keras's fuzz factor as code asks for it (the siamese example's
+/// `ops.maximum(sum_square, keras.backend.epsilon())`): a number.
+#[test]
+fn keras_epsilon_is_a_number() {
+    let src = "import keras\nfrom keras import ops, layers\ndef dist(v):\n    s = ops.sum(ops.square(v[0] - v[1]), axis=1, keepdims=True)\n    return ops.sqrt(ops.maximum(s, keras.backend.epsilon() + keras.config.epsilon()))\na = keras.Input((10,)); b = keras.Input((10,))\nmodel = keras.Model([a, b], layers.Lambda(dist)([a, b]))\n";
+    assert_eq!(rows(&model(src, &[10])).last().unwrap().1, Some(vec![1]));
+}

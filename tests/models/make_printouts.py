@@ -12,6 +12,14 @@ names, built by tests/models/truth_torch.py's loader. Run with the frameworks' P
 
     python tests/models/make_printouts.py          # write every printout
     python tests/models/make_printouts.py --check  # fail if a printout differs from torch's
+
+The printouts of torchvision's own models (`printed_tv_*.txt`, from tests/models/torchvision/)
+need torchvision, which is not in the project's requirements (tests/fixtures/requirements.txt):
+install it into the same Python first, `python -m pip install torchvision==0.29.2` (the
+version that goes with torch 2.15). Without it those printouts are skipped, said on the way.
+tests/models/verify.py needs it too, to run them (their models are torchvision's builders).
+Two printouts come from pastes padlab refuses as code (tests/models/refused/: `nn.Softmax()`
+without `dim`), whose printouts it reads.
 """
 
 import argparse
@@ -79,7 +87,35 @@ PRINTOUTS = {
     "cifar_resnet50": "torch_cifar_resnet50.py",
     "vgg16_bn": "torch_vgg16_bn.py",
     "mobilenet_v2_normact": "torch_mobilenet_v2_normact.py",
+    # torchvision's other classification models, printed from its own builders: blocks whose
+    # children are not a chain (a squeeze-excitation scaling its input, residuals decided by
+    # the printed sizes, a chunk and a channel shuffle, parallel Inception branches) and
+    # StochasticDepth (the identity in eval)
+    "tv_mobilenet_v3_small": "torchvision/tv_mobilenet_v3_small.py",
+    "tv_shufflenet_v2_x0_5": "torchvision/tv_shufflenet_v2_x0_5.py",
+    "tv_inception_v3": "torchvision/tv_inception_v3.py",
+    "tv_mnasnet0_5": "torchvision/tv_mnasnet0_5.py",
+    "tv_regnet_y_400mf": "torchvision/tv_regnet_y_400mf.py",
+    "tv_efficientnet_b0": "torchvision/tv_efficientnet_b0.py",
+    "tv_efficientnet_v2_s": "torchvision/tv_efficientnet_v2_s.py",
+    "tv_convnext_tiny": "torchvision/tv_convnext_tiny.py",
+    # module classes whose forward is not their printed order and whose shapes would chain in
+    # it all the same: torchaudio's M5 (F.relu, a pool over time, a permute), pytorch/examples'
+    # VAE (two heads on one input, noise, three outputs)
+    "audio_m5": "torch_audio_m5.py",
+    "examples_vae": "torch_examples_vae.py",
+    # `Softmax(dim=None)`: the axis torch picks from the input's rank (1 here, 0 for rank 3)
+    "softmax_no_dim": "refused/torch_softmax_no_dim.py",
+    "log_softmax_frames": "refused/torch_log_softmax_frames.py",
 }
+
+
+def has_torchvision():
+    try:
+        import torchvision  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def printout(model_file):
@@ -100,8 +136,12 @@ def main():
     args = parser.parse_args()
     os.environ.setdefault("TORCH_HOME", os.path.join(tempfile.gettempdir(), "padlab-torch-home"))
     differ = []
+    torchvision = has_torchvision()
     for name, model_file in PRINTOUTS.items():
         out = os.path.join(HERE, f"printed_{name}.txt")
+        if model_file.startswith("torchvision/") and not torchvision:
+            print(f"printed_{name}.txt: skipped, torchvision is not installed (see the docstring)")
+            continue
         text = printout(model_file)
         if args.check:
             old = open(out).read() if os.path.exists(out) else None

@@ -2210,7 +2210,10 @@ pub fn framework_init(
                     .map(|(_, v)| v.clone())
                     .or_else(|| pos.get(1).cloned())
                     .unwrap_or(Value::None);
-                let model = super::keras::functional(it, inputs, outputs, None, site)?;
+                // Keras names the model after its class (`EDSRModel` is `edsr_model`): the
+                // functional model it is has that name, and no `functional` of its own.
+                let name = inst.name.borrow().clone();
+                let model = super::keras::functional(it, inputs, outputs, name, site)?;
                 if let Value::Layer(l) = model {
                     *inst.base_layer.borrow_mut() = Some(l);
                 }
@@ -2229,9 +2232,15 @@ pub fn framework_call(
     site: &Site,
 ) -> Ev<Value> {
     if let Some(base) = inst.base_layer.borrow().clone() {
-        it.call_stack.push(Value::Instance(inst.clone()));
+        // A functional model's subclass is that model (its layers are under its name once).
+        let own = !matches!(base.kind, super::value::LayerKind::Functional { .. });
+        if own {
+            it.call_stack.push(Value::Instance(inst.clone()));
+        }
         let r = super::layers::call_layer(it, &base, Args { pos, kw }, site);
-        it.call_stack.pop();
+        if own {
+            it.call_stack.pop();
+        }
         return r;
     }
     match inst.class.framework {

@@ -457,13 +457,15 @@ impl Interp {
             };
             if self.effect && failed.is_none() {
                 // A model built by a function that also compiles (or saves, or summarises) it
-                // is kept: the check script builds the source from it.
+                // is kept, and so is a step of a functional model (`x = tnet(inputs, 3)`, whose
+                // helper makes a constant on the way): the check script builds the source from
+                // them.
                 let mut names = Vec::new();
                 bound_names(s, &mut names);
                 if names.iter().any(|n| {
                     matches!(
                         self.globals.get(n.as_str()),
-                        Some(Value::Layer(_) | Value::Instance(_))
+                        Some(Value::Layer(_) | Value::Instance(_) | Value::Tensor(_))
                     )
                 }) {
                     self.effect = false;
@@ -2353,28 +2355,32 @@ pub fn mutated_names(s: &Stmt, out: &mut Vec<String>) {
         }
         StmtKind::AugAssign { target: t, .. } => target(t, out),
         StmtKind::AnnAssign { target: t, .. } => target(t, out),
+        _ => {}
+    }
+    inner(s).for_each(|s| mutated_names(s, out));
+}
+
+/// The statements of a compound statement's blocks (`for`, `if`, `while`, `try`, `with`), at
+/// its own level: a function's or a class's body is not run where it is written.
+fn inner(s: &Stmt) -> impl Iterator<Item = &Stmt> {
+    let empty: &[Stmt] = &[];
+    let (blocks, handlers): ([&[Stmt]; 3], &[_]) = match &s.kind {
         StmtKind::For { body, orelse, .. }
         | StmtKind::If { body, orelse, .. }
-        | StmtKind::While { body, orelse, .. } => {
-            body.iter()
-                .chain(orelse)
-                .for_each(|s| mutated_names(s, out));
-        }
+        | StmtKind::While { body, orelse, .. } => ([body, orelse, empty], &[]),
         StmtKind::Try {
             body,
             handlers,
             orelse,
             finalbody,
-        } => {
-            body.iter()
-                .chain(orelse)
-                .chain(finalbody)
-                .chain(handlers.iter().flat_map(|h| h.body.iter()))
-                .for_each(|s| mutated_names(s, out));
-        }
-        StmtKind::With { body, .. } => body.iter().for_each(|s| mutated_names(s, out)),
-        _ => {}
-    }
+        } => ([body, orelse, finalbody], handlers.as_slice()),
+        StmtKind::With { body, .. } => ([body, empty, empty], &[]),
+        _ => ([empty, empty, empty], &[]),
+    };
+    blocks
+        .into_iter()
+        .flatten()
+        .chain(handlers.iter().flat_map(|h| h.body.iter()))
 }
 
 /// The names a statement binds at its own level (for poisoning a failed one).
@@ -2394,36 +2400,12 @@ pub fn bound_names(s: &Stmt, out: &mut Vec<String>) {
         StmtKind::AugAssign { target: t, .. } | StmtKind::AnnAssign { target: t, .. } => {
             target(t, out)
         }
-        StmtKind::For {
-            target: t,
-            body,
-            orelse,
-            ..
-        } => {
-            target(t, out);
-            body.iter().chain(orelse).for_each(|s| bound_names(s, out));
-        }
-        StmtKind::If { body, orelse, .. } | StmtKind::While { body, orelse, .. } => {
-            body.iter().chain(orelse).for_each(|s| bound_names(s, out));
-        }
-        StmtKind::Try {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-        } => {
-            body.iter()
-                .chain(orelse)
-                .chain(finalbody)
-                .chain(handlers.iter().flat_map(|h| h.body.iter()))
-                .for_each(|s| bound_names(s, out));
-        }
-        StmtKind::With { items, body } => {
+        StmtKind::For { target: t, .. } => target(t, out),
+        StmtKind::With { items, .. } => {
             items
                 .iter()
                 .filter_map(|(_, t)| t.as_ref())
                 .for_each(|t| target(t, out));
-            body.iter().for_each(|s| bound_names(s, out));
         }
         StmtKind::FunctionDef(d) => out.push(d.name.clone()),
         StmtKind::ClassDef(c) => out.push(c.name.clone()),
@@ -2439,6 +2421,7 @@ pub fn bound_names(s: &Stmt, out: &mut Vec<String>) {
         }
         _ => {}
     }
+    inner(s).for_each(|s| bound_names(s, out));
 }
 
 /// Binds call arguments to a function's parameters, as Python does.

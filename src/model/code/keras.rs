@@ -193,6 +193,7 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
         || path.starts_with("tf.nn.")
         || path.starts_with("keras.ops.")
         || path.starts_with("keras.backend.")
+        || matches!(path, "keras.config.epsilon" | "keras.config.floatx")
         || path.starts_with("tf.")
         || path.starts_with("keras.random.")
     {
@@ -328,7 +329,14 @@ fn input(it: &mut Interp, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
         Some((_, v)) => Rc::from(v.to_string().as_str()),
         None => Rc::from(auto_name(it, "InputLayer").as_str()),
     };
-    let sample = fill_declared(it, &shape, line)?;
+    // A fully stated input is the code's own (a paste with a generator's and a
+    // discriminator's inputs): the given size fills open ones, and a conflict is an error only
+    // for the model that is traced.
+    let sample = if !shape.is_empty() && shape.iter().all(Option::is_some) {
+        Some(shape.iter().flatten().copied().collect())
+    } else {
+        fill_declared(it, &shape, line)?
+    };
     let full = sample.map(|s| {
         let mut v = vec![BATCH];
         v.extend(s);
@@ -973,6 +981,7 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ("cropping", Some(_)) => &["cropping", "data_format"],
         ("add" | "subtract" | "multiply" | "maximum" | "minimum" | "average", None) => &[],
         ("concatenate", None) => &["axis"],
+        ("dot", None) => &["axes", "normalize"],
         ("embedding", None) => &[
             "input_dim",
             "output_dim",
@@ -1310,6 +1319,33 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ("concatenate", None) => merge(Op::Concat {
             axis: b.int("axis")?.unwrap_or(-1),
         }),
+        // A batched matrix product: the first input's last axis against the second's middle
+        // one (PointNet's transform, attention scores), as Dot(axes=(2, 1)) on 3-D inputs.
+        ("dot", None) => {
+            let axes: Vec<i64> = match b.get("axes") {
+                Some(v @ (Value::Tuple(_) | Value::List(_))) => it
+                    .iterate(v, line)?
+                    .iter()
+                    .map(|a| as_int(a, line))
+                    .collect::<Ev<_>>()?,
+                Some(v) => vec![as_int(v, line)?; 2],
+                None => return Err(raise(line, "TypeError", "Dot() missing axes")),
+            };
+            if axes != [2, 1] || b.boolean("normalize")?.unwrap_or(false) {
+                return Err(b_untranslated(
+                    &b,
+                    format!(
+                        "axes={axes:?}{} (padlab reads Dot(axes=(2, 1)), a batched matrix product)",
+                        if b.boolean("normalize")?.unwrap_or(false) {
+                            ", normalize=True"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+            merge(Op::MatMul)
+        }
         ("embedding", None) => LayerKind::Op(Op::Embedding {
             vocab: b.required_int("input_dim")?,
             dim: b.required_int("output_dim")?,
@@ -1367,23 +1403,22 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
                     }
                 }
             }
-            // Statistics `adapt` computes from data: the output has the input's shape (over
-            // any `axis`, -1 by default), the values are not in the code.
+            // Statistics `adapt` computes from data: not in the code, but weights of the
+            // layer (Keras keeps them, as a saved file does), which a port copies like any
+            // other weight; the reading says so.
             _ => {
-                if let Some(axis) = b.get("axis")
-                    && !matches!(axis, Value::None)
-                {
-                    let axes = match axis {
-                        Value::Tuple(_) | Value::List(_) => it.iterate(axis, line)?,
-                        v => vec![v.clone()],
-                    };
-                    for a in &axes {
-                        as_int(a, line)?;
-                    }
-                }
-                LayerKind::Op(Op::Opaque {
-                    what: "Normalization whose mean and variance adapt() computes from data".into(),
-                })
+                let axes = match b.get("axis") {
+                    Some(Value::None) => Vec::new(),
+                    axis => axes(it, axis, line)?,
+                };
+                it.assumed.push(format!(
+                    "line {line}: Normalization whose mean and variance adapt() computes from data: they are its weights, which a port takes from the adapted source model (the self-check copies them)"
+                ));
+                LayerKind::Op(Op::Standardize(Standardize {
+                    axes,
+                    stats: Stats::Weights,
+                    invert: false,
+                }))
             }
         },
         ("resizing", None) => {
@@ -1555,6 +1590,9 @@ fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -
             "int_shape" | "shape" => Value::Unknown,
             "set_seed" | "clear_session" | "set_image_data_format" | "set_floatx" => Value::None,
             "image_data_format" => Value::str("channels_last"),
+            // Keras's fuzz factor (`keras.backend.epsilon()`, `keras.config.epsilon()`).
+            "epsilon" => Value::Float(crate::model::op::KERAS_EPSILON),
+            "floatx" => Value::str("float32"),
             "function" => pos.into_iter().next().unwrap_or(Value::None),
             "random_normal_initializer"
             | "random_uniform_initializer"
@@ -1653,30 +1691,26 @@ fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -
         "stack" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(0);
-            let out = it.record(
+            return super::ops::several(
+                it,
                 Op::Stack { axis },
                 "stack",
                 &xs,
                 Framework::Keras,
                 site,
-                None,
-                Some("stack"),
-            )?;
-            return Ok(outputs_value(out));
+            );
         }
         "concatenate" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(if path.starts_with("tf.") { 0 } else { -1 });
-            let out = it.record(
+            return super::ops::several(
+                it,
                 Op::Concat { axis },
                 "concatenate",
                 &xs,
                 Framework::Keras,
                 site,
-                None,
-                Some("concatenate"),
-            )?;
-            return Ok(outputs_value(out));
+            );
         }
         "reshape" => {
             let t = x()?;

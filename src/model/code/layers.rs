@@ -179,6 +179,7 @@ pub const KERAS_LAYERS: &[&str] = &[
     "Maximum",
     "Minimum",
     "Concatenate",
+    "Dot",
     "Embedding",
     "InputLayer",
     "Rescaling",

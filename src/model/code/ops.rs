@@ -262,6 +262,20 @@ pub fn weight_method(
     })
 }
 
+/// An operation of several tensors (`torch.cat`, `torch.stack`, `ops.concatenate`) as one
+/// node named `name`.
+pub fn several(
+    it: &mut Interp,
+    op: Op,
+    name: &str,
+    xs: &[Rc<Tensor>],
+    framework: Framework,
+    site: &Site,
+) -> Ev<Value> {
+    let out = it.record(op, name, xs, framework, site, None, Some(name))?;
+    Ok(outputs_value(out))
+}
+
 /// An element-wise op of two values, at least one a tensor.
 pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site) -> Ev<Value> {
     let line = site.line;

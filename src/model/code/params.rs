@@ -120,7 +120,13 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
             ..
         } => elements(shape)?,
         Op::Learned { .. } => 0,
-        // Weights padlab does not know the layout of (a Normalization's statistics).
+        // Keras's adapted Normalization: its mean, variance and count are (non-trainable)
+        // weights; given statistics are constants.
+        Op::Standardize(st) if st.stats == crate::model::op::Stats::Weights => {
+            let shape = crate::model::shape::stats_shape(st, input?).ok()?;
+            elements(&shape)?.checked_mul(2)?.checked_add(1)?
+        }
+        // Weights padlab does not know the layout of.
         Op::Opaque { .. } => return None,
         _ => 0,
     })

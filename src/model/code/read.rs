@@ -979,6 +979,13 @@ type TraceInput = (Option<Vec<i64>>, String);
 /// The input shapes to trace `model` with (full shapes, batch first; `None` when unknown).
 fn input_shapes(it: &mut Interp, model: &Value) -> Result<(Framework, Vec<TraceInput>), ReadError> {
     let line = 0;
+    // A functional model's subclass takes that model's inputs.
+    if let Value::Instance(i) = model
+        && let Some(base) = i.base_layer.borrow().clone()
+        && matches!(base.kind, LayerKind::Functional { .. })
+    {
+        return input_shapes(it, &Value::Layer(base));
+    }
     let full = |s: Option<Vec<i64>>| s.map(|s| std::iter::once(BATCH).chain(s).collect::<Vec<_>>());
     match model {
         Value::Layer(l) if l.framework == Framework::Keras => match &l.kind {

@@ -201,16 +201,7 @@ fn torch_function(
                 .map(|v| as_int(&v, line))
                 .transpose()?
                 .unwrap_or(0);
-            let out = it.record(
-                Op::Concat { axis },
-                "cat",
-                &xs,
-                Framework::Torch,
-                site,
-                None,
-                Some("cat"),
-            )?;
-            outputs_value(out)
+            super::ops::several(it, Op::Concat { axis }, "cat", &xs, Framework::Torch, site)?
         }
         "stack" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
@@ -218,16 +209,7 @@ fn torch_function(
                 .map(|v| as_int(&v, line))
                 .transpose()?
                 .unwrap_or(0);
-            let out = it.record(
-                Op::Stack { axis },
-                "stack",
-                &xs,
-                Framework::Torch,
-                site,
-                None,
-                Some("stack"),
-            )?;
-            outputs_value(out)
+            super::ops::several(it, Op::Stack { axis }, "stack", &xs, Framework::Torch, site)?
         }
         "flatten" => {
             let t = tensor_of(pos.first().unwrap_or(&Value::None), line)?;

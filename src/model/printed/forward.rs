@@ -4,14 +4,19 @@
 //! A forward is used only when the printout's class name *and* its children (their names and
 //! classes, as that forward uses them) are the ones it was written for; anything else falls back
 //! to the printed order, said on its rows. Each forward is written here from the published
-//! architecture (torchvision's ResNet, DenseNet, MobileNetV2, AlexNet and VGG; the CIFAR ResNet
-//! of kuangliu/pytorch-cifar; d2l's `Residual`; C3D; Kim's text CNN; the ModuleList U-Net) and
-//! its rows name it, so a porter whose class only shares the name knows to paste the code.
+//! architecture (torchvision's classification models: ResNet, DenseNet, MobileNetV2 and V3,
+//! AlexNet, VGG, SqueezeNet, GoogLeNet, Inception v3, ShuffleNetV2, MNASNet, RegNet,
+//! EfficientNet V1 and V2, ConvNeXt, with their blocks, read from torchvision 0.29's source; the CIFAR
+//! ResNet of kuangliu/pytorch-cifar; d2l's `Residual`; C3D; Kim's text CNN; the ModuleList
+//! U-Net; torchaudio's M5 and pytorch/examples' VAE) and its rows name it, so a porter whose class only shares the name knows to paste the
+//! code. A block whose residual torchvision decides from its configuration (stride 1 and as many
+//! channels out as in) decides it here from the printed convolutions, said on its rows.
 
 use super::torch::{Body, Module, split_args};
 
 /// A module's forward, as Python for the rebuilt code: a method body over `x` using its
 /// children as `self.<name>`.
+#[derive(Default)]
 pub struct Known {
     /// Whose forward it is, for the rows (`torchvision's BasicBlock`).
     pub what: String,
@@ -23,6 +28,12 @@ pub struct Known {
     pub lists: Vec<String>,
     /// Its parameters after `self` (`x`; `inputs`, a list, for a DenseNet layer; `x1, x2`).
     pub params: &'static str,
+    /// What the module holds that torch does not print (a bare `nn.Parameter`), built as a
+    /// layer computing the same: its name, constructor and what its rows say.
+    pub hidden: Vec<(String, String, String)>,
+    /// Printed leaves below it (paths from it) whose work the forward does itself, built as
+    /// `nn.Identity()` and never called (torchvision's `Permute()`, which prints no dims).
+    pub placeholders: Vec<String>,
 }
 
 /// A child's class by name, if the module has that child.
@@ -54,11 +65,22 @@ pub fn sequential(class: &str) -> bool {
             | "Conv2dNormActivation"
             | "Conv3dNormActivation"
             | "_Transition"
+            // RegNet's stem, stages and bottleneck transform.
+            | "SimpleStemIN"
+            | "AnyStage"
+            | "BottleneckTransform"
     )
 }
 
+/// A printed Conv2d: its channels in and out, and whether it strides or dilates.
+struct ConvLeaf {
+    channels: (i64, i64),
+    strided: bool,
+    dilated: bool,
+}
+
 /// The Conv2d leaves under `m`, in printed order.
-fn convs(m: &Module, out: &mut Vec<(i64, i64, bool)>) {
+fn convs(m: &Module, out: &mut Vec<ConvLeaf>) {
     match &m.body {
         Body::Leaf { args } if m.class == "Conv2d" => {
             let items = split_args(args);
@@ -69,13 +91,20 @@ fn convs(m: &Module, out: &mut Vec<(i64, i64, bool)>) {
                     .or_else(|| items.get(i).filter(|(k, _)| k.is_none()))
                     .and_then(|(_, v)| v.trim().parse::<i64>().ok())
             };
-            let stride = items
-                .iter()
-                .find(|(k, _)| *k == Some("stride"))
-                .map(|(_, v)| v.chars().filter(|c| !c.is_whitespace()).collect::<String>());
-            let strided = stride.is_some_and(|s| s != "(1,1)" && s != "1");
+            // A keyword's value without spaces, `1` when it is not printed.
+            let not_one = |key: &str| {
+                items
+                    .iter()
+                    .find(|(k, _)| *k == Some(key))
+                    .map(|(_, v)| v.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+                    .is_some_and(|s| s != "(1,1)" && s != "1")
+            };
             if let (Some(i), Some(o)) = (int(0, "in_channels"), int(1, "out_channels")) {
-                out.push((i, o, strided));
+                out.push(ConvLeaf {
+                    channels: (i, o),
+                    strided: not_one("stride"),
+                    dilated: not_one("dilation"),
+                });
             }
         }
         Body::Leaf { .. } => {}
@@ -87,6 +116,38 @@ fn convs(m: &Module, out: &mut Vec<(i64, i64, bool)>) {
     }
 }
 
+/// Whether an inverted-residual block (torchvision's MobileNetV2 and V3, MNASNet and
+/// EfficientNet blocks) adds its input: torchvision adds it when the block has stride 1 and
+/// as many channels out as in, which the printed convolutions under it show (`None`: no
+/// convolution printed). A dilated convolution is printed with stride 1 where torchvision
+/// traded the stride for the dilation: said in the reason.
+fn adds_input(m: &Module) -> Option<(bool, String)> {
+    let mut v = Vec::new();
+    convs(m, &mut v);
+    let (first, last) = (v.first()?, v.last()?);
+    let strided = v.iter().any(|c| c.strided);
+    let residual = !strided && first.channels.0 == last.channels.1;
+    let why = if residual {
+        let dilated = if v.iter().any(|c| c.dilated) {
+            ", its dilated convolution taken for a stride-1 one"
+        } else {
+            ""
+        };
+        format!(
+            "stride 1 and {} channels in and out{dilated}: the input added",
+            first.channels.0
+        )
+    } else if strided {
+        "strided: no residual".to_string()
+    } else {
+        format!(
+            "{} channels in, {} out: no residual",
+            first.channels.0, last.channels.1
+        )
+    };
+    Some((residual, why))
+}
+
 fn known(what: &str, rule: &str, body: &[&str]) -> Known {
     Known {
         what: what.to_string(),
@@ -94,6 +155,7 @@ fn known(what: &str, rule: &str, body: &[&str]) -> Known {
         body: body.iter().map(|s| s.to_string()).collect(),
         lists: Vec::new(),
         params: "x",
+        ..Default::default()
     }
 }
 
@@ -183,6 +245,9 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
     let Body::Container { children, .. } = &m.body else {
         return None;
     };
+    if let Some(k) = torchvision_more(m) {
+        return Some(k);
+    }
     let has = |n: &str| class_of(children, n).is_some();
     let c = children;
     match m.class.as_str() {
@@ -377,6 +442,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: Vec::new(),
                 params: "x",
+                ..Default::default()
             })
         }
         "_DenseLayer"
@@ -407,20 +473,16 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
         }
         // torchvision's MobileNetV2: a residual add where the block keeps the shape.
         "InvertedResidual" if exactly(c, &[("conv", "Sequential")]) => {
-            let mut v = Vec::new();
-            convs(m, &mut v);
-            let (first, last) = (v.first()?, v.last()?);
-            let strided = v.iter().any(|c| c.2);
-            let residual = !strided && first.0 == last.1;
+            let (residual, why) = adds_input(m)?;
             Some(if residual {
                 known(
-                    "torchvision's MobileNetV2 InvertedResidual (stride 1 and as many channels out as in: a residual add)",
+                    &format!("torchvision's MobileNetV2 InvertedResidual ({why})"),
                     "x + conv(x)",
                     &["return x + self.conv(x)"],
                 )
             } else {
                 known(
-                    "torchvision's MobileNetV2 InvertedResidual (strided or changing the channels: no residual)",
+                    &format!("torchvision's MobileNetV2 InvertedResidual ({why})"),
                     "conv(x)",
                     &["return self.conv(x)"],
                 )
@@ -460,8 +522,8 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 )
             })
         }
-        // torchvision's AlexNet and VGG.
-        "AlexNet" | "VGG"
+        // torchvision's AlexNet and VGG, MobileNetV3 and EfficientNet (V1 and V2).
+        "AlexNet" | "VGG" | "MobileNetV3" | "EfficientNet"
             if exactly(
                 c,
                 &[
@@ -485,56 +547,154 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
         }
         // C3D (Tran et al.), as jfzhang95/pytorch-video-recognition writes it: one ReLU and one
         // Dropout module used after each layer.
-        "C3D"
+        "C3D" => {
+            const C3D: &[(&str, &str)] = &[
+                ("conv1", "Conv3d"),
+                ("pool1", "MaxPool3d"),
+                ("conv2", "Conv3d"),
+                ("pool2", "MaxPool3d"),
+                ("conv3a", "Conv3d"),
+                ("conv3b", "Conv3d"),
+                ("pool3", "MaxPool3d"),
+                ("conv4a", "Conv3d"),
+                ("conv4b", "Conv3d"),
+                ("pool4", "MaxPool3d"),
+                ("conv5a", "Conv3d"),
+                ("conv5b", "Conv3d"),
+                ("pool5", "MaxPool3d"),
+                ("fc6", "Linear"),
+                ("fc7", "Linear"),
+                ("fc8", "Linear"),
+                ("dropout", "Dropout"),
+                ("relu", "ReLU"),
+            ];
+            // DavideA/c3d-pytorch's ends with a softmax module over the logits.
+            let softmax = class_of(c, "softmax") == Some("Softmax");
+            let mut want = C3D.to_vec();
+            if softmax {
+                want.push(("softmax", "Softmax"));
+            }
+            if !exactly(c, &want) {
+                return None;
+            }
+            let mut body = vec![
+                "x = self.relu(self.conv1(x))",
+                "x = self.pool1(x)",
+                "x = self.relu(self.conv2(x))",
+                "x = self.pool2(x)",
+                "x = self.relu(self.conv3a(x))",
+                "x = self.relu(self.conv3b(x))",
+                "x = self.pool3(x)",
+                "x = self.relu(self.conv4a(x))",
+                "x = self.relu(self.conv4b(x))",
+                "x = self.pool4(x)",
+                "x = self.relu(self.conv5a(x))",
+                "x = self.relu(self.conv5b(x))",
+                "x = self.pool5(x)",
+                "x = torch.flatten(x, 1)",
+                "x = self.relu(self.fc6(x))",
+                "x = self.dropout(x)",
+                "x = self.relu(self.fc7(x))",
+                "x = self.dropout(x)",
+            ];
+            body.push(if softmax {
+                "return self.softmax(self.fc8(x))"
+            } else {
+                "return self.fc8(x)"
+            });
+            Some(known(
+                if softmax {
+                    "C3D (the shared `relu` after each conv and fc6/fc7, `dropout` after fc6 and fc7, `softmax` over fc8's logits)"
+                } else {
+                    "C3D (the shared `relu` after each conv and fc6/fc7, `dropout` after fc6 and fc7)"
+                },
+                if softmax {
+                    "softmax(fc8(dropout(relu(fc7(dropout(relu(fc6(flatten(pool5(...relu(conv1(x))...))))))))))"
+                } else {
+                    "fc8(dropout(relu(fc7(dropout(relu(fc6(flatten(pool5(...relu(conv1(x))...)))))))))"
+                },
+                &body,
+            ))
+        }
+        // torchaudio's speech-command tutorial M5: relu after each batch norm, then a global
+        // average pool over time, the classes on the last axis.
+        "M5" if exactly(
+            c,
+            &[
+                ("conv1", "Conv1d"),
+                ("bn1", "BatchNorm1d"),
+                ("pool1", "MaxPool1d"),
+                ("conv2", "Conv1d"),
+                ("bn2", "BatchNorm1d"),
+                ("pool2", "MaxPool1d"),
+                ("conv3", "Conv1d"),
+                ("bn3", "BatchNorm1d"),
+                ("pool3", "MaxPool1d"),
+                ("conv4", "Conv1d"),
+                ("bn4", "BatchNorm1d"),
+                ("pool4", "MaxPool1d"),
+                ("fc1", "Linear"),
+            ],
+        ) =>
+        {
+            let mut body = Vec::new();
+            for i in 1..=4 {
+                body.push(format!("x = self.conv{i}(x)"));
+                body.push(format!("x = self.pool{i}(F.relu(self.bn{i}(x)))"));
+            }
+            body.extend([
+                "x = F.avg_pool1d(x, x.shape[-1])".to_string(),
+                "x = x.permute(0, 2, 1)".into(),
+                "return F.log_softmax(self.fc1(x), dim=2)".into(),
+            ]);
+            Some(Known {
+                what: "torchaudio's M5 (the speech-command tutorial)".into(),
+                rule: "log_softmax(fc1(permute(avg_pool1d(pool4(relu(bn4(conv4(...)))), all), 0, 2, 1)), 2)".into(),
+                body,
+                lists: Vec::new(),
+                params: "x",
+                ..Default::default()
+            })
+        }
+        // pytorch/examples' VAE: encode to (mu, logvar), sample, decode; three outputs.
+        "VAE"
             if exactly(
                 c,
                 &[
-                    ("conv1", "Conv3d"),
-                    ("pool1", "MaxPool3d"),
-                    ("conv2", "Conv3d"),
-                    ("pool2", "MaxPool3d"),
-                    ("conv3a", "Conv3d"),
-                    ("conv3b", "Conv3d"),
-                    ("pool3", "MaxPool3d"),
-                    ("conv4a", "Conv3d"),
-                    ("conv4b", "Conv3d"),
-                    ("pool4", "MaxPool3d"),
-                    ("conv5a", "Conv3d"),
-                    ("conv5b", "Conv3d"),
-                    ("pool5", "MaxPool3d"),
-                    ("fc6", "Linear"),
-                    ("fc7", "Linear"),
-                    ("fc8", "Linear"),
-                    ("dropout", "Dropout"),
-                    ("relu", "ReLU"),
+                    ("fc1", "Linear"),
+                    ("fc21", "Linear"),
+                    ("fc22", "Linear"),
+                    ("fc3", "Linear"),
+                    ("fc4", "Linear"),
                 ],
             ) =>
         {
-            Some(known(
-                "C3D (the shared `relu` after each conv and fc6/fc7, `dropout` after fc6 and fc7)",
-                "fc8(dropout(relu(fc7(dropout(relu(fc6(flatten(pool5(...relu(conv1(x))...)))))))))",
-                &[
-                    "x = self.relu(self.conv1(x))",
-                    "x = self.pool1(x)",
-                    "x = self.relu(self.conv2(x))",
-                    "x = self.pool2(x)",
-                    "x = self.relu(self.conv3a(x))",
-                    "x = self.relu(self.conv3b(x))",
-                    "x = self.pool3(x)",
-                    "x = self.relu(self.conv4a(x))",
-                    "x = self.relu(self.conv4b(x))",
-                    "x = self.pool4(x)",
-                    "x = self.relu(self.conv5a(x))",
-                    "x = self.relu(self.conv5b(x))",
-                    "x = self.pool5(x)",
-                    "x = torch.flatten(x, 1)",
-                    "x = self.relu(self.fc6(x))",
-                    "x = self.dropout(x)",
-                    "x = self.relu(self.fc7(x))",
-                    "x = self.dropout(x)",
-                    "return self.fc8(x)",
-                ],
-            ))
+            let features = c
+                .iter()
+                .find(|m| m.name == "fc1")
+                .and_then(|m| match &m.body {
+                    Body::Leaf { args } => split_args(args)
+                        .iter()
+                        .find(|(k, _)| *k == Some("in_features"))
+                        .and_then(|(_, v)| v.parse::<i64>().ok()),
+                    Body::Container { .. } => None,
+                })?;
+            let body = vec![
+                format!("h = F.relu(self.fc1(x.view(-1, {features})))"),
+                "mu, logvar = self.fc21(h), self.fc22(h)".to_string(),
+                "std = torch.exp(0.5 * logvar)".into(),
+                "z = mu + torch.randn_like(std) * std".into(),
+                "h = F.relu(self.fc3(z))".into(),
+                "return torch.sigmoid(self.fc4(h)), mu, logvar".into(),
+            ];
+            Some(Known {
+                what: "pytorch/examples' VAE (its outputs: the reconstruction, mu and logvar; the sampled noise changes values, not shapes)".into(),
+                rule: "sigmoid(fc4(relu(fc3(mu + randn * exp(logvar / 2))))), mu, logvar with mu, logvar = fc21(h), fc22(h), h = relu(fc1(x.view(-1, in)))".into(),
+                body,
+                lists: Vec::new(),
+                params: "x",
+                ..Default::default()
+            })
         }
         // Kim's sentence CNN (Shawn1993/cnn-text-classification-pytorch): parallel convs over
         // the embedded words, each max-pooled over time, concatenated.
@@ -579,6 +739,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: vec!["convs".into()],
                 params: "x",
+                ..Default::default()
             })
         }
         // The ModuleList U-Net (aladdinpersson's): `downs` each saved for a skip then pooled,
@@ -632,6 +793,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: vec!["ups".into(), "downs".into()],
                 params: "x",
+                ..Default::default()
             })
         }
         // torchvision's SqueezeNet: Fire concatenates its two expand branches.
@@ -774,6 +936,7 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
                 body,
                 lists: Vec::new(),
                 params: "x",
+                ..Default::default()
             })
         }
         // kuangliu/pytorch-cifar's pre-activation blocks: the shortcut (when printed) reads the
@@ -1011,6 +1174,479 @@ pub fn of(m: &Module, parent: Option<&str>) -> Option<Known> {
     }
 }
 
+/// A block of parallel branches known by its class and children: what its forward computes.
+struct Branches {
+    class: &'static str,
+    children: &'static [&'static str],
+    what: &'static str,
+    rule: &'static str,
+    body: &'static [&'static str],
+}
+
+/// Inception v3's blocks (torchvision's `Inception3`): BasicConv2d branches side by side,
+/// concatenated on the channels; their pools are functional.
+const INCEPTION3_BLOCKS: &[Branches] = &[
+    Branches {
+        class: "InceptionA",
+        children: &[
+            "branch1x1",
+            "branch5x5_1",
+            "branch5x5_2",
+            "branch3x3dbl_1",
+            "branch3x3dbl_2",
+            "branch3x3dbl_3",
+            "branch_pool",
+        ],
+        what: "torchvision's Inception v3 InceptionA",
+        rule: "cat([1x1, 5x5, double 3x3, branch_pool(avg_pool2d(x, 3, 1, 1))], 1)",
+        body: &[
+            "a = self.branch1x1(x)",
+            "b = self.branch5x5_2(self.branch5x5_1(x))",
+            "c = self.branch3x3dbl_1(x)",
+            "c = self.branch3x3dbl_3(self.branch3x3dbl_2(c))",
+            "d = self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1))",
+            "return torch.cat([a, b, c, d], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionB",
+        children: &[
+            "branch3x3",
+            "branch3x3dbl_1",
+            "branch3x3dbl_2",
+            "branch3x3dbl_3",
+        ],
+        what: "torchvision's Inception v3 InceptionB",
+        rule: "cat([3x3, double 3x3, max_pool2d(x, 3, 2)], 1)",
+        body: &[
+            "a = self.branch3x3(x)",
+            "b = self.branch3x3dbl_1(x)",
+            "b = self.branch3x3dbl_3(self.branch3x3dbl_2(b))",
+            "c = F.max_pool2d(x, kernel_size=3, stride=2)",
+            "return torch.cat([a, b, c], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionC",
+        children: &[
+            "branch1x1",
+            "branch7x7_1",
+            "branch7x7_2",
+            "branch7x7_3",
+            "branch7x7dbl_1",
+            "branch7x7dbl_2",
+            "branch7x7dbl_3",
+            "branch7x7dbl_4",
+            "branch7x7dbl_5",
+            "branch_pool",
+        ],
+        what: "torchvision's Inception v3 InceptionC",
+        rule: "cat([1x1, 7x7, double 7x7, branch_pool(avg_pool2d(x, 3, 1, 1))], 1)",
+        body: &[
+            "a = self.branch1x1(x)",
+            "b = self.branch7x7_1(x)",
+            "b = self.branch7x7_3(self.branch7x7_2(b))",
+            "c = self.branch7x7dbl_1(x)",
+            "c = self.branch7x7dbl_3(self.branch7x7dbl_2(c))",
+            "c = self.branch7x7dbl_5(self.branch7x7dbl_4(c))",
+            "d = self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1))",
+            "return torch.cat([a, b, c, d], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionD",
+        children: &[
+            "branch3x3_1",
+            "branch3x3_2",
+            "branch7x7x3_1",
+            "branch7x7x3_2",
+            "branch7x7x3_3",
+            "branch7x7x3_4",
+        ],
+        what: "torchvision's Inception v3 InceptionD",
+        rule: "cat([3x3, 7x7x3, max_pool2d(x, 3, 2)], 1)",
+        body: &[
+            "a = self.branch3x3_2(self.branch3x3_1(x))",
+            "b = self.branch7x7x3_1(x)",
+            "b = self.branch7x7x3_3(self.branch7x7x3_2(b))",
+            "b = self.branch7x7x3_4(b)",
+            "c = F.max_pool2d(x, kernel_size=3, stride=2)",
+            "return torch.cat([a, b, c], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionE",
+        children: &[
+            "branch1x1",
+            "branch3x3_1",
+            "branch3x3_2a",
+            "branch3x3_2b",
+            "branch3x3dbl_1",
+            "branch3x3dbl_2",
+            "branch3x3dbl_3a",
+            "branch3x3dbl_3b",
+            "branch_pool",
+        ],
+        what: "torchvision's Inception v3 InceptionE",
+        rule: "cat([1x1, cat([3x3_2a, 3x3_2b] of 3x3_1), cat([3x3dbl_3a, 3x3dbl_3b] of double 3x3), branch_pool(avg_pool2d(x, 3, 1, 1))], 1)",
+        body: &[
+            "a = self.branch1x1(x)",
+            "b = self.branch3x3_1(x)",
+            "b = torch.cat([self.branch3x3_2a(b), self.branch3x3_2b(b)], 1)",
+            "c = self.branch3x3dbl_2(self.branch3x3dbl_1(x))",
+            "c = torch.cat([self.branch3x3dbl_3a(c), self.branch3x3dbl_3b(c)], 1)",
+            "d = self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1))",
+            "return torch.cat([a, b, c, d], 1)",
+        ],
+    },
+    Branches {
+        class: "InceptionAux",
+        children: &["conv0", "conv1", "fc"],
+        what: "torchvision's Inception v3 InceptionAux (run only in training)",
+        rule: "fc(flatten(adaptive_avg_pool2d(conv1(conv0(avg_pool2d(x, 5, 3))), 1)))",
+        body: &[
+            "x = F.avg_pool2d(x, kernel_size=5, stride=3)",
+            "x = self.conv1(self.conv0(x))",
+            "x = F.adaptive_avg_pool2d(x, (1, 1))",
+            "x = torch.flatten(x, 1)",
+            "return self.fc(x)",
+        ],
+    },
+    Branches {
+        class: "InceptionAux",
+        children: &["conv", "fc1", "fc2", "dropout"],
+        what: "torchvision's GoogLeNet InceptionAux (run only in training)",
+        rule: "fc2(dropout(relu(fc1(flatten(conv(adaptive_avg_pool2d(x, 4)))))))",
+        body: &[
+            "x = self.conv(F.adaptive_avg_pool2d(x, (4, 4)))",
+            "x = torch.flatten(x, 1)",
+            "x = F.relu(self.fc1(x))",
+            "return self.fc2(self.dropout(x))",
+        ],
+    },
+];
+
+/// The main path of torchvision's `Inception3`, in order (`AuxLogits`, printed between
+/// `Mixed_6e` and `Mixed_7a`, runs only in training).
+const INCEPTION3: &[&str] = &[
+    "Conv2d_1a_3x3",
+    "Conv2d_2a_3x3",
+    "Conv2d_2b_3x3",
+    "maxpool1",
+    "Conv2d_3b_1x1",
+    "Conv2d_4a_3x3",
+    "maxpool2",
+    "Mixed_5b",
+    "Mixed_5c",
+    "Mixed_5d",
+    "Mixed_6a",
+    "Mixed_6b",
+    "Mixed_6c",
+    "Mixed_6d",
+    "Mixed_6e",
+    "Mixed_7a",
+    "Mixed_7b",
+    "Mixed_7c",
+    "avgpool",
+    "dropout",
+    "fc",
+];
+
+/// Whether the children are exactly `names`, of any classes.
+fn named(children: &[Module], names: &[&str]) -> bool {
+    children.len() == names.len() && names.iter().all(|n| class_of(children, n).is_some())
+}
+
+/// Whether the printed child `name` is an empty `Sequential()`: the identity.
+fn empty_sequential(children: &[Module], name: &str) -> bool {
+    children.iter().any(|c| {
+        c.name == name
+            && c.class == "Sequential"
+            && match &c.body {
+                Body::Leaf { args } => args.trim().is_empty(),
+                Body::Container { children, extra } => children.is_empty() && extra.is_empty(),
+            }
+    })
+}
+
+/// torchvision's classification models and blocks past ResNet, DenseNet, MobileNetV2, VGG,
+/// SqueezeNet and GoogLeNet: MobileNetV3, ShuffleNetV2, Inception v3, MNASNet, RegNet,
+/// EfficientNet (V1 and V2) and ConvNeXt, and the SqueezeExcitation several of them use.
+fn torchvision_more(m: &Module) -> Option<Known> {
+    let Body::Container { children: c, .. } = &m.body else {
+        return None;
+    };
+    let class = m.class.as_str();
+    if let Some(b) = INCEPTION3_BLOCKS
+        .iter()
+        .find(|b| b.class == class && named(c, b.children))
+    {
+        return Some(known(b.what, b.rule, b.body));
+    }
+    match class {
+        // The scale multiplies the block's input (torchvision.ops.SqueezeExcitation).
+        "SqueezeExcitation"
+            if exactly(
+                c,
+                &[
+                    ("avgpool", "AdaptiveAvgPool2d"),
+                    ("fc1", "Conv2d"),
+                    ("activation", "*"),
+                    ("fc2", "Conv2d"),
+                    ("scale_activation", "*"),
+                ],
+            ) =>
+        {
+            Some(known(
+                "torchvision's SqueezeExcitation",
+                "scale_activation(fc2(activation(fc1(avgpool(x))))) * x",
+                &[
+                    "s = self.fc1(self.avgpool(x))",
+                    "s = self.scale_activation(self.fc2(self.activation(s)))",
+                    "return s * x",
+                ],
+            ))
+        }
+        // MobileNetV3's block: MobileNetV2's rule, its layers under `block`.
+        "InvertedResidual" if exactly(c, &[("block", "Sequential")]) => {
+            let (residual, why) = adds_input(m)?;
+            let what = format!("torchvision's MobileNetV3 InvertedResidual ({why})");
+            Some(if residual {
+                known(
+                    &what,
+                    "block(x) + x",
+                    &["y = self.block(x)", "y += x", "return y"],
+                )
+            } else {
+                known(&what, "block(x)", &["return self.block(x)"])
+            })
+        }
+        // EfficientNet's blocks: stochastic depth (the identity in eval) on the residual path.
+        "MBConv" | "FusedMBConv"
+            if exactly(
+                c,
+                &[
+                    ("block", "Sequential"),
+                    ("stochastic_depth", "StochasticDepth"),
+                ],
+            ) =>
+        {
+            let (residual, why) = adds_input(m)?;
+            let what = format!("torchvision's EfficientNet {class} ({why})");
+            Some(if residual {
+                known(
+                    &what,
+                    "stochastic_depth(block(x)) + x",
+                    &[
+                        "y = self.block(x)",
+                        "y = self.stochastic_depth(y)",
+                        "y += x",
+                        "return y",
+                    ],
+                )
+            } else {
+                known(&what, "block(x)", &["return self.block(x)"])
+            })
+        }
+        // MNASNet's block: the same rule, its layers under `layers`.
+        "_InvertedResidual" if exactly(c, &[("layers", "Sequential")]) => {
+            let (residual, why) = adds_input(m)?;
+            let what = format!("torchvision's MNASNet _InvertedResidual ({why})");
+            Some(if residual {
+                known(&what, "layers(x) + x", &["return self.layers(x) + x"])
+            } else {
+                known(&what, "layers(x)", &["return self.layers(x)"])
+            })
+        }
+        "MNASNet" if exactly(c, &[("layers", "Sequential"), ("classifier", "Sequential")]) => {
+            Some(known(
+                "torchvision's MNASNet",
+                "classifier(mean(layers(x), [2, 3]))",
+                &[
+                    "x = self.layers(x)",
+                    "x = x.mean([2, 3])",
+                    "return self.classifier(x)",
+                ],
+            ))
+        }
+        // ShuffleNetV2's block: with stride 1 (`branch1` printed empty) half the channels go
+        // through `branch2` and the other half past it; strided, both branches read the input.
+        // Then the channels are shuffled in two groups.
+        "InvertedResidual"
+            if exactly(c, &[("branch1", "Sequential"), ("branch2", "Sequential")]) =>
+        {
+            let split = empty_sequential(c, "branch1");
+            let mut body = if split {
+                vec![
+                    "a, b = x.chunk(2, dim=1)",
+                    "y = torch.cat((a, self.branch2(b)), dim=1)",
+                ]
+            } else {
+                vec!["y = torch.cat((self.branch1(x), self.branch2(x)), dim=1)"]
+            };
+            body.extend([
+                "n, channels, h, w = y.size()",
+                "y = y.view(n, 2, channels // 2, h, w)",
+                "y = torch.transpose(y, 1, 2).contiguous()",
+                "return y.view(n, channels, h, w)",
+            ]);
+            Some(known(
+                if split {
+                    "torchvision's ShuffleNetV2 InvertedResidual (stride 1: `branch1` is empty)"
+                } else {
+                    "torchvision's ShuffleNetV2 InvertedResidual (strided: both branches)"
+                },
+                if split {
+                    "channel_shuffle(cat((x1, branch2(x2)), 1), 2) where x1, x2 = x.chunk(2, 1)"
+                } else {
+                    "channel_shuffle(cat((branch1(x), branch2(x)), 1), 2)"
+                },
+                &body,
+            ))
+        }
+        "ShuffleNetV2"
+            if named(
+                c,
+                &[
+                    "conv1", "maxpool", "stage2", "stage3", "stage4", "conv5", "fc",
+                ],
+            ) =>
+        {
+            Some(known(
+                "torchvision's ShuffleNetV2",
+                "fc(mean(conv5(stage4(stage3(stage2(maxpool(conv1(x)))))), [2, 3]))",
+                &[
+                    "x = self.maxpool(self.conv1(x))",
+                    "x = self.stage4(self.stage3(self.stage2(x)))",
+                    "x = self.conv5(x)",
+                    "x = x.mean([2, 3])",
+                    "return self.fc(x)",
+                ],
+            ))
+        }
+        // RegNet: a projection on the shortcut when the block strides or changes the width.
+        "ResBottleneckBlock" if named(c, &["proj", "f", "activation"]) => Some(known(
+            "torchvision's RegNet ResBottleneckBlock",
+            "activation(proj(x) + f(x))",
+            &["x = self.proj(x) + self.f(x)", "return self.activation(x)"],
+        )),
+        "ResBottleneckBlock" if named(c, &["f", "activation"]) => Some(known(
+            "torchvision's RegNet ResBottleneckBlock (no projection: the input itself)",
+            "activation(x + f(x))",
+            &["x = x + self.f(x)", "return self.activation(x)"],
+        )),
+        "RegNet" if named(c, &["stem", "trunk_output", "avgpool", "fc"]) => Some(known(
+            "torchvision's RegNet",
+            "fc(flatten(avgpool(trunk_output(stem(x)))))",
+            &[
+                "x = self.trunk_output(self.stem(x))",
+                "x = self.avgpool(x)",
+                "x = torch.flatten(x, 1)",
+                "return self.fc(x)",
+            ],
+        )),
+        // ConvNeXt's block: its `block` written out, since the two `Permute()` in it print no
+        // dims (channels last for the LayerNorm and Linears, then back); `layer_scale`, a
+        // parameter torch does not print, scales each channel.
+        "CNBlock"
+            if exactly(
+                c,
+                &[
+                    ("block", "Sequential"),
+                    ("stochastic_depth", "StochasticDepth"),
+                ],
+            ) =>
+        {
+            let block = c.iter().find(|m| m.name == "block")?;
+            let Body::Container { children: b, .. } = &block.body else {
+                return None;
+            };
+            const LAYERS: &[&str] = &[
+                "Conv2d",
+                "Permute",
+                "LayerNorm",
+                "Linear",
+                "GELU",
+                "Linear",
+                "Permute",
+            ];
+            let ok = b.len() == LAYERS.len()
+                && b.iter()
+                    .zip(LAYERS)
+                    .enumerate()
+                    .all(|(i, (m, class))| m.name == i.to_string() && m.class == *class);
+            let mut v = Vec::new();
+            convs(block, &mut v);
+            let dim = v.first()?.channels.1;
+            if !ok {
+                return None;
+            }
+            Some(Known {
+                what: "torchvision's ConvNeXt CNBlock".into(),
+                rule: "x + stochastic_depth(layer_scale * permute(block[5](block[4](block[3](block[2](permute(block[0](x))))))))".into(),
+                body: [
+                    "y = self.block[0](x)",
+                    "y = y.permute(0, 2, 3, 1)",
+                    "y = self.block[2](y)",
+                    "y = self.block[5](self.block[4](self.block[3](y)))",
+                    "y = y.permute(0, 3, 1, 2)",
+                    "y = self.layer_scale(y)",
+                    "y = self.stochastic_depth(y)",
+                    "y += x",
+                    "return y",
+                ]
+                .map(String::from)
+                .to_vec(),
+                lists: vec!["block".into()],
+                params: "x",
+                hidden: vec![(
+                    "layer_scale".into(),
+                    format!("nn.Conv2d({dim}, {dim}, 1, groups={dim}, bias=False)"),
+                    format!(
+                        "layer_scale: CNBlock multiplies each of the {dim} channels by a learned parameter of shape ({dim}, 1, 1), which torch does not print; built as the same product, a 1x1 depthwise convolution without bias (copy that parameter into its weight)"
+                    ),
+                )],
+                placeholders: vec!["block.1".into(), "block.6".into()],
+            })
+        }
+        // Its classifier holds the flatten.
+        "ConvNeXt" if named(c, &["features", "avgpool", "classifier"]) => Some(known(
+            "torchvision's ConvNeXt",
+            "classifier(avgpool(features(x)))",
+            &[
+                "x = self.features(x)",
+                "x = self.avgpool(x)",
+                "return self.classifier(x)",
+            ],
+        )),
+        "Inception3" => {
+            let aux = usize::from(class_of(c, "AuxLogits").is_some());
+            let ok = c.len() == INCEPTION3.len() + aux
+                && INCEPTION3.iter().all(|n| class_of(c, n).is_some());
+            if !ok {
+                return None;
+            }
+            let mut body = Vec::new();
+            for n in INCEPTION3 {
+                if *n == "fc" {
+                    body.push("x = torch.flatten(x, 1)".to_string());
+                }
+                body.push(format!("x = self.{n}(x)"));
+            }
+            body.push("return x".into());
+            Some(Known {
+                what: "torchvision's Inception3 (in eval mode, with transform_input=False, Inception3's default: `inception_v3(weights=...)` turns it on, which rescales the input's channels; the printout shows neither, and AuxLogits runs only in training)".into(),
+                rule: "fc(flatten(dropout(avgpool(Mixed_7c(...(Conv2d_1a_3x3(x))...)))))".into(),
+                body,
+                lists: Vec::new(),
+                params: "x",
+                ..Default::default()
+            })
+        }
+        _ => None,
+    }
+}
+
 /// torchvision's BasicBlock or Bottleneck — or a block of any class with exactly their children
 /// (2-D or 3-D; the shortcut named `downsample`, `identity_downsample` or `shortcut`), whose
 /// forward is then stated as assumed from that shape.
@@ -1086,6 +1722,7 @@ fn torchvision_block(m: &Module) -> Option<Known> {
         body: body.into_iter().map(str::to_string).collect(),
         lists: Vec::new(),
         params: "x",
+        ..Default::default()
     })
 }
 

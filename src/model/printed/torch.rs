@@ -13,15 +13,24 @@
 //! code.
 //!
 //! torch does not print `forward`. A module whose class name and printed children are those of
-//! a forward padlab knows ([`super::forward`]: torchvision's ResNet, DenseNet, MobileNetV2,
-//! GoogLeNet, SqueezeNet, AlexNet, VGG; the common CIFAR, U-Net, C3D and text-CNN classes) gets
-//! that forward; every row under it carries [`Flag::Assumed`] naming whose forward it is, so a
+//! a forward padlab knows ([`super::forward`]: every CNN classifier of torchvision 0.29, with
+//! their blocks; the common CIFAR, U-Net, C3D and text-CNN classes) gets that
+//! forward; every row under it carries [`Flag::Assumed`] naming whose forward it is, so a
 //! porter whose class only shares the name pastes the code instead. Any other module runs its
 //! children in the printed order, said the same way on its rows; the one thing added to that
 //! order is a flatten before a child whose linear layer declares exactly the values of the map it
 //! gets (torch's `torch.flatten(x, 1)` in forward), said on the flatten's row. Where the printed
 //! order is not the forward (a residual, a branch), the row where the shapes break carries the
-//! error, on its line: nothing else is guessed.
+//! error, on its line; where children are rarely a chain (one named as a parallel path, layers
+//! with no activation printed between them, a squeeze-excitation's pool and gate), a row's error
+//! says so even if the shapes chain (`not_chains`): nothing else is guessed.
+//!
+//! Some printed leaves are not built as printed: torchvision's `StochasticDepth(p=.., mode=..)`,
+//! the identity in eval, stands in as `nn.Identity()`; its `LayerNorm2d` is a class of its own
+//! (a LayerNorm over the channels, moved last and back); a `Softmax(dim=None)` (or
+//! `LogSoftmax`) gets the dim torch takes from its input's rank, which a first trace tells; a
+//! leaf whose work a known forward does itself is an `nn.Identity()` it never calls. Each row
+//! says so.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -518,6 +527,136 @@ struct Rebuilt {
     owners: HashMap<String, Owner>,
     /// Generated lines that flatten before a linear layer: the line -> the child it feeds.
     flattens: HashMap<usize, String>,
+    /// Leaves built as another torch layer that computes the same (by path): what their rows
+    /// say.
+    said: HashMap<String, String>,
+    /// Softmax leaves printed with `dim=None`, by path.
+    implicit: HashSet<String>,
+    /// Leaves a known forward does the work of, by path: built as `nn.Identity()`, not called.
+    placeholders: HashSet<String>,
+}
+
+/// What a trace of a printout decides for the next: what torch's forward does that the
+/// printout does not show.
+#[derive(Default, PartialEq)]
+struct Fixes {
+    /// Children (by path) to flatten before: a linear layer reads their input flattened.
+    flatten: HashSet<String>,
+    /// Softmax leaves printed with `dim=None`, by path: the rank of their input (batch
+    /// included), where a trace has told it.
+    ranks: HashMap<String, usize>,
+}
+
+/// The axis torch's softmax takes when called without `dim` (deprecated; torch warns): 0 for
+/// an input of rank 0, 1 or 3, else 1 (`torch.nn.functional._get_softmax_dim`).
+fn implicit_softmax_dim(rank: usize) -> i64 {
+    if matches!(rank, 0 | 1 | 3) { 0 } else { 1 }
+}
+
+/// A printed leaf that is not a torch.nn layer but computes what one does in eval: the layer
+/// that stands in for it and what its row says. torchvision's `StochasticDepth(p=..,
+/// mode=row|batch)` drops rows (or the batch) of a residual branch only in training.
+fn stand_in(class: &str, args: &str) -> Option<(&'static str, &'static str)> {
+    let items = split_args(args);
+    let arg = |key: &str| items.iter().find(|(k, _)| *k == Some(key)).map(|(_, v)| *v);
+    let stochastic_depth = class == "StochasticDepth"
+        && items.len() == 2
+        && arg("p").is_some_and(|p| p.parse::<f64>().is_ok_and(|p| (0.0..=1.0).contains(&p)))
+        && matches!(arg("mode"), Some("row" | "batch"));
+    stochastic_depth.then_some((
+        "nn.Identity()",
+        "torchvision's StochasticDepth: the identity in eval (it zeroes rows of the residual branch only in training)",
+    ))
+}
+
+/// torchvision's `LayerNorm2d` (ConvNeXt's): an `nn.LayerNorm` over the channels of an NCHW
+/// map, which its forward moves last and back. Printed like the LayerNorm it subclasses, it is
+/// rebuilt as a class of its own (its rows on its printed line) around that LayerNorm.
+fn layer_norm_2d(
+    out: &mut Rebuilt,
+    used: &mut HashSet<String>,
+    m: &Module,
+    args: &str,
+    path: &str,
+) -> Result<String, ReadError> {
+    let items = split_args(args);
+    // `(C,)`: one normalised axis, the channels.
+    let one_axis = items.first().is_some_and(|(k, v)| {
+        k.is_none() && v.starts_with('(') && v.ends_with(",)") && v.matches(',').count() == 1
+    });
+    if !one_axis {
+        return leaf_call(m, args);
+    }
+    let norm = constructor("LayerNorm", args, m.line)?;
+    let printed = printed_text(m);
+    let var = variable(path, used);
+    let class = variable(&format!("LayerNorm2d {path}"), used);
+    let lines = [
+        format!(
+            "class {class}(nn.Module):  # torchvision's LayerNorm2d: a LayerNorm over the channels"
+        ),
+        "    def __init__(self):".to_string(),
+        "        super().__init__()".to_string(),
+        format!("        self.norm = {norm}"),
+        "    def forward(self, x):".to_string(),
+        "        x = x.permute(0, 2, 3, 1)".to_string(),
+        "        x = self.norm(x)".to_string(),
+        "        return x.permute(0, 3, 1, 2)".to_string(),
+        format!("{var} = {class}()"),
+    ];
+    for l in lines {
+        out.line(l, m.line, &printed);
+    }
+    out.said.insert(
+        path.to_string(),
+        "torchvision's LayerNorm2d: a LayerNorm over the channels, moved last (permute) and back"
+            .to_string(),
+    );
+    Ok(var)
+}
+
+/// A leaf's constructor call as Python, where it depends on more than its printed text: a
+/// stand-in, or a softmax without `dim` (a placeholder of its shape until a trace has told its
+/// input's rank: where none can, its row is an error).
+fn leaf_expression(
+    out: &mut Rebuilt,
+    used: &mut HashSet<String>,
+    m: &Module,
+    args: &str,
+    path: &str,
+    fixes: &Fixes,
+) -> Result<String, ReadError> {
+    if out.placeholders.contains(path) {
+        return Ok("nn.Identity()".to_string());
+    }
+    if m.class == "LayerNorm2d" {
+        return layer_norm_2d(out, used, m, args, path);
+    }
+    if let Some((expr, said)) = stand_in(&m.class, args) {
+        out.said.insert(path.to_string(), said.to_string());
+        return Ok(expr.to_string());
+    }
+    let no_dim = matches!(m.class.as_str(), "Softmax" | "LogSoftmax")
+        && split_args(args)
+            .iter()
+            .all(|(k, v)| *k == Some("dim") && v.trim() == "None");
+    if no_dim {
+        out.implicit.insert(path.to_string());
+        match fixes.ranks.get(path) {
+            None => return Ok("nn.Identity()".to_string()),
+            Some(rank) => {
+                let dim = implicit_softmax_dim(*rank);
+                out.said.insert(
+                    path.to_string(),
+                    format!(
+                        "dim={dim}: printed `dim=None`, torch picks the axis from the input's rank (0 for rank 0, 1 or 3, else 1; deprecated, torch warns), here {rank}"
+                    ),
+                );
+                return Ok(format!("nn.{}(dim={dim})", m.class));
+            }
+        }
+    }
+    leaf_call(m, args)
 }
 
 impl Rebuilt {
@@ -675,8 +814,8 @@ struct Context<'a> {
     parent: Option<&'a str>,
     /// Whether its owner's forward indexes it (`self.ups[0]`): an `nn.ModuleList`.
     list: bool,
-    /// Children (by path) to flatten before: a linear layer reads their input flattened.
-    flatten: &'a HashSet<String>,
+    /// What the first trace decided.
+    fixes: &'a Fixes,
 }
 
 /// Writes the container `m` (at `path`) — its containers first, each as a variable of its own
@@ -720,12 +859,20 @@ fn emit(
     } else {
         forward::of(m, cx.parent)
     };
+    // Written as a class of its own (whose forward is the known one), or as a Sequential.
+    let classed = !forward::sequential(&m.class)
+        && !children.is_empty()
+        && children.iter().all(|c| plain_attribute(&c.name));
+    if let Some(k) = known.as_ref().filter(|_| classed) {
+        out.placeholders
+            .extend(k.placeholders.iter().map(|p| path_of(path, p)));
+    }
     // Its containers first.
     let mut items: Vec<(String, usize, String, String)> = Vec::with_capacity(children.len());
     for c in children {
         let at = path_of(path, &c.name);
         let expr = match &c.body {
-            Body::Leaf { args } => leaf_call(c, args)?,
+            Body::Leaf { args } => leaf_expression(out, used, c, args, &at, cx.fixes)?,
             // A layer whose extra_repr spans lines: its lines are its arguments.
             Body::Container { children, extra }
                 if children.is_empty() && !extra.is_empty() && known_layer(&c.class) =>
@@ -757,23 +904,24 @@ fn emit(
         out.line("])".to_string(), m.line, &printed);
         return Ok(var);
     }
-    let classed = !forward::sequential(&m.class)
-        && !items.is_empty()
-        && children.iter().all(|c| plain_attribute(&c.name));
     if classed {
+        let mut hidden = Vec::new();
         let (how, body, params) = match known {
-            Some(k) => (
-                How::Known {
-                    what: k.what,
-                    rule: k.rule,
-                },
-                k.body,
-                k.params,
-            ),
+            Some(k) => {
+                hidden = k.hidden;
+                (
+                    How::Known {
+                        what: k.what,
+                        rule: k.rule,
+                    },
+                    k.body,
+                    k.params,
+                )
+            }
             None => {
                 let mut body = Vec::new();
                 for c in children {
-                    if cx.flatten.contains(&path_of(path, &c.name)) {
+                    if cx.fixes.flatten.contains(&path_of(path, &c.name)) {
                         body.push(format!("x = torch.flatten(x, 1)  # -> {}", c.name));
                     }
                     body.push(format!("x = self.{}(x)", c.name));
@@ -807,6 +955,11 @@ fn emit(
         out.line("        super().__init__()".into(), m.line, &printed);
         for (name, line, expr, text) in items {
             out.line(format!("        self.{name} = {expr}"), line, &text);
+        }
+        for (name, expr, said) in hidden {
+            let statement = format!("self.{name} = {expr}");
+            out.line(format!("        {statement}"), m.line, &statement);
+            out.said.insert(path_of(path, &name), said);
         }
         out.line(
             format!("    def forward(self, {params}):"),
@@ -890,14 +1043,16 @@ fn emit(
     Ok(var)
 }
 
-/// The Python that rebuilds the printed `root`, flattening before the children `flatten`
-/// names.
-fn rebuild(root: &Module, flatten: &HashSet<String>) -> Result<Rebuilt, ReadError> {
+/// The Python that rebuilds the printed `root`, with what a first trace decided.
+fn rebuild(root: &Module, fixes: &Fixes) -> Result<Rebuilt, ReadError> {
     let mut out = Rebuilt {
         code: String::new(),
         origin: Vec::new(),
         owners: HashMap::new(),
         flattens: HashMap::new(),
+        said: HashMap::new(),
+        implicit: HashSet::new(),
+        placeholders: HashSet::new(),
     };
     let header = [
         format!(
@@ -920,7 +1075,7 @@ fn rebuild(root: &Module, flatten: &HashSet<String>) -> Result<Rebuilt, ReadErro
     let cx = Context {
         parent: None,
         list: false,
-        flatten,
+        fixes,
     };
     emit(&mut out, &mut HashSet::new(), root, "", cx)?;
     Ok(out)
@@ -1019,13 +1174,30 @@ fn flatten_points(
 /// Reads the printout whose root is on line `start` of `text` into a model.
 pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadError> {
     let (root, _end) = parse(text, start)?;
-    let (rebuilt, reading) = trace(&root, start, options, &HashSet::new())?;
-    let flatten = flatten_points(&reading.graph, &rebuilt.owners);
-    let (rebuilt, reading) = if flatten.is_empty() {
-        (rebuilt, reading)
-    } else {
-        trace(&root, start, options, &flatten)?
-    };
+    let mut fixes = Fixes::default();
+    let (mut rebuilt, mut reading) = trace(&root, start, options, &fixes)?;
+    // What each trace shows decides the next: a flatten before a classifier, then the rank of
+    // a softmax that classifier feeds (three traces at most).
+    for _ in 0..2 {
+        let g = &reading.graph;
+        let mut next = Fixes {
+            flatten: flatten_points(g, &rebuilt.owners),
+            ranks: rebuilt
+                .implicit
+                .iter()
+                .filter_map(|path| {
+                    let node = g.nodes.iter().find(|n| n.name == *path)?;
+                    Some((path.clone(), g.shape_of(*node.inputs.first()?)?.len()))
+                })
+                .collect(),
+        };
+        next.flatten.extend(fixes.flatten.iter().cloned());
+        if next == fixes {
+            break;
+        }
+        fixes = next;
+        (rebuilt, reading) = trace(&root, start, options, &fixes)?;
+    }
     let mut graph = reading.graph;
     graph.name = root.class.clone();
     for i in 0..graph.nodes.len() {
@@ -1044,6 +1216,18 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
             node.source.text = printed.clone();
         }
         node.source.call_line = None;
+        let said = rebuilt.said.get(&node.name).or_else(|| {
+            let (scope, _) = node.name.rsplit_once('.')?;
+            rebuilt.said.get(scope)
+        });
+        if let Some(said) = said {
+            node.inferred.flags.push(Flag::Assumed(said.clone()));
+        } else if rebuilt.implicit.contains(&node.name) && node.inferred.error.is_none() {
+            node.inferred.error = Some(format!(
+                "{}: printed `dim=None`, torch picks the axis from the input's rank, which padlab does not know here",
+                node.source.text
+            ));
+        }
         if let Some(child) = rebuilt.flattens.get(&generated) {
             node.inferred.flags.push(Flag::Assumed(format!(
                 "a flatten before `{child}`, as torch's forward does (`torch.flatten(x, 1)`): the linear layer it feeds declares as many input features as this map holds values; the printout does not show it"
@@ -1092,6 +1276,13 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
             }
         }
     }
+    for (i, why) in not_chains(&root, &graph, &rebuilt.owners) {
+        let node = &mut graph.nodes[i];
+        node.inferred.error = Some(match node.inferred.error.take() {
+            Some(e) => format!("{e}; and {why}"),
+            None => why,
+        });
+    }
     graph.notes.insert(0, order_note(&root, &rebuilt.owners));
     Ok(Model {
         graph,
@@ -1107,14 +1298,210 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
     })
 }
 
-/// Rebuilds the printout as code (flattening before the children `flatten` names) and reads it.
+/// The module at `path` below `root` (`""`: the root).
+fn module_at<'a>(root: &'a Module, path: &str) -> Option<&'a Module> {
+    if path.is_empty() {
+        return Some(root);
+    }
+    let mut m = root;
+    for name in path.split('.') {
+        let Body::Container { children, .. } = &m.body else {
+            return None;
+        };
+        m = children.iter().find(|c| c.name == name)?;
+    }
+    Some(m)
+}
+
+/// Whether a child's name says it is a path beside the others (a residual's shortcut, a
+/// branch), not a step after them: `downsample` only when it is not the first child (a U-Net's
+/// `Down` block starts with a `downsample` pool).
+fn parallel_name(name: &str, first: bool) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "shortcut", "skip", "residual", "identity", "branch", "bypass",
+    ]
+    .iter()
+    .any(|p| n.starts_with(p))
+        || (n.starts_with("downsample") && !first)
+}
+
+/// The last leaf printed under `m` (itself, for a leaf).
+fn last_leaf(m: &Module) -> &Module {
+    match &m.body {
+        Body::Container { children, .. } => children.last().map_or(m, last_leaf),
+        Body::Leaf { .. } => m,
+    }
+}
+
+/// torch.nn's activations, as printed.
+fn activation(class: &str) -> bool {
+    matches!(
+        class,
+        "ReLU"
+            | "ReLU6"
+            | "LeakyReLU"
+            | "PReLU"
+            | "RReLU"
+            | "ELU"
+            | "SELU"
+            | "CELU"
+            | "GELU"
+            | "SiLU"
+            | "Mish"
+            | "Tanh"
+            | "Sigmoid"
+            | "Hardswish"
+            | "Hardsigmoid"
+            | "Hardtanh"
+            | "Softplus"
+            | "Softsign"
+            | "LogSigmoid"
+            | "Tanhshrink"
+    )
+}
+
+/// The first run of three or more convolutions and linear layers among `children` with no
+/// activation printed between them (norms, pools, dropouts and the like may come between; a
+/// container or an activation ends a run): a network that deep without a nonlinearity is not
+/// one, so its forward applies activations the printout does not show.
+fn bare_run(children: &[Module]) -> Option<Vec<&Module>> {
+    let mut run: Vec<&Module> = Vec::new();
+    for c in children {
+        let weighted = matches!(c.body, Body::Leaf { .. })
+            && (c.class.contains("Conv") || c.class.ends_with("Linear"));
+        if weighted {
+            run.push(c);
+        } else if activation(&c.class) || matches!(c.body, Body::Container { .. }) {
+            if run.len() >= 3 {
+                return Some(run);
+            }
+            run.clear();
+        }
+    }
+    (run.len() >= 3).then_some(run)
+}
+
+/// Modules run in printed order whose children are rarely a chain, each as an error on a row
+/// (the node's index and the words) asking for the code: a child named as a parallel path (on
+/// its first row, or the module's last when it runs nothing); three or more layers with no
+/// activation printed between them (on the first one's row); and a squeeze-excitation — a pool
+/// to 1 and a gate, so that the printed order returns a per-channel scale of the module's own
+/// input, which its forward would multiply the input by (on the gate's row). The shapes may
+/// chain all the same: without these, such a model would be read, ported and self-checked, and
+/// wrong. (A module of one child that keeps its input's shape may add its input too, but so do
+/// a U-Net's DoubleConv and every image-to-image generator without one: nothing is said.)
+fn not_chains(
+    root: &Module,
+    graph: &crate::model::graph::Graph,
+    owners: &HashMap<String, Owner>,
+) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut ordered: Vec<(&String, &Owner)> =
+        owners.iter().filter(|(_, o)| o.how == How::Order).collect();
+    ordered.sort_by(|a, b| a.0.cmp(b.0));
+    for (path, owner) in ordered {
+        let Some(m) = module_at(root, path) else {
+            continue;
+        };
+        let Body::Container { children, .. } = &m.body else {
+            continue;
+        };
+        let under = |n: &crate::model::graph::Node, p: &str| {
+            !matches!(n.op, Op::Input)
+                && (p.is_empty() || n.name == p || n.name.starts_with(&format!("{p}.")))
+        };
+        let what = if path.is_empty() {
+            format!("`{}`", owner.class)
+        } else {
+            format!("`{path}` ({})", owner.class)
+        };
+        let last = graph.nodes.iter().rposition(|n| under(n, path));
+        for (k, c) in children.iter().enumerate() {
+            if children.len() < 2 || !parallel_name(&c.name, k == 0) {
+                continue;
+            }
+            let child = path_of(path, &c.name);
+            let Some(at) = graph.nodes.iter().position(|n| under(n, &child)).or(last) else {
+                continue;
+            };
+            out.push((
+                at,
+                format!(
+                    "`{}` is named as a path beside its siblings (a shortcut, skip, residual, identity or branch), and a forward rarely chains such paths one after another as the printed order of {what} does: padlab does not know its forward: paste its code",
+                    c.name
+                ),
+            ));
+            break;
+        }
+        // Layers with no activation printed between them: the forward applies its own
+        // (`F.relu`, or one module called after several layers).
+        if let Some(run) = bare_run(children) {
+            let names: Vec<&str> = run.iter().map(|c| c.name.as_str()).collect();
+            let first = path_of(path, names[0]);
+            if let Some(at) = graph.nodes.iter().position(|n| under(n, &first)) {
+                out.push((
+                    at,
+                    format!(
+                        "{what} prints its layers {} with no activation between them: its forward applies its own (`F.relu`, or one activation module called after several of them), which the printed order does not; padlab does not know its forward: paste its code",
+                        names.join(", ")
+                    ),
+                ));
+                continue;
+            }
+        }
+        // A squeeze-excitation: a pool to 1 and a gate last.
+        let gate = matches!(last_leaf(m).class.as_str(), "Sigmoid" | "Hardsigmoid");
+        let pools = children.iter().any(|c| {
+            c.class.starts_with("Adaptive")
+                && matches!(&c.body, Body::Leaf { args } if {
+                    let a: String = args.chars().filter(|c| !c.is_whitespace()).collect();
+                    matches!(a.as_str(), "output_size=1" | "1" | "output_size=(1,1)" | "(1,1)" | "output_size=(1,1,1)" | "(1,1,1)")
+                })
+        });
+        let (Some(first), Some(last)) = (graph.nodes.iter().position(|n| under(n, path)), last)
+        else {
+            continue;
+        };
+        let into = graph.nodes[first]
+            .inputs
+            .first()
+            .and_then(|e| graph.shape_of(*e));
+        let from = graph.nodes[last]
+            .inferred
+            .outputs
+            .first()
+            .and_then(|s| s.as_ref());
+        let squeezed = match (into, from) {
+            (Some(i), Some(o)) => {
+                i.len() == o.len()
+                    && i.len() > 2
+                    && i[1] == o[1]
+                    && o[2..].iter().all(|&d| d == 1)
+                    && i[2..].iter().any(|&d| d > 1)
+            }
+            _ => false,
+        };
+        if gate && pools && squeezed {
+            out.push((
+                last,
+                format!(
+                    "{what} looks like a squeeze-excitation (a pool to 1, then a gate): in printed order it returns the gate, a scale per channel of its own input, which its forward most likely multiplies the input by; padlab does not know its forward: paste its code"
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Rebuilds the printout as code (with what a first trace decided) and reads it.
 fn trace(
     root: &Module,
     start: usize,
     options: &Options,
-    flatten: &HashSet<String>,
+    fixes: &Fixes,
 ) -> Result<(Rebuilt, code::read::Reading), ReadError> {
-    let rebuilt = rebuild(root, flatten)?;
+    let rebuilt = rebuild(root, fixes)?;
     if rebuilt.code.len() > code::read::MAX_PASTE {
         return Err(error(
             start,
@@ -1198,7 +1585,10 @@ fn flatten_hint(op: &Op, received: Option<&[i64]>) -> Option<String> {
 /// `count_include_pad`, an upsampling's `align_corners`, where they could matter.
 fn hidden_defaults(node: &mut crate::model::graph::Node) {
     match &node.op {
-        Op::Pool(spec) if spec.op == crate::core::Op::AvgPool => {
+        // A printed AvgPool layer's (a known forward's `F.avg_pool2d` passes what it passes).
+        Op::Pool(spec)
+            if spec.op == crate::core::Op::AvgPool && node.kind.starts_with("AvgPool") =>
+        {
             let padded = node
                 .inferred
                 .answer
@@ -1309,7 +1699,7 @@ fn order_note(root: &Module, owners: &HashMap<String, Owner>) -> String {
         let (subject, its) = modules(&ordered);
         let _ = write!(
             note,
-            " {subject} not a Sequential and not one padlab knows, so padlab ran {its} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks."
+            " {subject} not a Sequential and not one padlab knows, so padlab ran {its} children in the printed order (their rows say so), flattening only before a linear layer that declares a map's values as its features (said on that row). Where that is not what the forward does (a residual added, a branch), a row's error shows where the order breaks, or why the children are rarely a chain (a path named as a shortcut or branch, layers with no activation between them, a squeeze-excitation)."
         );
     }
     if owners.get("").is_some_and(|o| o.how == How::Order) {
