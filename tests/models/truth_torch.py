@@ -18,7 +18,7 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
   and `F` defined, as a paste that forgot its imports expects; its own imports win. What the
   file prints (its own `print(net)`, a constructor's or a forward's prints) goes to stderr.
 - The model: `--build EXPR`, else the file's `# padlab-model: EXPR` line; without either, the
-  last top-level name assigned an `nn.Module` instance, else the last `nn.Module` subclass the
+  last top-level name assigned an `nn.Module` instance that is not a loss, else the last `nn.Module` subclass the
   file defines, called with no arguments. The expression is evaluated in the file's globals.
 - A forward of several tensors: the file's `# padlab-more-inputs: (), 10` gives the shapes of
   those after the first, comma separated (`()` a per-sample scalar: a class index below the
@@ -175,8 +175,9 @@ def default_model(g, text):
             for n in ast.walk(t):
                 if isinstance(n, ast.Name):
                     names.append(n.id)
+    # A loss (`criterion = nn.CrossEntropyLoss()`) is a module, but not the model.
     for n in reversed(names):
-        if isinstance(g.get(n), nn.Module):
+        if isinstance(g.get(n), nn.Module) and not isinstance(g.get(n), nn.modules.loss._Loss):
             return n
     classes = [s.name for s in tree.body if isinstance(s, ast.ClassDef)
                and isinstance(g.get(s.name), type) and issubclass(g[s.name], nn.Module)]
