@@ -199,8 +199,12 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     {
         return operation(it, path, Args { pos, kw }, site);
     }
+    if path.ends_with(".decode_predictions") && path.starts_with("keras.applications.") {
+        it.effect = true;
+        return Ok(Value::opaque(format!("the result of {path}()")));
+    }
     if path.starts_with("keras.applications.") {
-        return Ok(super::eval::foreign_model(path));
+        return Err(super::zoo::refuse(path, site));
     }
     refuse_tensors(&Args { pos, kw }, site, |call| {
         format!("`{call}`: {path} is not translated by padlab")

@@ -14,6 +14,7 @@ pub mod parser;
 pub mod read;
 pub mod torch;
 pub mod value;
+pub mod zoo;
 
 pub use lexer::SyntaxError;
 pub use read::{Options, ReadError, Reading, read};

@@ -32,10 +32,7 @@ fn binary_name(op: Binary, fw: Framework) -> &'static str {
 }
 
 fn site_of(it: &Interp, e: &Expr) -> Site {
-    Site {
-        line: e.line,
-        text: it.text(e),
-    }
+    it.site(e)
 }
 
 /// `a op b` where one side is a tensor.
@@ -474,7 +471,7 @@ pub fn tensor_attr(_it: &mut Interp, t: &Rc<Tensor>, name: &str, line: usize) ->
         "grad" => Value::None,
         "T" => {
             let site = Site {
-                line,
+                line: _it.paste_line(line),
                 text: Rc::from("x.T"),
             };
             let rank = t.shape.as_ref().map_or(2, Vec::len);

@@ -76,8 +76,17 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
         }
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
     }
-    if path.starts_with("torchvision.models.") || path.starts_with("torch.hub.") {
-        return Ok(super::eval::foreign_model(path));
+    if path == "torch.hub.load" {
+        return super::zoo::hub_load(it, Args { pos, kw }, site);
+    }
+    if path.starts_with("torchvision.models.") {
+        return Err(super::zoo::refuse(path, site));
+    }
+    if path.starts_with("torch.hub.") {
+        // Downloads (a state dict from a URL): a side effect, refused on a tensor.
+        return unevaluated(it, path, &Args { pos, kw }, site, |call| {
+            format!("`{call}`: {path} is not evaluated by padlab")
+        });
     }
     if let Some(f) = path.strip_prefix("torch.") {
         return torch_function(it, f, path, Args { pos, kw }, site);
