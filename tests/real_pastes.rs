@@ -705,3 +705,37 @@ model = ViT()
     .unwrap_err();
     assert!(e.message.contains("repeated over the batch"), "{e}");
 }
+
+/// A pix2pix discriminator's forward of two images concatenated along the channels: the second
+/// takes the first's shape, said in a note (torch: [1, 16, 16] for two 3x256x256 images); a
+/// second tensor the forward does not concatenate with the first is still asked for.
+#[test]
+fn a_second_image_concatenated_with_the_first_takes_its_shape() {
+    let src = "import torch\nimport torch.nn as nn\nclass D(nn.Module):\n    def __init__(self, c=3):\n        super().__init__()\n        self.model = nn.Sequential(nn.Conv2d(c * 2, 8, 4, 2, 1), nn.LeakyReLU(0.2), nn.Conv2d(8, 1, 4, 1, 1, bias=False))\n    def forward(self, img_A, img_B):\n        img_input = torch.cat((img_A, img_B), 1)\n        return self.model(img_input)\nmodel = D()\n";
+    let m = model(src, &[3, 32, 32]);
+    assert_eq!(
+        rows(&m).last().and_then(|r| r.1.clone()),
+        Some(vec![1, 15, 15])
+    );
+    assert!(
+        m.graph
+            .notes
+            .iter()
+            .any(|n| n.contains("`img_B`: the shape of `img_A`")),
+        "{:?}",
+        m.graph.notes
+    );
+    let other = src.replace(
+        "torch.cat((img_A, img_B), 1)",
+        "torch.cat((img_A, img_A), 1) * img_B.mean()",
+    );
+    let e = read(
+        &other,
+        &Options {
+            input: Some(vec![3, 32, 32]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("forward takes 2 tensors"), "{e}");
+}
