@@ -1693,6 +1693,9 @@ pub fn layer_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
         ),
         "output_padding" => tuple_of(arg(name), 0, rank),
         "padding_mode" => arg(name).unwrap_or(Value::str("zeros")),
+        "layers" if matches!(l.kind, LayerKind::Functional { .. }) => {
+            Value::list(super::keras::functional_layers(it, l))
+        }
         "layers" => Value::list(layer_items(l, line).unwrap_or_default()),
         "output_shape" | "input_shape" | "output" | "input" | "outputs" | "inputs" => {
             super::keras::model_attr(it, l, name, line)?
