@@ -473,7 +473,9 @@ fn a_torchvision_model_with_a_new_head_is_read() {
 /// the TF tutorial's MobileNetV2 at 160x160 with a one-logit head 160 operations and 2,259,265
 /// parameters; VGG16's features with a 5-class head 23 operations (vgg16's preprocess_input
 /// in a Lambda is one of them) and 21,138,757; ResNet50 whole 176 and 25,636,712;
-/// EfficientNetB0 on augmented input with a 120-class head 245 and 4,208,411.
+/// EfficientNetB0 on augmented input with a 120-class head 245 and 4,208,411; DenseNet121
+/// after densenet's preprocess_input as tensor arithmetic, with a 10-class head, 432 and
+/// 7,047,754.
 #[test]
 fn a_keras_application_with_a_new_head_is_read() {
     for (file, ops, params, classes, side) in [
@@ -481,6 +483,7 @@ fn a_keras_application_with_a_new_head_is_read() {
         ("keras_vgg16_features_head.py", 23, 21_138_757, 5, 224),
         ("keras_resnet50_classifier.py", 176, 25_636_712, 1000, 224),
         ("keras_finetune_efficientnetb0.py", 245, 4_208_411, 120, 224),
+        ("keras_densenet121_preprocess.py", 432, 7_047_754, 10, 128),
     ] {
         let m = read(
             &corpus::corpus_text(file),
@@ -507,6 +510,17 @@ fn a_keras_application_with_a_new_head_is_read() {
         );
         assert_eq!(m.params, Some(params), "{file}");
     }
+    // Per-channel numbers meet a tensor only with one number per channel.
+    let src = "import keras\ni = keras.Input((8, 8, 3))\nmodel = keras.Model(i, i + [1.0, 2.0])\n";
+    let e = read(
+        src,
+        &Options {
+            input: None,
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("one number per channel"), "{e}");
     // A model padlab has no copy of is an error naming it, never a guess.
     let src = "import keras\nmodel = keras.applications.ConvNeXtTiny(weights=None)\n";
     let e = read(

@@ -131,19 +131,16 @@ def preprocess_tf(x, data_format=None):
 
 
 def preprocess_torch(x, data_format=None):
-    """Pixels to [0, 1], then each channel standardised with ImageNet's mean and deviation.
-    (Keras adds the negated mean and divides by the deviation as per-channel constant
-    tensors; padlab reads the same arithmetic channel by channel, then stacks.)"""
+    """Pixels to [0, 1], then each channel standardised with ImageNet's mean and deviation."""
     x = x / 255.0
-    return keras.ops.stack([(x[..., 0] - 0.485) / 0.229, (x[..., 1] - 0.456) / 0.224,
-                            (x[..., 2] - 0.406) / 0.225], axis=-1)
+    x = x + [-0.485, -0.456, -0.406]
+    return x / [0.229, 0.224, 0.225]
 
 
 def preprocess_caffe(x, data_format=None):
-    """RGB to BGR, then ImageNet's mean pixel (BGR) subtracted; no scaling (channel by channel,
-    as `preprocess_torch`)."""
-    return keras.ops.stack([x[..., 2] - 103.939, x[..., 1] - 116.779, x[..., 0] - 123.68],
-                           axis=-1)
+    """RGB to BGR, then ImageNet's mean pixel (BGR) subtracted; no scaling."""
+    x = keras.ops.stack([x[..., 2], x[..., 1], x[..., 0]], axis=-1)
+    return x + [-103.939, -116.779, -123.68]
 
 
 def preprocess_identity(x, data_format=None):
