@@ -531,6 +531,7 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
     let mut map: std::collections::HashMap<Edge, Rc<Tensor>> =
         inputs.iter().map(|t| t.edge).zip(given).collect();
     it.call_stack.push(Value::Layer(l.clone()));
+    it.containers.insert(l.id, l.clone());
     let result = (|| -> Ev<()> {
         for &n in &needed {
             if input_nodes.contains(&n) {
@@ -794,7 +795,8 @@ fn first_call(it: &Interp, l: &Rc<Layer>, output: bool) -> Option<Value> {
 
 /// The layers of a functional model in the order they were made (Keras's topological order
 /// for a model written top to bottom): each layer the graph between its inputs and outputs
-/// applies, once. Models called inside it are not listed (their layers are not either).
+/// applies, once; a model, Sequential or Lambda called inside it once, as itself (not its
+/// layers). Keras's InputLayer, which padlab has no layer for, is not listed.
 pub fn functional_layers(it: &Interp, l: &Rc<Layer>) -> Vec<Value> {
     let LayerKind::Functional { inputs, outputs } = &l.kind else {
         return Vec::new();
@@ -816,10 +818,12 @@ pub fn functional_layers(it: &Interp, l: &Rc<Layer>) -> Vec<Value> {
     let mut layers = Vec::new();
     for n in seen {
         let Some(t) = it.trace.get(n) else { continue };
-        if !t.scope.is_empty() {
-            continue;
-        }
-        if let Some(x) = &t.layer
+        // An operation inside a container called in the graph stands for that container.
+        let layer = match t.scope.first() {
+            Some(id) => it.containers.get(id),
+            None => t.layer.as_ref(),
+        };
+        if let Some(x) = layer
             && ids.insert(x.id)
         {
             layers.push(Value::Layer(x.clone()));

@@ -1343,6 +1343,7 @@ pub fn call_layer(
                 })
                 .collect();
             it.call_stack.push(Value::Layer(l.clone()));
+            it.containers.insert(l.id, l.clone());
             let mut x = input;
             let mut result = Ok(());
             for c in children {
@@ -1360,6 +1361,7 @@ pub fn call_layer(
         LayerKind::Functional { .. } => super::keras::call_functional(it, l, input, site),
         LayerKind::Lambda(f) => {
             it.call_stack.push(Value::Layer(l.clone()));
+            it.containers.insert(l.id, l.clone());
             let r = it.call(f.clone(), vec![input], vec![], site);
             it.call_stack.pop();
             r
