@@ -818,3 +818,23 @@ fn a_second_image_concatenated_with_the_first_takes_its_shape() {
     .unwrap_err();
     assert!(e.message.contains("forward takes 2 tensors"), "{e}");
 }
+
+/// A module set on a torch Sequential is its child, as torch registers it: in place of the
+/// child of that name, else run last (torch: [2] after `model.classifier = nn.Linear(8, 2)` and
+/// `model.act = nn.Softmax(dim=1)`; before, the old head's [1000] was read without a word).
+#[test]
+fn a_module_set_on_a_sequential_is_its_child() {
+    let src = "import torch.nn as nn\nfrom collections import OrderedDict\nmodel = nn.Sequential(OrderedDict([(\"conv\", nn.Conv2d(3, 8, 3)), (\"pool\", nn.AdaptiveAvgPool2d(1)), (\"flat\", nn.Flatten()), (\"classifier\", nn.Linear(8, 1000))]))\nmodel.classifier = nn.Linear(8, 2)\nmodel.act = nn.Softmax(dim=1)\n";
+    let m = model(src, &[3, 8, 8]);
+    assert_eq!(
+        kinds(&m),
+        [
+            "Conv2d",
+            "AdaptiveAvgPool2d",
+            "Flatten",
+            "Linear",
+            "Softmax"
+        ]
+    );
+    assert_eq!(rows(&m).last().and_then(|r| r.1.clone()), Some(vec![2]));
+}

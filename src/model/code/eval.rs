@@ -1924,6 +1924,20 @@ impl Interp {
             // (`param.requires_grad = False` on a parameter too.)
             // A layer keeps what the paste sets on it (`m.f = -1`), to read it back.
             Value::Layer(l) => {
+                // torch registers a module set on a container as its child: in place of the
+                // child of that name, else after the others (a Sequential then runs it last).
+                if l.framework == Framework::Torch
+                    && matches!(v, Value::Layer(_) | Value::Instance(_))
+                    && let super::value::LayerKind::Sequential(children)
+                    | super::value::LayerKind::Dict(children) = &l.kind
+                {
+                    let mut children = children.borrow_mut();
+                    match children.iter_mut().find(|(k, _)| k.as_ref() == name) {
+                        Some((_, slot)) => *slot = v,
+                        None => children.push((Rc::from(name), v)),
+                    }
+                    return Ok(());
+                }
                 let mut attrs = l.attrs.borrow_mut();
                 match attrs.iter_mut().find(|(k, _)| k.as_ref() == name) {
                     Some((_, slot)) => *slot = v,
