@@ -1025,11 +1025,14 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ],
         ("lambda", None) => &["function", "output_shape", "mask", "arguments"],
         ("identity", None) => &[],
-        ("lstm" | "gru" | "simplernn" | "bidirectional" | "multiheadattention" | "convlstm", _) => {
+        ("lstm" | "gru" | "simplernn" | "bidirectional" | "multiheadattention", None) => {
+            return super::sequence::keras_construct(it, class, &family, Args { pos, kw }, site);
+        }
+        ("convlstm", _) => {
             return Err(unsupported(
                 line,
                 format!(
-                    "{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)"
+                    "{class}: a convolutional recurrent layer is not translated by padlab (it reads LSTM, GRU, SimpleRNN, Bidirectional and MultiHeadAttention)"
                 ),
             ));
         }

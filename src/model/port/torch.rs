@@ -10,7 +10,7 @@ use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module, padding_val
 use crate::codegen::writer::{Py, args, short, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, CellKind, Interpolation, PadFill, Reduce};
 
 use super::lines::{
     Helpers, assignments, elementwise, embed_layer, error_line, fill, float_list, learned_expr,
@@ -96,6 +96,37 @@ const LAYER_SCALE: &str = r#"class LayerScale(nn.Module):
 
     def forward(self, x):
         return x * self.gamma"#;
+
+const RUN_RNN: &str = r#"def run_rnn(module, x):
+    """A one-layer, one-direction torch RNN module on (batch, time, features): its output
+    sequence and its final state(s), each (batch, hidden)."""
+    y, state = module(x)
+    if isinstance(state, tuple):
+        return y, state[0][0], state[1][0]
+    return y, state[0]"#;
+
+const ATTENTION: &str = r#"class MultiHeadAttention(nn.Module):
+    """Multi-head attention as torch's nn.MultiheadAttention and Keras's MultiHeadAttention
+    compute it: the query, key and value projected to `heads` heads, softmax(q k^T / sqrt(key_dim))
+    over the keys, its average of each head's values, the heads projected to the output. Returns
+    the output and each head's probabilities."""
+
+    def __init__(self, heads, key_dim, value_dim, query, key, value, output, bias=True):
+        super().__init__()
+        self.heads, self.key_dim, self.value_dim = heads, key_dim, value_dim
+        self.query = nn.Linear(query, heads * key_dim, bias=bias)
+        self.key = nn.Linear(key, heads * key_dim, bias=bias)
+        self.value = nn.Linear(value, heads * value_dim, bias=bias)
+        self.output = nn.Linear(heads * value_dim, output, bias=bias)
+
+    def forward(self, q, k, v):
+        n, length, source = q.shape[0], q.shape[1], k.shape[1]
+        q = self.query(q).reshape(n, length, self.heads, self.key_dim).transpose(1, 2)
+        k = self.key(k).reshape(n, source, self.heads, self.key_dim).transpose(1, 2)
+        v = self.value(v).reshape(n, source, self.heads, self.value_dim).transpose(1, 2)
+        p = torch.softmax((q * self.key_dim ** -0.5) @ k.transpose(-1, -2), dim=-1)
+        y = (p @ v).transpose(1, 2).reshape(n, length, self.heads * self.value_dim)
+        return self.output(y), p"#;
 
 /// An activation as a module.
 pub fn activation(a: Activation) -> String {
@@ -938,6 +969,70 @@ fn step_parts(
                 .push(Line::Expr(format!("{{x}}.{f}(dim=({},){k})", a.join(", "))));
         }
         PortOp::PixelShuffle(r) => module(&mut p, name.clone(), format!("nn.PixelShuffle({r})")),
+        PortOp::Flip { axis } => p
+            .lines
+            .push(Line::Expr(format!("torch.flip({{x}}, dims=({axis},))"))),
+        PortOp::Cell(c) => {
+            let class = match (c.cell, c.activation, c.recurrent_activation) {
+                (CellKind::Lstm, Activation::Tanh, Activation::Sigmoid) => "LSTM".to_string(),
+                (CellKind::Gru { reset_after: true }, Activation::Tanh, Activation::Sigmoid) => {
+                    "GRU".to_string()
+                }
+                (CellKind::Simple, Activation::Tanh, _) => "RNN".to_string(),
+                (CellKind::Simple, Activation::Relu, _) => "RNN".to_string(),
+                _ => {
+                    return Err(PortError::at(
+                        line,
+                        format!(
+                            "{}: PyTorch's nn.LSTM, nn.GRU and nn.RNN compute tanh candidates, sigmoid gates and a GRU's reset after its product (nn.RNN: tanh or relu); this layer's differ (activation {:?}, gates {:?}{}), which padlab ports to Keras, TensorFlow and JAX only",
+                            step.name,
+                            c.activation,
+                            c.recurrent_activation,
+                            if c.cell == (CellKind::Gru { reset_after: false }) {
+                                ", reset_after=False"
+                            } else {
+                                ""
+                            }
+                        ),
+                    ));
+                }
+            };
+            let relu = if c.cell == CellKind::Simple && c.activation == Activation::Relu {
+                ", nonlinearity=\"relu\""
+            } else {
+                ""
+            };
+            let bias = if c.bias { "" } else { ", bias=False" };
+            w.helpers.add(RUN_RNN);
+            p.modules.push((
+                name.clone(),
+                format!(
+                    "nn.{class}({}, {}{relu}{bias}, batch_first=True)",
+                    c.input, c.hidden
+                ),
+            ));
+            p.lines
+                .push(Line::Expr(format!("run_rnn(self.{name}, {{x}})")));
+        }
+        PortOp::Attention(a) => {
+            w.helpers.add(ATTENTION);
+            p.modules.push((
+                name.clone(),
+                format!(
+                    "MultiHeadAttention({}, {}, {}, {}, {}, {}, {}{})",
+                    a.heads,
+                    a.key_dim,
+                    a.value_dim,
+                    a.query,
+                    a.key,
+                    a.value,
+                    a.output,
+                    if a.bias { "" } else { ", bias=False" }
+                ),
+            ));
+            p.lines
+                .push(Line::Expr(format!("self.{name}({{x0}}, {{x1}}, {{x2}})")));
+        }
         PortOp::Random { normal } => p.lines.push(Line::Expr(if *normal {
             "torch.randn_like({x})".into()
         } else {
