@@ -577,6 +577,12 @@ pub fn call_attention(
         tensor_of(&v, line)?,
     ];
     let torch = l.framework == Framework::Torch;
+    if !torch && l.first_node.get().is_none() {
+        // Keras builds its softmax and dropout layers at the first call: their automatic
+        // names are taken then (a `Dropout` made after it is `dropout_1`).
+        super::keras::auto_name(it, "Softmax");
+        super::keras::auto_name(it, "Dropout");
+    }
     let asked = a.weights.is_some();
     let out = it.record(
         Op::Attention(a),

@@ -587,7 +587,7 @@ fn read_attention(
     }
 }
 
-/// Lines that set one load's canonical arrays into a PyTorch port./// Lines that set one load's canonical arrays into a PyTorch port.
+/// Lines that set one load's canonical arrays into a PyTorch port.
 fn write_torch(py: &mut Py, load: &Load, access: &Access) {
     let dst = &access.layer;
     let set = |py: &mut Py, attr: &str, v: &str| {
@@ -1138,12 +1138,31 @@ fn script_rest(
         .collect();
     let mut xs = Vec::new();
     for (k, (id, batch, shape)) in inputs.iter().enumerate() {
-        let vocab = consumers[*id]
-            .iter()
-            .find_map(|c| match model.graph.node(*c).op {
-                Op::Embedding { vocab, .. } => Some(vocab),
-                _ => None,
-            });
+        // An Embedding reading the input, through the moves of its axes before it
+        // (`text.permute(1, 0)` to a sequence-first recurrent layer).
+        let mut vocab = None;
+        let mut reached: Vec<usize> = consumers[*id].iter().map(|c| c.0).collect();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(c) = reached.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            let Some(node) = model.graph.nodes.get(c) else {
+                continue;
+            };
+            match node.op {
+                Op::Embedding { vocab: v, .. } => {
+                    vocab = Some(vocab.map_or(v, |w: i64| w.min(v)));
+                }
+                Op::Permute(_)
+                | Op::Reshape { .. }
+                | Op::Squeeze(_)
+                | Op::Unsqueeze(_)
+                | Op::Slice(_)
+                | Op::Identity => reached.extend(consumers[c].iter().map(|n| n.0)),
+                _ => {}
+            }
+        }
         let name = if inputs.len() == 1 {
             "x".to_string()
         } else {

@@ -105,6 +105,56 @@ const RUN_RNN: &str = r#"def run_rnn(module, x):
         return y, state[0][0], state[1][0]
     return y, state[0]"#;
 
+const RECURRENCE: &str = r#"class Recurrence(nn.Module):
+    """One recurrent layer over time on (batch, time, features), for a cell torch's own modules
+    do not compute (other activations; a GRU that resets before its product, as Keras's
+    reset_after=False): weights in torch's layout and gate order (i, f, g, o; r, z, n), act the
+    candidate's activation, gate the gates'. Returns the sequence and the final state(s)."""
+
+    def __init__(self, cell, input_size, hidden, act, gate, bias=True):
+        super().__init__()
+        rows = {"lstm": 4, "simple": 1}.get(cell, 3) * hidden
+        self.cell, self.act, self.gate = cell, act, gate
+        self.weight_ih_l0 = nn.Parameter(torch.zeros(rows, input_size))
+        self.weight_hh_l0 = nn.Parameter(torch.zeros(rows, hidden))
+        if bias:
+            self.bias_ih_l0 = nn.Parameter(torch.zeros(rows))
+            self.bias_hh_l0 = nn.Parameter(torch.zeros(rows))
+        else:
+            self.register_buffer("bias_ih_l0", torch.zeros(rows))
+            self.register_buffer("bias_hh_l0", torch.zeros(rows))
+
+    def forward(self, x):
+        h = x.new_zeros(x.shape[0], self.weight_hh_l0.shape[1])
+        c = h
+        xs = x @ self.weight_ih_l0.T + self.bias_ih_l0
+        ys = []
+        for t in range(x.shape[1]):
+            gi = xs[:, t]
+            if self.cell == "gru_reset_before":
+                w_r, w_z, w_n = self.weight_hh_l0.chunk(3)
+                b_r, b_z, b_n = self.bias_hh_l0.chunk(3)
+                i_r, i_z, i_n = gi.chunk(3, dim=-1)
+                r = self.gate(i_r + h @ w_r.T + b_r)
+                z = self.gate(i_z + h @ w_z.T + b_z)
+                h = (1 - z) * self.act(i_n + (r * h) @ w_n.T + b_n) + z * h
+            else:
+                gh = h @ self.weight_hh_l0.T + self.bias_hh_l0
+                if self.cell == "lstm":
+                    i, f, g, o = (gi + gh).chunk(4, dim=-1)
+                    c = self.gate(f) * c + self.gate(i) * self.act(g)
+                    h = self.gate(o) * self.act(c)
+                elif self.cell == "gru":
+                    i_r, i_z, i_n = gi.chunk(3, dim=-1)
+                    h_r, h_z, h_n = gh.chunk(3, dim=-1)
+                    r, z = self.gate(i_r + h_r), self.gate(i_z + h_z)
+                    h = (1 - z) * self.act(i_n + r * h_n) + z * h
+                else:
+                    h = self.act(gi + gh)
+            ys.append(h)
+        y = torch.stack(ys, dim=1)
+        return (y, h, c) if self.cell == "lstm" else (y, h)"#;
+
 const ATTENTION: &str = r#"class MultiHeadAttention(nn.Module):
     """Multi-head attention as torch's nn.MultiheadAttention and Keras's MultiHeadAttention
     compute it: the query, key and value projected to `heads` heads, softmax(q k^T / sqrt(key_dim))
@@ -973,46 +1023,55 @@ fn step_parts(
             .lines
             .push(Line::Expr(format!("torch.flip({{x}}, dims=({axis},))"))),
         PortOp::Cell(c) => {
-            let class = match (c.cell, c.activation, c.recurrent_activation) {
-                (CellKind::Lstm, Activation::Tanh, Activation::Sigmoid) => "LSTM".to_string(),
+            let native = match (c.cell, c.activation, c.recurrent_activation) {
+                (CellKind::Lstm, Activation::Tanh, Activation::Sigmoid) => Some("LSTM"),
                 (CellKind::Gru { reset_after: true }, Activation::Tanh, Activation::Sigmoid) => {
-                    "GRU".to_string()
+                    Some("GRU")
                 }
-                (CellKind::Simple, Activation::Tanh, _) => "RNN".to_string(),
-                (CellKind::Simple, Activation::Relu, _) => "RNN".to_string(),
-                _ => {
-                    return Err(PortError::at(
-                        line,
-                        format!(
-                            "{}: PyTorch's nn.LSTM, nn.GRU and nn.RNN compute tanh candidates, sigmoid gates and a GRU's reset after its product (nn.RNN: tanh or relu); this layer's differ (activation {:?}, gates {:?}{}), which padlab ports to Keras, TensorFlow and JAX only",
-                            step.name,
-                            c.activation,
-                            c.recurrent_activation,
-                            if c.cell == (CellKind::Gru { reset_after: false }) {
-                                ", reset_after=False"
-                            } else {
-                                ""
-                            }
-                        ),
-                    ));
-                }
-            };
-            let relu = if c.cell == CellKind::Simple && c.activation == Activation::Relu {
-                ", nonlinearity=\"relu\""
-            } else {
-                ""
+                (CellKind::Simple, Activation::Tanh | Activation::Relu, _) => Some("RNN"),
+                _ => None,
             };
             let bias = if c.bias { "" } else { ", bias=False" };
-            w.helpers.add(RUN_RNN);
-            p.modules.push((
-                name.clone(),
-                format!(
-                    "nn.{class}({}, {}{relu}{bias}, batch_first=True)",
-                    c.input, c.hidden
-                ),
-            ));
-            p.lines
-                .push(Line::Expr(format!("run_rnn(self.{name}, {{x}})")));
+            match native {
+                Some(class) => {
+                    let relu = if c.activation == Activation::Relu {
+                        ", nonlinearity=\"relu\""
+                    } else {
+                        ""
+                    };
+                    w.helpers.add(RUN_RNN);
+                    p.modules.push((
+                        name.clone(),
+                        format!(
+                            "nn.{class}({}, {}{relu}{bias}, batch_first=True)",
+                            c.input, c.hidden
+                        ),
+                    ));
+                    p.lines
+                        .push(Line::Expr(format!("run_rnn(self.{name}, {{x}})")));
+                }
+                None => {
+                    // Another activation, or a GRU resetting before its product: written out.
+                    let kind = match c.cell {
+                        CellKind::Lstm => "lstm",
+                        CellKind::Gru { reset_after: true } => "gru",
+                        CellKind::Gru { reset_after: false } => "gru_reset_before",
+                        CellKind::Simple => "simple",
+                    };
+                    w.helpers.add(RECURRENCE);
+                    p.modules.push((
+                        name.clone(),
+                        format!(
+                            "Recurrence(\"{kind}\", {}, {}, {}, {}{bias})",
+                            c.input,
+                            c.hidden,
+                            activation(c.activation),
+                            activation(c.recurrent_activation)
+                        ),
+                    ));
+                    p.lines.push(Line::Expr(format!("self.{name}({{x}})")));
+                }
+            }
         }
         PortOp::Attention(a) => {
             w.helpers.add(ATTENTION);
