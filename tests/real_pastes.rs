@@ -424,3 +424,45 @@ fn keras_epsilon_is_a_number() {
     let src = "import keras\nfrom keras import ops, layers\ndef dist(v):\n    s = ops.sum(ops.square(v[0] - v[1]), axis=1, keepdims=True)\n    return ops.sqrt(ops.maximum(s, keras.backend.epsilon() + keras.config.epsilon()))\na = keras.Input((10,)); b = keras.Input((10,))\nmodel = keras.Model([a, b], layers.Lambda(dist)([a, b]))\n";
     assert_eq!(rows(&model(src, &[10])).last().unwrap().1, Some(vec![1]));
 }
+
+/// Transfer learning: a torchvision model built by its builder, its head replaced, is that
+/// model (torchvision 0.29's own counts: ResNet-18 with a 2-class head 69 operations and
+/// 11,177,538 parameters, MobileNetV2 with 5 classes 153 and 2,230,277, VGG-16 with 10
+/// classes 40 and 134,301,514), read from padlab's copy of the architectures.
+#[test]
+fn a_torchvision_model_with_a_new_head_is_read() {
+    for (file, ops, params, classes) in [
+        ("torch_finetune_resnet18.py", 69, 11_177_538, 2),
+        ("torch_finetune_mobilenet_v2.py", 153, 2_230_277, 5),
+        ("torch_finetune_vgg16.py", 40, 134_301_514, 10),
+    ] {
+        let m = model(&corpus::corpus_text(file), &[3, 224, 224]);
+        let rows = rows(&m);
+        assert_eq!(rows.len(), ops, "{file}: {:?}", kinds(&m));
+        assert_eq!(
+            rows.last().and_then(|r| r.1.clone()),
+            Some(vec![classes]),
+            "{file}"
+        );
+        assert_eq!(m.params, Some(params), "{file}");
+        assert!(
+            m.graph
+                .notes
+                .iter()
+                .any(|n| n.contains("nothing is downloaded")),
+            "{file}: {:?}",
+            m.graph.notes
+        );
+    }
+    // An architecture padlab has no copy of is an error naming it, never a guess.
+    let src = "import torchvision\nmodel = torchvision.models.no_such_net()\n";
+    let e = read(
+        src,
+        &Options {
+            input: Some(vec![3, 224, 224]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+}

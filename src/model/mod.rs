@@ -26,6 +26,10 @@ pub enum Origin {
         /// Names the code uses but does not define, each with the line that defines it from
         /// the input shape (and a comment saying so).
         defined: Vec<(String, String)>,
+        /// The model zoos the code builds on (`torchvision.models`, `keras.applications`):
+        /// the script builds their models without downloading weights, and says whose
+        /// architectures it ran.
+        zoos: Vec<code::zoo::Zoo>,
     },
     /// The source cannot be rebuilt: what it lacks, at its line (a summary that does not say
     /// a layer's activation or pool size). Ports refuse with it.
@@ -120,6 +124,7 @@ fn from_code(text: &str, r: code::Reading) -> Model {
             code,
             build: r.build,
             defined: r.defined,
+            zoos: r.zoos,
         },
         others: r.others,
         params: r.params,

@@ -35,6 +35,9 @@ every container's output the same way ({"path": "block", "shapes": [...]}, path 
 name): the tensor math a custom layer does after its last inner layer (`x + self.conv(x)`) is
 no operation call, and its container's output is what it made.
 
+Keras Applications never download weights here: `weights="imagenet"` builds the model those
+weights build (EfficientNet's extra input scaling included) and keeps random weights.
+
 On stderr: what the file printed, any assumption made (an undefined name taken as the input
 shape), and a check of the recording against the model's own structure (the graph's operation
 names and `layer.output.shape` where it is known); the exit status is 2 when that check fails.
@@ -420,6 +423,11 @@ def main():
         import keras
         keras.utils.set_random_seed(args.seed)
 
+    if not legacy:
+        # Keras Applications without the download (shapes do not depend on the weights).
+        from keras.src.utils import file_utils
+        file_utils.get_file = lambda *a, **k: "padlab-no-download"
+        keras.Model.load_weights = lambda self, *a, **k: None
     text = open(args.file).read()
     expr = args.build or header(text, "model")
     given = parse_inputs(args.input or header(text, "input"))

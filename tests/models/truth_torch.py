@@ -12,11 +12,13 @@ output shapes. padlab's reader must report the same operations with the same sha
 Run it with the frameworks' Python (the fixtures venv). How it works:
 
 - The file is executed as module code whose `__name__` is not "__main__" (a paste's training
-  tail under `if __name__ == "__main__":` does not run). Its globals start with `torch`, `nn`
+  tail under `if __name__ == "__main__":` does not run), one top-level statement at a time: a
+  statement that reaches for data this machine does not have (an OSError) is skipped, said on
+  stderr, and so is one that then fails on a name only skipped statements bind (`run_statements`). Its globals start with `torch`, `nn`
   and `F` defined, as a paste that forgot its imports expects; its own imports win. What the
   file prints (its own `print(net)`, a constructor's or a forward's prints) goes to stderr.
 - The model: `--build EXPR`, else the file's `# padlab-model: EXPR` line; without either, the
-  last top-level name assigned an `nn.Module` instance, else the last `nn.Module` subclass the
+  last top-level name assigned an `nn.Module` instance that is not a loss, else the last `nn.Module` subclass the
   file defines, called with no arguments. The expression is evaluated in the file's globals.
 - A forward of several tensors: the file's `# padlab-more-inputs: (), 10` gives the shapes of
   those after the first, comma separated (`()` a per-sample scalar: a class index below the
@@ -25,6 +27,10 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
   batch axis ("3x32x32", "1x8000", "50"). The batch holds 2 samples drawn with seed 0: standard
   normal floats, or, when the model contains an `nn.Embedding`, integer indices below the
   smallest `num_embeddings`.
+- Pretrained weights are never downloaded: a torchvision builder asked for them
+  (`weights="IMAGENET1K_V1"`, `pretrained=True`, `torch.hub.load("pytorch/vision", ...)`)
+  builds the model those weights build and keeps its random weights (`no_downloads`): shapes
+  do not depend on the values.
 - The model is put in eval mode and run under `torch.no_grad()` and a
   `torch.overrides.TorchFunctionMode`. The mode sees only the top-level call of each torch
   function (what a function calls inside is not seen), so `nn.Conv2d` is one `conv2d`,
@@ -97,8 +103,61 @@ def load(path):
     module.__file__ = path
     module.__dict__.update(torch=torch, nn=nn, F=F)
     sys.modules[name] = module  # dataclasses and pickling look classes up here
-    exec(compile(text, path, "exec"), module.__dict__)
+    run_statements(text, path, module.__dict__)
     return module.__dict__, text
+
+
+def run_statements(text, path, g):
+    """Executes the file one top-level statement at a time. A statement that reaches for data
+    this machine does not have (an OSError: a dataset folder, a download) is skipped and said
+    on stderr, and so is a later one that fails on a name only skipped statements bind (the
+    data loaders, a training loop over them): the model is what the rest of the file builds.
+    Any other failure is the file's error."""
+    import ast
+    tree = ast.parse(text, path)
+    skipped = set()
+    for stmt in tree.body:
+        code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec")
+        try:
+            exec(code, g)
+        except (OSError, NameError) as e:
+            if isinstance(e, NameError) and getattr(e, "name", None) not in skipped:
+                raise
+            bound = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            bound |= {t.id for t in getattr(stmt, "targets", []) if isinstance(t, ast.Name)}
+            skipped |= bound
+            print(f"skipped line {stmt.lineno} ({type(e).__name__}: {e}): data this run does not have",
+                  file=sys.stderr)
+
+
+def no_downloads():
+    """torchvision's builders without the download: the state dict a set of weights would
+    fetch is an empty marker that `load_state_dict` skips; `torch.hub.load` of
+    "pytorch/vision" is the installed torchvision's builder."""
+    try:
+        import torchvision
+        from torchvision.models._api import WeightsEnum
+    except ImportError:
+        return
+    import torch
+
+    class NoDownload(dict):
+        pass
+
+    WeightsEnum.get_state_dict = lambda self, *args, **kwargs: NoDownload()
+    load = torch.nn.Module.load_state_dict
+    torch.nn.Module.load_state_dict = (
+        lambda self, state, *args, **kwargs: None if isinstance(state, NoDownload) else load(self, state, *args, **kwargs))
+    hub_load = torch.hub.load
+
+    def from_hub(repo, model, *args, **kwargs):
+        if str(repo).split(":")[0] == "pytorch/vision":
+            for k in ("source", "trust_repo", "force_reload", "verbose", "skip_validation"):
+                kwargs.pop(k, None)
+            return getattr(torchvision.models, model)(*args, **kwargs)
+        return hub_load(repo, model, *args, **kwargs)
+
+    torch.hub.load = from_hub
 
 
 def default_model(g, text):
@@ -116,8 +175,9 @@ def default_model(g, text):
             for n in ast.walk(t):
                 if isinstance(n, ast.Name):
                     names.append(n.id)
+    # A loss (`criterion = nn.CrossEntropyLoss()`) is a module, but not the model.
     for n in reversed(names):
-        if isinstance(g.get(n), nn.Module):
+        if isinstance(g.get(n), nn.Module) and not isinstance(g.get(n), nn.modules.loss._Loss):
             return n
     classes = [s.name for s in tree.body if isinstance(s, ast.ClassDef)
                and isinstance(g.get(s.name), type) and issubclass(g[s.name], nn.Module)]
@@ -224,6 +284,7 @@ def main():
     import torch.nn as nn
     # What the paste prints (its own print(net), a constructor's or a forward's prints) is not
     # our output: stdout goes to stderr until the answer is written.
+    no_downloads()
     with contextlib.redirect_stdout(sys.stderr):
         torch.manual_seed(0)
         g, text = load(args.file)

@@ -49,7 +49,10 @@ def truth(path, framework, extra):
     """The source framework's own per-operation record (its referee script)."""
     script = os.path.join(HERE, "truth_torch.py" if framework == "torch" else "truth_keras.py")
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", KERAS_BACKEND="tensorflow")
-    p = subprocess.run([sys.executable, script, path, *extra], capture_output=True, text=True, env=env)
+    # PADLAB_REFEREE_PYTHON: a Python with more installed for the referee (torchvision, say)
+    # than the one running the targets' checks.
+    python = os.environ.get("PADLAB_REFEREE_PYTHON", sys.executable)
+    p = subprocess.run([python, script, path, *extra], capture_output=True, text=True, env=env)
     if p.returncode != 0 or not p.stdout.strip():
         return None, p.stderr.strip().splitlines()[-1:] if p.stderr.strip() else ["no output"]
     return json.loads(p.stdout.strip().splitlines()[-1]), None

@@ -1060,6 +1060,12 @@ pub fn call_method(
                         }),
                     _ => Value::opaque("a size"),
                 },
+                "numel" => match obj {
+                    Value::Param(l, n) => super::layers::param_shape(l, n)
+                        .and_then(|s| s.iter().try_fold(1i64, |a, &d| a.checked_mul(d)))
+                        .map_or(Value::opaque("a count"), Value::Int),
+                    _ => Value::opaque("a count"),
+                },
                 _ => obj.clone(),
             });
         }
@@ -1470,8 +1476,11 @@ pub fn format_value(v: &Value, spec: &str, line: usize) -> Ev<String> {
 pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value> {
     match o {
         Value::Api(path) => {
-            let full = format!("{path}.{name}");
-            Ok(api_attr(&canonical(&full)))
+            let full = canonical(&format!("{path}.{name}"));
+            if let Some(v) = super::zoo::attr(it, &full, line)? {
+                return Ok(v);
+            }
+            Ok(api_attr(&full))
         }
         Value::Tensor(t) => super::ops::tensor_attr(it, t, name, line),
         Value::Layer(l) => super::layers::layer_attr(it, l, name, line),
@@ -1479,6 +1488,7 @@ pub fn getattr(it: &mut Interp, o: &Value, name: &str, line: usize) -> Ev<Value>
         Value::Opaque(what) => Ok(Value::Opaque(what.clone())),
         Value::Param(l, n) => Ok(match name {
             "data" => o.clone(),
+            "requires_grad" => Value::Bool(true),
             "shape" => super::layers::param_shape(l, n).map_or(Value::opaque("a shape"), |s| {
                 Value::tuple(s.into_iter().map(Value::Int).collect())
             }),
@@ -2039,6 +2049,15 @@ fn framework_method(
             });
             super::keras::build(it, i.id, shape, site)?;
             Ok(Value::None)
+        }
+        "parameters" | "named_parameters"
+            if !i
+                .class
+                .framework
+                .as_ref()
+                .is_some_and(FrameworkBase::is_keras) =>
+        {
+            Ok(super::layers::parameters(&me, name == "named_parameters"))
         }
         "parameters" | "named_parameters" | "state_dict" | "buffers" | "zero_grad"
         | "load_state_dict" | "summary" | "compile" | "fit" | "evaluate" | "predict" | "save"
@@ -2916,7 +2935,7 @@ pub fn iterate(it: &mut Interp, v: &Value, line: usize) -> Ev<Vec<Value>> {
         Value::Instance(i) if i.class.framework.is_some() => {
             if let Some((f, _)) = it.find_method(&i.class, "__iter__") {
                 let site = Site {
-                    line,
+                    line: it.paste_line(line),
                     text: Rc::from("iter"),
                 };
                 let r = it.call_function(&f, Some(v.clone()), vec![], vec![], &site)?;

@@ -128,6 +128,10 @@ pub struct TopLevel {
     pub effect: bool,
     /// For an import: the names it binds and the module it imports.
     pub import: Option<(Vec<String>, String)>,
+    /// The global names it read and those it binds (a statement that reads a name only a
+    /// statement left out of the check binds is left out too).
+    pub reads: Vec<String>,
+    pub binds: Vec<String>,
 }
 
 /// The settings of one reading.
@@ -191,6 +195,16 @@ pub struct Interp {
     pub more_inputs: Vec<(usize, Vec<Vec<i64>>)>,
     /// What the trace assumed where the paste does not say (each becomes a note).
     pub assumed: Vec<String>,
+    /// While a model zoo's code runs: which zoo, and the paste's line that reached it.
+    pub zoo_at: Option<super::zoo::ZooAt>,
+    /// The paste's source while zoo code runs (`src` then holds the zoo's).
+    paste_src: Rc<str>,
+    /// The zoos' namespaces evaluated so far.
+    pub zoos: Vec<(super::zoo::Zoo, ScopeRef)>,
+    /// The zoo models the paste built (each becomes a note).
+    pub zoo_calls: Vec<super::zoo::ZooCall>,
+    /// The global names the top-level statement being run has read.
+    reads_now: std::collections::HashSet<String>,
 }
 
 /// What the recorder knows about a node beyond the graph.
@@ -295,7 +309,88 @@ impl Interp {
             called: Vec::new(),
             more_inputs: Vec::new(),
             assumed: Vec::new(),
+            zoo_at: None,
+            paste_src: Rc::from(src),
+            zoos: Vec::new(),
+            zoo_calls: Vec::new(),
+            reads_now: std::collections::HashSet::new(),
         }
+    }
+
+    /// The zoo whose code is running (`None`: the paste's).
+    pub fn current_zoo(&self) -> Option<super::zoo::Zoo> {
+        self.zoo_at.as_ref().map(|z| z.zoo)
+    }
+
+    /// The paste's line for a line of the code running: a zoo's lines are the paste's line
+    /// that reached the zoo (rows and errors never name a line of the embedded source).
+    pub fn paste_line(&self, line: usize) -> usize {
+        if line >= super::zoo::LINE {
+            self.zoo_at.as_ref().map_or(0, |z| z.line)
+        } else {
+            line
+        }
+    }
+
+    /// A call's site as the rows and errors name it.
+    pub fn site(&self, e: &Expr) -> Site {
+        Site {
+            line: self.paste_line(e.line),
+            text: self.text(e),
+        }
+    }
+
+    /// Runs `f` as code of `zoo` (`None`: the paste's), reached from the paste's `line`:
+    /// its source is the one expressions are quoted from, and a failure leaving a zoo for
+    /// the paste names the paste's line and says where in the zoo (`what`) it happened.
+    pub fn in_origin<T>(
+        &mut self,
+        zoo: Option<super::zoo::Zoo>,
+        line: usize,
+        what: &str,
+        f: impl FnOnce(&mut Interp) -> Ev<T>,
+    ) -> Ev<T> {
+        if zoo == self.current_zoo() {
+            return f(self);
+        }
+        let saved_src = self.src.clone();
+        let saved_at = self.zoo_at.take();
+        let effect = self.effect;
+        match zoo {
+            Some(z) => {
+                if saved_at.is_none() {
+                    self.paste_src = saved_src.clone();
+                }
+                self.src = z.source_text();
+                self.zoo_at = Some(super::zoo::ZooAt { zoo: z, line });
+            }
+            None => self.src = self.paste_src.clone(),
+        }
+        let r = f(self);
+        self.src = saved_src;
+        self.zoo_at = saved_at;
+        if zoo.is_some() && self.zoo_at.is_none() {
+            // Zoo code has no side effects of the paste's (training, saving...).
+            self.effect = effect;
+            return r.map_err(|e| super::zoo::located(e, line, what));
+        }
+        r
+    }
+
+    /// Runs a zoo module's top-level statements in its namespace.
+    pub(super) fn exec_in(&mut self, body: &[Stmt], scope: &ScopeRef) -> Ev<()> {
+        for s in body {
+            match self.exec(s, Some(scope))? {
+                Flow::Next => {}
+                _ => {
+                    return Err(unsupported(
+                        s.line,
+                        "'return', 'break' or 'continue' outside a function or loop",
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A fresh object id.
@@ -349,6 +444,7 @@ impl Interp {
         for s in body {
             self.line = s.line;
             self.effect = false;
+            self.reads_now.clear();
             let read_before = self.used_order.len();
             let result = self.exec(s, None);
             let failed = match result {
@@ -375,7 +471,16 @@ impl Interp {
                     self.effect = false;
                 }
             }
-            if let Some(f) = &failed {
+            // `model = train_model(model, criterion, ...)`: a function given the model whose
+            // result is assigned back trains it (the tutorials' loops over data padlab does
+            // not run); the model stays what it was, and a note says so.
+            let kept = failed
+                .as_ref()
+                .filter(|f| f.kind != FailKind::Limit)
+                .and_then(|f| self.trained_in_place(s, f));
+            if let Some(note) = kept {
+                self.assumed.push(note);
+            } else if let Some(f) = &failed {
                 // Its names stand for what it would have made: an error where the model uses
                 // them, or (for loaded data) the input shape they give.
                 let f = Rc::new(f.clone());
@@ -435,6 +540,10 @@ impl Interp {
                     self.used.remove(&n);
                 }
             }
+            let mut binds = Vec::new();
+            bound_names(s, &mut binds);
+            let mut reads: Vec<String> = self.reads_now.drain().collect();
+            reads.sort();
             self.top.push(TopLevel {
                 line: s.line,
                 start: s.start,
@@ -442,8 +551,44 @@ impl Interp {
                 failed,
                 effect: self.effect,
                 import,
+                reads,
+                binds,
             });
         }
+    }
+
+    /// For a failed `name = f(..., name, ...)` whose `name` holds a model, the note that
+    /// keeps that model (the statement is left out of the check like any failed one).
+    fn trained_in_place(&self, s: &Stmt, f: &Failure) -> Option<String> {
+        let StmtKind::Assign { targets, value } = &s.kind else {
+            return None;
+        };
+        let [target] = targets.as_slice() else {
+            return None;
+        };
+        let (ExprKind::Name(name), ExprKind::Call(func, args)) = (&target.kind, &value.kind) else {
+            return None;
+        };
+        let passed = args.iter().any(|a| {
+            a.star == Star::None && matches!(&a.value.kind, ExprKind::Name(n) if n == name)
+        });
+        let model = match self.globals.get(name.as_str()) {
+            Some(Value::Instance(i)) => i.class.framework.is_some(),
+            Some(Value::Layer(l)) => matches!(
+                l.kind,
+                super::value::LayerKind::Sequential(_) | super::value::LayerKind::Functional { .. }
+            ),
+            _ => false,
+        };
+        if !passed || !model || !matches!(func.kind, ExprKind::Name(_) | ExprKind::Attr(..)) {
+            return None;
+        }
+        Some(format!(
+            "line {}: `{}` did not run in padlab ({}); a function given `{name}` and assigning its result back trains it, so `{name}` is read as it was before that line",
+            s.line,
+            short(&self.text(value)),
+            f.message
+        ))
     }
 
     fn exec_block(&mut self, body: &[Stmt], scope: Option<&ScopeRef>) -> Ev<Flow> {
@@ -650,6 +795,7 @@ impl Interp {
                     body: FunctionBody::Def(def.clone()),
                     defaults,
                     closure: scope.cloned(),
+                    zoo: self.current_zoo(),
                     class: RefCell::new(None),
                 }));
                 let f = self.decorate(&def.decorators, f, scope)?;
@@ -691,15 +837,10 @@ impl Interp {
                 }
                 // `@torch.no_grad()`, `@dataclass`, `@tf.function`...: the function itself.
                 Value::Api(_) | Value::Opaque(_) => v,
-                Value::Function(_) => self.call(
-                    deco,
-                    vec![v],
-                    vec![],
-                    &Site {
-                        line: d.line,
-                        text: self.text(d),
-                    },
-                )?,
+                Value::Function(_) => {
+                    let site = self.site(d);
+                    self.call(deco, vec![v], vec![], &site)?
+                }
                 _ => v,
             };
         }
@@ -752,6 +893,7 @@ impl Interp {
                     body: FunctionBody::Def(f.clone()),
                     defaults,
                     closure: scope.cloned(),
+                    zoo: self.current_zoo(),
                     class: RefCell::new(Some(Rc::downgrade(&class))),
                 });
                 let v = self.decorate(&f.decorators, Value::Function(func), Some(&body_scope))?;
@@ -829,7 +971,11 @@ impl Interp {
             }
             at = s.borrow().parent.clone();
         }
-        if let Some(v) = self.globals.get(name) {
+        let zoo = self.zoo_at.is_some();
+        if !zoo && let Some(v) = self.globals.get(name) {
+            if !self.reads_now.contains(name) {
+                self.reads_now.insert(name.to_string());
+            }
             if !self.used.contains(name) {
                 self.used.insert(name.to_string());
                 self.used_order.push(name.to_string());
@@ -848,7 +994,7 @@ impl Interp {
                 }
                 _ => false,
             };
-            if framework_name && !self.imported.iter().any(|(n, _)| n == name) {
+            if framework_name && !zoo && !self.imported.iter().any(|(n, _)| n == name) {
                 self.imported
                     .push((name.to_string(), import_line(name, &v)));
             }
@@ -1061,10 +1207,7 @@ impl Interp {
                 }
                 let f = self.eval(func, scope)?;
                 let (pos, kw) = self.arguments(args, scope)?;
-                let site = Site {
-                    line,
-                    text: self.text(e),
-                };
+                let site = self.site(e);
                 self.call(f, pos, kw, &site)?
             }
             ExprKind::Subscript(obj, index) => {
@@ -1136,6 +1279,7 @@ impl Interp {
                     body: FunctionBody::Lambda(l.clone()),
                     defaults,
                     closure: scope.cloned(),
+                    zoo: self.current_zoo(),
                     class: RefCell::new(None),
                 }))
             }
@@ -1403,8 +1547,36 @@ impl Interp {
         }
     }
 
-    /// Calls a user function (`me`: the bound instance of a method).
+    /// Calls a user function (`me`: the bound instance of a method). A function of a model
+    /// zoo runs as the zoo's code, reached from the paste at the line that made its instance
+    /// (a method) or at the call (a function).
     pub fn call_function(
+        &mut self,
+        func: &Rc<Function>,
+        me: Option<Value>,
+        pos: Vec<Value>,
+        kw: Vec<(Rc<str>, Value)>,
+        site: &Site,
+    ) -> Ev<Value> {
+        if func.zoo == self.current_zoo() {
+            return self.call_here(func, me, pos, kw, site);
+        }
+        let line = match (&func.zoo, &me) {
+            (Some(_), Some(Value::Instance(i))) if i.line.get() > 0 => i.line.get(),
+            _ => site.line,
+        };
+        let what = super::zoo::what(func);
+        let from_paste = self.zoo_at.is_none();
+        let out = self.in_origin(func.zoo, line, &what, |it| {
+            it.call_here(func, me, pos, kw, site)
+        })?;
+        if from_paste && let Some(zoo) = func.zoo {
+            super::zoo::note_call(self, zoo, func, site, &out);
+        }
+        Ok(out)
+    }
+
+    fn call_here(
         &mut self,
         func: &Rc<Function>,
         me: Option<Value>,
@@ -1646,7 +1818,7 @@ impl Interp {
                         Value::Function(f) => Value::Bound(Rc::new(o.clone()), f),
                         Value::Descriptor(Descriptor::Property, getter) => {
                             let site = Site {
-                                line,
+                                line: self.paste_line(line),
                                 text: Rc::from(name),
                             };
                             return self.call((*getter).clone(), vec![o.clone()], vec![], &site);
@@ -1706,7 +1878,13 @@ impl Interp {
             Value::Poison(f) => Err((**f).clone()),
             // Setting a framework object's attribute (`torch.backends.cudnn.benchmark = True`,
             // `layer.trainable = False`): nothing a model's shapes depend on.
-            Value::Api(_) | Value::Opaque(_) | Value::Layer(_) | Value::Tensor(_) => Ok(()),
+            // (`param.requires_grad = False` on a parameter too.)
+            Value::Api(_)
+            | Value::Opaque(_)
+            | Value::Layer(_)
+            | Value::Tensor(_)
+            | Value::Param(..)
+            | Value::Weight(_) => Ok(()),
             other => Err(no_attribute(line, &other.type_name(), name)),
         }
     }
@@ -2177,28 +2355,32 @@ pub fn mutated_names(s: &Stmt, out: &mut Vec<String>) {
         }
         StmtKind::AugAssign { target: t, .. } => target(t, out),
         StmtKind::AnnAssign { target: t, .. } => target(t, out),
+        _ => {}
+    }
+    inner(s).for_each(|s| mutated_names(s, out));
+}
+
+/// The statements of a compound statement's blocks (`for`, `if`, `while`, `try`, `with`), at
+/// its own level: a function's or a class's body is not run where it is written.
+fn inner(s: &Stmt) -> impl Iterator<Item = &Stmt> {
+    let empty: &[Stmt] = &[];
+    let (blocks, handlers): ([&[Stmt]; 3], &[_]) = match &s.kind {
         StmtKind::For { body, orelse, .. }
         | StmtKind::If { body, orelse, .. }
-        | StmtKind::While { body, orelse, .. } => {
-            body.iter()
-                .chain(orelse)
-                .for_each(|s| mutated_names(s, out));
-        }
+        | StmtKind::While { body, orelse, .. } => ([body, orelse, empty], &[]),
         StmtKind::Try {
             body,
             handlers,
             orelse,
             finalbody,
-        } => {
-            body.iter()
-                .chain(orelse)
-                .chain(finalbody)
-                .chain(handlers.iter().flat_map(|h| h.body.iter()))
-                .for_each(|s| mutated_names(s, out));
-        }
-        StmtKind::With { body, .. } => body.iter().for_each(|s| mutated_names(s, out)),
-        _ => {}
-    }
+        } => ([body, orelse, finalbody], handlers.as_slice()),
+        StmtKind::With { body, .. } => ([body, empty, empty], &[]),
+        _ => ([empty, empty, empty], &[]),
+    };
+    blocks
+        .into_iter()
+        .flatten()
+        .chain(handlers.iter().flat_map(|h| h.body.iter()))
 }
 
 /// The names a statement binds at its own level (for poisoning a failed one).
@@ -2218,36 +2400,12 @@ pub fn bound_names(s: &Stmt, out: &mut Vec<String>) {
         StmtKind::AugAssign { target: t, .. } | StmtKind::AnnAssign { target: t, .. } => {
             target(t, out)
         }
-        StmtKind::For {
-            target: t,
-            body,
-            orelse,
-            ..
-        } => {
-            target(t, out);
-            body.iter().chain(orelse).for_each(|s| bound_names(s, out));
-        }
-        StmtKind::If { body, orelse, .. } | StmtKind::While { body, orelse, .. } => {
-            body.iter().chain(orelse).for_each(|s| bound_names(s, out));
-        }
-        StmtKind::Try {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-        } => {
-            body.iter()
-                .chain(orelse)
-                .chain(finalbody)
-                .chain(handlers.iter().flat_map(|h| h.body.iter()))
-                .for_each(|s| bound_names(s, out));
-        }
-        StmtKind::With { items, body } => {
+        StmtKind::For { target: t, .. } => target(t, out),
+        StmtKind::With { items, .. } => {
             items
                 .iter()
                 .filter_map(|(_, t)| t.as_ref())
                 .for_each(|t| target(t, out));
-            body.iter().for_each(|s| bound_names(s, out));
         }
         StmtKind::FunctionDef(d) => out.push(d.name.clone()),
         StmtKind::ClassDef(c) => out.push(c.name.clone()),
@@ -2263,6 +2421,7 @@ pub fn bound_names(s: &Stmt, out: &mut Vec<String>) {
         }
         _ => {}
     }
+    inner(s).for_each(|s| bound_names(s, out));
 }
 
 /// Binds call arguments to a function's parameters, as Python does.
@@ -2429,15 +2588,6 @@ pub fn unevaluated(
     refuse_tensors(args, site, refusal)?;
     it.effect = true;
     Ok(Value::opaque(format!("the result of {path}()")))
-}
-
-/// A pretrained model's constructor (`torchvision.models.resnet18`): its code is not in the
-/// paste, so the model is opaque.
-pub fn foreign_model(path: &str) -> Value {
-    let what = path.rsplit('.').next().unwrap_or(path);
-    Value::opaque(format!(
-        "{path}(): a model padlab does not have the code of (paste {what}'s own definition to read it)"
-    ))
 }
 
 /// The dict key of `v`; Python's TypeError for an unhashable value.

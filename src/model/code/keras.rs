@@ -199,8 +199,12 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     {
         return operation(it, path, Args { pos, kw }, site);
     }
+    if path.ends_with(".decode_predictions") && path.starts_with("keras.applications.") {
+        it.effect = true;
+        return Ok(Value::opaque(format!("the result of {path}()")));
+    }
     if path.starts_with("keras.applications.") {
-        return Ok(super::eval::foreign_model(path));
+        return Err(super::zoo::refuse(path, site));
     }
     refuse_tensors(&Args { pos, kw }, site, |call| {
         format!("`{call}`: {path} is not translated by padlab")
@@ -1690,30 +1694,26 @@ fn operation(it: &mut Interp, path: &str, Args { pos, kw }: Args, site: &Site) -
         "stack" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(0);
-            let out = it.record(
+            return super::ops::several(
+                it,
                 Op::Stack { axis },
                 "stack",
                 &xs,
                 Framework::Keras,
                 site,
-                None,
-                Some("stack"),
-            )?;
-            return Ok(outputs_value(out));
+            );
         }
         "concatenate" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = int_arg(1, "axis")?.unwrap_or(if path.starts_with("tf.") { 0 } else { -1 });
-            let out = it.record(
+            return super::ops::several(
+                it,
                 Op::Concat { axis },
                 "concatenate",
                 &xs,
                 Framework::Keras,
                 site,
-                None,
-                Some("concatenate"),
-            )?;
-            return Ok(outputs_value(out));
+            );
         }
         "reshape" => {
             let t = x()?;

@@ -558,12 +558,19 @@ pub fn new_layer(
     args: Vec<(Rc<str>, Value)>,
 ) -> Value {
     let id = it.id();
+    // A zoo's layer is written as the framework constructs it, with its values (the zoo's
+    // code names them by its own variables).
+    let text = if it.zoo_at.is_some() {
+        Rc::from(super::zoo::layer_text(class, &args, name.as_deref()).as_str())
+    } else {
+        site.text.clone()
+    };
     Value::Layer(Rc::new(Layer {
         id,
         framework,
         class: Rc::from(class),
         kind,
-        text: site.text.clone(),
+        text,
         line: site.line,
         name,
         first_node: Cell::new(None),
@@ -769,6 +776,10 @@ fn torch_layer(it: &mut Interp, class: &str, args: Args, site: &Site) -> Ev<Valu
             ("ModuleDict", LayerKind::Dict(RefCell::new(items)))
         }
         "module" if rank.is_none() => return Ok(Value::opaque("a bare nn.Module()")),
+        // A loss is training, not the model.
+        _ if class.ends_with("Loss") => {
+            return Ok(Value::opaque(format!("the loss nn.{class}()")));
+        }
         _ => {
             let (op, b) = torch_op(class, &family, rank, args, line)?;
             let kind = LayerKind::Op(op);
@@ -1940,6 +1951,9 @@ pub fn layer_method(
             it.effect = true;
             Ok(Value::None)
         }
+        "parameters" | "named_parameters" if l.framework == Framework::Torch => {
+            Ok(parameters(&me, name == "named_parameters"))
+        }
         "summary" | "compile" | "fit" | "evaluate" | "predict" | "save" | "save_weights"
         | "load_weights" | "parameters" | "named_parameters" | "state_dict" | "load_state_dict"
         | "zero_grad" | "count_params" | "build" | "get_config" | "get_weights" | "set_weights"
@@ -2019,6 +2033,97 @@ pub fn submodules(v: &Value, named: bool, recursive: bool) -> Vec<Value> {
     }
     walk(v, "", recursive, named, &mut out, &mut seen, 0);
     out
+}
+
+/// A torch module's parameters as `parameters()` lists them (each module's own, then its
+/// children's, a shared one once): `Param`s of its layers and its own `nn.Parameter`s, paired
+/// with their dotted names for `named_parameters()`. What code does with them
+/// (`p.requires_grad = False`, `p.numel()`) needs no values.
+pub fn parameters(v: &Value, named: bool) -> Value {
+    fn own(l: &Rc<Layer>) -> Vec<&'static str> {
+        let LayerKind::Op(op) = &l.kind else {
+            return Vec::new();
+        };
+        let (weight, bias) = match op {
+            Op::Conv(c) => (true, c.bias),
+            Op::Dense { bias, .. } => (true, *bias),
+            Op::Norm(Norm::Batch { center, scale, .. }) => (*scale, *center),
+            Op::Norm(Norm::Layer { center, scale, .. }) => (*scale, *center),
+            Op::Norm(Norm::Group { affine, .. }) | Op::Norm(Norm::Instance { affine, .. }) => {
+                (*affine, *affine)
+            }
+            Op::Embedding { .. } => (true, false),
+            Op::Learned {
+                weight: WeightAt::Layer(_),
+                ..
+            } => (true, false),
+            _ => (false, false),
+        };
+        let mut out = Vec::new();
+        if weight {
+            out.push("weight");
+        }
+        if bias {
+            out.push("bias");
+        }
+        out
+    }
+    fn walk(
+        v: &Value,
+        prefix: &str,
+        named: bool,
+        out: &mut Vec<Value>,
+        seen: &mut std::collections::HashSet<usize>,
+        depth: usize,
+    ) {
+        if depth > 64 || !seen.insert(v.address()) {
+            return;
+        }
+        let name = |n: &str| {
+            if prefix.is_empty() {
+                n.to_string()
+            } else {
+                format!("{prefix}.{n}")
+            }
+        };
+        let push = |n: String, p: Value, out: &mut Vec<Value>| {
+            out.push(if named {
+                Value::tuple(vec![Value::str(&n), p])
+            } else {
+                p
+            });
+        };
+        let layer = match v {
+            Value::Layer(l) => Some(l.clone()),
+            Value::Instance(i) => i.base_layer.borrow().clone(),
+            _ => None,
+        };
+        if let Some(l) = layer {
+            for p in own(&l) {
+                push(name(p), Value::Param(l.clone(), Rc::from(p)), out);
+            }
+        }
+        if let Value::Instance(i) = v {
+            for (k, w) in &i.attrs.borrow().entries {
+                if matches!(w, Value::Weight(_)) {
+                    push(name(&k.to_string()), w.clone(), out);
+                }
+            }
+        }
+        for (child, c) in module_children(v) {
+            walk(&c, &name(&child), named, out, seen, depth + 1);
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        v,
+        "",
+        named,
+        &mut out,
+        &mut std::collections::HashSet::new(),
+        0,
+    );
+    Value::list(out)
 }
 
 /// A module's registered children, in order (torch registers modules assigned as attributes,

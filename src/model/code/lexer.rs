@@ -78,11 +78,17 @@ fn is_name_char(c: char) -> bool {
 
 /// The logical lines of `src`.
 pub fn lex(src: &str) -> Result<Vec<LogicalLine<'_>>, SyntaxError> {
+    lex_from(src, 1)
+}
+
+/// The logical lines of `src`, its first line numbered `first` (a model zoo's embedded
+/// source is numbered apart from any paste's lines).
+pub fn lex_from(src: &str, first: usize) -> Result<Vec<LogicalLine<'_>>, SyntaxError> {
     let mut lines = Vec::new();
     let mut current: Option<LogicalLine> = None;
     // Open brackets: (char, line) — newlines inside them do not end the logical line.
     let mut brackets: Vec<(char, usize)> = Vec::new();
-    let mut line = 1usize;
+    let mut line = first;
     let mut at_line_start = true;
     let mut continued = false;
     let mut chars = src.char_indices().peekable();

@@ -15,6 +15,7 @@ pub mod read;
 pub mod sequence;
 pub mod torch;
 pub mod value;
+pub mod zoo;
 
 pub use lexer::SyntaxError;
 pub use read::{Options, ReadError, Reading, read};

@@ -32,10 +32,7 @@ fn binary_name(op: Binary, fw: Framework) -> &'static str {
 }
 
 fn site_of(it: &Interp, e: &Expr) -> Site {
-    Site {
-        line: e.line,
-        text: it.text(e),
-    }
+    it.site(e)
 }
 
 /// `a op b` where one side is a tensor.
@@ -265,6 +262,20 @@ pub fn weight_method(
     })
 }
 
+/// An operation of several tensors (`torch.cat`, `torch.stack`, `ops.concatenate`) as one
+/// node named `name`.
+pub fn several(
+    it: &mut Interp,
+    op: Op,
+    name: &str,
+    xs: &[Rc<Tensor>],
+    framework: Framework,
+    site: &Site,
+) -> Ev<Value> {
+    let out = it.record(op, name, xs, framework, site, None, Some(name))?;
+    Ok(outputs_value(out))
+}
+
 /// An element-wise op of two values, at least one a tensor.
 pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site) -> Ev<Value> {
     let line = site.line;
@@ -460,7 +471,7 @@ pub fn tensor_attr(_it: &mut Interp, t: &Rc<Tensor>, name: &str, line: usize) ->
         "grad" => Value::None,
         "T" => {
             let site = Site {
-                line,
+                line: _it.paste_line(line),
                 text: Rc::from("x.T"),
             };
             let rank = t.shape.as_ref().map_or(2, Vec::len);

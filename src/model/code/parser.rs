@@ -81,7 +81,12 @@ fn err(line: usize, message: impl Into<String>) -> SyntaxError {
 /// Parses a whole paste. A paste indented as a whole (copied out of a function, say) is read
 /// at its first line's indentation.
 pub fn parse(src: &str) -> R<Vec<Stmt>> {
-    let lines = lexer::lex(src)?;
+    parse_from(src, 1)
+}
+
+/// Parses a module whose first line is numbered `first`.
+pub fn parse_from(src: &str, first: usize) -> R<Vec<Stmt>> {
+    let lines = lexer::lex_from(src, first)?;
     let mut p = Lines {
         lines: &lines,
         at: 0,

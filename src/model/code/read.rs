@@ -48,6 +48,11 @@ pub struct Reading {
     pub params: Option<i64>,
     /// Imports of the framework names the paste uses without importing them.
     pub imports: Vec<String>,
+    /// The model zoos the paste reached.
+    pub zoos: Vec<super::zoo::Zoo>,
+    /// For a zoo model read without an input size: the size its weights were made at, and
+    /// what says so.
+    pub zoo_input: Option<(Vec<i64>, String)>,
 }
 
 /// Why the paste gives no model: where and what.
@@ -120,6 +125,26 @@ pub fn read(src: &str, options: &Options) -> Result<Reading, ReadError> {
     let r = read_once(src, options)?;
     if options.input.is_some() || r.input.is_some() || src.len() > GUESS_MAX_PASTE {
         return Ok(r);
+    }
+    // A zoo model read without an input size: the size its pretrained weights were made at.
+    if let Some((size, why)) = r.zoo_input.clone() {
+        let options = Options {
+            input: Some(size.clone()),
+            model: Some(r.build.clone()),
+        };
+        let mut found = read_once(src, &options)?;
+        found.others = r.others.clone();
+        found.graph.notes.insert(
+            0,
+            format!(
+                "input {} assumed: {why} (give another with --input)",
+                size.iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join("×")
+            ),
+        );
+        return Ok(found);
     }
     let Some((guesses, why)) = input_guesses(&r.graph) else {
         return Ok(r);
@@ -365,10 +390,28 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
         }
         e
     })?;
+    // Left out: what failed or has effects, and what reads a name only such a statement
+    // binds (its value would not exist in the check).
+    let mut missing: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut out: Vec<bool> = Vec::with_capacity(it.top.len());
+    for t in &it.top {
+        let left_out =
+            t.failed.is_some() || t.effect || t.reads.iter().any(|n| missing.contains(n.as_str()));
+        for n in &t.binds {
+            if left_out {
+                missing.insert(n.as_str());
+            } else {
+                missing.remove(n.as_str());
+            }
+        }
+        out.push(left_out);
+    }
     let kept = it
         .top
         .iter()
-        .filter(|t| t.failed.is_none() && !t.effect)
+        .zip(&out)
+        .filter(|(_, left_out)| !**left_out)
+        .map(|(t, _)| t)
         // An import of a library the model does not use (matplotlib, a data loader) is left out:
         // the check should not need it installed.
         .filter(|t| match &t.import {
@@ -398,9 +441,29 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
         .collect();
     let defined = define_holes(&it, input.as_deref());
     let mut graph = graph;
+    // Which zoo models the graph holds, and what the check does with their weights.
+    let mut zoo_notes: Vec<String> = Vec::new();
+    for call in &it.zoo_calls {
+        let note = super::zoo::note(call);
+        if graph.nodes.iter().any(|n| n.source.line == call.line) && !zoo_notes.contains(&note) {
+            zoo_notes.push(note);
+        }
+    }
+    let zoo_input = it
+        .zoo_calls
+        .iter()
+        .filter(|c| graph.nodes.iter().any(|n| n.source.line == c.line))
+        .find_map(super::zoo::default_input)
+        .filter(|_| input.is_none() && graph.framework == crate::core::Framework::Torch);
+    graph.notes.splice(0..0, zoo_notes);
     graph.notes.extend(it.assumed.iter().cloned());
     for t in &it.top {
-        if let Some(f) = &t.failed {
+        // (A statement whose failure a note of its own explains.)
+        let explained = it
+            .assumed
+            .iter()
+            .any(|a| a.starts_with(&format!("line {}: ", t.line)));
+        if let Some(f) = t.failed.as_ref().filter(|_| !explained) {
             graph
                 .notes
                 .push(format!("line {}: not evaluated: {}", f.line, f.message));
@@ -424,7 +487,10 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
         .map(|(_, line)| line.clone())
         .filter(|l| !l.is_empty())
         .collect();
+    let zoos = it.zoos.iter().map(|(z, _)| *z).collect();
     Ok(Reading {
+        zoos,
+        zoo_input,
         imports,
         params,
         graph,
@@ -479,6 +545,10 @@ fn builds_model(it: &Interp, t: &super::eval::TopLevel) -> bool {
     // model class).
     let builder = |v: &Value| {
         let Value::Function(f) = v else { return false };
+        // A zoo's builder (its body is not the paste's text).
+        if let Some(zoo) = f.zoo {
+            return zoo.models().contains(&f.name.as_ref());
+        }
         let super::value::FunctionBody::Def(def) = &f.body else {
             return false;
         };

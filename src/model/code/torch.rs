@@ -76,8 +76,17 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
         }
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
     }
-    if path.starts_with("torchvision.models.") || path.starts_with("torch.hub.") {
-        return Ok(super::eval::foreign_model(path));
+    if path == "torch.hub.load" {
+        return super::zoo::hub_load(it, Args { pos, kw }, site);
+    }
+    if path.starts_with("torchvision.models.") {
+        return Err(super::zoo::refuse(path, site));
+    }
+    if path.starts_with("torch.hub.") {
+        // Downloads (a state dict from a URL): a side effect, refused on a tensor.
+        return unevaluated(it, path, &Args { pos, kw }, site, |call| {
+            format!("`{call}`: {path} is not evaluated by padlab")
+        });
     }
     if let Some(f) = path.strip_prefix("torch.") {
         return torch_function(it, f, path, Args { pos, kw }, site);
@@ -199,16 +208,7 @@ fn torch_function(
                 .map(|v| as_int(&v, line))
                 .transpose()?
                 .unwrap_or(0);
-            let out = it.record(
-                Op::Concat { axis },
-                "cat",
-                &xs,
-                Framework::Torch,
-                site,
-                None,
-                Some("cat"),
-            )?;
-            outputs_value(out)
+            super::ops::several(it, Op::Concat { axis }, "cat", &xs, Framework::Torch, site)?
         }
         "stack" => {
             let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
@@ -216,16 +216,7 @@ fn torch_function(
                 .map(|v| as_int(&v, line))
                 .transpose()?
                 .unwrap_or(0);
-            let out = it.record(
-                Op::Stack { axis },
-                "stack",
-                &xs,
-                Framework::Torch,
-                site,
-                None,
-                Some("stack"),
-            )?;
-            outputs_value(out)
+            super::ops::several(it, Op::Stack { axis }, "stack", &xs, Framework::Torch, site)?
         }
         "flatten" => {
             let t = tensor_of(pos.first().unwrap_or(&Value::None), line)?;

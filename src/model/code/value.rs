@@ -227,6 +227,8 @@ pub struct Function {
     pub closure: Option<super::eval::ScopeRef>,
     /// For a method: the class it was defined in (for `super()`).
     pub class: RefCell<Option<std::rc::Weak<Class>>>,
+    /// The model zoo whose embedded source defines it (`None`: the paste).
+    pub zoo: Option<super::zoo::Zoo>,
 }
 
 pub enum FunctionBody {

@@ -8,6 +8,7 @@
 use crate::codegen::layout::{kernel_to_first, kernel_to_last};
 use crate::codegen::writer::{Py, tuple};
 use crate::core::Framework;
+use crate::model::code::zoo::Zoo;
 use crate::model::op::{CellKind, Op, WeightAt};
 use crate::model::{Model, Origin};
 
@@ -1043,6 +1044,106 @@ pub fn script(model: &Model, plan: &PlanView, written: &Written) -> Result<Strin
     script_rest(py, model, plan, written, input, file.is_some())
 }
 
+/// torchvision's models for a paste that builds on them: the real torchvision where it is
+/// installed, else padlab's own copy of the architectures (the text padlab read) as the
+/// `torchvision.models` module; never a download (a builder asked for pretrained weights
+/// builds what they would build, and keeps random weights).
+fn torchvision_prologue(py: &mut Py) {
+    py.import("import sys");
+    py.import("import types");
+    py.comment("The paste builds on torchvision's models: the real torchvision where it is installed, else padlab's own copy of their architectures (the one padlab read) stands in for it. No weights are downloaded: a model asked for pretrained weights is built as those weights build it (1000 classes; GoogLeNet's and Inception v3's input normalisation) and keeps random weights.");
+    py.block("try", |py| {
+        py.line("import torchvision");
+        py.line("from torchvision.models._api import WeightsEnum");
+    });
+    py.block("except ImportError", |py| {
+        py.line("torchvision = None");
+    });
+    py.block("if torchvision is not None", |py| {
+        py.line("ZOO = f\"torchvision {torchvision.__version__}\"");
+        py.blank();
+        py.block("class NoDownload(dict)", |py| {
+            py.line("\"\"\"The state dict a set of pretrained weights would download: not fetched, not loaded.\"\"\"");
+        });
+        py.blank();
+        py.line("WeightsEnum.get_state_dict = lambda self, *args, **kwargs: NoDownload()");
+        py.line("torch_load_state_dict = nn.Module.load_state_dict");
+        py.line("nn.Module.load_state_dict = lambda self, state, *args, **kwargs: None if isinstance(state, NoDownload) else torch_load_state_dict(self, state, *args, **kwargs)");
+    });
+    py.block("else", |py| {
+        py.line("ZOO = \"padlab's copy of torchvision's architectures, as torchvision is not installed\"");
+        py.line(format!(
+            "TORCHVISION = {}",
+            string_literal(Zoo::Torchvision.source())
+        ));
+        py.blank();
+        py.block("class Absent", |py| {
+            py.line("\"\"\"What the paste uses of torchvision beyond its models (transforms, datasets): not needed to build the model.\"\"\"");
+            py.blank();
+            py.block("def __init__(self, *args, **kwargs)", |py| {
+                py.line("pass");
+            });
+            py.blank();
+            py.block("def __call__(self, *args, **kwargs)", |py| {
+                py.line("return Absent()");
+            });
+            py.blank();
+            py.block("def __getattr__(self, name)", |py| {
+                py.line("return Absent()");
+            });
+        });
+        py.blank();
+        py.line("torchvision = types.ModuleType(\"torchvision\")");
+        py.line("torchvision.__path__ = []");
+        py.line("torchvision.__getattr__ = lambda name: Absent()");
+        py.line("torchvision.models = types.ModuleType(\"torchvision.models\")");
+        py.line("torchvision.models.__path__ = []");
+        py.line("exec(compile(TORCHVISION, \"padlab-torchvision\", \"exec\"), torchvision.models.__dict__)");
+        py.line("sys.modules[\"torchvision\"] = torchvision");
+        py.line("sys.modules[\"torchvision.models\"] = torchvision.models");
+        py.block(
+            format!(
+                "for submodule in [{}]",
+                crate::model::code::zoo::torchvision_modules()
+                    .iter()
+                    .map(|m| format!("{m:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            |py| {
+                py.line("sys.modules[\"torchvision.models.\" + submodule] = torchvision.models");
+                py.line("setattr(torchvision.models, submodule, torchvision.models)");
+            },
+        );
+    });
+    py.line("torch_hub_load = torch.hub.load");
+    py.blank();
+    py.blank();
+    py.block("def hub_load(repo_or_dir, model, *args, **kwargs)", |py| {
+        py.line("\"\"\"torch.hub.load of a torchvision model: torchvision's own builder, as its hub exports it.\"\"\"");
+        py.block("if str(repo_or_dir).split(\":\")[0] == \"pytorch/vision\"", |py| {
+            py.block("for hub_argument in (\"source\", \"trust_repo\", \"force_reload\", \"verbose\", \"skip_validation\")", |py| {
+                py.line("kwargs.pop(hub_argument, None)");
+            });
+            py.line("return getattr(torchvision.models, model)(*args, **kwargs)");
+        });
+        py.line("return torch_hub_load(repo_or_dir, model, *args, **kwargs)");
+    });
+    py.blank();
+    py.blank();
+    py.line("torch.hub.load = hub_load");
+}
+
+/// Keras Applications for a paste that builds on them: never a download (a model asked for
+/// `weights="imagenet"` is built as those weights build it, and keeps random weights).
+fn keras_prologue(py: &mut Py) {
+    py.comment("The paste builds on Keras Applications. No weights are downloaded: each model is built as the paste asks (weights=\"imagenet\" included, which can change a layer: EfficientNet's input scaling) and keeps its random weights.");
+    py.line("from keras.src.utils import file_utils as keras_file_utils");
+    py.line("keras_file_utils.get_file = lambda *args, **kwargs: \"padlab-no-download\"");
+    py.line("keras.Model.load_weights = lambda self, *args, **kwargs: None");
+    py.line("ZOO = f\"Keras Applications of Keras {keras.__version__}\"");
+}
+
 /// The source model rebuilt from the paste.
 fn source_from_paste(py: &mut Py, model: &Model) -> Result<(), PortError> {
     let source = model.graph.framework;
@@ -1050,6 +1151,7 @@ fn source_from_paste(py: &mut Py, model: &Model) -> Result<(), PortError> {
         code,
         build,
         defined,
+        zoos,
     } = &model.origin
     else {
         return Err(PortError::at(0, "the source is not code"));
@@ -1058,6 +1160,13 @@ fn source_from_paste(py: &mut Py, model: &Model) -> Result<(), PortError> {
         "---- The source model, from the paste ({}) ----",
         source.title()
     ));
+    for zoo in zoos {
+        match zoo {
+            Zoo::Torchvision if source == Framework::Torch => torchvision_prologue(py),
+            Zoo::Keras if source == Framework::Keras => keras_prologue(py),
+            _ => {}
+        }
+    }
     py.line(format!("PASTE = {}", string_literal(code)));
     py.line("namespace = {\"__name__\": \"padlab_source\"}");
     if !defined.is_empty() {
@@ -1351,8 +1460,19 @@ fn script_rest(
             tuple(&perm)
         ));
     }
+    let zoo = match &model.origin {
+        Origin::Code { zoos, .. }
+            if zoos.iter().any(|z| match z {
+                Zoo::Torchvision => source == Framework::Torch,
+                Zoo::Keras => source == Framework::Keras,
+            }) =>
+        {
+            " ({ZOO})"
+        }
+        _ => "",
+    };
     py.line(format!(
-        "print(f\"padlab self-check passed: {} {}, {} to {{max(errors, default=0):.2g}} of the output scale\")",
+        "print(f\"padlab self-check passed: {} {}, {} to {{max(errors, default=0):.2g}} of the output scale{zoo}\")",
         source.title(),
         match target {
             Framework::Torch => "-> PyTorch",

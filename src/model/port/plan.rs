@@ -585,6 +585,16 @@ impl<P: Spelling> Lowering<'_, P> {
     }
 
     /// `v` in the order `want` (a transpose when it is not already).
+    /// Each of `vs` in the source's order of its axes (a transpose where a port order differs).
+    fn in_source_order(&mut self, vs: &[Var], name: &str) -> Vec<Var> {
+        vs.iter()
+            .map(|&v| {
+                let k = self.tensor(v).perm.len();
+                self.order(v, &(0..k).collect::<Vec<_>>(), name)
+            })
+            .collect()
+    }
+
     fn order(&mut self, v: Var, want: &[usize], name: &str) -> Var {
         let t = self.tensor(v).clone();
         if t.perm == want {
@@ -1475,13 +1485,7 @@ fn lower_node<P: Spelling>(
             )
         }
         Op::Stack { axis: a } => {
-            let xs: Vec<Var> = inputs
-                .iter()
-                .map(|&v| {
-                    let k = lw.tensor(v).perm.len();
-                    lw.order(v, &identity(k), &name)
-                })
-                .collect();
+            let xs = lw.in_source_order(&inputs, &name);
             let at = axis(*a, r).map_err(|m| PortError::at(line, m))?;
             single(lw, xs, PortOp::Stack { axis: at }, identity(r))
         }
@@ -1599,13 +1603,7 @@ fn lower_node<P: Spelling>(
             )
         }
         Op::MatMul => {
-            let xs: Vec<Var> = inputs
-                .iter()
-                .map(|&v| {
-                    let k = lw.tensor(v).perm.len();
-                    lw.order(v, &identity(k), &name)
-                })
-                .collect();
+            let xs = lw.in_source_order(&inputs, &name);
             single(lw, xs, PortOp::MatMul, identity(r))
         }
         Op::Embedding {

@@ -1309,6 +1309,7 @@ pub fn read(table: &Table, options: &Options) -> Result<Model, ReadError> {
             code: keras_code(&g, &calls, &printed, &title, params),
             build: "model".into(),
             defined: Vec::new(),
+            zoos: Vec::new(),
         },
     };
     Ok(Model {

@@ -1291,6 +1291,7 @@ pub fn read(text: &str, start: usize, options: &Options) -> Result<Model, ReadEr
             code: rebuilt.code,
             build: "model".into(),
             defined: Vec::new(),
+            zoos: Vec::new(),
         },
         others: Vec::new(),
         params: reading.params,
