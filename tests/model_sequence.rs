@@ -85,10 +85,7 @@ fn ports_everywhere(file: &str) {
 fn a_torch_lstm_classifier_takes_the_last_step() {
     let m = corpus_model("torch_lstm_text_classifier.py");
     let r = rows(&m);
-    assert_eq!(
-        row(&r, "lstm"),
-        [vec![40, 128], vec![2, 128], vec![2, 128]]
-    );
+    assert_eq!(row(&r, "lstm"), [vec![40, 128], vec![2, 128], vec![2, 128]]);
     assert_eq!(row(&r, "fc"), [vec![4]]);
     assert_eq!(m.params, Some(551_940));
     ports_everywhere("torch_lstm_text_classifier.py");
@@ -182,7 +179,10 @@ fn keras_recurrent_parameter_counts() {
         );
         let m = paste(&src, &[10, 8]).unwrap_or_else(|e| panic!("{layer}: {e}"));
         assert_eq!(m.params, Some(want), "{layer}");
-        assert_eq!(m.graph.nodes.last().and_then(|n| n.shape()), Some(&vec![2, 16]));
+        assert_eq!(
+            m.graph.nodes.last().and_then(|n| n.shape()),
+            Some(&vec![2, 16])
+        );
     }
 }
 
@@ -197,7 +197,10 @@ fn keras_cross_attention_shapes_and_count() {
         model = keras.Model([inp, kv], [out, scores])\n";
     let m = read(src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     let r = rows(&m);
-    assert_eq!(row(&r, "multi_head_attention"), [vec![10, 6], vec![2, 10, 7]]);
+    assert_eq!(
+        row(&r, "multi_head_attention"),
+        [vec![10, 6], vec![2, 10, 7]]
+    );
     assert_eq!(m.params, Some(342));
 }
 
@@ -227,8 +230,16 @@ fn a_bidirectional_without_merge_gives_every_output() {
 #[test]
 fn torch_recurrent_and_attention_parameter_counts() {
     let cases: &[(&str, &[i64], i64)] = &[
-        ("nn.RNN(8, 16, nonlinearity='relu', num_layers=3)", &[5, 8], 1_504),
-        ("nn.GRU(8, 16, bias=False, bidirectional=True)", &[5, 8], 2_304),
+        (
+            "nn.RNN(8, 16, nonlinearity='relu', num_layers=3)",
+            &[5, 8],
+            1_504,
+        ),
+        (
+            "nn.GRU(8, 16, bias=False, bidirectional=True)",
+            &[5, 8],
+            2_304,
+        ),
         ("nn.MultiheadAttention(12, 3, bias=False)", &[5, 12], 576),
     ];
     for &(layer, input, want) in cases {

@@ -522,7 +522,9 @@ pub fn recurrent_outputs(r: &Recurrent) -> usize {
     let states = r.cell.states();
     match r.form {
         RecurrentForm::Torch { .. } => 1 + states,
-        RecurrentForm::Keras { states: s, merge, .. } => {
+        RecurrentForm::Keras {
+            states: s, merge, ..
+        } => {
             let main = if r.bidirectional && merge == Merge::Apart {
                 2
             } else {

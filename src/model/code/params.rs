@@ -144,7 +144,11 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
 /// A recurrent layer's weights: per layer and direction, `gates * hidden` rows over the input
 /// and over the state, and the biases (torch keeps two, Keras one, but two for a GRU that
 /// resets after the product).
-fn recurrent_params(r: &crate::model::op::Recurrent, fw: Framework, last: Option<i64>) -> Option<i64> {
+fn recurrent_params(
+    r: &crate::model::op::Recurrent,
+    fw: Framework,
+    last: Option<i64>,
+) -> Option<i64> {
     use crate::model::op::CellKind;
     let g = r.cell.gates().checked_mul(r.hidden)?;
     let d = r.directions();

@@ -166,7 +166,9 @@ fn keras_recurrent(b: &Bound, family: &str) -> Ev<Recurrent> {
         return Err(raise(
             b.line,
             "ValueError",
-            format!("Received an invalid value for argument `units`, expected a positive integer, got {units}."),
+            format!(
+                "Received an invalid value for argument `units`, expected a positive integer, got {units}."
+            ),
         ));
     }
     Ok(Recurrent {
@@ -306,10 +308,7 @@ pub fn keras_construct(
                 }
                 Some(v @ Value::Int(_)) => Some(super::builtins::as_int(v, line)?),
                 Some(other) => {
-                    return Err(b_untranslated(
-                        &b,
-                        format!("output_shape={}", other.repr()),
-                    ));
+                    return Err(b_untranslated(&b, format!("output_shape={}", other.repr())));
                 }
             };
             if heads < 1 || key_dim < 1 || value_dim < 1 {
@@ -435,7 +434,11 @@ pub fn call_recurrent(
                         RecurrentForm::Torch { batch_first: true } => xs.first(),
                         _ => xs.get(1),
                     };
-                    let want = [r.layers * r.directions(), batch.copied().unwrap_or(0), r.hidden];
+                    let want = [
+                        r.layers * r.directions(),
+                        batch.copied().unwrap_or(0),
+                        r.hidden,
+                    ];
                     if s.as_slice() != want {
                         return Err(raise(
                             line,
@@ -454,11 +457,13 @@ pub fn call_recurrent(
         }
     } else {
         for refused in ["initial_state", "mask", "constants"] {
-            if keyword(&kw, refused).is_some() || (refused == "initial_state" && pos.len() > 1)
-            {
+            if keyword(&kw, refused).is_some() || (refused == "initial_state" && pos.len() > 1) {
                 return Err(unsupported(
                     line,
-                    format!("{}: calling it with {refused}= is not translated by padlab", l.class),
+                    format!(
+                        "{}: calling it with {refused}= is not translated by padlab",
+                        l.class
+                    ),
                 ));
             }
         }
@@ -505,7 +510,9 @@ pub fn call_attention(
             if keyword(&kw, refused).is_some() || pos.len() > 3 {
                 return Err(unsupported(
                     line,
-                    format!("nn.MultiheadAttention: a mask ({refused}) is not translated by padlab"),
+                    format!(
+                        "nn.MultiheadAttention: a mask ({refused}) is not translated by padlab"
+                    ),
                 ));
             }
         }
@@ -547,7 +554,10 @@ pub fn call_attention(
             if keyword(&kw, refused).is_some_and(|v| !matches!(v, Value::Bool(false))) {
                 return Err(unsupported(
                     line,
-                    format!("{}: calling it with {refused}= is not translated by padlab", l.class),
+                    format!(
+                        "{}: calling it with {refused}= is not translated by padlab",
+                        l.class
+                    ),
                 ));
             }
         }

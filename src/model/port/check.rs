@@ -173,7 +173,16 @@ fn read_source(
                 hidden,
             },
             _,
-        ) => read_cell(py, source, src, *cell, (*layer, *reverse, *bidirectional), *bias, *hidden, randomise),
+        ) => read_cell(
+            py,
+            source,
+            src,
+            *cell,
+            (*layer, *reverse, *bidirectional),
+            *bias,
+            *hidden,
+            randomise,
+        ),
         (
             LoadKind::Attention {
                 heads,
@@ -182,7 +191,14 @@ fn read_source(
                 bias,
             },
             _,
-        ) => read_attention(py, source, src, (*heads, *key_dim, *value_dim), *bias, randomise),
+        ) => read_attention(
+            py,
+            source,
+            src,
+            (*heads, *key_dim, *value_dim),
+            *bias,
+            randomise,
+        ),
         (LoadKind::Conv { .. }, Framework::Onnx) => {
             // ONNX keeps PyTorch's layouts: [out, in/groups, k...], transposed [in, out/groups, k...].
             py.line(format!("w, b = onnx_value({src}, 1), onnx_value({src}, 2)"));
@@ -484,7 +500,9 @@ fn read_cell(
     };
     py.line(format!("cell = {owner}"));
     if bias && randomise {
-        py.line("cell.bias.assign(rng.uniform(-0.5, 0.5, tuple(cell.bias.shape)).astype(np.float32))");
+        py.line(
+            "cell.bias.assign(rng.uniform(-0.5, 0.5, tuple(cell.bias.shape)).astype(np.float32))",
+        );
     }
     let gates = |w: &str| {
         if matches!(cell, CellKind::Gru { .. }) {
@@ -644,7 +662,12 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
             }
         }
         LoadKind::Attention { bias, .. } => {
-            for (part, k) in [("query", "q"), ("key", "k"), ("value", "v"), ("output", "o")] {
+            for (part, k) in [
+                ("query", "q"),
+                ("key", "k"),
+                ("value", "v"),
+                ("output", "o"),
+            ] {
                 set(py, &format!("{part}.weight"), &format!("w{k}"));
                 if *bias {
                     set(py, &format!("{part}.bias"), &format!("b{k}"));

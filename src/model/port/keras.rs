@@ -1137,12 +1137,14 @@ fn step_lines(
                 CellKind::Simple => "layers.SimpleRNN",
             };
             let text = |a: Activation| -> Result<String, PortError> {
-                activation_name(a).map(|n| format!("\"{n}\"")).ok_or_else(|| {
-                    PortError::at(
-                        line,
-                        format!("{name}: a recurrent activation Keras has no name for ({a:?})"),
-                    )
-                })
+                activation_name(a)
+                    .map(|n| format!("\"{n}\""))
+                    .ok_or_else(|| {
+                        PortError::at(
+                            line,
+                            format!("{name}: a recurrent activation Keras has no name for ({a:?})"),
+                        )
+                    })
             };
             let mut args = vec![c.hidden.to_string()];
             args.extend(kwargs(&[("activation", text(c.activation)?, "\"tanh\"")]));

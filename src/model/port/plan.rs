@@ -1847,13 +1847,23 @@ fn lower_recurrent<P: Spelling>(
     shapes: &[Vec<i64>],
 ) -> Result<Vec<Var>, PortError> {
     let g = lw.g;
-    let mut step = |lw: &mut Lowering<P>, suffix: &str, inputs: Vec<Var>, op: PortOp<P>, out: Vec<Vec<i64>>| {
+    let mut step = |lw: &mut Lowering<P>,
+                    suffix: &str,
+                    inputs: Vec<Var>,
+                    op: PortOp<P>,
+                    out: Vec<Vec<i64>>| {
         let n = if suffix.is_empty() {
             lw.name(name)
         } else {
             lw.name(&format!("{name}_{suffix}"))
         };
-        lw.push(Some(id), n, inputs, op, out.into_iter().map(plain).collect())
+        lw.push(
+            Some(id),
+            n,
+            inputs,
+            op,
+            out.into_iter().map(plain).collect(),
+        )
     };
     let (seq_first, keras) = match rec.form {
         RecurrentForm::Torch { batch_first } => (!batch_first, None),
@@ -1868,7 +1878,13 @@ fn lower_recurrent<P: Spelling>(
     let mut shape = lw.tensor(x).shape.clone();
     if seq_first {
         shape.swap(0, 1);
-        x = step(lw, "batch_first", vec![x], PortOp::Transpose(vec![1, 0, 2]), vec![shape.clone()])[0];
+        x = step(
+            lw,
+            "batch_first",
+            vec![x],
+            PortOp::Transpose(vec![1, 0, 2]),
+            vec![shape.clone()],
+        )[0];
     }
     let (n, t) = (shape[0], shape[1]);
     let h = rec.hidden;
@@ -1891,8 +1907,18 @@ fn lower_recurrent<P: Spelling>(
                 (true, true) => format!("l{layer}_reverse"),
             };
             let read = if backwards {
-                let flip = if tag.is_empty() { "flip".to_string() } else { format!("{tag}_flip") };
-                step(lw, &flip, vec![input], PortOp::Flip { axis: 1 }, vec![vec![n, t, features]])[0]
+                let flip = if tag.is_empty() {
+                    "flip".to_string()
+                } else {
+                    format!("{tag}_flip")
+                };
+                step(
+                    lw,
+                    &flip,
+                    vec![input],
+                    PortOp::Flip { axis: 1 },
+                    vec![vec![n, t, features]],
+                )[0]
             } else {
                 input
             };
@@ -1930,7 +1956,13 @@ fn lower_recurrent<P: Spelling>(
             input = if aligned.len() == 1 {
                 aligned[0]
             } else {
-                step(lw, &format!("l{layer}_out"), aligned, PortOp::Concat { axis: 2 }, vec![vec![n, t, d * h]])[0]
+                step(
+                    lw,
+                    &format!("l{layer}_out"),
+                    aligned,
+                    PortOp::Concat { axis: 2 },
+                    vec![vec![n, t, d * h]],
+                )[0]
             };
         }
         last = dirs;
@@ -1942,7 +1974,13 @@ fn lower_recurrent<P: Spelling>(
             let seq = if aligned.len() == 1 {
                 aligned[0]
             } else {
-                step(lw, "out", aligned, PortOp::Concat { axis: 2 }, vec![vec![n, t, d * h]])[0]
+                step(
+                    lw,
+                    "out",
+                    aligned,
+                    PortOp::Concat { axis: 2 },
+                    vec![vec![n, t, d * h]],
+                )[0]
             };
             // The sequence leaves batch first: its axes are the source's `[seq, batch, ·]`
             // swapped, which the steps after it read through `perm`.
@@ -1976,7 +2014,15 @@ fn lower_recurrent<P: Spelling>(
                     .filter_map(|(hv, cv)| if k == 0 { Some(*hv) } else { *cv })
                     .collect();
                 let what = if k == 0 { "h_n" } else { "c_n" };
-                out.push(step(lw, what, parts, PortOp::Stack { axis: 0 }, vec![shapes[k + 1].clone()])[0]);
+                out.push(
+                    step(
+                        lw,
+                        what,
+                        parts,
+                        PortOp::Stack { axis: 0 },
+                        vec![shapes[k + 1].clone()],
+                    )[0],
+                );
             }
         }
         Some((sequences, with_states, _, merge)) => {
@@ -2003,10 +2049,20 @@ fn lower_recurrent<P: Spelling>(
                         constant,
                         constant_first: false,
                     };
-                    let binary = if merge == Merge::Mul { Binary::Mul } else { Binary::Add };
+                    let binary = if merge == Merge::Mul {
+                        Binary::Mul
+                    } else {
+                        Binary::Add
+                    };
                     let v = step(lw, "merge", mains, op(binary, None), vec![shape0.clone()])[0];
                     out.push(if merge == Merge::Ave {
-                        step(lw, "average", vec![v], op(Binary::Div, Some(2.0)), vec![shape0])[0]
+                        step(
+                            lw,
+                            "average",
+                            vec![v],
+                            op(Binary::Div, Some(2.0)),
+                            vec![shape0],
+                        )[0]
                     } else {
                         v
                     });
@@ -2030,7 +2086,8 @@ fn lw_name<P: Spelling>(lw: &mut Lowering<P>, name: &str, suffix: &str) -> Strin
     lw.name(&format!("{name}_{suffix}"))
 }
 
-type StepFn<'a, P> = dyn FnMut(&mut Lowering<P>, &str, Vec<Var>, PortOp<P>, Vec<Vec<i64>>) -> Vec<Var> + 'a;
+type StepFn<'a, P> =
+    dyn FnMut(&mut Lowering<P>, &str, Vec<Var>, PortOp<P>, Vec<Vec<i64>>) -> Vec<Var> + 'a;
 
 /// Each direction's sequence aligned with the input's time (a backward one flipped back).
 fn align<P: Spelling>(
@@ -2071,7 +2128,10 @@ fn lower_attention<P: Spelling>(
 ) -> Result<Vec<Var>, PortError> {
     let g = lw.g;
     let [q, k, v] = xs else {
-        return Err(PortError::at(line, "attention reads a query, a key and a value"));
+        return Err(PortError::at(
+            line,
+            "attention reads a query, a key and a value",
+        ));
     };
     let batch = |lw: &mut Lowering<P>, x: Var, what: &str| -> Var {
         if att.batch_first {
@@ -2080,7 +2140,13 @@ fn lower_attention<P: Spelling>(
         let mut shape = lw.tensor(x).shape.clone();
         shape.swap(0, 1);
         let n = lw_name(lw, name, &format!("{what}_batch_first"));
-        lw.push(Some(id), n, vec![x], PortOp::Transpose(vec![1, 0, 2]), vec![plain(shape)])[0]
+        lw.push(
+            Some(id),
+            n,
+            vec![x],
+            PortOp::Transpose(vec![1, 0, 2]),
+            vec![plain(shape)],
+        )[0]
     };
     // The same tensor read twice is transposed once.
     let q2 = batch(lw, *q, "query");
