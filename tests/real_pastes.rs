@@ -42,11 +42,23 @@ fn kinds(m: &Model) -> Vec<String> {
 
 /// A layer `model.add` could not add is the model's error, never a model without it (a
 /// Keras CNN-LSTM read as a CNN whose Dense ran on every time step: [500, 1] for Keras's [1]).
+/// The LSTM is read now; a stateful one is still refused.
 #[test]
 fn a_failed_add_fails_the_model_it_would_have_changed() {
     let src = "from keras.models import Sequential\nfrom keras.layers import Embedding, Conv1D, LSTM, Dense\nmodel = Sequential()\nmodel.add(Embedding(5000, 32))\nmodel.add(Conv1D(32, 3, padding=\"same\"))\nmodel.add(LSTM(100))\nmodel.add(Dense(1))\n";
+    let m = model(src, &[500]);
+    assert_eq!(
+        rows(&m),
+        vec![
+            ("Embedding".to_string(), Some(vec![500, 32])),
+            ("Conv1D".to_string(), Some(vec![500, 32])),
+            ("LSTM".to_string(), Some(vec![100])),
+            ("Dense".to_string(), Some(vec![1])),
+        ]
+    );
+    let src = src.replace("LSTM(100)", "LSTM(100, stateful=True)");
     let e = read(
-        src,
+        &src,
         &Options {
             input: Some(vec![500]),
             model: None,

@@ -36,13 +36,6 @@ def dilate_kernel(w, dilation):
     return out
 
 
-def gru_gates(w):
-    """Swaps the first two gate blocks of the last axis: Keras's GRU order (z, r, h) to torch's
-    (r, z, n), and back."""
-    h = w.shape[-1] // 3
-    return np.concatenate([w[..., h:2 * h], w[..., :h], w[..., 2 * h:]], axis=-1)
-
-
 def as_numpy(v):
     return None if v is None else np.asarray(v.detach().cpu() if hasattr(v, "detach") else v, dtype=np.float32)
 
@@ -64,6 +57,12 @@ def compare(name, got, want):
     err = float(np.max(np.abs(got - want), initial=0.0)) / (scale if scale > 0 else 1.0)
     assert err <= TOL, f"{name}: the port differs from the source by {err:.3g} (relative to the output's scale; {TOL:g} allowed)"
     return err"#;
+
+const GRU_GATES: &str = r#"def gru_gates(w):
+    """Swaps the first two gate blocks of the last axis: Keras's GRU order (z, r, h) to torch's
+    (r, z, n), and back."""
+    h = w.shape[-1] // 3
+    return np.concatenate([w[..., h:2 * h], w[..., :h], w[..., 2 * h:]], axis=-1)"#;
 
 const KERAS_FIND: &str = r#"def keras_layer(model, path):
     """The layer at a Keras path (`sequential_1/conv2d_3`): names of nested layers, outermost first."""
@@ -1234,6 +1233,22 @@ fn script_rest(
         py.blank();
         py.blank();
         for line in ONNX_HELPERS.lines() {
+            py.line(line);
+        }
+    }
+    // A GRU's gates move between the frameworks' orders.
+    if plan.loads.iter().any(|l| {
+        matches!(
+            l.kind,
+            LoadKind::Cell {
+                cell: CellKind::Gru { .. },
+                ..
+            }
+        )
+    }) {
+        py.blank();
+        py.blank();
+        for line in GRU_GATES.lines() {
             py.line(line);
         }
     }
