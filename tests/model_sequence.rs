@@ -318,6 +318,11 @@ fn what_is_not_exact_is_refused_with_the_line() {
             "proj_size",
         ),
         (
+            torch("nn.LSTM(8, 4, num_layers=1000)", "return self.m(x)[0]"),
+            &[2, 8],
+            "num_layers=1000",
+        ),
+        (
             torch("nn.LSTMCell(8, 4)", "return self.m(x)[0]"),
             &[8],
             "LSTMCell",
@@ -341,5 +346,68 @@ fn what_is_not_exact_is_refused_with_the_line() {
                 assert_contains!(e, "line ");
             }
         }
+    }
+}
+
+/// Sizes at the 64-bit limits, zero or negative: an error or a model, never a panic, and a
+/// model read ports or refuses with an error.
+#[test]
+fn extreme_sizes_never_panic() {
+    let torch_layers = [
+        "nn.LSTM(8, 2**62)",
+        "nn.LSTM(8, 4, num_layers=2**62)",
+        "nn.GRU(8, 2**40, num_layers=2**20, bidirectional=True)",
+        "nn.RNN(8, 0)",
+        "nn.LSTM(8, -3)",
+        "nn.LSTM(2**63 - 1, 4)",
+        "nn.MultiheadAttention(2**62, 2)",
+        "nn.MultiheadAttention(8, 2**62)",
+        "nn.MultiheadAttention(8, 0)",
+    ];
+    for layer in torch_layers {
+        let call = if layer.contains("Attention") {
+            "self.m(x, x, x)[0]"
+        } else {
+            "self.m(x)[0]"
+        };
+        let src = format!(
+            "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.m = {layer}\n\n    def forward(self, x):\n        return {call}\n\nmodel = Net()\n"
+        );
+        exercise(&src, &[5, 8]);
+    }
+    let keras_layers = [
+        "layers.LSTM(2**62)",
+        "layers.GRU(2**61, reset_after=True)",
+        "layers.Bidirectional(layers.SimpleRNN(2**62))",
+        "layers.LSTM(0)",
+        "layers.MultiHeadAttention(2**62, 2**62)",
+        "layers.MultiHeadAttention(2, 2**62, output_shape=2**62)",
+        "layers.MultiHeadAttention(-1, 4)",
+    ];
+    for layer in keras_layers {
+        let call = if layer.contains("Attention") {
+            "(inp, inp)"
+        } else {
+            "(inp)"
+        };
+        let src = format!(
+            "import keras\nfrom keras import layers\ninp = keras.Input(shape=(5, 8))\nx = {layer}{call}\nmodel = keras.Model(inp, x)\n"
+        );
+        exercise(&src, &[5, 8]);
+    }
+}
+
+fn exercise(src: &str, input: &[i64]) {
+    let Ok(m) = paste(src, input) else {
+        return;
+    };
+    let _ = m.params;
+    for target in [
+        Framework::Torch,
+        Framework::Keras,
+        Framework::Tf,
+        Framework::Jax,
+    ] {
+        let _ = padlab::model::port::port(&m, target, PortOptions::default());
     }
 }

@@ -320,6 +320,9 @@ pub struct Recurrent {
     pub form: RecurrentForm,
 }
 
+/// The most stacked layers padlab reads in one recurrent layer (each is a step of the port).
+pub const MAX_RECURRENT_LAYERS: i64 = 64;
+
 impl Recurrent {
     /// The directions: 2 when bidirectional.
     pub fn directions(&self) -> i64 {

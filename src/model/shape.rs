@@ -541,9 +541,26 @@ fn recurrent(r: &Recurrent, x: &Shape) -> Result<Vec<Shape>, String> {
     let d = r.directions();
     let h = r.hidden;
     let states = r.cell.states();
-    if h < 1 || r.layers < 1 {
+    if h < 1 || r.layers < 1 || r.layers > super::op::MAX_RECURRENT_LAYERS {
         return Err(format!(
-            "a recurrent layer needs a positive hidden size and layer count (got {h} and {})",
+            "a recurrent layer needs a positive hidden size and 1 to {} layers (got {h} and {})",
+            super::op::MAX_RECURRENT_LAYERS,
+            r.layers
+        ));
+    }
+    // Every size derived from these (the gates' rows, both biases, the directions' states)
+    // fits 64 bits.
+    let fits = r
+        .cell
+        .gates()
+        .checked_mul(h)
+        .and_then(|g| g.checked_mul(2))
+        .and_then(|g| g.checked_mul(d))
+        .and_then(|g| g.checked_mul(r.layers))
+        .is_some();
+    if !fits {
+        return Err(format!(
+            "a recurrent layer of hidden size {h} and {} layers is too large for padlab's 64-bit sizes",
             r.layers
         ));
     }
@@ -622,6 +639,17 @@ fn attention(a: &Attention, fw: Framework, inputs: &[&Shape]) -> Result<Vec<Shap
             show(q),
             show(k),
             show(v)
+        ));
+    }
+    let sizes = [a.key_dim, a.value_dim].iter().all(|&dim| {
+        a.heads
+            .checked_mul(dim)
+            .is_some_and(|n| n.checked_mul(2).is_some())
+    });
+    if a.heads < 1 || a.key_dim < 1 || a.value_dim < 1 || !sizes {
+        return Err(format!(
+            "attention needs positive sizes that fit 64 bits: {} heads of {} (keys) and {} (values)",
+            a.heads, a.key_dim, a.value_dim
         ));
     }
     // Batch and time axes (torch without batch_first: time first).

@@ -1279,6 +1279,12 @@ fn torch_recurrent(b: &Bound, family: &str) -> Ev<Op> {
             "num_layers must be greater than or equal to 1",
         ));
     }
+    if layers > crate::model::op::MAX_RECURRENT_LAYERS {
+        return Err(b.untranslated(format!(
+            "num_layers={layers} (padlab reads up to {} stacked layers)",
+            crate::model::op::MAX_RECURRENT_LAYERS
+        )));
+    }
     Ok(Op::Recurrent(Recurrent {
         cell,
         hidden,

@@ -152,6 +152,9 @@ fn recurrent_params(
     use crate::model::op::CellKind;
     let g = r.cell.gates().checked_mul(r.hidden)?;
     let d = r.directions();
+    if r.layers > crate::model::op::MAX_RECURRENT_LAYERS {
+        return None;
+    }
     let mut total = 0i64;
     for layer in 0..r.layers {
         let input = if layer == 0 {
@@ -162,7 +165,9 @@ fn recurrent_params(
         let weights = g.checked_mul(input.checked_add(r.hidden)?)?;
         let biases = match (r.bias, fw, r.cell) {
             (false, _, _) => 0,
-            (true, Framework::Torch, _) | (true, _, CellKind::Gru { reset_after: true }) => 2 * g,
+            (true, Framework::Torch, _) | (true, _, CellKind::Gru { reset_after: true }) => {
+                g.checked_mul(2)?
+            }
             (true, _, _) => g,
         };
         total = total.checked_add(weights.checked_add(biases)?.checked_mul(d)?)?;
@@ -188,7 +193,11 @@ pub fn attention_params(
         .checked_add(k.checked_mul(hk)?)?
         .checked_add(v.checked_mul(hv)?)?
         .checked_add(hv.checked_mul(out)?)?;
-    let biases = if a.bias { 2 * hk + hv + out } else { 0 };
+    let biases = if a.bias {
+        hk.checked_mul(2)?.checked_add(hv)?.checked_add(out)?
+    } else {
+        0
+    };
     weights.checked_add(biases)
 }
 

@@ -435,7 +435,7 @@ pub fn call_recurrent(
                         _ => xs.get(1),
                     };
                     let want = [
-                        r.layers * r.directions(),
+                        r.layers.saturating_mul(r.directions()),
                         batch.copied().unwrap_or(0),
                         r.hidden,
                     ];

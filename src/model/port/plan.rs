@@ -1772,7 +1772,7 @@ fn lower_node<P: Spelling>(
         }
         Op::Recurrent(rec) => {
             let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
-            lower_recurrent(lw, id, &name, rec, x, shapes)?
+            lower_recurrent(lw, id, &name, rec, x, shapes, line)?
         }
         Op::Attention(att) => {
             let xs: Vec<Var> = inputs
@@ -1845,8 +1845,19 @@ fn lower_recurrent<P: Spelling>(
     rec: &Recurrent,
     x: Var,
     shapes: &[Vec<i64>],
+    line: usize,
 ) -> Result<Vec<Var>, PortError> {
     let g = lw.g;
+    // The shapes the rules gave: a sequence `[·, ·, features]` in, every output known.
+    if lw.tensor(x).shape.len() != 3
+        || shapes.len() != crate::model::shape::recurrent_outputs(rec)
+        || shapes.iter().any(Vec::is_empty)
+    {
+        return Err(PortError::at(
+            line,
+            format!("{name}: a recurrent layer is ported on a known [batch, time, features] input"),
+        ));
+    }
     let mut step = |lw: &mut Lowering<P>,
                     suffix: &str,
                     inputs: Vec<Var>,
@@ -2133,6 +2144,13 @@ fn lower_attention<P: Spelling>(
             "attention reads a query, a key and a value",
         ));
     };
+    let outputs = 1 + usize::from(att.weights.is_some());
+    if xs.iter().any(|&x| lw.tensor(x).shape.len() != 3) || shapes.len() != outputs {
+        return Err(PortError::at(
+            line,
+            format!("{name}: attention is ported on known [batch, time, features] inputs"),
+        ));
+    }
     let batch = |lw: &mut Lowering<P>, x: Var, what: &str| -> Var {
         if att.batch_first {
             return x;
