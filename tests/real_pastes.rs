@@ -478,3 +478,154 @@ fn a_torchvision_model_with_a_new_head_is_read() {
     .unwrap_err();
     assert_eq!(e.line, 2, "{e}");
 }
+
+/// d2l's `add_to_class`: a method set on a class after its definition (`setattr(Class,
+/// fn.__name__, fn)`) is found by instances made later (torch: 5 operations, [10], 15,898
+/// parameters).
+#[test]
+fn a_method_added_to_a_class_is_found() {
+    let src = r#"import torch
+from torch import nn
+
+def add_to_class(Class):
+    def wrapper(obj):
+        setattr(Class, obj.__name__, obj)
+    return wrapper
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(self.b1(), nn.Flatten(), nn.LazyLinear(10))
+    def forward(self, x):
+        return self.net(x)
+
+@add_to_class(Net)
+def b1(self):
+    return nn.Sequential(nn.Conv2d(1, 8, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2))
+
+model = Net()
+"#;
+    let m = model(src, &[1, 28, 28]);
+    let rows = rows(&m);
+    assert_eq!(rows.len(), 5, "{:?}", kinds(&m));
+    assert_eq!(rows[4].1, Some(vec![10]));
+    assert_eq!(m.params, Some(15_898));
+}
+
+/// torch's `_pair`, `types.SimpleNamespace` options, a data `torch.Tensor((..))`, `self._modules`
+/// and `nn.Softmax()` without dim (torch takes dim 1 for a rank-2 input): 4 operations, [5],
+/// 8,357 parameters.
+#[test]
+fn module_internals_and_an_implicit_softmax_dim_are_read() {
+    let src = r#"import math
+import torch
+import torch.nn as nn
+from torch.nn.modules.utils import _pair, _triple
+from types import SimpleNamespace
+
+opt = SimpleNamespace(channels=3, classes=5)
+
+class Net(nn.Module):
+    def __init__(self, k=3):
+        super().__init__()
+        kk = _pair(k)
+        mid = int(math.floor(kk[0] * kk[1] * 16 / (kk[0] + kk[1])))
+        self.conv = nn.Conv2d(opt.channels, mid, kk, padding=_pair(1))
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(mid * 64, opt.classes), nn.Softmax())
+        self.scale = torch.Tensor((0.5, 0.5, 0.5))
+        for name in ["conv", "head"]:
+            self.add_module(name + "_copy", getattr(self, name))
+
+    def forward(self, x):
+        x = self._modules["conv"](x)
+        return self.head(x)
+
+model = Net()
+"#;
+    let m = model(src, &[3, 8, 8]);
+    let rows = rows(&m);
+    assert_eq!(rows.len(), 4, "{:?}", kinds(&m));
+    assert_eq!(rows[3].1, Some(vec![5]));
+    assert_eq!(m.params, Some(8_357));
+    assert!(
+        m.graph.notes.iter().any(|n| n.contains("dim=1")),
+        "{:?}",
+        m.graph.notes
+    );
+    let torch = port_paste(
+        format!("# padlab-input: 3x8x8\n{src}"),
+        Framework::Torch,
+        PortOptions { check: false },
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+    .code;
+    assert!(torch.contains("nn.Softmax(dim=1)"), "{torch}");
+}
+
+/// A YOLO-style config names its modules by string (`eval(m)`), a string that is no name stays
+/// itself (`except NameError`), and attributes set on layers (`layer.i, layer.f = i, f`) are
+/// read back by the forward: torch runs 4 operations, the last [16, 16, 16], 808 parameters.
+#[test]
+fn eval_of_a_name_and_attributes_on_layers_are_evaluated() {
+    let src = r#"import torch
+import torch.nn as nn
+
+cfg = [[-1, "nn.Conv2d", [3, 8, 3, 1, 1]], [-1, "nn.Upsample", [None, 2, "nearest"]], [-1, "nn.Conv2d", [8, 8, 3, 2, 1]], [[-1, 0], "Concat", [1]]]
+
+class Concat(nn.Module):
+    def __init__(self, d=1):
+        super().__init__()
+        self.d = d
+    def forward(self, x):
+        return torch.cat(x, self.d)
+
+def build(cfg):
+    layers = []
+    for i, (f, m, args) in enumerate(cfg):
+        m = eval(m) if isinstance(m, str) else m
+        for j, a in enumerate(args):
+            try:
+                args[j] = eval(a) if isinstance(a, str) else a
+            except NameError:
+                pass
+        layer = m(*args)
+        layer.i, layer.f = i, f
+        layers.append(layer)
+    return nn.Sequential(*layers)
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = build(cfg)
+    def forward(self, x):
+        y = []
+        for m in self.model:
+            if m.f != -1:
+                x = [x if j == -1 else y[j] for j in m.f]
+            x = m(x)
+            y.append(x)
+        return x
+
+model = Model()
+"#;
+    let m = model(src, &[3, 16, 16]);
+    assert_eq!(
+        rows(&m).into_iter().map(|r| r.1).collect::<Vec<_>>(),
+        vec![
+            Some(vec![8, 16, 16]),
+            Some(vec![8, 32, 32]),
+            Some(vec![8, 16, 16]),
+            Some(vec![16, 16, 16])
+        ]
+    );
+    assert_eq!(m.params, Some(808));
+    // Statements are not expressions, as in Python.
+    let e = read(
+        "import torch.nn as nn\nm = eval(\"x = 1\")\nmodel = nn.Conv2d(3, 3, 3)\n",
+        &Options {
+            input: Some(vec![3, 8, 8]),
+            model: None,
+        },
+    );
+    assert!(e.is_err() || e.is_ok_and(|m| m.graph.notes.iter().any(|n| n.contains("line 2"))));
+}

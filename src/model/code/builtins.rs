@@ -48,7 +48,13 @@ pub fn canonical(path: &str) -> String {
         parts.truncate(2);
         parts.push(last);
     }
-    if parts.len() > 3 && parts[0] == "torch" && parts[1] == "nn" && parts[2] == "modules" {
+    // `torch.nn.modules.utils._pair` and its kin are functions of their own.
+    if parts.len() > 3
+        && parts[0] == "torch"
+        && parts[1] == "nn"
+        && parts[2] == "modules"
+        && parts[3] != "utils"
+    {
         parts.truncate(2);
     }
     let joined = parts.join(".");
@@ -191,6 +197,7 @@ const PYTHON: &[&str] = &[
     "ord",
     "hex",
     "slice",
+    "eval",
 ];
 
 const EXCEPTIONS: &[&str] = &[
@@ -725,12 +732,26 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
         "setattr" => {
             let o = need(0)?;
             let name = need(1)?.to_string();
-            if let Value::Instance(i) = &o {
-                i.attrs.borrow_mut().insert(
+            match &o {
+                Value::Instance(i) => i.attrs.borrow_mut().insert(
                     Key::Str(Rc::from(name.as_str())),
                     Value::str(&name),
                     need(2)?,
-                );
+                ),
+                // A method added to a class after its definition (d2l's `add_to_class`):
+                // instances made later find it as Python's would.
+                Value::Class(c) => {
+                    let v = need(2)?;
+                    if let Value::Function(f) = &v {
+                        f.class.replace(Some(Rc::downgrade(c)));
+                    }
+                    c.attrs.borrow_mut().insert(
+                        Key::Str(Rc::from(name.as_str())),
+                        Value::str(&name),
+                        v,
+                    )
+                }
+                _ => {}
             }
             Value::None
         }
@@ -916,8 +937,16 @@ pub fn call_api(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Valu
         }
         "collections.namedtuple" | "typing.NamedTuple" => Value::api("tuple"),
         "typing.cast" => need(1)?,
+        // A string is evaluated where `eval` is called (`Interp::eval_text`).
+        "eval" => {
+            return Err(raise(
+                line,
+                "TypeError",
+                "eval() arg 1 must be a string, bytes or code object",
+            ));
+        }
         "argparse.ArgumentParser" => synthetic(it, "ArgumentParser"),
-        "argparse.Namespace" => {
+        "argparse.Namespace" | "types.SimpleNamespace" => {
             let ns = synthetic(it, "Namespace");
             if let Value::Instance(i) = &ns {
                 for (k, v) in kw {
@@ -1648,7 +1677,12 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
         return Ok(v);
     }
     let Some(fb) = i.class.framework.clone() else {
-        if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
+        if i.class.def.line == 0
+            && matches!(
+                i.class.name.as_ref(),
+                "ArgumentParser" | "StringLookup" | "IntegerLookup"
+            )
+        {
             return Ok(Value::Method(
                 Rc::new(Value::Instance(i.clone())),
                 Rc::from(name),
@@ -1719,6 +1753,20 @@ pub fn instance_attr(it: &mut Interp, i: &Rc<Instance>, name: &str, line: usize)
         "layers" if fb.is_keras() => {
             Value::list(i.children.borrow().iter().map(|(_, v)| v.clone()).collect())
         }
+        // torch's own table of a module's children, by name in registration order (code reads
+        // `self._modules[name]` to call one).
+        "_modules" if !fb.is_keras() => {
+            let mut d = super::value::Dict::default();
+            for pair in super::layers::submodules(&Value::Instance(i.clone()), true, false) {
+                if let Value::Tuple(kv) = &pair
+                    && let [k, v] = kv.as_ref().as_slice()
+                    && let Some(key) = k.key()
+                {
+                    d.insert(key, k.clone(), v.clone());
+                }
+            }
+            Value::dict(d)
+        }
         _ if (fb.is_keras() && KERAS.contains(&name))
             || (!fb.is_keras() && TORCH.contains(&name)) =>
         {
@@ -1767,6 +1815,79 @@ fn synthetic(it: &mut Interp, name: &str) -> Value {
         name: RefCell::new(None),
         base_layer: RefCell::new(None),
     }))
+}
+
+/// Keras's `StringLookup` / `IntegerLookup` made from a stated vocabulary: a preprocessing
+/// table whose size code reads (`output_dim=char_to_num.vocabulary_size()`). Its table, in
+/// Keras's order: the mask token (when given), the OOV tokens, the vocabulary. Without a
+/// vocabulary the table is learned by `adapt` from data padlab does not have.
+pub fn lookup_table(it: &mut Interp, class: &str, args: Args, line: usize) -> Ev<Value> {
+    let Args { pos, kw } = args;
+    let get = |i: usize, n: &str| {
+        kw.iter()
+            .find(|(k, _)| k.as_ref() == n)
+            .map(|(_, v)| v.clone())
+            .or_else(|| pos.get(i).cloned())
+    };
+    // Keras 3's positional order: max_tokens, num_oov_indices, mask_token, oov_token,
+    // vocabulary.
+    let vocabulary = match get(4, "vocabulary") {
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => it.iterate(&v, line)?,
+        _ => {
+            return Ok(Value::opaque(format!(
+                "a {class} learned by adapt() from data padlab does not run"
+            )));
+        }
+    };
+    let oovs = match get(1, "num_oov_indices") {
+        Some(v) => as_int(&v, line)?,
+        None => 1,
+    };
+    let mask = get(2, "mask_token").filter(|v| !matches!(v, Value::None));
+    let oov = get(3, "oov_token").unwrap_or_else(|| {
+        if class == "StringLookup" {
+            Value::str("[UNK]")
+        } else {
+            Value::Int(-1)
+        }
+    });
+    let mut table: Vec<Value> = mask.into_iter().collect();
+    table.extend(std::iter::repeat_n(
+        oov,
+        usize::try_from(oovs.max(0)).unwrap_or(0),
+    ));
+    table.extend(vocabulary);
+    let me = synthetic(it, class);
+    if let Value::Instance(i) = &me {
+        i.attrs.borrow_mut().insert(
+            Key::Str(Rc::from("__table")),
+            Value::str("__table"),
+            Value::list(table),
+        );
+    }
+    Ok(me)
+}
+
+fn lookup_method(i: &Rc<Instance>, name: &str, line: usize) -> Ev<Value> {
+    let table = i
+        .attrs
+        .borrow()
+        .get(&Key::Str(Rc::from("__table")))
+        .cloned();
+    let Some(Value::List(table)) = table else {
+        return Err(no_attribute(line, &i.class.name, name));
+    };
+    match name {
+        "vocabulary_size" => Ok(Value::Int(table.borrow().len() as i64)),
+        "get_vocabulary" => Ok(Value::list(table.borrow().to_vec())),
+        _ => Err(unsupported(
+            line,
+            format!(
+                "{}.{name}: padlab reads a lookup table's vocabulary and its size",
+                i.class.name
+            ),
+        )),
+    }
 }
 
 /// `argparse`: arguments' defaults, and `parse_args()` as if the script had none (a paste
@@ -1883,6 +2004,9 @@ fn framework_method(
     let line = site.line;
     if i.class.def.line == 0 && i.class.name.as_ref() == "ArgumentParser" {
         return argparse_method(it, i, name, Args { pos, kw }, line);
+    }
+    if i.class.def.line == 0 && matches!(i.class.name.as_ref(), "StringLookup" | "IntegerLookup") {
+        return lookup_method(i, name, line);
     }
     let me = Value::Instance(i.clone());
     match name {

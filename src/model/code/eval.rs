@@ -195,6 +195,9 @@ pub struct Interp {
     pub more_inputs: Vec<(usize, Vec<Vec<i64>>)>,
     /// What the trace assumed where the paste does not say (each becomes a note).
     pub assumed: Vec<String>,
+    /// Inside `eval(text)`: a name nothing defines is Python's NameError (code catches it to
+    /// keep the text as a string), not a name the check script defines.
+    in_eval: usize,
     /// While a model zoo's code runs: which zoo, and the paste's line that reached it.
     pub zoo_at: Option<super::zoo::ZooAt>,
     /// The paste's source while zoo code runs (`src` then holds the zoo's).
@@ -309,6 +312,7 @@ impl Interp {
             called: Vec::new(),
             more_inputs: Vec::new(),
             assumed: Vec::new(),
+            in_eval: 0,
             zoo_at: None,
             paste_src: Rc::from(src),
             zoos: Vec::new(),
@@ -1000,7 +1004,13 @@ impl Interp {
             }
             return Ok(v);
         }
-        let _ = line;
+        if self.in_eval > 0 {
+            return Err(raise(
+                line,
+                "NameError",
+                format!("name '{name}' is not defined"),
+            ));
+        }
         Ok(Value::Hole(Rc::new(Hole::Name(name.to_string()))))
     }
 
@@ -1207,6 +1217,14 @@ impl Interp {
                 }
                 let f = self.eval(func, scope)?;
                 let (pos, kw) = self.arguments(args, scope)?;
+                // Python's `eval` of an expression's text (YOLO-style configs name their
+                // modules by string: `m = eval(m) if isinstance(m, str) else m`), evaluated
+                // where it is called, in the caller's names.
+                if matches!(&f, Value::Api(p) if p.as_ref() == "eval")
+                    && let ([Value::Str(text)], []) = (pos.as_slice(), kw.as_slice())
+                {
+                    return self.eval_text(text, scope, line);
+                }
                 let site = self.site(e);
                 self.call(f, pos, kw, &site)?
             }
@@ -1467,6 +1485,27 @@ impl Interp {
             }
         }
         Ok(())
+    }
+
+    /// `eval(text)`: the text parsed as one expression on the line that calls `eval`, and
+    /// evaluated in the caller's scope (statements, as in Python, are a SyntaxError).
+    fn eval_text(&mut self, text: &str, scope: Option<&ScopeRef>, line: usize) -> Ev<Value> {
+        const MAX_TEXT: usize = 10_000;
+        if text.len() > MAX_TEXT {
+            return Err(unsupported(
+                line,
+                format!(
+                    "eval() of a text of {} characters: padlab evaluates texts of at most {MAX_TEXT}",
+                    text.len()
+                ),
+            ));
+        }
+        let expr = super::parser::parse_expression_at(text.trim(), line)
+            .map_err(|e| raise(line, "SyntaxError", format!("eval(): {}", e.message)))?;
+        self.in_eval += 1;
+        let v = self.eval(&expr, scope);
+        self.in_eval -= 1;
+        v
     }
 
     /// `super()` inside a method: the method's class and its first argument.
@@ -1879,9 +1918,17 @@ impl Interp {
             // Setting a framework object's attribute (`torch.backends.cudnn.benchmark = True`,
             // `layer.trainable = False`): nothing a model's shapes depend on.
             // (`param.requires_grad = False` on a parameter too.)
+            // A layer keeps what the paste sets on it (`m.f = -1`), to read it back.
+            Value::Layer(l) => {
+                let mut attrs = l.attrs.borrow_mut();
+                match attrs.iter_mut().find(|(k, _)| k.as_ref() == name) {
+                    Some((_, slot)) => *slot = v,
+                    None => attrs.push((Rc::from(name), v)),
+                }
+                Ok(())
+            }
             Value::Api(_)
             | Value::Opaque(_)
-            | Value::Layer(_)
             | Value::Tensor(_)
             | Value::Param(..)
             | Value::Weight(_) => Ok(()),
@@ -2115,6 +2162,7 @@ impl Interp {
             && l.first_node.get().is_none()
         {
             l.first_node.set(Some(id));
+            *l.first_input.borrow_mut() = shapes.first().copied().flatten().cloned();
         }
         // The call stack's ids, shared between the nodes recorded under the same stack.
         let ids = self.call_stack.iter().filter_map(|v| match v {

@@ -139,6 +139,9 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     if let Some(class) = path.strip_prefix("keras.layers.")
         && class.starts_with(|c: char| c.is_ascii_uppercase())
     {
+        if matches!(class, "StringLookup" | "IntegerLookup") {
+            return super::builtins::lookup_table(it, class, Args { pos, kw }, line);
+        }
         return construct(it, class, Args { pos, kw }, site);
     }
     match path {
@@ -2001,6 +2004,8 @@ impl Value {
             first_node: std::cell::Cell::new(None),
             weight_norm: std::cell::Cell::new(None),
             args: vec![],
+            attrs: Default::default(),
+            first_input: Default::default(),
         }))
     }
 }

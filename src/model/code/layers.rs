@@ -576,6 +576,8 @@ pub fn new_layer(
         first_node: Cell::new(None),
         weight_norm: Cell::new(None),
         args,
+        attrs: Default::default(),
+        first_input: Default::default(),
     }))
 }
 
@@ -1121,7 +1123,8 @@ fn torch_op(
             Op::Activation(Activation::Softplus)
         }
         ("softmax" | "logsoftmax", None) => {
-            let axis = b.int("dim")?.ok_or_else(|| unsupported(line, format!("{class}() without dim: torch picks the axis from the input's rank (a deprecated implicit choice); give dim")))?;
+            // Without `dim`, torch picks the axis from the input's rank when called.
+            let axis = b.int("dim")?.unwrap_or(IMPLICIT_DIM);
             Op::Softmax {
                 axis,
                 log: family == "logsoftmax",
@@ -1471,6 +1474,10 @@ pub fn call_layer(
                     op: LearnedOp::PRelu,
                     ..
                 } => prelu_at(l, &x, line)?,
+                &Op::Softmax {
+                    axis: IMPLICIT_DIM,
+                    log,
+                } => implicit_softmax(it, &l.class, log, &x, site)?,
                 other => other.clone(),
             };
             let out = it.record(op, &l.class, &[x], l.framework, site, Some(l), None)?;
@@ -1538,6 +1545,28 @@ pub fn call_layer(
 
 /// A PReLU's slopes as they broadcast over the input `x`: torch's one per channel (axis 1) or
 /// one for all, Keras's one per element of a sample but along `shared_axes`.
+/// A torch softmax made without `dim` (`nn.Softmax()`): its axis is chosen by its input's rank
+/// when it is called, never kept in an op.
+pub const IMPLICIT_DIM: i64 = i64::MIN;
+
+/// The softmax torch runs when `dim` is not given: the axis `_get_softmax_dim` picks from the
+/// input's rank (batch included: 0 for rank 0, 1 or 3, else 1; torch warns it is deprecated),
+/// with a note saying so, as the port writes it explicitly.
+pub fn implicit_softmax(it: &mut Interp, what: &str, log: bool, x: &Tensor, site: &Site) -> Ev<Op> {
+    let rank = x.shape.as_ref().map(|s| s.len()).ok_or_else(|| {
+        unsupported(
+            site.line,
+            format!("{what}() without dim on a tensor of unknown rank: torch picks the axis from the rank; give dim"),
+        )
+    })?;
+    let axis = if matches!(rank, 0 | 1 | 3) { 0 } else { 1 };
+    it.assumed.push(format!(
+        "line {}: {what}() without dim: torch takes dim={axis} for an input of rank {rank} (its deprecated implicit choice); the port says dim={axis}",
+        site.line
+    ));
+    Ok(Op::Softmax { axis, log })
+}
+
 fn prelu_at(l: &Layer, x: &Tensor, line: usize) -> Ev<Op> {
     let arg = |name: &str| {
         l.args
@@ -1686,6 +1715,8 @@ pub fn layer_item(it: &mut Interp, l: &Rc<Layer>, i: &Value, line: usize) -> Ev<
                         first_node: Cell::new(None),
                         weight_norm: Cell::new(None),
                         args: vec![],
+                        attrs: Default::default(),
+                        first_input: Default::default(),
                     })))
                 }
                 _ => Ok(items[child_index(i, items.len(), line)?].1.clone()),
@@ -1772,6 +1803,9 @@ pub fn param_shape(l: &Layer, name: &str) -> Option<Vec<i64>> {
 
 /// An attribute of a layer value.
 pub fn layer_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev<Value> {
+    if let Some((_, v)) = l.attrs.borrow().iter().find(|(k, _)| k.as_ref() == name) {
+        return Ok(v.clone());
+    }
     let arg = |n: &str| {
         l.args
             .iter()
@@ -2219,6 +2253,8 @@ fn copy_of(it: &mut Interp, v: &Value, line: usize) -> Ev<Value> {
                 first_node: Cell::new(None),
                 weight_norm: Cell::new(l.weight_norm.get()),
                 args: l.args.clone(),
+                attrs: RefCell::new(l.attrs.borrow().clone()),
+                first_input: Default::default(),
             }))
         }
         Value::Instance(i) => {

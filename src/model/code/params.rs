@@ -227,8 +227,10 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
                     }),
                     None => Some(0),
                 };
+                // A lazy layer (`nn.LazyLinear`) takes its input size from its first call.
+                let first = l.first_input.borrow();
                 *total = total.and_then(|t| {
-                    t.checked_add(op_params(op, Framework::Torch, None, rank)?)?
+                    t.checked_add(op_params(op, Framework::Torch, first.as_deref(), rank)?)?
                         .checked_add(extra?)
                 });
             }

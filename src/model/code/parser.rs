@@ -105,7 +105,12 @@ pub fn parse_from(src: &str, first: usize) -> R<Vec<Stmt>> {
 
 /// Parses one expression (a layer call typed into a field, say).
 pub fn parse_expression(src: &str) -> R<Expr> {
-    let lines = lexer::lex(src)?;
+    parse_expression_at(src, 1)
+}
+
+/// Parses one expression whose text stands on line `first` (Python's `eval` of a string).
+pub fn parse_expression_at(src: &str, first: usize) -> R<Expr> {
+    let lines = lexer::lex_from(src, first)?;
     let [line] = lines.as_slice() else {
         return Err(err(
             lines.get(1).map_or(1, |l| l.line),

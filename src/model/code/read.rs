@@ -433,6 +433,7 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
                         | "itertools"
                         | "operator"
                         | "argparse"
+                        | "types"
                 ) || names.iter().any(|n| it.used.contains(n.as_str()))
             }
             None => true,

@@ -53,6 +53,23 @@ pub fn call(it: &mut Interp, path: &str, args: Args, site: &Site) -> Ev<Value> {
     if let Some(f) = path.strip_prefix("torch.nn.functional.") {
         return functional(it, f, Args { pos, kw }, site);
     }
+    // torch's own helpers that conv modules use to spread an int over the dimensions
+    // (`_pair(3)` is `(3, 3)`; a sequence stays itself, as a tuple).
+    if let Some(n) = path.strip_prefix("torch.nn.modules.utils.").and_then(|f| {
+        ["_single", "_pair", "_triple", "_quadruple"]
+            .iter()
+            .position(|&g| g == f)
+    }) {
+        return match pos.into_iter().next() {
+            Some(v @ (Value::Tuple(_) | Value::List(_))) => Ok(Value::tuple(it.iterate(&v, line)?)),
+            Some(v) => Ok(Value::tuple(vec![v; n + 1])),
+            None => Err(raise(
+                line,
+                "TypeError",
+                format!("{path}() missing 1 required positional argument"),
+            )),
+        };
+    }
     if path.starts_with("torch.nn.init.") {
         return Ok(pos.into_iter().next().unwrap_or(Value::None));
     }
@@ -146,6 +163,12 @@ fn torch_function(
 ) -> Ev<Value> {
     let line = site.line;
     Ok(match f {
+        // `torch.Tensor([0.4, 0.5])` is data (a constant), `torch.Tensor(2, 3)` a size.
+        "Tensor" | "FloatTensor"
+            if matches!(pos.as_slice(), [Value::Tuple(_) | Value::List(_)]) && kw.is_empty() =>
+        {
+            Value::opaque(format!("a constant tensor (torch.{f})"))
+        }
         "randn" | "rand" | "zeros" | "ones" | "empty" | "FloatTensor" | "Tensor" => {
             let shape = sizes_of(it, &pos, &kw, line)?;
             let t = input_tensor(it, Some(shape), Framework::Torch, site)?;
@@ -424,13 +447,14 @@ fn functional(it: &mut Interp, f: &str, Args { pos, kw }: Args, site: &Site) -> 
             act(Activation::Softplus)
         }
         "softmax" | "log_softmax" => {
-            let axis = arg(&pos, &kw, 1, "dim")
+            let log = f == "log_softmax";
+            match arg(&pos, &kw, 1, "dim")
+                .filter(|v| !matches!(v, Value::None))
                 .map(|v| as_int(&v, line))
                 .transpose()?
-                .ok_or_else(|| unsupported(line, format!("F.{f} without dim: torch picks the axis from the input's rank (a deprecated implicit choice); give dim")))?;
-            Op::Softmax {
-                axis,
-                log: f == "log_softmax",
+            {
+                Some(axis) => Op::Softmax { axis, log },
+                None => super::layers::implicit_softmax(it, &format!("F.{f}"), log, &x, site)?,
             }
         }
         "dropout"

@@ -365,12 +365,18 @@ pub struct Layer {
     pub name: Option<Rc<str>>,
     /// The first node that used its weights (a second call shares them).
     pub first_node: Cell<Option<crate::model::graph::NodeId>>,
+    /// The input shape of its first call (batch included): a lazy layer's (`nn.LazyLinear`)
+    /// sizes, for its parameter count.
+    pub first_input: RefCell<Option<Vec<i64>>>,
     /// torch `weight_norm(layer, dim=d)`: the weight is stored as a direction and a magnitude
     /// over axis `d` (one more parameter per slice along it).
     pub weight_norm: Cell<Option<i64>>,
     /// The constructor's arguments by parameter name, as bound (for attributes code reads:
     /// `conv.out_channels`, `layer.filters`).
     pub args: Vec<(Rc<str>, Value)>,
+    /// Attributes the paste set on the layer (`m.i, m.f = i, f`), read back before the
+    /// framework's own.
+    pub attrs: RefCell<Vec<(Rc<str>, Value)>>,
 }
 
 /// What a framework layer is.
@@ -883,6 +889,9 @@ impl Drop for Instance {
 impl Layer {
     fn give(&mut self, trash: &mut Trash) {
         trash.values.extend(self.args.drain(..).map(|(_, v)| v));
+        trash
+            .values
+            .extend(self.attrs.get_mut().drain(..).map(|(_, v)| v));
         match &mut self.kind {
             LayerKind::Sequential(c) | LayerKind::Dict(c) => {
                 trash.values.extend(c.get_mut().drain(..).map(|(_, v)| v));
