@@ -629,3 +629,34 @@ model = Model()
     );
     assert!(e.is_err() || e.is_ok_and(|m| m.graph.notes.iter().any(|n| n.contains("line 2"))));
 }
+
+/// A global pool over channels-first maps (the keras-io time-series transformer pools its
+/// `[time, 1]` sequence with `data_format="channels_first"`): the axes after the channels are
+/// reduced. Keras gives (500,), (500, 1) with keepdims, and (4,) for the 2-D one on (4, 6, 5).
+#[test]
+fn a_channels_first_global_pool_reduces_the_axes_after_the_channels() {
+    let src = "import keras\nfrom keras import layers\ninp = keras.Input(shape=(500, 3))\na = layers.GlobalAveragePooling1D(data_format=\"channels_first\")(inp)\nb = layers.GlobalMaxPooling1D(data_format=\"channels_first\", keepdims=True)(inp)\nmodel = keras.Model(inp, [a, b])\n";
+    let m = model(src, &[500, 3]);
+    assert_eq!(
+        rows(&m),
+        vec![
+            ("GlobalAveragePooling1D".to_string(), Some(vec![500])),
+            ("GlobalMaxPooling1D".to_string(), Some(vec![500, 1])),
+        ]
+    );
+    let src = "import keras\nfrom keras import layers\nmodel = keras.Sequential([keras.Input(shape=(4, 6, 5)), layers.GlobalAveragePooling2D(data_format=\"channels_first\")])\n";
+    let m = model(src, &[4, 6, 5]);
+    assert_eq!(
+        rows(&m),
+        vec![("GlobalAveragePooling2D".to_string(), Some(vec![4]))]
+    );
+    for target in [
+        Framework::Torch,
+        Framework::Keras,
+        Framework::Tf,
+        Framework::Jax,
+    ] {
+        let ported = port_paste(src.to_string(), target, PortOptions::default());
+        assert!(ported.is_ok(), "{target:?}: {:?}", ported.err());
+    }
+}

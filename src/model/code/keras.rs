@@ -1075,7 +1075,10 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
     if let Some(s) = &b.input_shape {
         args.push((Rc::from("input_shape"), s.clone()));
     }
-    if family != "inputlayer" {
+    // A global pool over channels-first maps reduces the axes after the channels.
+    let global_first = matches!(family.as_str(), "globalaveragepooling" | "globalmaxpooling")
+        && b.string("data_format")?.as_deref() == Some("channels_first");
+    if family != "inputlayer" && !global_first {
         channels_last(&b)?;
     }
     let merge = |op: Op| LayerKind::Merge(op);
@@ -1131,6 +1134,17 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
             spec.stride = b.dims("strides", n)?;
             spec.padding = Some(keras_padding(&b)?);
             LayerKind::Op(Op::Pool(spec))
+        }
+        ("globalaveragepooling" | "globalmaxpooling", Some(n)) if global_first => {
+            LayerKind::Op(Op::Reduce {
+                op: if family == "globalmaxpooling" {
+                    crate::model::op::Reduce::Max
+                } else {
+                    crate::model::op::Reduce::Mean
+                },
+                axes: (2..).take(n).collect(),
+                keepdims: b.boolean("keepdims")?.unwrap_or(false),
+            })
         }
         ("globalaveragepooling" | "globalmaxpooling", Some(_)) => LayerKind::Op(Op::GlobalPool {
             max: family == "globalmaxpooling",
