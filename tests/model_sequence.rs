@@ -160,6 +160,42 @@ fn a_keras_transformer_block_names_its_layers_as_keras_does() {
     ports_everywhere("keras_transformer_block.py");
 }
 
+#[test]
+fn torch_states_sliced_and_attention_without_weights() {
+    let m = corpus_model("torch_bilstm_attention_states.py");
+    let r = rows(&m);
+    assert_eq!(row(&r, "lstm"), [vec![2, 48], vec![2, 24], vec![2, 24]]);
+    // need_weights=False: the weights are None, not an output.
+    assert_eq!(row(&r, "attn"), [vec![2, 48]]);
+    assert_eq!(row(&r, "cat"), [vec![144]]);
+    assert_eq!(m.params, Some(33_715));
+    ports_everywhere("torch_bilstm_attention_states.py");
+}
+
+#[test]
+fn keras_bidirectional_merges_states_and_go_backwards() {
+    let m = corpus_model("keras_bidirectional_merges.py");
+    let r = rows(&m);
+    assert_eq!(
+        row(&r, "bidirectional"),
+        [
+            vec![10, 16],
+            vec![10, 16],
+            vec![16],
+            vec![16],
+            vec![16],
+            vec![16]
+        ]
+    );
+    assert_eq!(row(&r, "bidirectional_1"), [vec![10, 6]]);
+    assert_eq!(row(&r, "bidirectional_2"), [vec![5]]);
+    // The LSTM inside the first Bidirectional took the name `lstm`.
+    assert_eq!(row(&r, "lstm_1"), [vec![7]]);
+    assert_eq!(row(&r, "concatenate"), [vec![44]]);
+    assert_eq!(m.params, Some(4_643));
+    ports_everywhere("keras_bidirectional_merges.py");
+}
+
 /// Keras's parameter counts for each cell and merge (`count_params()` of each model).
 #[test]
 fn keras_recurrent_parameter_counts() {
