@@ -29,10 +29,29 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 // The corpus file without its padlab header lines, and the line that builds the model:
 // ResNet-152 (515 rows), or with PADLAB_LAYERS="3,8,144,3" a deeper one of the same blocks
 // (1,595 rows).
+// With PADLAB_CHAIN=N instead: a torch Sequential of N layers (a conv, then BatchNorm / ReLU
+// pairs), the paste scripts/bench-reader.py times natively, at 3x8x8.
 const layers = process.env.PADLAB_LAYERS;
-const build = layers ? `ResNet(block, [${layers}], 3, 1000)` : 'ResNet152()';
-const model = readFileSync(new URL('../tests/models/torch_resnet152.py', import.meta.url), 'utf8')
-  .split('\n').filter((l) => !l.startsWith('# padlab-')).join('\n') + `\nmodel = ${build}\n`;
+const chain = Number(process.env.PADLAB_CHAIN ?? 0);
+const build = chain ? `a Sequential of ${chain} layers` : layers ? `ResNet(block, [${layers}], 3, 1000)` : 'ResNet152()';
+const model = chain
+  ? 'import torch.nn as nn\nmodel = nn.Sequential(\n    nn.Conv2d(3, 8, 3, padding=1),\n'
+    + Array.from({ length: chain - 1 }, (_, k) => (k % 2 ? '    nn.ReLU(),' : '    nn.BatchNorm2d(8),')).join('\n') + '\n)\n'
+  : readFileSync(new URL('../tests/models/torch_resnet152.py', import.meta.url), 'utf8')
+    .split('\n').filter((l) => !l.startsWith('# padlab-')).join('\n') + `\nmodel = ${build}\n`;
+const inputShape = chain ? '3x8x8' : '3x224x224';
+// The torch port's last line: a module class's construction, or a Sequential's close.
+const codeEnd = chain ? ')\n' : 'model = Model()\n';
+
+/** The page's workers' tasks in a trace: [start µs, wall ms, thread ms] each (the model
+ * view's worker reads, traces and ports the paste). */
+function workerTasksOf(traceEvents) {
+  const workers = new Set(traceEvents
+    .filter((e) => e.ph === 'M' && e.name === 'thread_name' && /Worker/.test(e.args.name ?? ''))
+    .map((e) => `${e.pid}:${e.tid}`));
+  return traceEvents.filter((e) => e.ph === 'X' && /RunTask/.test(e.name) && workers.has(`${e.pid}:${e.tid}`))
+    .map((e) => [e.ts, e.dur / 1000, (e.tdur ?? 0) / 1000]);
+}
 
 /** The page's main-thread tasks in a trace: [wall ms, thread ms] each. */
 function tasksOf(trace) {
@@ -46,7 +65,9 @@ function tasksOf(trace) {
   const work = new Map();
   for (const t of tasks) work.set(t.pid, (work.get(t.pid) ?? 0) + t.dur);
   const pid = [...work].sort((a, b) => b[1] - a[1])[0]?.[0];
-  return tasks.filter((t) => t.pid === pid).map((t) => [t.dur / 1000, (t.tdur ?? 0) / 1000]);
+  const out = tasks.filter((t) => t.pid === pid).map((t) => [t.dur / 1000, (t.tdur ?? 0) / 1000]);
+  out.worker = workerTasksOf(traceEvents);
+  return out;
 }
 
 /** Changes the model field (`act`: a paste, or keys typed) and waits for a new output with all
@@ -82,14 +103,14 @@ async function change(browser, page, act) {
     });
     w.__observer.observe(out, { childList: true, subtree: true });
   });
-  if (cpu) await browser.startTracing(page, { categories: ['toplevel'] });
+  if (cpu) await browser.startTracing(page, { categories: ['toplevel', '__metadata'] });
   await act();
   // The code comes first, then the rows: done when the code has its last line and no row has
   // come for half a second.
-  await page.waitForFunction(() => !document.querySelector('#model-output > [data-old]')
-    && document.getElementById('model-code-text-torch')?.lastElementChild?.textContent.endsWith('model = Model()\n')
+  await page.waitForFunction((end) => !document.querySelector('#model-output > [data-old]')
+    && document.getElementById('model-code-text-torch')?.lastElementChild?.textContent.endsWith(end)
     && window.__rows > 0 && performance.now() - window.__lastRow > 500,
-  null, { timeout: 120_000, polling: 100 });
+  codeEnd, { timeout: 120_000, polling: 100 });
   // Tasks that follow the last piece (a collection, say) count too.
   await page.waitForTimeout(100);
   const tasks = cpu ? tasksOf(await browser.stopTracing()) : [];
@@ -106,7 +127,7 @@ async function run(browser, site) {
   const page = await context.newPage();
   await page.goto(site);
   await page.getByTestId('view-model').click();
-  await page.getByTestId('model-input').fill('3x224x224');
+  await page.getByTestId('model-input').fill(inputShape);
   // The view's worker starts (its wasm compiles) before the paste.
   await page.waitForTimeout(settle);
   await page.evaluate(() => document.getElementById('model-source')
@@ -167,6 +188,11 @@ for (const [s, site] of sites.entries()) {
       console.log(`  traced tasks of 50 ms or more, wall/CPU ms: ${longWall.join('; ')}`);
       const top = rs.map((r) => [...r.tasks].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([w, c]) => `${f(w)}/${f(c)}`).join(' '));
       console.log(`  the three tasks with most CPU time per paste, wall/CPU ms: ${top.join('; ')}`);
+      // The worker: its busy time (CPU) per paste and its longest task.
+      const busy = rs.map((r) => (r.tasks.worker ?? []).reduce((a, [, , c]) => a + c, 0));
+      const longestWorker = rs.map((r) => Math.max(0, ...(r.tasks.worker ?? []).map(([, w]) => w)));
+      console.log(`  worker CPU time per paste (read, traced, ported, replied): median ${f(median(busy))} ms (runs: ${busy.map(f).join(', ')})`);
+      console.log(`  longest worker task per paste: median ${f(median(longestWorker))} ms (runs: ${longestWorker.map(f).join(', ')})`);
     }
   }
 }

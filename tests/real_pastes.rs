@@ -630,6 +630,94 @@ model = Model()
     assert!(e.is_err() || e.is_ok_and(|m| m.graph.notes.iter().any(|n| n.contains("line 2"))));
 }
 
+/// An instance norm that tracks running statistics normalises by them in eval: a batch norm's
+/// inference, ported as one (torch: 532 parameters; its self-checks, run in the frameworks
+/// with random running statistics, pass for the four targets).
+#[test]
+fn an_instance_norm_with_running_statistics_is_a_batch_norm_in_eval() {
+    let src = "import torch.nn as nn\nmodel = nn.Sequential(\n    nn.Conv2d(3, 8, 3, padding=1),\n    nn.InstanceNorm2d(8, affine=True, track_running_stats=True),\n    nn.ReLU(inplace=True),\n    nn.Conv2d(8, 4, 3, stride=2, padding=1),\n    nn.InstanceNorm2d(4, track_running_stats=True),\n)\n";
+    let m = model(src, &[3, 16, 16]);
+    assert_eq!(
+        kinds(&m),
+        [
+            "Conv2d",
+            "InstanceNorm2d",
+            "ReLU",
+            "Conv2d",
+            "InstanceNorm2d"
+        ]
+    );
+    assert_eq!(m.params, Some(532));
+    let torch = port_paste(
+        format!("# padlab-input: 3x16x16\n{src}"),
+        Framework::Torch,
+        PortOptions { check: false },
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+    .code;
+    assert!(torch.contains("nn.BatchNorm2d(4, affine=False)"), "{torch}");
+}
+
+/// A ViT's class token: a module's parameter repeated over the batch and concatenated before
+/// the patches, then the position embedding added (torch: 8 operations, [17, 32] after the
+/// concatenation, [10] out, 2,538 parameters; the four targets' self-checks pass).
+#[test]
+fn a_class_token_concatenated_before_the_patches_is_read_and_ported() {
+    let src = r#"import torch
+import torch.nn as nn
+
+class ViT(nn.Module):
+    def __init__(self, dim=32, patch=4, classes=10):
+        super().__init__()
+        self.proj = nn.Conv2d(3, dim, patch, stride=patch)
+        self.cls_token = nn.Parameter(torch.zeros(1, 1, dim))
+        self.pos_embed = nn.Parameter(torch.zeros(1, (16 // patch) ** 2 + 1, dim))
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.proj(x).flatten(2).transpose(1, 2)
+        cls = self.cls_token.expand(x.shape[0], -1, -1)
+        x = torch.cat((cls, x), dim=1) + self.pos_embed
+        return self.head(self.norm(x)[:, 0])
+
+model = ViT()
+"#;
+    let m = model(src, &[3, 16, 16]);
+    let rows = rows(&m);
+    assert_eq!(rows.len(), 8, "{:?}", kinds(&m));
+    assert_eq!(rows[3].1, Some(vec![17, 32]));
+    assert_eq!(rows[7].1, Some(vec![10]));
+    assert_eq!(m.params, Some(2_538));
+    for target in [
+        Framework::Torch,
+        Framework::Keras,
+        Framework::Tf,
+        Framework::Jax,
+    ] {
+        port_paste(
+            format!("# padlab-input: 3x16x16\n{src}"),
+            target,
+            PortOptions { check: true },
+        )
+        .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+    }
+    // A weight not repeated over the batch cannot meet a batch of tensors: refused by name.
+    let bad = src.replace(
+        "self.cls_token.expand(x.shape[0], -1, -1)",
+        "self.cls_token",
+    );
+    let e = read(
+        &bad,
+        &Options {
+            input: Some(vec![3, 16, 16]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("repeated over the batch"), "{e}");
+}
+
 /// A global pool over channels-first maps (the keras-io time-series transformer pools its
 /// `[time, 1]` sequence with `data_format="channels_first"`): the axes after the channels are
 /// reduced. Keras gives (500,), (500, 1) with keepdims, and (4,) for the 2-D one on (4, 6, 5).

@@ -216,6 +216,10 @@ pub enum LearnedOp {
     Div,
     /// `x` where `x >= 0`, else `w * x` (torch `PReLU`, Keras `PReLU`).
     PRelu,
+    /// `w`, whose first axis is one, repeated over the batch and concatenated with `x` along
+    /// `axis` (before it when `first`): a ViT's class token, `torch.cat((self.cls_token.expand(
+    /// B, -1, -1), x), dim=1)`.
+    Concat { axis: i64, first: bool },
 }
 
 /// Where the source model keeps a learned tensor, for the self-check to copy it.

@@ -499,6 +499,31 @@ fn rule(
             })?;
             x
         }
+        Op::Learned {
+            op: crate::model::op::LearnedOp::Concat { axis: a, .. },
+            shape,
+            ..
+        } => {
+            let x = one(inputs, "a learned weight")?;
+            let at = axis(*a, x.len())?;
+            let fits = shape.len() == x.len()
+                && shape
+                    .iter()
+                    .zip(&x)
+                    .enumerate()
+                    .all(|(i, (&w, &d))| i == 0 || i == at || w == d);
+            if !fits || at == 0 {
+                return Err(format!(
+                    "Sizes of tensors must match except in dimension {at}. Expected size {:?} but got {shape:?} (a learned tensor repeated over the batch)",
+                    x
+                ));
+            }
+            let mut out = x.clone();
+            out[at] = x[at]
+                .checked_add(shape[at])
+                .ok_or("the concatenation is too large")?;
+            out
+        }
         Op::Learned { shape, .. } => {
             let x = one(inputs, "a learned weight")?;
             match broadcast(&x, shape) {

@@ -1006,13 +1006,19 @@ fn torch_op(
                 ),
             ));
         }
+        // In eval, an instance norm that tracks running statistics normalises by them, not
+        // by each sample's: what a batch norm computes in inference (its `affine` defaults to
+        // False), with the same `running_mean` / `running_var` buffers.
         ("instancenorm", Some(_)) if b.boolean("track_running_stats")? == Some(true) => {
-            return Err(unsupported(
-                line,
-                format!(
-                    "{class}(track_running_stats=True) normalises by its running statistics in eval, not by each sample's: padlab does not port it"
-                ),
-            ));
+            let affine = b.boolean("affine")?.unwrap_or(false);
+            Op::Norm(Norm::Batch {
+                axis: 1,
+                features: declared("num_features")?,
+                eps: b.float("eps")?.unwrap_or(1e-5),
+                momentum: b.float("momentum")?.unwrap_or(0.1),
+                center: affine,
+                scale: affine,
+            })
         }
         ("batchnorm", Some(_)) => {
             let affine = b.boolean("affine")?.unwrap_or(true);

@@ -254,12 +254,88 @@ pub fn weight_method(
             shape.insert(at, 1);
             Value::Weight(Rc::new(w.view(shape)))
         }
+        // `self.cls_token.expand(B, -1, -1)`: the weight (its first axis one) repeated over
+        // the batch, `B` being the batch of a model tensor.
+        "expand" | "repeat" if w.shape.first() == Some(&1) => {
+            let sizes = dims_arg(it, pos, line)?;
+            // torch traces a batch of `BATCH` samples: `x.shape[0]` is that number.
+            let batch = matches!(
+                sizes.first(),
+                Some(Value::Batch(_) | Value::Int(super::eval::BATCH))
+            );
+            let rest_same = sizes.len() == w.shape.len()
+                && sizes.iter().zip(&w.shape).skip(1).all(|(v, &d)| match v {
+                    Value::Int(-1) => name == "expand",
+                    Value::Int(1) => name == "repeat" || d == 1,
+                    Value::Int(n) => name == "expand" && *n == d,
+                    _ => false,
+                });
+            if !batch || !rest_same {
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "Parameter.{name} other than over the batch (`w.{name}(x.shape[0], ...)`, the rest kept) is not translated by padlab"
+                    ),
+                ));
+            }
+            let mut v = w.view(w.shape.clone());
+            v.batch = true;
+            Value::Weight(Rc::new(v))
+        }
         "data" | "detach" | "clone" | "contiguous" | "float" | "to" | "cuda" | "cpu" | "fill_"
         | "zero_" | "normal_" | "uniform_" | "copy_" | "requires_grad_" | "trunc_normal_" => {
             me.clone()
         }
         _ => return Err(no_attribute(line, "Parameter", name)),
     })
+}
+
+/// `torch.cat((w, x), dim)` of a module's weight repeated over the batch and one tensor (a
+/// ViT's class token): one node applying the learned tensor to `x`. `None` when the list is
+/// not that.
+pub fn learned_concat(it: &mut Interp, list: &Value, axis: i64, site: &Site) -> Ev<Option<Value>> {
+    let line = site.line;
+    let items = match list {
+        Value::Tuple(_) | Value::List(_) => it.iterate(list, line)?,
+        _ => return Ok(None),
+    };
+    let (w, x, first) = match items.as_slice() {
+        [Value::Weight(w), Value::Tensor(x)] => (w, x, true),
+        [Value::Tensor(x), Value::Weight(w)] => (w, x, false),
+        _ if items.iter().any(|v| matches!(v, Value::Weight(_))) => {
+            return Err(unsupported(
+                line,
+                "a concatenation of learned weights other than one repeated over the batch beside one tensor is not translated by padlab",
+            ));
+        }
+        _ => return Ok(None),
+    };
+    if !w.batch {
+        return Err(unsupported(
+            line,
+            "a concatenation of a learned weight not repeated over the batch (`w.expand(x.shape[0], ...)`) is not translated by padlab",
+        ));
+    }
+    let Some((owner, attr)) = w.place.borrow().clone() else {
+        return Err(unsupported(
+            line,
+            "a learned weight no module holds is not translated by padlab",
+        ));
+    };
+    let out = it.record(
+        Op::Learned {
+            op: LearnedOp::Concat { axis, first },
+            shape: w.shape.clone(),
+            weight: WeightAt::Owner(owner, attr.to_string()),
+        },
+        "cat",
+        std::slice::from_ref(x),
+        x.framework,
+        site,
+        None,
+        Some(&attr),
+    )?;
+    Ok(Some(outputs_value(out)))
 }
 
 /// An operation of several tensors (`torch.cat`, `torch.stack`, `ops.concatenate`) as one

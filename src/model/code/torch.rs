@@ -225,12 +225,16 @@ fn torch_function(
             apply(it, &t, op, f, site)?
         }
         "cat" | "concat" | "concatenate" => {
-            let xs = tensors_of(pos.first().unwrap_or(&Value::None), line)?;
             let axis = arg(&pos, &kw, 1, "dim")
                 .or_else(|| arg(&pos, &kw, 1, "axis"))
                 .map(|v| as_int(&v, line))
                 .transpose()?
                 .unwrap_or(0);
+            let list = pos.first().cloned().unwrap_or(Value::None);
+            if let Some(v) = super::ops::learned_concat(it, &list, axis, site)? {
+                return Ok(v);
+            }
+            let xs = tensors_of(&list, line)?;
             super::ops::several(it, Op::Concat { axis }, "cat", &xs, Framework::Torch, site)?
         }
         "stack" => {

@@ -83,6 +83,9 @@ pub struct Weight {
     /// The module object and attribute that hold it (`self.gamma = nn.Parameter(...)`), set
     /// where it is first assigned: shared by its views.
     pub place: Place,
+    /// Repeated over the batch (`w.expand(x.shape[0], -1, -1)` of a weight whose first axis is
+    /// one): only a concatenation with a tensor reads it.
+    pub batch: bool,
 }
 
 /// The module object (an interpreter id) and attribute holding a weight, once assigned.
@@ -97,6 +100,7 @@ impl Weight {
             shape,
             elements,
             place: Rc::new(std::cell::RefCell::new(None)),
+            batch: false,
         }
     }
 
@@ -107,6 +111,7 @@ impl Weight {
             shape,
             elements: self.elements,
             place: self.place.clone(),
+            batch: false,
         }
     }
 }

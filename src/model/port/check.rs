@@ -1391,14 +1391,14 @@ fn script_rest(
     py.blank();
     let mut body = Py::new();
     let mut read = std::collections::HashSet::new();
+    let by_step: std::collections::HashMap<usize, &Access> =
+        written.access.iter().map(|(s, a)| (*s, a)).collect();
     for load in &plan.loads {
         let node = model.graph.node(load.node);
         let first = read.insert(load.node);
-        let access = written
-            .access
-            .iter()
-            .find(|(s, _)| *s == load.step)
-            .map(|(_, a)| a.clone())
+        let access = by_step
+            .get(&load.step)
+            .map(|a| (*a).clone())
             .unwrap_or_default();
         let line = node.source.line;
         body.comment(format!(

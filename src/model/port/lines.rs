@@ -320,5 +320,28 @@ pub fn learned_expr(op: crate::model::op::LearnedOp, x: &str, w: &str, np: &str)
         LearnedOp::RSub => format!("{w} - {x}"),
         LearnedOp::Div => format!("{x} / {w}"),
         LearnedOp::PRelu => format!("{np}.where({x} >= 0, {x}, {w} * {x})"),
+        LearnedOp::Concat { axis, first } => {
+            let repeated = match np {
+                "torch" => format!("{w}.expand({x}.shape[0], *{w}.shape[1:])"),
+                // A symbolic batch is known only when the model runs.
+                "keras.ops" => format!(
+                    "keras.ops.broadcast_to({w}, (keras.ops.shape({x})[0],) + tuple({w}.shape[1:]))"
+                ),
+                "tf" => format!(
+                    "tf.broadcast_to({w}, tf.concat([tf.shape({x})[:1], tf.shape({w})[1:]], 0))"
+                ),
+                _ => format!("{np}.broadcast_to({w}, ({x}.shape[0],) + tuple({w}.shape[1:]))"),
+            };
+            let pair = if first {
+                format!("[{repeated}, {x}]")
+            } else {
+                format!("[{x}, {repeated}]")
+            };
+            match np {
+                "torch" => format!("torch.cat({pair}, dim={axis})"),
+                "tf" => format!("tf.concat({pair}, axis={axis})"),
+                _ => format!("{np}.concatenate({pair}, axis={axis})"),
+            }
+        }
     }
 }

@@ -1466,6 +1466,14 @@ fn lower_node<P: Spelling>(
                 .collect();
             let perm = same_perm(lw, x);
             let port_shape: Vec<i64> = perm.iter().map(|&a| full[a]).collect();
+            // A concatenation's axis, in the port's layout.
+            let op = match *op {
+                LearnedOp::Concat { axis: a, first } => LearnedOp::Concat {
+                    axis: lw.port_axis(x, a, line)? as i64,
+                    first,
+                },
+                other => other,
+            };
             load(
                 lw,
                 LoadKind::Learned {
@@ -1478,7 +1486,7 @@ fn lower_node<P: Spelling>(
                 lw,
                 vec![x],
                 PortOp::Learned {
-                    op: *op,
+                    op,
                     shape: port_shape,
                 },
                 perm,

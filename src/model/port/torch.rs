@@ -423,7 +423,9 @@ fn record_access(
     step_name: &str,
     expr: &str,
 ) {
-    let entry = match access.iter_mut().find(|(s, _)| *s == step) {
+    // Steps are recorded in order: a step's entry, if any, is the last (a search would make
+    // a long chain quadratic).
+    let entry = match access.last_mut().filter(|(s, _)| *s == step) {
         Some((_, a)) => a,
         None => {
             access.push((step, Access::default()));
