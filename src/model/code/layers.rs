@@ -1006,22 +1006,13 @@ fn torch_op(
                 ),
             ));
         }
-        // In eval, an instance norm that tracks running statistics normalises by them, not
-        // by each sample's: what a batch norm computes in inference (its `affine` defaults to
-        // False), with the same `running_mean` / `running_var` buffers.
-        ("instancenorm", Some(_)) if b.boolean("track_running_stats")? == Some(true) => {
-            let affine = b.boolean("affine")?.unwrap_or(false);
-            Op::Norm(Norm::Batch {
-                axis: 1,
-                features: declared("num_features")?,
-                eps: b.float("eps")?.unwrap_or(1e-5),
-                momentum: b.float("momentum")?.unwrap_or(0.1),
-                center: affine,
-                scale: affine,
-            })
-        }
-        ("batchnorm", Some(_)) => {
-            let affine = b.boolean("affine")?.unwrap_or(true);
+        // A batch norm in eval, and an instance norm that tracks running statistics (in eval
+        // it normalises by them, not by each sample's: a batch norm's inference, with the same
+        // `running_mean` / `running_var` buffers; its `affine` defaults to False).
+        (f @ ("batchnorm" | "instancenorm"), Some(_))
+            if f == "batchnorm" || b.boolean("track_running_stats")? == Some(true) =>
+        {
+            let affine = b.boolean("affine")?.unwrap_or(f == "batchnorm");
             Op::Norm(Norm::Batch {
                 axis: 1,
                 features: declared("num_features")?,
