@@ -479,6 +479,85 @@ fn a_torchvision_model_with_a_new_head_is_read() {
     assert_eq!(e.line, 2, "{e}");
 }
 
+/// Transfer learning on Keras Applications: a model built by its builder inside a new model
+/// (called with training=False, or its `output` / `get_layer(...).output` taken) is that model,
+/// read from padlab's copy of the architectures. Keras 3.15's own counts (truth_keras.py):
+/// the TF tutorial's MobileNetV2 at 160x160 with a one-logit head 160 operations and 2,259,265
+/// parameters; VGG16's features with a 5-class head 23 operations (vgg16's preprocess_input
+/// in a Lambda is one of them) and 21,138,757; ResNet50 whole 176 and 25,636,712;
+/// EfficientNetB0 on augmented input with a 120-class head 245 and 4,208,411; DenseNet121
+/// after densenet's preprocess_input as tensor arithmetic, with a 10-class head, 432 and
+/// 7,047,754.
+#[test]
+fn a_keras_application_with_a_new_head_is_read() {
+    for (file, ops, params, classes, side) in [
+        ("keras_transfer_mobilenetv2.py", 160, 2_259_265, 1, 160),
+        ("keras_vgg16_features_head.py", 23, 21_138_757, 5, 224),
+        ("keras_resnet50_classifier.py", 176, 25_636_712, 1000, 224),
+        ("keras_finetune_efficientnetb0.py", 245, 4_208_411, 120, 224),
+        ("keras_densenet121_preprocess.py", 432, 7_047_754, 10, 128),
+    ] {
+        let m = read(
+            &corpus::corpus_text(file),
+            &Options {
+                input: Some(vec![side, side, 3]),
+                model: Some("model".into()),
+            },
+        )
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let rows = rows(&m);
+        // A Lambda is one operation to Keras; padlab reads the arithmetic inside it.
+        let lambda = m
+            .graph
+            .nodes
+            .iter()
+            .filter(|n| n.name.starts_with("lambda/"))
+            .count();
+        let counted = rows.len() - lambda + usize::from(lambda > 0);
+        assert_eq!(counted, ops, "{file}: {:?}", kinds(&m));
+        assert_eq!(
+            rows.last().and_then(|r| r.1.clone()),
+            Some(vec![classes]),
+            "{file}"
+        );
+        assert_eq!(m.params, Some(params), "{file}");
+    }
+    // Per-channel numbers meet a tensor only with one number per channel.
+    let src = "import keras\ni = keras.Input((8, 8, 3))\nmodel = keras.Model(i, i + [1.0, 2.0])\n";
+    let e = read(
+        src,
+        &Options {
+            input: None,
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("one number per channel"), "{e}");
+    // A model padlab has no copy of is an error naming it, never a guess.
+    let src = "import keras\nmodel = keras.applications.ConvNeXtTiny(weights=None)\n";
+    let e = read(
+        src,
+        &Options {
+            input: Some(vec![224, 224, 3]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("ConvNeXtTiny"), "{e}");
+    // With its top and the ImageNet weights, the classes must be 1000, as Keras says.
+    let src = "import keras\nmodel = keras.applications.VGG16(weights='imagenet', classes=10)\n";
+    let e = read(
+        src,
+        &Options {
+            input: Some(vec![224, 224, 3]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("`classes` should be 1000"), "{e}");
+}
+
 /// d2l's `add_to_class`: a method set on a class after its definition (`setattr(Class,
 /// fn.__name__, fn)`) is found by instances made later (torch: 5 operations, [10], 15,898
 /// parameters).
@@ -716,6 +795,40 @@ model = ViT()
     )
     .unwrap_err();
     assert!(e.message.contains("repeated over the batch"), "{e}");
+}
+
+/// A pix2pix discriminator's forward of two images concatenated along the channels: the second
+/// takes the first's shape, said in a note (torch: [1, 16, 16] for two 3x256x256 images); a
+/// second tensor the forward does not concatenate with the first is still asked for.
+#[test]
+fn a_second_image_concatenated_with_the_first_takes_its_shape() {
+    let src = "import torch\nimport torch.nn as nn\nclass D(nn.Module):\n    def __init__(self, c=3):\n        super().__init__()\n        self.model = nn.Sequential(nn.Conv2d(c * 2, 8, 4, 2, 1), nn.LeakyReLU(0.2), nn.Conv2d(8, 1, 4, 1, 1, bias=False))\n    def forward(self, img_A, img_B):\n        img_input = torch.cat((img_A, img_B), 1)\n        return self.model(img_input)\nmodel = D()\n";
+    let m = model(src, &[3, 32, 32]);
+    assert_eq!(
+        rows(&m).last().and_then(|r| r.1.clone()),
+        Some(vec![1, 15, 15])
+    );
+    assert!(
+        m.graph
+            .notes
+            .iter()
+            .any(|n| n.contains("`img_B`: the shape of `img_A`")),
+        "{:?}",
+        m.graph.notes
+    );
+    let other = src.replace(
+        "torch.cat((img_A, img_B), 1)",
+        "torch.cat((img_A, img_A), 1) * img_B.mean()",
+    );
+    let e = read(
+        &other,
+        &Options {
+            input: Some(vec![3, 32, 32]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("forward takes 2 tensors"), "{e}");
 }
 
 /// A global pool over channels-first maps (the keras-io time-series transformer pools its

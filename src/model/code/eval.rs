@@ -206,6 +206,9 @@ pub struct Interp {
     pub zoos: Vec<(super::zoo::Zoo, ScopeRef)>,
     /// The zoo models the paste built (each becomes a note).
     pub zoo_calls: Vec<super::zoo::ZooCall>,
+    /// Keras containers called on tensors (nested models, Sequentials, Lambdas), by id: what
+    /// a functional model's `layers` lists for the operations recorded inside them.
+    pub containers: HashMap<usize, Rc<Layer>>,
     /// The global names the top-level statement being run has read.
     reads_now: std::collections::HashSet<String>,
 }
@@ -317,6 +320,7 @@ impl Interp {
             paste_src: Rc::from(src),
             zoos: Vec::new(),
             zoo_calls: Vec::new(),
+            containers: HashMap::new(),
             reads_now: std::collections::HashSet::new(),
         }
     }

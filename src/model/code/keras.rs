@@ -534,6 +534,7 @@ pub fn call_functional(it: &mut Interp, l: &Rc<Layer>, input: Value, site: &Site
     let mut map: std::collections::HashMap<Edge, Rc<Tensor>> =
         inputs.iter().map(|t| t.edge).zip(given).collect();
     it.call_stack.push(Value::Layer(l.clone()));
+    it.containers.insert(l.id, l.clone());
     let result = (|| -> Ev<()> {
         for &n in &needed {
             if input_nodes.contains(&n) {
@@ -749,18 +750,99 @@ pub fn model_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
                 other => Ok(other),
             }
         }
+        // A layer of a functional graph: the tensors of its first call (Keras's first inbound
+        // node), as `base_model.get_layer("block_13_expand_relu").output`.
+        (_, "output" | "input") if l.framework == Framework::Keras => {
+            first_call(it, l, name == "output").ok_or_else(|| {
+                raise(
+                    line,
+                    "AttributeError",
+                    format!(
+                        "Layer {} has never been called and thus has no defined {name}.",
+                        l.name.as_deref().unwrap_or(&l.class)
+                    ),
+                )
+            })
+        }
         _ => Err(no_attribute(line, &l.class, name)),
     }
 }
 
+/// The tensor a Keras layer's first call made (`output`) or took (`input`, its first).
+fn first_call(it: &Interp, l: &Rc<Layer>, output: bool) -> Option<Value> {
+    let of = |n: usize| {
+        it.trace
+            .get(n)
+            .and_then(|t| t.layer.as_ref())
+            .is_some_and(|x| x.id == l.id)
+    };
+    let first = (0..it.trace.len()).find(|&n| of(n))?;
+    // One call may record several nodes (an activation after the layer): the last is its output.
+    let mut last = first;
+    while of(last + 1) {
+        last += 1;
+    }
+    let edge = if output {
+        Edge::of(crate::model::graph::NodeId(last))
+    } else {
+        it.graph.nodes.get(first)?.inputs.first().cloned()?
+    };
+    let shape = it.graph.nodes.get(edge.node.0)?.shape().cloned();
+    Some(Value::Tensor(Rc::new(Tensor {
+        edge,
+        shape,
+        framework: Framework::Keras,
+        integer: false,
+    })))
+}
+
+/// The layers of a functional model in the order they were made (Keras's topological order
+/// for a model written top to bottom): each layer the graph between its inputs and outputs
+/// applies, once; a model, Sequential or Lambda called inside it once, as itself (not its
+/// layers). Keras's InputLayer, which padlab has no layer for, is not listed.
+pub fn functional_layers(it: &Interp, l: &Rc<Layer>) -> Vec<Value> {
+    let LayerKind::Functional { inputs, outputs } = &l.kind else {
+        return Vec::new();
+    };
+    let mut outs = Vec::new();
+    output_edges(outputs, &mut outs);
+    let stop: Vec<usize> = inputs.iter().map(|t| t.edge.node.0).collect();
+    let mut stack: Vec<usize> = outs.iter().map(|t| t.edge.node.0).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(n) = stack.pop() {
+        if stop.contains(&n) || !seen.insert(n) {
+            continue;
+        }
+        if let Some(node) = it.graph.nodes.get(n) {
+            stack.extend(node.inputs.iter().map(|e| e.node.0));
+        }
+    }
+    let mut ids = std::collections::HashSet::new();
+    let mut layers = Vec::new();
+    for n in seen {
+        let Some(t) = it.trace.get(n) else { continue };
+        // An operation inside a container called in the graph stands for that container.
+        let layer = match t.scope.first() {
+            Some(id) => it.containers.get(id),
+            None => t.layer.as_ref(),
+        };
+        if let Some(x) = layer
+            && ids.insert(x.id)
+        {
+            layers.push(Value::Layer(x.clone()));
+        }
+    }
+    layers
+}
+
 /// `model.get_layer(name)`.
 pub fn get_layer(it: &mut Interp, l: &Rc<Layer>, Args { pos, kw }: Args, site: &Site) -> Ev<Value> {
-    let _ = it;
     let want = arg(&pos, &kw, 0, "name")
         .map(|v| v.to_string())
         .unwrap_or_default();
     let layers: Vec<Value> = match &l.kind {
         LayerKind::Sequential(c) => c.borrow().iter().map(|(_, v)| v.clone()).collect(),
+        LayerKind::Functional { .. } => functional_layers(it, l),
         _ => Vec::new(),
     };
     layers
@@ -1372,12 +1454,23 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
             max_norm: None,
         }),
         ("inputlayer", None) => LayerKind::Identity,
-        ("rescaling", None) => LayerKind::Op(Op::Affine {
-            scale: b
-                .float("scale")?
-                .ok_or_else(|| raise(line, "TypeError", "Rescaling.__init__() missing 'scale'"))?,
-            offset: b.float("offset")?.unwrap_or(0.0),
-        }),
+        ("rescaling", None) => match (b.get("scale"), b.get("offset")) {
+            // Per-channel factors (EfficientNet's input with its ImageNet weights:
+            // `Rescaling([1 / sqrt(std) for std in ...])`): `x * scale + offset` along the
+            // last axis is a standardisation by mean `-offset / scale`, deviation `1 / scale`.
+            (Some(scale @ (Value::List(_) | Value::Tuple(_))), offset)
+            | (Some(scale), offset @ Some(Value::List(_) | Value::Tuple(_))) => {
+                let scale = scale.clone();
+                let offset = offset.cloned().unwrap_or(Value::Float(0.0));
+                rescaling_per_channel(&scale, &offset, line)?
+            }
+            _ => LayerKind::Op(Op::Affine {
+                scale: b.float("scale")?.ok_or_else(|| {
+                    raise(line, "TypeError", "Rescaling.__init__() missing 'scale'")
+                })?,
+                offset: b.float("offset")?.unwrap_or(0.0),
+            }),
+        },
         ("normalization", None) => match (b.get("mean"), b.get("variance")) {
             // `(x - mean) / max(sqrt(variance), epsilon)` with statistics given.
             (Some(mean), Some(variance)) => {
@@ -1510,6 +1603,59 @@ fn axes(it: &mut Interp, axis: Option<&Value>, line: usize) -> Ev<Vec<i64>> {
 /// row-major and their shape (a `Normalization`'s per-channel `mean` and `variance`). At most
 /// `MAX_STAT_RANK` levels: a list nested deeper (a paste can build one in a loop) is refused
 /// before the walk could run out of stack.
+/// `Rescaling(scale, offset)` with a list of factors or offsets (one per channel, the last
+/// axis): the standardisation that computes `x * scale + offset`.
+fn rescaling_per_channel(scale: &Value, offset: &Value, line: usize) -> Ev<LayerKind> {
+    let vector = |v: &Value| -> Ev<Vec<f64>> {
+        match v {
+            Value::Int(_) | Value::Float(_) => Ok(vec![as_float(v, line)?]),
+            _ => match statistics(v, line)? {
+                (values, shape) if shape.len() == 1 => Ok(values),
+                _ => Err(raise(
+                    line,
+                    "ValueError",
+                    "Rescaling: padlab reads a number or one list of per-channel values as scale and offset",
+                )),
+            },
+        }
+    };
+    let (scale, offset) = (vector(scale)?, vector(offset)?);
+    let n = scale.len().max(offset.len());
+    if (scale.len() != 1 && scale.len() != n) || (offset.len() != 1 && offset.len() != n) {
+        return Err(raise(
+            line,
+            "ValueError",
+            format!(
+                "Rescaling: {} factors and {} offsets do not broadcast",
+                scale.len(),
+                offset.len()
+            ),
+        ));
+    }
+    let at = |v: &[f64], i: usize| if v.len() == 1 { v[0] } else { v[i] };
+    let (mut mean, mut variance) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for i in 0..n {
+        let (s, o) = (at(&scale, i), at(&offset, i));
+        if !(s.is_finite() && s > 1e-7 && s < 1e7) {
+            return Err(unsupported(
+                line,
+                format!("Rescaling by per-channel factors: padlab reads positive ones (not {s})"),
+            ));
+        }
+        mean.push(-o / s);
+        variance.push(1.0 / (s * s));
+    }
+    Ok(LayerKind::Op(Op::Standardize(Standardize {
+        axes: vec![-1],
+        stats: Stats::Given {
+            mean,
+            variance,
+            shape: vec![i64::try_from(n).unwrap_or(i64::MAX)],
+        },
+        invert: false,
+    })))
+}
+
 fn statistics(v: &Value, line: usize) -> Ev<(Vec<f64>, Vec<i64>)> {
     const MAX_STAT_RANK: usize = 8;
     let ragged = || {

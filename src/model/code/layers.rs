@@ -1507,6 +1507,7 @@ pub fn call_layer(
                 })
                 .collect();
             it.call_stack.push(Value::Layer(l.clone()));
+            it.containers.insert(l.id, l.clone());
             let mut x = input;
             let mut result = Ok(());
             for c in children {
@@ -1524,6 +1525,7 @@ pub fn call_layer(
         LayerKind::Functional { .. } => super::keras::call_functional(it, l, input, site),
         LayerKind::Lambda(f) => {
             it.call_stack.push(Value::Layer(l.clone()));
+            it.containers.insert(l.id, l.clone());
             let r = it.call(f.clone(), vec![input], vec![], site);
             it.call_stack.pop();
             r
@@ -1884,6 +1886,9 @@ pub fn layer_attr(it: &mut Interp, l: &Rc<Layer>, name: &str, line: usize) -> Ev
         ),
         "output_padding" => tuple_of(arg(name), 0, rank),
         "padding_mode" => arg(name).unwrap_or(Value::str("zeros")),
+        "layers" if matches!(l.kind, LayerKind::Functional { .. }) => {
+            Value::list(super::keras::functional_layers(it, l))
+        }
         "layers" => Value::list(layer_items(l, line).unwrap_or_default()),
         "output_shape" | "input_shape" | "output" | "input" | "outputs" | "inputs" => {
             super::keras::model_attr(it, l, name, line)?

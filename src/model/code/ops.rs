@@ -411,6 +411,9 @@ pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site
         let name = binary_name(bin, t.framework);
         return with_weight(it, t, w, false, name, site);
     }
+    if let Some(out) = per_channel_constant(it, bin, &a, &b, site)? {
+        return Ok(out);
+    }
     let scalar = |v: &Value| -> Ev<Option<f64>> {
         match v {
             Value::Int(_) | Value::Float(_) | Value::Bool(_) => as_float(v, line).map(Some),
@@ -466,6 +469,94 @@ pub fn elementwise(it: &mut Interp, bin: Binary, a: Value, b: Value, site: &Site
         Some(name),
     )?;
     Ok(outputs_value(out))
+}
+
+/// A Keras tensor with a list of numbers, one per channel (the last axis): `x + [-103.939,
+/// -116.779, -123.68]`, `x / [0.229, 0.224, 0.225]` (keras.applications' preprocess_input adds
+/// and divides by such constants). Read as the standardisation it computes, under the
+/// element-wise op's own name; `None` when `a` and `b` are not that.
+fn per_channel_constant(
+    it: &mut Interp,
+    bin: Binary,
+    a: &Value,
+    b: &Value,
+    site: &Site,
+) -> Ev<Option<Value>> {
+    let line = site.line;
+    let (t, list, constant_first) = match (a, b) {
+        (Value::Tensor(t), l @ (Value::List(_) | Value::Tuple(_))) => (t, l, false),
+        (l @ (Value::List(_) | Value::Tuple(_)), Value::Tensor(t)) => (t, l, true),
+        _ => return Ok(None),
+    };
+    if t.framework != Framework::Keras {
+        return Ok(None);
+    }
+    let items = it.iterate(list, line)?;
+    let mut c = Vec::with_capacity(items.len());
+    for v in &items {
+        match v {
+            Value::Int(_) | Value::Float(_) => c.push(as_float(v, line)?),
+            _ => return Ok(None),
+        }
+    }
+    let channels = t.shape.as_ref().and_then(|s| s.last().copied());
+    if c.is_empty() || channels != i64::try_from(c.len()).ok() {
+        return Err(unsupported(
+            line,
+            format!(
+                "`{}`: a list of {} numbers with a tensor whose last axis has {}: padlab reads one number per channel",
+                super::eval::short(&site.text),
+                c.len(),
+                channels.map_or("an unknown size".to_string(), |n| n.to_string())
+            ),
+        ));
+    }
+    // `(x - mean) / sqrt(variance)` for each op.
+    let (mean, variance): (Vec<f64>, Vec<f64>) = match (bin, constant_first) {
+        (Binary::Add, _) => (c.iter().map(|v| -v).collect(), vec![1.0; c.len()]),
+        (Binary::Sub, false) => (c.clone(), vec![1.0; c.len()]),
+        (Binary::Mul, _) | (Binary::Div, false)
+            if c.iter().all(|v| v.is_finite() && *v > 1e-7 && *v < 1e7) =>
+        {
+            let var = |v: f64| {
+                if bin == Binary::Mul {
+                    1.0 / (v * v)
+                } else {
+                    v * v
+                }
+            };
+            (vec![0.0; c.len()], c.iter().map(|&v| var(v)).collect())
+        }
+        _ => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "`{}`: padlab reads a tensor plus, minus, times or divided by positive per-channel numbers",
+                    super::eval::short(&site.text)
+                ),
+            ));
+        }
+    };
+    let name = binary_name(bin, t.framework);
+    let op = Op::Standardize(crate::model::op::Standardize {
+        axes: vec![-1],
+        stats: crate::model::op::Stats::Given {
+            mean,
+            variance,
+            shape: vec![i64::try_from(c.len()).unwrap_or(i64::MAX)],
+        },
+        invert: false,
+    });
+    let out = it.record(
+        op,
+        name,
+        std::slice::from_ref(t),
+        t.framework,
+        site,
+        None,
+        Some(name),
+    )?;
+    Ok(Some(outputs_value(out)))
 }
 
 /// `-x`.

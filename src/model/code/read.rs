@@ -1161,7 +1161,32 @@ fn trace(
                 _ => String::new(),
             };
             let missing: Vec<&str> = needed[inputs.len()..].to_vec();
+            let first = needed.first().copied().unwrap_or("");
             for name in missing {
+                // An image the forward concatenates with the first (a pix2pix discriminator's
+                // `torch.cat((img_A, img_B), 1)`): the first's shape, said; a wrong size
+                // fails at the layer that reads the concatenation, never silently.
+                if concatenated_with(&text, first, name)
+                    && let Some(Value::Tensor(x)) = inputs.first()
+                {
+                    let shape = x.shape.clone();
+                    let t = super::torch::input_tensor(it, shape.clone(), framework, &site)?;
+                    if let Some(tr) = it.trace.last_mut() {
+                        tr.keras_path = Some(name.to_string());
+                    }
+                    inputs.push(Value::Tensor(t));
+                    let sample: Vec<String> = shape
+                        .unwrap_or_default()
+                        .iter()
+                        .skip(1)
+                        .map(i64::to_string)
+                        .collect();
+                    it.assumed.push(format!(
+                        "`{name}`: the shape of `{first}` ({}), as the forward concatenates the two: assumed, since the paste does not call the model",
+                        sample.join("x")
+                    ));
+                    continue;
+                }
                 let Some(layer) = embedding_reading(i, &text, name) else {
                     break;
                 };
@@ -1229,6 +1254,39 @@ fn trace(
 
 /// The attribute of `module` that is an `nn.Embedding` called on `name` in `forward`'s text
 /// (`self.label_emb(labels)`).
+/// Whether the forward's text concatenates the tensors `first` and `name` in one `cat(...)`
+/// (`torch.cat((img_A, img_B), 1)`).
+fn concatenated_with(forward: &str, first: &str, name: &str) -> bool {
+    let word = |text: &str, w: &str| {
+        text.match_indices(w).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + w.len()..].chars().next();
+            let ident =
+                |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.');
+            !ident(before) && !ident(after)
+        })
+    };
+    !first.is_empty()
+        && forward.match_indices("cat(").any(|(at, _)| {
+            let rest = &forward[at + 4..];
+            // The call's arguments: up to its closing parenthesis.
+            let mut depth = 1usize;
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| {
+                    match c {
+                        '(' | '[' => depth += 1,
+                        ')' | ']' => depth = depth.saturating_sub(1),
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .map_or(rest.len(), |(i, _)| i);
+            let args = &rest[..end];
+            word(args, first) && word(args, name)
+        })
+}
+
 fn embedding_reading(module: &super::value::Instance, forward: &str, name: &str) -> Option<String> {
     let attrs = module.attrs.borrow();
     attrs.entries.iter().find_map(|(k, v)| {

@@ -171,8 +171,6 @@ pub const KERAS_MODELS: &[&str] = &[
     "ResNet152V2",
     "MobileNet",
     "MobileNetV2",
-    "MobileNetV3Small",
-    "MobileNetV3Large",
     "DenseNet121",
     "DenseNet169",
     "DenseNet201",
@@ -186,15 +184,11 @@ pub const KERAS_MODELS: &[&str] = &[
     "EfficientNetB5",
     "EfficientNetB6",
     "EfficientNetB7",
-    "ConvNeXtTiny",
-    "ConvNeXtSmall",
-    "ConvNeXtBase",
-    "ConvNeXtLarge",
-    "ConvNeXtXLarge",
 ];
 
 /// keras.applications' modules and the mode of their `preprocess_input` (`None`: a module
-/// padlab does not have).
+/// padlab does not have; imagenet_utils' takes the mode as an argument: `"input"` names the
+/// zoo's `preprocess_input`, which does).
 const KERAS_MODULES: &[(&str, Option<&str>)] = &[
     ("vgg16", Some("caffe")),
     ("vgg19", Some("caffe")),
@@ -203,13 +197,13 @@ const KERAS_MODULES: &[(&str, Option<&str>)] = &[
     ("resnet_v2", Some("tf")),
     ("mobilenet", Some("tf")),
     ("mobilenet_v2", Some("tf")),
-    ("mobilenet_v3", Some("identity")),
+    ("mobilenet_v3", None),
     ("densenet", Some("torch")),
     ("inception_v3", Some("tf")),
     ("xception", Some("tf")),
     ("efficientnet", Some("identity")),
-    ("convnext", Some("identity")),
-    ("imagenet_utils", Some("caffe")),
+    ("convnext", None),
+    ("imagenet_utils", Some("input")),
     ("efficientnet_v2", None),
     ("inception_resnet_v2", None),
     ("nasnet", None),
