@@ -364,7 +364,7 @@ fn port_reads_a_file_of_model_code_like_stdin() {
     let refused = dir.join("lstm.py");
     std::fs::write(
         &refused,
-        "import torch.nn as nn\n\nmodel = nn.Sequential(\n    nn.LSTM(10, 20),\n)\n",
+        "import torch.nn as nn\n\nmodel = nn.Sequential(\n    nn.LSTMCell(10, 20),\n)\n",
     )
     .unwrap();
     let (ok, _, err) = padlab(
@@ -372,6 +372,6 @@ fn port_reads_a_file_of_model_code_like_stdin() {
         "",
     );
     assert!(!ok);
-    assert!(err.starts_with("padlab port: line 4: nn.LSTM"), "{err}");
+    assert!(err.starts_with("padlab port: line 4: nn.LSTMCell"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -42,11 +42,23 @@ fn kinds(m: &Model) -> Vec<String> {
 
 /// A layer `model.add` could not add is the model's error, never a model without it (a
 /// Keras CNN-LSTM read as a CNN whose Dense ran on every time step: [500, 1] for Keras's [1]).
+/// The LSTM is read now; a stateful one is still refused.
 #[test]
 fn a_failed_add_fails_the_model_it_would_have_changed() {
     let src = "from keras.models import Sequential\nfrom keras.layers import Embedding, Conv1D, LSTM, Dense\nmodel = Sequential()\nmodel.add(Embedding(5000, 32))\nmodel.add(Conv1D(32, 3, padding=\"same\"))\nmodel.add(LSTM(100))\nmodel.add(Dense(1))\n";
+    let m = model(src, &[500]);
+    assert_eq!(
+        rows(&m),
+        vec![
+            ("Embedding".to_string(), Some(vec![500, 32])),
+            ("Conv1D".to_string(), Some(vec![500, 32])),
+            ("LSTM".to_string(), Some(vec![100])),
+            ("Dense".to_string(), Some(vec![1])),
+        ]
+    );
+    let src = src.replace("LSTM(100)", "LSTM(100, stateful=True)");
     let e = read(
-        src,
+        &src,
         &Options {
             input: Some(vec![500]),
             model: None,
@@ -837,4 +849,35 @@ fn a_module_set_on_a_sequential_is_its_child() {
         ]
     );
     assert_eq!(rows(&m).last().and_then(|r| r.1.clone()), Some(vec![2]));
+}
+
+/// A global pool over channels-first maps (the keras-io time-series transformer pools its
+/// `[time, 1]` sequence with `data_format="channels_first"`): the axes after the channels are
+/// reduced. Keras gives (500,), (500, 1) with keepdims, and (4,) for the 2-D one on (4, 6, 5).
+#[test]
+fn a_channels_first_global_pool_reduces_the_axes_after_the_channels() {
+    let src = "import keras\nfrom keras import layers\ninp = keras.Input(shape=(500, 3))\na = layers.GlobalAveragePooling1D(data_format=\"channels_first\")(inp)\nb = layers.GlobalMaxPooling1D(data_format=\"channels_first\", keepdims=True)(inp)\nmodel = keras.Model(inp, [a, b])\n";
+    let m = model(src, &[500, 3]);
+    assert_eq!(
+        rows(&m),
+        vec![
+            ("GlobalAveragePooling1D".to_string(), Some(vec![500])),
+            ("GlobalMaxPooling1D".to_string(), Some(vec![500, 1])),
+        ]
+    );
+    let src = "import keras\nfrom keras import layers\nmodel = keras.Sequential([keras.Input(shape=(4, 6, 5)), layers.GlobalAveragePooling2D(data_format=\"channels_first\")])\n";
+    let m = model(src, &[4, 6, 5]);
+    assert_eq!(
+        rows(&m),
+        vec![("GlobalAveragePooling2D".to_string(), Some(vec![4]))]
+    );
+    for target in [
+        Framework::Torch,
+        Framework::Keras,
+        Framework::Tf,
+        Framework::Jax,
+    ] {
+        let ported = port_paste(src.to_string(), target, PortOptions::default());
+        assert!(ported.is_ok(), "{target:?}: {:?}", ported.err());
+    }
 }

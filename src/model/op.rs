@@ -245,6 +245,117 @@ pub struct SliceAxis {
     pub index: bool,
 }
 
+/// A recurrent cell: what one step computes from the input `x` and the state `h` (`c`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    /// Gates `i, f, g, o` (torch's order, Keras's `i, f, c, o`): `c = f*c + i*g`,
+    /// `h = o*act(c)`.
+    Lstm,
+    /// Gates `r, z, n` (torch's order; Keras's is `z, r, h`): `h = (1-z)*n + z*h`.
+    /// `reset_after` (torch, Keras's default): `n = act(Wx + b + r*(Uh + b'))`; else (Keras
+    /// `reset_after=False`) `n = act(Wx + b + U(r*h))`, with no recurrent bias.
+    Gru { reset_after: bool },
+    /// `h = act(Wx + b + Uh + b')` (torch `nn.RNN`, Keras `SimpleRNN`).
+    Simple,
+}
+
+impl CellKind {
+    /// The gates' count: the weights' rows are this many blocks of `hidden`.
+    pub fn gates(self) -> i64 {
+        match self {
+            CellKind::Lstm => 4,
+            CellKind::Gru { .. } => 3,
+            CellKind::Simple => 1,
+        }
+    }
+
+    /// The final states a layer has (LSTM's `h` and `c`, else `h`).
+    pub fn states(self) -> usize {
+        if self == CellKind::Lstm { 2 } else { 1 }
+    }
+}
+
+/// How Keras's `Bidirectional` joins its two directions (`merge_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Merge {
+    Concat,
+    Sum,
+    Mul,
+    Ave,
+    /// `merge_mode=None`: each direction is an output of its own.
+    Apart,
+}
+
+/// Which outputs a recurrent layer gives, as its framework gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecurrentForm {
+    /// torch: `out` (every step, the directions concatenated; `[seq, batch, ·]` unless
+    /// `batch_first`), `h_n` `[layers * directions, batch, hidden]` and LSTM's `c_n`.
+    Torch { batch_first: bool },
+    /// Keras: the sequence (`sequences`) or the last step, the directions merged by `merge`,
+    /// then with `states` each direction's final states (`h`, LSTM's `c`). `go_backwards`: a
+    /// single direction that reads the sequence from its end and returns its steps in that
+    /// order.
+    Keras {
+        sequences: bool,
+        states: bool,
+        go_backwards: bool,
+        merge: Merge,
+    },
+}
+
+/// A recurrent layer (torch `nn.LSTM`/`GRU`/`RNN`, Keras `LSTM`/`GRU`/`SimpleRNN`, in a
+/// `Bidirectional` or not) on `[batch, time, features]` (torch: `[time, batch, features]`
+/// unless `batch_first`). Dropout is inactive at inference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recurrent {
+    pub cell: CellKind,
+    pub hidden: i64,
+    /// torch's `input_size` (Keras infers it).
+    pub input_size: Option<i64>,
+    /// torch's `num_layers` (Keras: 1).
+    pub layers: i64,
+    pub bidirectional: bool,
+    /// The candidate's and output's activation (`tanh`; torch `RNN(nonlinearity='relu')`).
+    pub activation: Activation,
+    /// The gates' activation (`sigmoid`).
+    pub recurrent_activation: Activation,
+    pub bias: bool,
+    pub form: RecurrentForm,
+}
+
+/// The most stacked layers padlab reads in one recurrent layer (each is a step of the port).
+pub const MAX_RECURRENT_LAYERS: i64 = 64;
+
+impl Recurrent {
+    /// The directions: 2 when bidirectional.
+    pub fn directions(&self) -> i64 {
+        if self.bidirectional { 2 } else { 1 }
+    }
+}
+
+/// Multi-head attention (torch `nn.MultiheadAttention`, Keras `MultiHeadAttention`) on
+/// `[batch, time, features]` inputs (torch: `[time, batch, features]` unless `batch_first`);
+/// the node's inputs are the query, the key and the value, in that order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attention {
+    pub heads: i64,
+    /// Each head's query and key size, and value size.
+    pub key_dim: i64,
+    pub value_dim: i64,
+    /// The output's features (`None`: the query's).
+    pub output_dim: Option<i64>,
+    /// torch's declared `embed_dim`, `kdim`, `vdim` (checked against the inputs).
+    pub declared: Option<(i64, i64, i64)>,
+    pub bias: bool,
+    /// torch's `batch_first` (Keras: always).
+    pub batch_first: bool,
+    /// The second output: torch's weights averaged over the heads (`Some(true)`, its
+    /// default) or per head (`Some(false)`), Keras's `return_attention_scores` (per head);
+    /// `None`: one output.
+    pub weights: Option<bool>,
+}
+
 /// What a node computes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
@@ -401,6 +512,8 @@ pub enum Op {
         shape: Vec<i64>,
         weight: WeightAt,
     },
+    Recurrent(Recurrent),
+    Attention(Attention),
     /// An operation padlab reads (its shape is known) but does not port: its name and why.
     Opaque {
         what: String,
@@ -463,6 +576,7 @@ impl Op {
     pub fn has_weights(&self) -> bool {
         match self {
             Op::Conv(_) | Op::Dense { .. } | Op::Embedding { .. } => true,
+            Op::Recurrent(_) | Op::Attention(_) => true,
             Op::Norm(Norm::Batch { .. }) => true,
             Op::Norm(Norm::Layer { center, scale, .. }) => *center || *scale,
             Op::Norm(Norm::Group { affine, .. } | Norm::Instance { affine, .. }) => *affine,

@@ -11,7 +11,10 @@ use crate::core::{
 };
 
 use super::graph::{Flag, Inferred, Shape};
-use super::op::{Conv, Groups, Norm, Op, ReadRule, SliceAxis, Standardize, Stats};
+use super::op::{
+    Attention, Conv, Groups, Merge, Norm, Op, ReadRule, Recurrent, RecurrentForm, SliceAxis,
+    Standardize, Stats,
+};
 
 /// Whether `framework` keeps the channels last (`[N, H, W, C]`).
 pub fn channels_last(framework: Framework) -> bool {
@@ -135,6 +138,8 @@ pub fn op_outputs(op: &Op) -> usize {
             ReadRule::Recurrent { states, .. } => 1 + states,
             _ => 1,
         },
+        Op::Recurrent(r) => recurrent_outputs(r),
+        Op::Attention(a) => 1 + usize::from(a.weights.is_some()),
         _ => 1,
     }
 }
@@ -530,9 +535,196 @@ fn rule(
                 }
             }
         }
+        Op::Recurrent(r) => return recurrent(r, &one(inputs, "a recurrent layer")?),
+        Op::Attention(a) => return attention(a, fw, inputs),
         Op::Opaque { what } => return Err(format!("padlab has no shape rule for {what}")),
         Op::Read { rule, .. } => return read_rule(rule, fw, inputs, out),
     }])
+}
+
+/// How many outputs a recurrent layer gives (see [`RecurrentForm`]).
+pub fn recurrent_outputs(r: &Recurrent) -> usize {
+    let states = r.cell.states();
+    match r.form {
+        RecurrentForm::Torch { .. } => 1 + states,
+        RecurrentForm::Keras {
+            states: s, merge, ..
+        } => {
+            let main = if r.bidirectional && merge == Merge::Apart {
+                2
+            } else {
+                1
+            };
+            let d = r.directions() as usize;
+            main + if s { d * states } else { 0 }
+        }
+    }
+}
+
+/// A recurrent layer's outputs on `x`, in its framework's words where it refuses.
+fn recurrent(r: &Recurrent, x: &Shape) -> Result<Vec<Shape>, String> {
+    let d = r.directions();
+    let h = r.hidden;
+    let states = r.cell.states();
+    if h < 1 || r.layers < 1 || r.layers > super::op::MAX_RECURRENT_LAYERS {
+        return Err(format!(
+            "a recurrent layer needs a positive hidden size and 1 to {} layers (got {h} and {})",
+            super::op::MAX_RECURRENT_LAYERS,
+            r.layers
+        ));
+    }
+    // Every size derived from these (the gates' rows, both biases, the directions' states)
+    // fits 64 bits.
+    let fits = r
+        .cell
+        .gates()
+        .checked_mul(h)
+        .and_then(|g| g.checked_mul(2))
+        .and_then(|g| g.checked_mul(d))
+        .and_then(|g| g.checked_mul(r.layers))
+        .is_some();
+    if !fits {
+        return Err(format!(
+            "a recurrent layer of hidden size {h} and {} layers is too large for padlab's 64-bit sizes",
+            r.layers
+        ));
+    }
+    match r.form {
+        RecurrentForm::Torch { batch_first } => {
+            let [a, b, f] = x.as_slice() else {
+                return Err(format!(
+                    "padlab reads a recurrent layer on a batch: the input must have 3 dimensions (sequence, batch, features), got {} ({})",
+                    x.len(),
+                    show(x)
+                ));
+            };
+            if let Some(want) = r.input_size
+                && want != *f
+            {
+                return Err(format!(
+                    "input.size(-1) must be equal to input_size. Expected {want}, got {f}"
+                ));
+            }
+            let n = if batch_first { *a } else { *b };
+            let out = vec![*a, *b, d * h];
+            let state = vec![r.layers * d, n, h];
+            Ok(std::iter::once(out)
+                .chain(std::iter::repeat_n(state, states))
+                .collect())
+        }
+        RecurrentForm::Keras {
+            sequences,
+            states: with_states,
+            merge,
+            ..
+        } => {
+            let [n, t, _] = x.as_slice() else {
+                return Err(format!(
+                    "Input 0 of layer is incompatible with the layer: expected ndim=3, found ndim={}. Full shape received: {}",
+                    x.len(),
+                    show_keras(x)
+                ));
+            };
+            let width = if r.bidirectional && merge == Merge::Concat {
+                2 * h
+            } else {
+                h
+            };
+            let main = if sequences {
+                vec![*n, *t, width]
+            } else {
+                vec![*n, width]
+            };
+            let mains = if r.bidirectional && merge == Merge::Apart {
+                2
+            } else {
+                1
+            };
+            let mut out = vec![main; mains];
+            if with_states {
+                out.extend(std::iter::repeat_n(vec![*n, h], d as usize * states));
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Multi-head attention's outputs on the query, key and value.
+fn attention(a: &Attention, fw: Framework, inputs: &[&Shape]) -> Result<Vec<Shape>, String> {
+    let [q, k, v] = inputs else {
+        return Err(format!(
+            "attention reads a query, a key and a value, got {} inputs",
+            inputs.len()
+        ));
+    };
+    let rank3 = |s: &Shape| s.len() == 3;
+    if !(rank3(q) && rank3(k) && rank3(v)) {
+        return Err(format!(
+            "padlab reads attention over [batch, time, features] inputs; got {}, {} and {}",
+            show(q),
+            show(k),
+            show(v)
+        ));
+    }
+    let sizes = [a.key_dim, a.value_dim].iter().all(|&dim| {
+        a.heads
+            .checked_mul(dim)
+            .is_some_and(|n| n.checked_mul(2).is_some())
+    });
+    if a.heads < 1 || a.key_dim < 1 || a.value_dim < 1 || !sizes {
+        return Err(format!(
+            "attention needs positive sizes that fit 64 bits: {} heads of {} (keys) and {} (values)",
+            a.heads, a.key_dim, a.value_dim
+        ));
+    }
+    // Batch and time axes (torch without batch_first: time first).
+    let (bt, tt) = if a.batch_first { (0, 1) } else { (1, 0) };
+    if q[bt] != k[bt] || q[bt] != v[bt] {
+        return Err(format!(
+            "the query, key and value have different batches: {}, {} and {}",
+            show(q),
+            show(k),
+            show(v)
+        ));
+    }
+    if k[tt] != v[tt] {
+        return Err(if fw == Framework::Torch {
+            format!(
+                "key shape {} does not match value shape {}",
+                show(k),
+                show(v)
+            )
+        } else {
+            format!(
+                "The key and value must have the same length: key {} and value {}",
+                show_keras(k),
+                show_keras(v)
+            )
+        });
+    }
+    if let Some((e, kdim, vdim)) = a.declared {
+        if q[2] != e {
+            return Err(format!(
+                "was expecting embedding dimension of {e}, but got {}",
+                q[2]
+            ));
+        }
+        if k[2] != kdim || v[2] != vdim {
+            return Err(format!(
+                "the key and value have {} and {} features; the layer was built for kdim={kdim} and vdim={vdim}",
+                k[2], v[2]
+            ));
+        }
+    }
+    let out_dim = a.output_dim.unwrap_or(q[2]);
+    let mut out = vec![vec![q[0], q[1], out_dim]];
+    let (n, l, s) = (q[bt], q[tt], k[tt]);
+    match a.weights {
+        Some(true) => out.push(vec![n, l, s]),
+        Some(false) => out.push(vec![n, a.heads, l, s]),
+        None => {}
+    }
+    Ok(out)
 }
 
 /// Depth to space by `r` (torch's `PixelShuffle`, ONNX's `DepthToSpace` in either order).

@@ -11,7 +11,9 @@ the last Keras model bound at top level) and runs one batch of 2 random samples 
 `x + y` or `keras.ops.*` on symbolic tensors put into a functional graph) with its nesting. Only
 the leaves are kept: an operation inside which no other recorded operation ran. A nested
 Sequential, a functional sub-model or a custom layer that calls layers is a container and its
-inner calls are recorded instead; a custom layer that only does tensor math is a leaf. Tensor math
+inner calls are recorded instead; a custom layer that only does tensor math is a leaf. Keras's
+recurrent layers (`LSTM`, `GRU`, `SimpleRNN`, any `RNN`, a `Bidirectional`) and
+`MultiHeadAttention` are leaves too: their cells and projections are their implementation. Tensor math
 done eagerly inside a custom layer's or a subclassed model's `call` (tf.* or keras.ops on eager
 tensors) is not an operation call and is part of that layer.
 
@@ -262,6 +264,9 @@ def record(model, x, keras):
     def recording_call(self, *args, **kwargs):
         if stack and not isinstance(self, keras.layers.Layer) and graph_of(stack[-1]["op"]) is None:
             return original(self, *args, **kwargs)
+        if any(is_stock_leaf(e["op"]) for e in stack):
+            # Inside a recurrent or attention layer: its cells and projections are its own.
+            return original(self, *args, **kwargs)
         entry = {"op": self, "parents": [e["op"] for e in stack], "children": 0}
         if stack:
             stack[-1]["children"] += 1
@@ -295,7 +300,16 @@ def record(model, x, keras):
     return ops, containers
 
 
+def is_stock_leaf(layer):
+    """Keras's recurrent layers (a cell inside; `Bidirectional` two of them) and
+    `MultiHeadAttention` (its projections inside) are one operation each, as padlab reads them."""
+    import keras
+    return isinstance(layer, (keras.layers.RNN, keras.layers.Bidirectional, keras.layers.MultiHeadAttention))
+
+
 def has_sublayers(layer):
+    if is_stock_leaf(layer):
+        return False
     return any(True for _ in layer._flatten_layers(include_self=False, recursive=False))
 
 

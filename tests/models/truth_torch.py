@@ -35,7 +35,8 @@ Run it with the frameworks' Python (the fixtures venv). How it works:
   `torch.overrides.TorchFunctionMode`. The mode sees only the top-level call of each torch
   function (what a function calls inside is not seen), so `nn.Conv2d` is one `conv2d`,
   `nn.BatchNorm2d` one `batch_norm`, `x + y` one `add`, `x.view(...)` one `view`. Kept:
-  calls that return a tensor, or a tuple/list of tensors. Dropped: calls returning anything
+  calls that return a tensor, or a tuple/list of tensors (its None entries, an output not
+  computed, left out). Dropped: calls returning anything
   else (`x.size()`, `x.shape`, `x.dim()`) and the no-ops in NO_OPS (`contiguous`, `clone`,
   `detach`, `to`, `float`, `type_as`, `x.data`, ...). A property that computes a tensor is kept
   under its own name (`x.T` is `T`).
@@ -191,13 +192,15 @@ def is_tensors(value):
     import torch
     if isinstance(value, torch.Tensor):
         return True
-    return isinstance(value, (tuple, list)) and len(value) > 0 and all(
-        isinstance(v, torch.Tensor) for v in value)
+    # None entries are outputs not computed (nn.MultiheadAttention's weights when
+    # need_weights=False): left out.
+    return isinstance(value, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in value) and all(
+        v is None or isinstance(v, torch.Tensor) for v in value)
 
 
 def shapes_of(value):
     import torch
-    values = [value] if isinstance(value, torch.Tensor) else list(value)
+    values = [value] if isinstance(value, torch.Tensor) else [v for v in value if v is not None]
     return [list(v.shape[1:]) for v in values]
 
 

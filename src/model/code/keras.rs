@@ -1114,11 +1114,14 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
         ],
         ("lambda", None) => &["function", "output_shape", "mask", "arguments"],
         ("identity", None) => &[],
-        ("lstm" | "gru" | "simplernn" | "bidirectional" | "multiheadattention" | "convlstm", _) => {
+        ("lstm" | "gru" | "simplernn" | "bidirectional" | "multiheadattention", None) => {
+            return super::sequence::keras_construct(it, class, &family, Args { pos, kw }, site);
+        }
+        ("convlstm", _) => {
             return Err(unsupported(
                 line,
                 format!(
-                    "{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)"
+                    "{class}: a convolutional recurrent layer is not translated by padlab (it reads LSTM, GRU, SimpleRNN, Bidirectional and MultiHeadAttention)"
                 ),
             ));
         }
@@ -1154,7 +1157,10 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
     if let Some(s) = &b.input_shape {
         args.push((Rc::from("input_shape"), s.clone()));
     }
-    if family != "inputlayer" {
+    // A global pool over channels-first maps reduces the axes after the channels.
+    let global_first = matches!(family.as_str(), "globalaveragepooling" | "globalmaxpooling")
+        && b.string("data_format")?.as_deref() == Some("channels_first");
+    if family != "inputlayer" && !global_first {
         channels_last(&b)?;
     }
     let merge = |op: Op| LayerKind::Merge(op);
@@ -1210,6 +1216,17 @@ pub fn construct(it: &mut Interp, class: &str, Args { pos, kw }: Args, site: &Si
             spec.stride = b.dims("strides", n)?;
             spec.padding = Some(keras_padding(&b)?);
             LayerKind::Op(Op::Pool(spec))
+        }
+        ("globalaveragepooling" | "globalmaxpooling", Some(n)) if global_first => {
+            LayerKind::Op(Op::Reduce {
+                op: if family == "globalmaxpooling" {
+                    crate::model::op::Reduce::Max
+                } else {
+                    crate::model::op::Reduce::Mean
+                },
+                axes: (2..).take(n).collect(),
+                keepdims: b.boolean("keepdims")?.unwrap_or(false),
+            })
         }
         ("globalaveragepooling" | "globalmaxpooling", Some(_)) => LayerKind::Op(Op::GlobalPool {
             max: family == "globalmaxpooling",

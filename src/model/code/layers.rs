@@ -96,6 +96,10 @@ pub const TORCH_LAYERS: &[&str] = &[
     "CircularPad2d",
     "CircularPad3d",
     "PixelShuffle",
+    "LSTM",
+    "GRU",
+    "RNN",
+    "MultiheadAttention",
     "Sequential",
     "ModuleList",
     "ModuleDict",
@@ -193,6 +197,11 @@ pub const KERAS_LAYERS: &[&str] = &[
     "RandomBrightness",
     "Lambda",
     "Identity",
+    "LSTM",
+    "GRU",
+    "SimpleRNN",
+    "Bidirectional",
+    "MultiHeadAttention",
     "Layer",
     "Input",
 ];
@@ -674,6 +683,54 @@ fn torch_signature(family: &str, rank: Option<usize>) -> Option<&'static [&'stat
             Some(_),
         ) => &["padding", "value"],
         ("pixelshuffle", None) => &["upscale_factor"],
+        ("lstm", None) => &[
+            "input_size",
+            "hidden_size",
+            "num_layers",
+            "bias",
+            "batch_first",
+            "dropout",
+            "bidirectional",
+            "proj_size",
+            "device",
+            "dtype",
+        ],
+        ("gru", None) => &[
+            "input_size",
+            "hidden_size",
+            "num_layers",
+            "bias",
+            "batch_first",
+            "dropout",
+            "bidirectional",
+            "device",
+            "dtype",
+        ],
+        ("rnn", None) => &[
+            "input_size",
+            "hidden_size",
+            "num_layers",
+            "nonlinearity",
+            "bias",
+            "batch_first",
+            "dropout",
+            "bidirectional",
+            "device",
+            "dtype",
+        ],
+        ("multiheadattention", None) => &[
+            "embed_dim",
+            "num_heads",
+            "dropout",
+            "bias",
+            "add_bias_kv",
+            "add_zero_attn",
+            "kdim",
+            "vdim",
+            "batch_first",
+            "device",
+            "dtype",
+        ],
         _ => return None,
     })
 }
@@ -770,19 +827,25 @@ fn torch_op(
             input_shape: None,
         },
         (
-            "lstm"
-            | "gru"
-            | "rnn"
-            | "transformer"
+            "transformer"
             | "transformerencoder"
             | "transformerencoderlayer"
-            | "multiheadattention",
+            | "transformerdecoder"
+            | "transformerdecoderlayer",
             _,
         ) => {
             return Err(unsupported(
                 line,
                 format!(
-                    "nn.{class}: recurrent and attention layers are not translated by padlab (it ports convolutions, pools and the layers around them)"
+                    "nn.{class} is not translated by padlab (it reads nn.MultiheadAttention, nn.LSTM, nn.GRU and nn.RNN; write the block with them)"
+                ),
+            ));
+        }
+        ("lstmcell" | "grucell" | "rnncell", _) => {
+            return Err(unsupported(
+                line,
+                format!(
+                    "nn.{class}: a cell stepped by a Python loop over time is not translated by padlab (it reads the whole-sequence layers nn.LSTM, nn.GRU and nn.RNN)"
                 ),
             ));
         }
@@ -1168,9 +1231,100 @@ fn torch_op(
             Op::Pad { pairs, fill }
         }
         ("pixelshuffle", None) => Op::PixelShuffle(b.required_int("upscale_factor")?),
+        ("lstm" | "gru" | "rnn", None) => torch_recurrent(&b, family)?,
+        ("multiheadattention", None) => torch_attention(&b)?,
         _ => return Err(untranslated()),
     };
     Ok((op, b))
+}
+
+/// `nn.LSTM`, `nn.GRU`, `nn.RNN` from their bound arguments (dropout acts between layers in
+/// training only).
+fn torch_recurrent(b: &Bound, family: &str) -> Ev<Op> {
+    use crate::model::op::{CellKind, Recurrent, RecurrentForm};
+    if b.int("proj_size")?.unwrap_or(0) != 0 {
+        return Err(b.untranslated("proj_size (an LSTM with projections)"));
+    }
+    let (cell, activation) = match family {
+        "lstm" => (CellKind::Lstm, Activation::Tanh),
+        "gru" => (CellKind::Gru { reset_after: true }, Activation::Tanh),
+        _ => (
+            CellKind::Simple,
+            match b.string("nonlinearity")?.as_deref() {
+                None | Some("tanh") => Activation::Tanh,
+                Some("relu") => Activation::Relu,
+                Some(other) => {
+                    return Err(raise(
+                        b.line,
+                        "ValueError",
+                        format!("Unknown nonlinearity '{other}'. Select from 'tanh' or 'relu'."),
+                    ));
+                }
+            },
+        ),
+    };
+    let hidden = b.required_int("hidden_size")?;
+    let layers = b.int("num_layers")?.unwrap_or(1);
+    if hidden < 1 {
+        return Err(raise(
+            b.line,
+            "ValueError",
+            "hidden_size must be greater than 0",
+        ));
+    }
+    if layers < 1 {
+        return Err(raise(
+            b.line,
+            "ValueError",
+            "num_layers must be greater than or equal to 1",
+        ));
+    }
+    if layers > crate::model::op::MAX_RECURRENT_LAYERS {
+        return Err(b.untranslated(format!(
+            "num_layers={layers} (padlab reads up to {} stacked layers)",
+            crate::model::op::MAX_RECURRENT_LAYERS
+        )));
+    }
+    Ok(Op::Recurrent(Recurrent {
+        cell,
+        hidden,
+        input_size: Some(b.required_int("input_size")?),
+        layers,
+        bidirectional: b.boolean("bidirectional")?.unwrap_or(false),
+        activation,
+        recurrent_activation: Activation::Sigmoid,
+        bias: b.boolean("bias")?.unwrap_or(true),
+        form: RecurrentForm::Torch {
+            batch_first: b.boolean("batch_first")?.unwrap_or(false),
+        },
+    }))
+}
+
+/// `nn.MultiheadAttention` from its bound arguments (its dropout acts in training only).
+fn torch_attention(b: &Bound) -> Ev<Op> {
+    let e = b.required_int("embed_dim")?;
+    let heads = b.required_int("num_heads")?;
+    b.refuse_unless("add_bias_kv", |v| matches!(v, Value::Bool(false)))?;
+    b.refuse_unless("add_zero_attn", |v| matches!(v, Value::Bool(false)))?;
+    if heads < 1 || e % heads != 0 {
+        return Err(raise(
+            b.line,
+            "AssertionError",
+            "embed_dim must be divisible by num_heads",
+        ));
+    }
+    let kdim = b.int("kdim")?.unwrap_or(e);
+    let vdim = b.int("vdim")?.unwrap_or(e);
+    Ok(Op::Attention(crate::model::op::Attention {
+        heads,
+        key_dim: e / heads,
+        value_dim: e / heads,
+        output_dim: Some(e),
+        declared: Some((e, kdim, vdim)),
+        bias: b.boolean("bias")?.unwrap_or(true),
+        batch_first: b.boolean("batch_first")?.unwrap_or(false),
+        weights: Some(true),
+    }))
 }
 
 /// torch's upsampling to `size` or by `scale` (one of them is required).
@@ -1291,7 +1445,7 @@ pub fn call_layer(
     site: &Site,
 ) -> Ev<Value> {
     let line = site.line;
-    let input = pos.into_iter().next().or_else(|| {
+    let input = pos.first().cloned().or_else(|| {
         kw.iter()
             .find(|(k, _)| matches!(k.as_ref(), "input" | "inputs" | "x"))
             .map(|(_, v)| v.clone())
@@ -1304,6 +1458,12 @@ pub fn call_layer(
         ));
     };
     match &l.kind {
+        LayerKind::Op(op @ Op::Attention(_)) => {
+            super::sequence::call_attention(it, l, op, input, Args { pos, kw }, site)
+        }
+        LayerKind::Op(op @ Op::Recurrent(_)) => {
+            super::sequence::call_recurrent(it, l, op, input, Args { pos, kw }, site)
+        }
         LayerKind::Op(op) => {
             let x = tensor_of(&input, line)?;
             let op = match op {

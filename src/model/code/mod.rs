@@ -1,6 +1,6 @@
 //! Model code as people paste it: Python read by [`lexer`] and [`parser`] into the tree of
 //! [`ast`], then evaluated ([`eval`], with Python's [`builtins`] and the frameworks' APIs in
-//! [`torch`], [`keras`], [`layers`] and [`ops`]) into the graph of its model ([`read`]).
+//! [`torch`], [`keras`], [`layers`], [`sequence`] and [`ops`]) into the graph of its model ([`read`]).
 
 pub mod ast;
 pub mod builtins;
@@ -12,6 +12,7 @@ pub mod ops;
 pub mod params;
 pub mod parser;
 pub mod read;
+pub mod sequence;
 pub mod torch;
 pub mod value;
 pub mod zoo;

@@ -126,10 +126,79 @@ pub fn op_params(op: &Op, framework: Framework, input: Option<&[i64]>, rank: usi
             let shape = crate::model::shape::stats_shape(st, input?).ok()?;
             elements(&shape)?.checked_mul(2)?.checked_add(1)?
         }
+        Op::Recurrent(r) => recurrent_params(r, framework, last())?,
+        // Its query's, key's and value's features: see `attention_params`.
+        Op::Attention(a) => {
+            let (e, k, v) = a.declared.or_else(|| {
+                let q = last()?;
+                Some((q, q, q))
+            })?;
+            attention_params(a, framework, e, k, v)?
+        }
         // Weights padlab does not know the layout of.
         Op::Opaque { .. } => return None,
         _ => 0,
     })
+}
+
+/// A recurrent layer's weights: per layer and direction, `gates * hidden` rows over the input
+/// and over the state, and the biases (torch keeps two, Keras one, but two for a GRU that
+/// resets after the product).
+fn recurrent_params(
+    r: &crate::model::op::Recurrent,
+    fw: Framework,
+    last: Option<i64>,
+) -> Option<i64> {
+    use crate::model::op::CellKind;
+    let g = r.cell.gates().checked_mul(r.hidden)?;
+    let d = r.directions();
+    if r.layers > crate::model::op::MAX_RECURRENT_LAYERS {
+        return None;
+    }
+    let mut total = 0i64;
+    for layer in 0..r.layers {
+        let input = if layer == 0 {
+            r.input_size.or(last)?
+        } else {
+            d.checked_mul(r.hidden)?
+        };
+        let weights = g.checked_mul(input.checked_add(r.hidden)?)?;
+        let biases = match (r.bias, fw, r.cell) {
+            (false, _, _) => 0,
+            (true, Framework::Torch, _) | (true, _, CellKind::Gru { reset_after: true }) => {
+                g.checked_mul(2)?
+            }
+            (true, _, _) => g,
+        };
+        total = total.checked_add(weights.checked_add(biases)?.checked_mul(d)?)?;
+    }
+    Some(total)
+}
+
+/// Multi-head attention's weights for a query, key and value of `q`, `k`, `v` features: the
+/// three projections to the heads and the output's (torch: `3 * embed_dim` biases and the
+/// output projection's).
+pub fn attention_params(
+    a: &crate::model::op::Attention,
+    _fw: Framework,
+    q: i64,
+    k: i64,
+    v: i64,
+) -> Option<i64> {
+    let hk = a.heads.checked_mul(a.key_dim)?;
+    let hv = a.heads.checked_mul(a.value_dim)?;
+    let out = a.output_dim.unwrap_or(q);
+    let weights = q
+        .checked_mul(hk)?
+        .checked_add(k.checked_mul(hk)?)?
+        .checked_add(v.checked_mul(hv)?)?
+        .checked_add(hv.checked_mul(out)?)?;
+    let biases = if a.bias {
+        hk.checked_mul(2)?.checked_add(hv)?.checked_add(out)?
+    } else {
+        0
+    };
+    weights.checked_add(biases)
 }
 
 /// The count for `model` (whose traced graph is `graph`).
@@ -191,7 +260,20 @@ pub fn count(model: &Value, graph: &Graph) -> Option<i64> {
             .and_then(|e| graph.shape_of(*e))
             .map(Vec::as_slice);
         let rank = input.map_or(2, |s| s.len().saturating_sub(2));
-        total = total.checked_add(op_params(&n.op, graph.framework, input, rank)?)?;
+        let own = match &n.op {
+            // Keras infers the query's, key's and value's features from its three inputs.
+            Op::Attention(a) => {
+                let last = |k: usize| {
+                    n.inputs
+                        .get(k)
+                        .and_then(|e| graph.shape_of(*e))
+                        .and_then(|s| s.last().copied())
+                };
+                attention_params(a, graph.framework, last(0)?, last(1)?, last(2)?)?
+            }
+            op => op_params(op, graph.framework, input, rank)?,
+        };
+        total = total.checked_add(own)?;
     }
     Some(total)
 }

@@ -1316,6 +1316,14 @@ fn extract(
     name: &str,
     model: &Value,
 ) -> Result<Graph, ReadError> {
+    // A `torch.zeros` state made in the forward and taken by a recurrent layer as its initial
+    // state (the default one) is read by no node: not an input of the model.
+    let indices: Vec<usize> = indices
+        .iter()
+        .copied()
+        .filter(|&i| !absorbed_zeros(it, i, indices, outs))
+        .collect();
+    let indices = indices.as_slice();
     let mut g = Graph::new(framework, name);
     let torch_paths = if framework == Framework::Torch {
         module_paths(model)
@@ -1415,6 +1423,24 @@ fn extract(
         .collect();
     g.check().map_err(|m| error(0, m.to_string()))?;
     Ok(g)
+}
+
+/// Whether node `i` is a `torch.zeros` tensor no node among `indices` reads and no output is.
+fn absorbed_zeros(it: &Interp, i: usize, indices: &[usize], outs: &[Rc<Tensor>]) -> bool {
+    let made_by_zeros = matches!(it.graph.nodes.get(i).map(|n| &n.op), Some(Op::Input))
+        && it
+            .trace
+            .get(i)
+            .and_then(|t| t.function.as_deref())
+            .is_some_and(|f| f == "zeros");
+    made_by_zeros
+        && !outs.iter().any(|t| t.edge.node.0 == i)
+        && !indices.iter().any(|&k| {
+            it.graph
+                .nodes
+                .get(k)
+                .is_some_and(|n| n.inputs.iter().any(|e| e.node.0 == i))
+        })
 }
 
 /// What is left in the recorder where a node was moved out.

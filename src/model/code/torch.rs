@@ -171,7 +171,14 @@ fn torch_function(
         }
         "randn" | "rand" | "zeros" | "ones" | "empty" | "FloatTensor" | "Tensor" => {
             let shape = sizes_of(it, &pos, &kw, line)?;
-            Value::Tensor(input_tensor(it, Some(shape), Framework::Torch, site)?)
+            let t = input_tensor(it, Some(shape), Framework::Torch, site)?;
+            // Zeros are known to be zeros: a recurrent layer's initial state may be them.
+            if f == "zeros"
+                && let Some(tr) = it.trace.get_mut(t.edge.node.0)
+            {
+                tr.function = Some(Rc::from("zeros"));
+            }
+            Value::Tensor(t)
         }
         "randint" | "LongTensor" => {
             // `torch.randint(low, high, size)` / `torch.randint(high, size)`.

@@ -9,7 +9,7 @@ use crate::codegen::layout::{kernel_to_first, kernel_to_last};
 use crate::codegen::writer::{Py, tuple};
 use crate::core::Framework;
 use crate::model::code::zoo::Zoo;
-use crate::model::op::{Op, WeightAt};
+use crate::model::op::{CellKind, Op, WeightAt};
 use crate::model::{Model, Origin};
 
 use super::plan::{Load, LoadKind, PlanView};
@@ -57,6 +57,12 @@ def compare(name, got, want):
     err = float(np.max(np.abs(got - want), initial=0.0)) / (scale if scale > 0 else 1.0)
     assert err <= TOL, f"{name}: the port differs from the source by {err:.3g} (relative to the output's scale; {TOL:g} allowed)"
     return err"#;
+
+const GRU_GATES: &str = r#"def gru_gates(w):
+    """Swaps the first two gate blocks of the last axis: Keras's GRU order (z, r, h) to torch's
+    (r, z, n), and back."""
+    h = w.shape[-1] // 3
+    return np.concatenate([w[..., h:2 * h], w[..., :h], w[..., 2 * h:]], axis=-1)"#;
 
 const KERAS_FIND: &str = r#"def keras_layer(model, path):
     """The layer at a Keras path (`sequential_1/conv2d_3`): names of nested layers, outermost first."""
@@ -156,6 +162,42 @@ fn read_source(
     randomise: bool,
 ) {
     match (&load.kind, source) {
+        (
+            LoadKind::Cell {
+                cell,
+                layer,
+                reverse,
+                bidirectional,
+                bias,
+                hidden,
+            },
+            _,
+        ) => read_cell(
+            py,
+            source,
+            src,
+            *cell,
+            (*layer, *reverse, *bidirectional),
+            *bias,
+            *hidden,
+            randomise,
+        ),
+        (
+            LoadKind::Attention {
+                heads,
+                key_dim,
+                value_dim,
+                bias,
+            },
+            _,
+        ) => read_attention(
+            py,
+            source,
+            src,
+            (*heads, *key_dim, *value_dim),
+            *bias,
+            randomise,
+        ),
         (LoadKind::Conv { .. }, Framework::Onnx) => {
             // ONNX keeps PyTorch's layouts: [out, in/groups, k...], transposed [in, out/groups, k...].
             py.line(format!("w, b = onnx_value({src}, 1), onnx_value({src}, 2)"));
@@ -423,6 +465,146 @@ fn read_source(
     }
 }
 
+/// A recurrent layer's weights for one layer and direction as torch's `w_ih`, `w_hh`, `b_ih`,
+/// `b_hh` (gates in torch's order; zeros where the source has no bias). Keras's start at
+/// zeros (and ones for a forget gate): moved off them first, so they matter.
+#[allow(clippy::too_many_arguments)]
+fn read_cell(
+    py: &mut Py,
+    source: Framework,
+    src: &str,
+    cell: CellKind,
+    (layer, reverse, bidirectional): (i64, bool, bool),
+    bias: bool,
+    hidden: i64,
+    randomise: bool,
+) {
+    let rows = cell.gates() * hidden;
+    if source == Framework::Torch {
+        let suffix = format!("_l{layer}{}", if reverse { "_reverse" } else { "" });
+        py.line(format!("w_ih = as_numpy({src}.weight_ih{suffix})"));
+        py.line(format!("w_hh = as_numpy({src}.weight_hh{suffix})"));
+        if bias {
+            py.line(format!("b_ih = as_numpy({src}.bias_ih{suffix})"));
+            py.line(format!("b_hh = as_numpy({src}.bias_hh{suffix})"));
+        } else {
+            py.line(format!("b_ih = b_hh = np.zeros({rows}, np.float32)"));
+        }
+        return;
+    }
+    let owner = match (bidirectional, reverse) {
+        (false, _) => format!("{src}.cell"),
+        (true, false) => format!("{src}.forward_layer.cell"),
+        (true, true) => format!("{src}.backward_layer.cell"),
+    };
+    py.line(format!("cell = {owner}"));
+    if bias && randomise {
+        py.line(
+            "cell.bias.assign(rng.uniform(-0.5, 0.5, tuple(cell.bias.shape)).astype(np.float32))",
+        );
+    }
+    let gates = |w: &str| {
+        if matches!(cell, CellKind::Gru { .. }) {
+            format!("gru_gates({w})")
+        } else {
+            w.to_string()
+        }
+    };
+    py.line(format!(
+        "w_ih = np.ascontiguousarray({}.T)",
+        gates("as_numpy(cell.kernel)")
+    ));
+    py.line(format!(
+        "w_hh = np.ascontiguousarray({}.T)",
+        gates("as_numpy(cell.recurrent_kernel)")
+    ));
+    match (bias, cell) {
+        (false, _) => {
+            py.line(format!("b_ih = b_hh = np.zeros({rows}, np.float32)"));
+        }
+        (true, CellKind::Gru { reset_after: true }) => {
+            py.line("b_ih, b_hh = gru_gates(as_numpy(cell.bias))");
+        }
+        (true, CellKind::Gru { reset_after: false }) => {
+            py.line(format!(
+                "b_ih, b_hh = gru_gates(as_numpy(cell.bias)), np.zeros({rows}, np.float32)"
+            ));
+        }
+        _ => {
+            py.line(format!(
+                "b_ih, b_hh = as_numpy(cell.bias), np.zeros({rows}, np.float32)"
+            ));
+        }
+    }
+}
+
+/// Multi-head attention's weights as torch-layout `wq`, `wk`, `wv` (`[heads * dim,
+/// features]`), `wo` (`[output, heads * value_dim]`) and biases (zeros where the source has
+/// none). Both frameworks start the biases at zeros: moved off them first.
+fn read_attention(
+    py: &mut Py,
+    source: Framework,
+    src: &str,
+    (heads, key_dim, value_dim): (i64, i64, i64),
+    bias: bool,
+    randomise: bool,
+) {
+    let (hk, hv) = (heads * key_dim, heads * value_dim);
+    if source == Framework::Torch {
+        py.line(format!("mha = {src}"));
+        if bias && randomise {
+            py.line("mha.in_proj_bias.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, tuple(mha.in_proj_bias.shape)).astype(np.float32)))");
+            py.line("mha.out_proj.bias.copy_(torch.from_numpy(rng.uniform(-0.5, 0.5, tuple(mha.out_proj.bias.shape)).astype(np.float32)))");
+        }
+        py.block("if mha.in_proj_weight is not None", |py| {
+            py.line("wq, wk, wv = np.split(as_numpy(mha.in_proj_weight), 3)");
+        });
+        py.block("else", |py| {
+            py.line("wq, wk, wv = (as_numpy(w) for w in (mha.q_proj_weight, mha.k_proj_weight, mha.v_proj_weight))");
+        });
+        py.line("wo = as_numpy(mha.out_proj.weight)");
+        if bias {
+            py.line("bq, bk, bv = np.split(as_numpy(mha.in_proj_bias), 3)");
+            py.line("bo = as_numpy(mha.out_proj.bias)");
+        } else {
+            py.line(format!(
+                "bq, bk, bv, bo = np.zeros({hk}, np.float32), np.zeros({hk}, np.float32), np.zeros({hv}, np.float32), np.zeros(wo.shape[0], np.float32)"
+            ));
+        }
+        return;
+    }
+    py.line(format!("mha = {src}"));
+    let parts = [
+        ("q", "query_dense"),
+        ("k", "key_dense"),
+        ("v", "value_dense"),
+    ];
+    if bias && randomise {
+        for (_, dense) in parts.iter().chain([("o", "output_dense")].iter()) {
+            py.line(format!("mha.{dense}.bias.assign(rng.uniform(-0.5, 0.5, tuple(mha.{dense}.bias.shape)).astype(np.float32))"));
+        }
+    }
+    for (k, dense) in parts {
+        py.line(format!(
+            "w{k} = np.ascontiguousarray(as_numpy(mha.{dense}.kernel).reshape(-1, {}).T)",
+            if k == "v" { hv } else { hk }
+        ));
+    }
+    py.line(format!(
+        "wo = np.ascontiguousarray(as_numpy(mha.output_dense.kernel).reshape({hv}, -1).T)"
+    ));
+    if bias {
+        for (k, dense) in parts {
+            py.line(format!("b{k} = as_numpy(mha.{dense}.bias).reshape(-1)"));
+        }
+        py.line("bo = as_numpy(mha.output_dense.bias).reshape(-1)");
+    } else {
+        py.line(format!(
+            "bq, bk, bv, bo = np.zeros({hk}, np.float32), np.zeros({hk}, np.float32), np.zeros({hv}, np.float32), np.zeros(wo.shape[0], np.float32)"
+        ));
+    }
+}
+
 /// Lines that set one load's canonical arrays into a PyTorch port.
 fn write_torch(py: &mut Py, load: &Load, access: &Access) {
     let dst = &access.layer;
@@ -469,6 +651,27 @@ fn write_torch(py: &mut Py, load: &Load, access: &Access) {
         LoadKind::LayerScale { .. } => set(py, "gamma", "gamma"),
         LoadKind::Learned { .. } => {
             py.line(format!("{dst}.copy_(torch.from_numpy(w))"));
+        }
+        LoadKind::Cell { bias, .. } => {
+            set(py, "weight_ih_l0", "w_ih");
+            set(py, "weight_hh_l0", "w_hh");
+            if *bias {
+                set(py, "bias_ih_l0", "b_ih");
+                set(py, "bias_hh_l0", "b_hh");
+            }
+        }
+        LoadKind::Attention { bias, .. } => {
+            for (part, k) in [
+                ("query", "q"),
+                ("key", "k"),
+                ("value", "v"),
+                ("output", "o"),
+            ] {
+                set(py, &format!("{part}.weight"), &format!("w{k}"));
+                if *bias {
+                    set(py, &format!("{part}.bias"), &format!("b{k}"));
+                }
+            }
         }
         LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
             py.block(format!("if {dst}.weight is not None"), |py| {
@@ -572,6 +775,16 @@ fn write_params(py: &mut Py, load: &Load, access: &Access, channels_last: bool) 
         LoadKind::Learned { .. } => {
             py.line(format!("{dst} = {{\"w\": w}}"));
         }
+        LoadKind::Cell { .. } => {
+            py.line(format!(
+                "{dst} = {{\"w_ih\": w_ih, \"w_hh\": w_hh, \"b_ih\": b_ih, \"b_hh\": b_hh}}"
+            ));
+        }
+        LoadKind::Attention { .. } => {
+            py.line(format!(
+                "{dst} = {{\"wq\": wq, \"bq\": bq, \"wk\": wk, \"bk\": bk, \"wv\": wv, \"bv\": bv, \"wo\": wo, \"bo\": bo}}"
+            ));
+        }
     }
 }
 
@@ -655,6 +868,53 @@ fn write_keras(py: &mut Py, load: &Load, access: &Access) {
                 ));
             }
             py.line(format!("{dst}.finalize_state()"));
+        }
+        LoadKind::Cell { cell, bias, .. } => {
+            let gates = |w: &str| {
+                if matches!(cell, CellKind::Gru { .. }) {
+                    format!("gru_gates({w})")
+                } else {
+                    w.to_string()
+                }
+            };
+            let mut weights = vec![gates("w_ih.T"), gates("w_hh.T")];
+            if *bias {
+                weights.push(match cell {
+                    CellKind::Gru { reset_after: true } => {
+                        "np.stack([gru_gates(b_ih), gru_gates(b_hh)])".into()
+                    }
+                    CellKind::Gru { reset_after: false } => "gru_gates(b_ih)".into(),
+                    _ => "b_ih + b_hh".into(),
+                });
+            }
+            py.line(format!("{dst}.set_weights([{}])", weights.join(", ")));
+        }
+        LoadKind::Attention {
+            heads,
+            key_dim,
+            value_dim,
+            bias,
+        } => {
+            for (k, dense, dim) in [
+                ("q", "query_dense", key_dim),
+                ("k", "key_dense", key_dim),
+                ("v", "value_dense", value_dim),
+            ] {
+                py.line(format!(
+                    "{dst}.{dense}.kernel.assign(w{k}.T.reshape(-1, {heads}, {dim}))"
+                ));
+                if *bias {
+                    py.line(format!(
+                        "{dst}.{dense}.bias.assign(b{k}.reshape({heads}, {dim}))"
+                    ));
+                }
+            }
+            py.line(format!(
+                "{dst}.output_dense.kernel.assign(wo.T.reshape({heads}, {value_dim}, -1))"
+            ));
+            if *bias {
+                py.line(format!("{dst}.output_dense.bias.assign(bo)"));
+            }
         }
         LoadKind::LayerNorm { .. } | LoadKind::GroupNorm => {
             py.block("if gamma is not None", |py| {
@@ -976,6 +1236,22 @@ fn script_rest(
             py.line(line);
         }
     }
+    // A GRU's gates move between the frameworks' orders.
+    if plan.loads.iter().any(|l| {
+        matches!(
+            l.kind,
+            LoadKind::Cell {
+                cell: CellKind::Gru { .. },
+                ..
+            }
+        )
+    }) {
+        py.blank();
+        py.blank();
+        for line in GRU_GATES.lines() {
+            py.line(line);
+        }
+    }
     if source == Framework::Keras {
         py.blank();
         py.blank();
@@ -1009,12 +1285,31 @@ fn script_rest(
         .collect();
     let mut xs = Vec::new();
     for (k, (id, batch, shape)) in inputs.iter().enumerate() {
-        let vocab = consumers[*id]
-            .iter()
-            .find_map(|c| match model.graph.node(*c).op {
-                Op::Embedding { vocab, .. } => Some(vocab),
-                _ => None,
-            });
+        // An Embedding reading the input, through the moves of its axes before it
+        // (`text.permute(1, 0)` to a sequence-first recurrent layer).
+        let mut vocab = None;
+        let mut reached: Vec<usize> = consumers[*id].iter().map(|c| c.0).collect();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(c) = reached.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            let Some(node) = model.graph.nodes.get(c) else {
+                continue;
+            };
+            match node.op {
+                Op::Embedding { vocab: v, .. } => {
+                    vocab = Some(vocab.map_or(v, |w: i64| w.min(v)));
+                }
+                Op::Permute(_)
+                | Op::Reshape { .. }
+                | Op::Squeeze(_)
+                | Op::Unsqueeze(_)
+                | Op::Slice(_)
+                | Op::Identity => reached.extend(consumers[c].iter().map(|n| n.0)),
+                _ => {}
+            }
+        }
         let name = if inputs.len() == 1 {
             "x".to_string()
         } else {

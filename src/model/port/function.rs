@@ -12,7 +12,7 @@ use crate::codegen::target::Target;
 use crate::codegen::writer::{Py, list};
 use crate::core::{Framework, LayerSpec};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Conv, Interpolation, KERAS_EPSILON, PadFill};
+use crate::model::op::{Activation, CellKind, Conv, Interpolation, KERAS_EPSILON, PadFill};
 
 use super::lines::{
     Helpers, KEYWORDS, elementwise, embed_layer, error_line, reduce_name, single_calls, slice_index,
@@ -229,6 +229,11 @@ pub(super) trait Function {
     const NORMALIZE: &'static str;
     const GROUP_NORM: &'static str;
     const ADAPTIVE: &'static str;
+    /// The helpers that run one recurrent layer over time and multi-head attention.
+    const RECURRENT: &'static str;
+    const ATTENTION: &'static str;
+    /// Reverses `{x}` along an axis.
+    fn flip(axis: usize) -> String;
     /// Axes or sizes as the target's functions take them (a list, a tuple).
     fn axes(values: &[i64]) -> String;
     /// A constant tensor: `values` (row-major) of `shape`.
@@ -513,6 +518,28 @@ fn step_code<T: Function>(
                 np = T::NP
             ))
         }
+        PortOp::Flip { axis } => Code::expr(T::flip(*axis)),
+        PortOp::Cell(c) => {
+            w.helpers.add(T::RECURRENT);
+            let kind = match c.cell {
+                CellKind::Lstm => "lstm",
+                CellKind::Gru { reset_after: true } => "gru",
+                CellKind::Gru { reset_after: false } => "gru_reset_before",
+                CellKind::Simple => "simple",
+            };
+            Code::expr(format!(
+                "recurrent({{x}}, {p}, \"{kind}\", lambda v: {}, lambda v: {})",
+                T::activation(c.activation, "v"),
+                T::activation(c.recurrent_activation, "v")
+            ))
+        }
+        PortOp::Attention(a) => {
+            w.helpers.add(T::ATTENTION);
+            Code::expr(format!(
+                "attention({{x0}}, {{x1}}, {{x2}}, {p}, {}, {}, {})",
+                a.heads, a.key_dim, a.value_dim
+            ))
+        }
         _ => (T::OWN_STEP)(w, g, plan, step)?,
     })
 }
@@ -716,6 +743,8 @@ pub(super) fn upsample_code<T: Function>(w: &mut Writer, source: Framework, r: R
 
 /// The helpers both targets define, each its own text.
 const SHARED_HELPERS: &[&str] = &[
+    "recurrent",
+    "attention",
     "adaptive_pool",
     "resize_linear",
     "resize_cubic",

@@ -56,6 +56,57 @@ const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
     y = x.reshape(shape[0], groups, shape[1] // groups, *shape[2:])
     return normalize(y, tuple(range(2, y.ndim)), eps).reshape(shape)"#;
 
+const RECURRENT: &str = r#"def recurrent(x, p, cell, act, gate):
+    """One recurrent layer over time on (batch, time, features), as torch and Keras compute it:
+    p holds torch's w_ih, w_hh, b_ih, b_hh (gates i, f, g, o; a GRU's r, z, n); act is the
+    candidate's activation, gate the gates'. Returns the sequence and the final h (and c)."""
+    hidden = p["w_hh"].shape[1]
+    xs = jnp.swapaxes(x @ p["w_ih"].T + p["b_ih"], 0, 1)
+
+    def step(carry, gi):
+        h, c = carry
+        if cell == "gru_reset_before":
+            w_r, w_z, w_n = jnp.split(p["w_hh"], 3, axis=0)
+            b_r, b_z, b_n = jnp.split(p["b_hh"], 3, axis=0)
+            i_r, i_z, i_n = jnp.split(gi, 3, axis=-1)
+            r = gate(i_r + h @ w_r.T + b_r)
+            z = gate(i_z + h @ w_z.T + b_z)
+            h = (1 - z) * act(i_n + (r * h) @ w_n.T + b_n) + z * h
+        else:
+            gh = h @ p["w_hh"].T + p["b_hh"]
+            if cell == "lstm":
+                i, f, g, o = jnp.split(gi + gh, 4, axis=-1)
+                c = gate(f) * c + gate(i) * act(g)
+                h = gate(o) * act(c)
+            elif cell == "gru":
+                i_r, i_z, i_n = jnp.split(gi, 3, axis=-1)
+                h_r, h_z, h_n = jnp.split(gh, 3, axis=-1)
+                r, z = gate(i_r + h_r), gate(i_z + h_z)
+                h = (1 - z) * act(i_n + r * h_n) + z * h
+            else:
+                h = act(gi + gh)
+        return (h, c), h
+
+    zeros = jnp.zeros((x.shape[0], hidden), x.dtype)
+    (h, c), ys = lax.scan(step, (zeros, zeros), xs)
+    y = jnp.swapaxes(ys, 0, 1)
+    return (y, h, c) if cell == "lstm" else (y, h)"#;
+
+const ATTENTION: &str = r#"def attention(q, k, v, p, heads, key_dim, value_dim):
+    """Multi-head attention on (batch, time, features): the query, key and value projected to
+    `heads` heads (p: torch-layout wq, wk, wv, wo and their biases), softmax(q k^T / sqrt(key_dim))
+    over the keys, the heads' values joined and projected. Returns it and the probabilities."""
+    def heads_of(x, w, b, dim):
+        y = x @ w.T + b
+        return y.reshape(x.shape[0], x.shape[1], heads, dim).transpose(0, 2, 1, 3)
+
+    qh = heads_of(q, p["wq"], p["bq"], key_dim) * key_dim ** -0.5
+    kh = heads_of(k, p["wk"], p["bk"], key_dim)
+    vh = heads_of(v, p["wv"], p["bv"], value_dim)
+    probs = jax.nn.softmax(qh @ jnp.swapaxes(kh, -1, -2), axis=-1)
+    y = (probs @ vh).transpose(0, 2, 1, 3).reshape(q.shape[0], q.shape[1], heads * value_dim)
+    return y @ p["wo"].T + p["bo"], probs"#;
+
 /// The port as JAX.
 pub struct JaxPort;
 
@@ -119,6 +170,12 @@ impl Function for JaxPort {
     const NORMALIZE: &'static str = NORMALIZE;
     const GROUP_NORM: &'static str = GROUP_NORM;
     const ADAPTIVE: &'static str = ADAPTIVE;
+    const RECURRENT: &'static str = RECURRENT;
+    const ATTENTION: &'static str = ATTENTION;
+
+    fn flip(axis: usize) -> String {
+        format!("jnp.flip({{x}}, axis={axis})")
+    }
 
     fn axes(values: &[i64]) -> String {
         tuple(values)

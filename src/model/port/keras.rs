@@ -23,7 +23,7 @@ use crate::codegen::plan::{ConvStep, Fill, Step};
 use crate::codegen::writer::{Py, kwargs, list, pad_list, pair_tuples, short, tuple};
 use crate::core::{Framework, PaddingMode};
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Binary, Groups, Interpolation, PadFill};
+use crate::model::op::{Activation, Binary, CellKind, Groups, Interpolation, PadFill};
 
 const ADD_BIAS: &str = r#"class AddBias(keras.layers.Layer):
     """A per-channel bias, added after the crop or zero-extension the source adds it after."""
@@ -237,6 +237,9 @@ enum Line {
     Each(Vec<Layer>),
     /// The step's input under the output's name (a source permute the port's order has).
     Same,
+    /// A layer called with these arguments (`{x}`, `{x0}`...: the step's inputs), its
+    /// outputs assigned to the step's (a recurrent layer's sequence and states).
+    Apply(Layer, String),
 }
 
 /// Layer names: the plan's step names, and fresh ones for a step's extra layers.
@@ -454,7 +457,7 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
         let mut a = Access::default();
         for l in lines {
             let layers: Vec<&Layer> = match l {
-                Line::Call(x) | Line::Merge(x) => vec![x],
+                Line::Call(x) | Line::Merge(x) | Line::Apply(x, _) => vec![x],
                 Line::Each(v) => v.iter().collect(),
                 Line::Same => vec![],
             };
@@ -563,6 +566,11 @@ pub fn write(g: &Graph, plan: &PortPlan<KerasPad>) -> Result<Written, PortError>
                     if first_out != current {
                         py.line(format!("{first_out} = {current}{c}"));
                     }
+                    current = first_out.to_string();
+                }
+                Line::Apply(layer, call) => {
+                    let args = fill(call, &current, &xs);
+                    py.line(format!("{} = {}({args}){c}", outs.join(", "), layer.ctor()));
                     current = first_out.to_string();
                 }
             }
@@ -1117,6 +1125,60 @@ fn step_lines(
                     c / (r * r)
                 ),
             )));
+        }
+        PortOp::Flip { axis } => lines.push(Line::Call(lambda(
+            &name,
+            format!("keras.ops.flip(t, axis={axis})"),
+        ))),
+        PortOp::Cell(c) => {
+            let class = match c.cell {
+                CellKind::Lstm => "layers.LSTM",
+                CellKind::Gru { .. } => "layers.GRU",
+                CellKind::Simple => "layers.SimpleRNN",
+            };
+            let text = |a: Activation| -> Result<String, PortError> {
+                activation_name(a)
+                    .map(|n| format!("\"{n}\""))
+                    .ok_or_else(|| {
+                        PortError::at(
+                            line,
+                            format!("{name}: a recurrent activation Keras has no name for ({a:?})"),
+                        )
+                    })
+            };
+            let mut args = vec![c.hidden.to_string()];
+            args.extend(kwargs(&[("activation", text(c.activation)?, "\"tanh\"")]));
+            if c.cell != CellKind::Simple {
+                args.extend(kwargs(&[(
+                    "recurrent_activation",
+                    text(c.recurrent_activation)?,
+                    "\"sigmoid\"",
+                )]));
+            }
+            args.extend(kwargs(&[("use_bias", py_bool(c.bias).into(), "True")]));
+            if c.cell == (CellKind::Gru { reset_after: false }) {
+                args.push("reset_after=False".into());
+            }
+            args.push("return_sequences=True".into());
+            args.push("return_state=True".into());
+            lines.push(Line::Apply(layer(&name, class, args), "{x}".into()));
+        }
+        PortOp::Attention(a) => {
+            let mut args = vec![
+                format!("num_heads={}", a.heads),
+                format!("key_dim={}", a.key_dim),
+            ];
+            if a.value_dim != a.key_dim {
+                args.push(format!("value_dim={}", a.value_dim));
+            }
+            if a.output != a.query {
+                args.push(format!("output_shape={}", a.output));
+            }
+            args.extend(kwargs(&[("use_bias", py_bool(a.bias).into(), "True")]));
+            lines.push(Line::Apply(
+                layer(&name, "layers.MultiHeadAttention", args),
+                "{x0}, {x2}, key={x1}, return_attention_scores=True".into(),
+            ));
         }
         PortOp::Random { normal } => {
             let f = if *normal { "normal" } else { "uniform" };

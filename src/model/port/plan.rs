@@ -21,8 +21,8 @@ use crate::codegen::plan::{LowerOptions, Plan, Spelling, lower};
 use crate::core::{Dims, Framework, LayerSpec};
 use crate::model::graph::{Edge, Graph, NodeId};
 use crate::model::op::{
-    Activation, Binary, Conv, Groups, Interpolation, LearnedOp, Norm, Op, PadFill, Reduce, Stats,
-    WeightAt,
+    Activation, Attention, Binary, CellKind, Conv, Groups, Interpolation, LearnedOp, Merge, Norm,
+    Op, PadFill, Recurrent, RecurrentForm, Reduce, Stats, WeightAt,
 };
 use crate::model::shape::{axis, channels_last, kept_axes, stats_shape};
 
@@ -209,6 +209,42 @@ pub enum PortOp<P> {
     Random {
         normal: bool,
     },
+    /// The input reversed along port axis `axis` (a recurrent layer's backward direction).
+    Flip {
+        axis: usize,
+    },
+    /// One recurrent layer in one direction, forward in time, on `[batch, time, input]`: its
+    /// outputs are the sequence `[batch, time, hidden]`, the final `h` `[batch, hidden]` and
+    /// an LSTM's final `c`.
+    Cell(PortCell),
+    /// Multi-head attention on batch-first query, key and value `[batch, ·, features]`: its
+    /// outputs are `[batch, L, output]` and each head's probabilities `[batch, heads, L, S]`.
+    Attention(PortAttention),
+}
+
+/// One recurrent layer in one direction (see [`PortOp::Cell`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortCell {
+    pub cell: CellKind,
+    pub input: i64,
+    pub hidden: i64,
+    pub activation: Activation,
+    pub recurrent_activation: Activation,
+    pub bias: bool,
+}
+
+/// Multi-head attention's sizes (see [`PortOp::Attention`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortAttention {
+    pub heads: i64,
+    pub key_dim: i64,
+    pub value_dim: i64,
+    /// The query's, key's and value's features, and the output's.
+    pub query: i64,
+    pub key: i64,
+    pub value: i64,
+    pub output: i64,
+    pub bias: bool,
 }
 
 /// A convolution through its single-layer plan; `spec` is at the real input size.
@@ -311,6 +347,26 @@ pub enum LoadKind {
     /// With torch's `max_norm`: targets without it get the rows rescaled when copied.
     Embedding {
         max_norm: Option<f64>,
+    },
+    /// One layer and direction of a recurrent layer: the source's `layer` (torch's
+    /// `weight_ih_l{layer}`, `_reverse` for the backward direction; Keras's `cell`, or a
+    /// `Bidirectional`'s `forward_layer` / `backward_layer`), read as torch's `w_ih`, `w_hh`,
+    /// `b_ih`, `b_hh` (gates in torch's order).
+    Cell {
+        cell: CellKind,
+        layer: i64,
+        reverse: bool,
+        bidirectional: bool,
+        bias: bool,
+        hidden: i64,
+    },
+    /// Multi-head attention's projections, read as torch-layout `wq`, `wk`, `wv` (`[heads *
+    /// dim, features]`), `wo` (`[output, heads * value_dim]`) and their biases.
+    Attention {
+        heads: i64,
+        key_dim: i64,
+        value_dim: i64,
+        bias: bool,
     },
 }
 
@@ -1722,6 +1778,20 @@ fn lower_node<P: Spelling>(
                 vec![out],
             )
         }
+        Op::Recurrent(rec) => {
+            let x = lw.order(x.ok_or(PortError::NoInput)?, &identity(x_rank), &name);
+            lower_recurrent(lw, id, &name, rec, x, shapes, line)?
+        }
+        Op::Attention(att) => {
+            let xs: Vec<Var> = inputs
+                .iter()
+                .map(|&v| {
+                    let k = lw.tensor(v).perm.len();
+                    lw.order(v, &identity(k), &name)
+                })
+                .collect();
+            lower_attention(lw, id, &name, att, &xs, shapes, line)?
+        }
         Op::Read { what, .. } => {
             return Err(PortError::at(line, format!("{}: {what}", node.name)));
         }
@@ -1751,6 +1821,442 @@ fn lower_node<P: Spelling>(
         );
     }
     Ok(())
+}
+
+/// A port tensor of `shape` whose axes are the source's (an internal value of a step).
+fn plain(shape: Vec<i64>) -> PortTensor {
+    PortTensor {
+        perm: (0..shape.len()).collect(),
+        shape,
+        flat: None,
+    }
+}
+
+/// Whether output `k` of node `id` is read (by a node or as a model output).
+fn is_read(g: &Graph, id: NodeId, k: usize) -> bool {
+    let e = Edge {
+        node: id,
+        output: k,
+    };
+    g.outputs.contains(&e) || g.nodes.iter().any(|n| n.inputs.contains(&e))
+}
+
+/// A recurrent layer as one [`PortOp::Cell`] per layer and direction on batch-first
+/// sequences (a backward direction reads its input flipped in time, and its sequence is
+/// flipped back where the source aligns it), then the source's outputs made of them: torch's
+/// `out` (the last layer's directions concatenated), `h_n`/`c_n` (the final states stacked);
+/// Keras's sequence or last step merged as `merge_mode` says, and the states.
+fn lower_recurrent<P: Spelling>(
+    lw: &mut Lowering<P>,
+    id: NodeId,
+    name: &str,
+    rec: &Recurrent,
+    x: Var,
+    shapes: &[Vec<i64>],
+    line: usize,
+) -> Result<Vec<Var>, PortError> {
+    let g = lw.g;
+    // The shapes the rules gave: a sequence `[·, ·, features]` in, every output known.
+    if lw.tensor(x).shape.len() != 3
+        || shapes.len() != crate::model::shape::recurrent_outputs(rec)
+        || shapes.iter().any(Vec::is_empty)
+    {
+        return Err(PortError::at(
+            line,
+            format!("{name}: a recurrent layer is ported on a known [batch, time, features] input"),
+        ));
+    }
+    let mut step = |lw: &mut Lowering<P>,
+                    suffix: &str,
+                    inputs: Vec<Var>,
+                    op: PortOp<P>,
+                    out: Vec<Vec<i64>>| {
+        let n = if suffix.is_empty() {
+            lw.name(name)
+        } else {
+            lw.name(&format!("{name}_{suffix}"))
+        };
+        lw.push(
+            Some(id),
+            n,
+            inputs,
+            op,
+            out.into_iter().map(plain).collect(),
+        )
+    };
+    let (seq_first, keras) = match rec.form {
+        RecurrentForm::Torch { batch_first } => (!batch_first, None),
+        RecurrentForm::Keras {
+            sequences,
+            states,
+            go_backwards,
+            merge,
+        } => (false, Some((sequences, states, go_backwards, merge))),
+    };
+    let mut x = x;
+    let mut shape = lw.tensor(x).shape.clone();
+    if seq_first {
+        shape.swap(0, 1);
+        x = step(
+            lw,
+            "batch_first",
+            vec![x],
+            PortOp::Transpose(vec![1, 0, 2]),
+            vec![shape.clone()],
+        )[0];
+    }
+    let (n, t) = (shape[0], shape[1]);
+    let h = rec.hidden;
+    let d = rec.directions();
+    let go_backwards = keras.is_some_and(|k| k.2);
+    let several = rec.layers > 1 || d > 1;
+    // Per layer, per direction: (sequence as computed, h, c), and whether it read backwards.
+    let mut last: Vec<(Var, Var, Option<Var>, bool)> = Vec::new();
+    let mut states: Vec<(Var, Option<Var>)> = Vec::new();
+    let mut input = x;
+    for layer in 0..rec.layers {
+        let features = lw.tensor(input).shape[2];
+        let mut dirs = Vec::new();
+        for dir in 0..d {
+            let reverse = dir == 1;
+            let backwards = reverse || go_backwards;
+            let tag = match (several, reverse) {
+                (false, _) => String::new(),
+                (true, false) => format!("l{layer}"),
+                (true, true) => format!("l{layer}_reverse"),
+            };
+            let read = if backwards {
+                let flip = if tag.is_empty() {
+                    "flip".to_string()
+                } else {
+                    format!("{tag}_flip")
+                };
+                step(
+                    lw,
+                    &flip,
+                    vec![input],
+                    PortOp::Flip { axis: 1 },
+                    vec![vec![n, t, features]],
+                )[0]
+            } else {
+                input
+            };
+            lw.plan.loads.push(Load {
+                node: g.node(id).shares.unwrap_or(id),
+                step: lw.plan.steps.len(),
+                kind: LoadKind::Cell {
+                    cell: rec.cell,
+                    layer,
+                    reverse,
+                    bidirectional: rec.bidirectional,
+                    bias: rec.bias,
+                    hidden: h,
+                },
+            });
+            let mut outs = vec![vec![n, t, h], vec![n, h]];
+            if rec.cell == CellKind::Lstm {
+                outs.push(vec![n, h]);
+            }
+            let op = PortOp::Cell(PortCell {
+                cell: rec.cell,
+                input: features,
+                hidden: h,
+                activation: rec.activation,
+                recurrent_activation: rec.recurrent_activation,
+                bias: rec.bias,
+            });
+            let o = step(lw, &tag, vec![read], op, outs);
+            states.push((o[1], o.get(2).copied()));
+            dirs.push((o[0], o[1], o.get(2).copied(), backwards));
+        }
+        // What the next layer reads: the directions aligned in time, concatenated.
+        if layer + 1 < rec.layers {
+            let aligned = align(lw, &mut step, &dirs, layer, t)?;
+            input = if aligned.len() == 1 {
+                aligned[0]
+            } else {
+                step(
+                    lw,
+                    &format!("l{layer}_out"),
+                    aligned,
+                    PortOp::Concat { axis: 2 },
+                    vec![vec![n, t, d * h]],
+                )[0]
+            };
+        }
+        last = dirs;
+    }
+    let mut out = Vec::new();
+    match keras {
+        None => {
+            let aligned = align(lw, &mut step, &last, rec.layers - 1, t)?;
+            let seq = if aligned.len() == 1 {
+                aligned[0]
+            } else {
+                step(
+                    lw,
+                    "out",
+                    aligned,
+                    PortOp::Concat { axis: 2 },
+                    vec![vec![n, t, d * h]],
+                )[0]
+            };
+            // The sequence leaves batch first: its axes are the source's `[seq, batch, ·]`
+            // swapped, which the steps after it read through `perm`.
+            let seq = if seq_first {
+                let t = lw.tensor(seq).clone();
+                let v = lw.var(
+                    PortTensor {
+                        perm: vec![1, 0, 2],
+                        ..t
+                    },
+                    false,
+                );
+                let alias = lw_name(lw, name, "out_seq_first");
+                lw.push(Some(id), alias, vec![seq], PortOp::Alias, vec![]);
+                if let Some(s) = lw.plan.steps.last_mut() {
+                    s.outputs = vec![v];
+                }
+                v
+            } else {
+                seq
+            };
+            out.push(seq);
+            for k in 0..rec.cell.states() {
+                if !is_read(g, id, k + 1) {
+                    // Nothing reads it: a placeholder the port never computes.
+                    out.push(seq);
+                    continue;
+                }
+                let parts: Vec<Var> = states
+                    .iter()
+                    .filter_map(|(hv, cv)| if k == 0 { Some(*hv) } else { *cv })
+                    .collect();
+                let what = if k == 0 { "h_n" } else { "c_n" };
+                out.push(
+                    step(
+                        lw,
+                        what,
+                        parts,
+                        PortOp::Stack { axis: 0 },
+                        vec![shapes[k + 1].clone()],
+                    )[0],
+                );
+            }
+        }
+        Some((sequences, with_states, _, merge)) => {
+            let mains: Vec<Var> = if sequences {
+                if rec.bidirectional {
+                    align(lw, &mut step, &last, 0, t)?
+                } else {
+                    vec![last[0].0]
+                }
+            } else {
+                last.iter().map(|l| l.1).collect()
+            };
+            let shape0 = shapes[0].clone();
+            match (mains.as_slice(), merge) {
+                ([one], _) => out.push(*one),
+                (_, Merge::Apart) => out.extend(mains.iter().copied()),
+                (_, Merge::Concat) => {
+                    let axis = shape0.len() - 1;
+                    out.push(step(lw, "merge", mains, PortOp::Concat { axis }, vec![shape0])[0]);
+                }
+                (_, merge) => {
+                    let op = |op: Binary, constant: Option<f64>| PortOp::Elementwise {
+                        op,
+                        constant,
+                        constant_first: false,
+                    };
+                    let binary = if merge == Merge::Mul {
+                        Binary::Mul
+                    } else {
+                        Binary::Add
+                    };
+                    let v = step(lw, "merge", mains, op(binary, None), vec![shape0.clone()])[0];
+                    out.push(if merge == Merge::Ave {
+                        step(
+                            lw,
+                            "average",
+                            vec![v],
+                            op(Binary::Div, Some(2.0)),
+                            vec![shape0],
+                        )[0]
+                    } else {
+                        v
+                    });
+                }
+            }
+            if with_states {
+                for (hv, cv) in &states {
+                    out.push(*hv);
+                    if let Some(c) = cv {
+                        out.push(*c);
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A fresh step name `{name}_{suffix}`.
+fn lw_name<P: Spelling>(lw: &mut Lowering<P>, name: &str, suffix: &str) -> String {
+    lw.name(&format!("{name}_{suffix}"))
+}
+
+type StepFn<'a, P> =
+    dyn FnMut(&mut Lowering<P>, &str, Vec<Var>, PortOp<P>, Vec<Vec<i64>>) -> Vec<Var> + 'a;
+
+/// Each direction's sequence aligned with the input's time (a backward one flipped back).
+fn align<P: Spelling>(
+    lw: &mut Lowering<P>,
+    step: &mut StepFn<'_, P>,
+    dirs: &[(Var, Var, Option<Var>, bool)],
+    layer: i64,
+    _t: i64,
+) -> Result<Vec<Var>, PortError> {
+    let mut out = Vec::new();
+    for (k, &(seq, _, _, backwards)) in dirs.iter().enumerate() {
+        out.push(if backwards {
+            let shape = lw.tensor(seq).shape.clone();
+            let tag = if dirs.len() > 1 || k > 0 || layer > 0 {
+                format!("l{layer}_reverse_aligned")
+            } else {
+                "aligned".to_string()
+            };
+            step(lw, &tag, vec![seq], PortOp::Flip { axis: 1 }, vec![shape])[0]
+        } else {
+            seq
+        });
+    }
+    Ok(out)
+}
+
+/// Multi-head attention on batch-first inputs (torch's sequence-first ones transposed), its
+/// output back in the source's order, and the weights torch returns (averaged over the heads
+/// unless asked per head) or Keras's scores.
+fn lower_attention<P: Spelling>(
+    lw: &mut Lowering<P>,
+    id: NodeId,
+    name: &str,
+    att: &Attention,
+    xs: &[Var],
+    shapes: &[Vec<i64>],
+    line: usize,
+) -> Result<Vec<Var>, PortError> {
+    let g = lw.g;
+    let [q, k, v] = xs else {
+        return Err(PortError::at(
+            line,
+            "attention reads a query, a key and a value",
+        ));
+    };
+    let outputs = 1 + usize::from(att.weights.is_some());
+    if xs.iter().any(|&x| lw.tensor(x).shape.len() != 3) || shapes.len() != outputs {
+        return Err(PortError::at(
+            line,
+            format!("{name}: attention is ported on known [batch, time, features] inputs"),
+        ));
+    }
+    let batch = |lw: &mut Lowering<P>, x: Var, what: &str| -> Var {
+        if att.batch_first {
+            return x;
+        }
+        let mut shape = lw.tensor(x).shape.clone();
+        shape.swap(0, 1);
+        let n = lw_name(lw, name, &format!("{what}_batch_first"));
+        lw.push(
+            Some(id),
+            n,
+            vec![x],
+            PortOp::Transpose(vec![1, 0, 2]),
+            vec![plain(shape)],
+        )[0]
+    };
+    // The same tensor read twice is transposed once.
+    let q2 = batch(lw, *q, "query");
+    let k2 = if k == q { q2 } else { batch(lw, *k, "key") };
+    let v2 = if v == q {
+        q2
+    } else if v == k {
+        k2
+    } else {
+        batch(lw, *v, "value")
+    };
+    let feats = |lw: &Lowering<P>, x: Var| lw.tensor(x).shape[2];
+    let qs = lw.tensor(q2).shape.clone();
+    let s_len = lw.tensor(k2).shape[1];
+    let output = att.output_dim.unwrap_or(qs[2]);
+    let op = PortAttention {
+        heads: att.heads,
+        key_dim: att.key_dim,
+        value_dim: att.value_dim,
+        query: qs[2],
+        key: feats(lw, k2),
+        value: feats(lw, v2),
+        output,
+        bias: att.bias,
+    };
+    lw.plan.loads.push(Load {
+        node: g.node(id).shares.unwrap_or(id),
+        step: lw.plan.steps.len(),
+        kind: LoadKind::Attention {
+            heads: att.heads,
+            key_dim: att.key_dim,
+            value_dim: att.value_dim,
+            bias: att.bias,
+        },
+    });
+    let n = lw.name(name);
+    let outs = lw.push(
+        Some(id),
+        n,
+        vec![q2, k2, v2],
+        PortOp::Attention(op),
+        vec![
+            plain(vec![qs[0], qs[1], output]),
+            plain(vec![qs[0], att.heads, qs[1], s_len]),
+        ],
+    );
+    let mut result = vec![outs[0]];
+    if !att.batch_first {
+        // `[L, batch, ·]` as the source has it: the port's axes swapped, read through `perm`.
+        let t = lw.tensor(outs[0]).clone();
+        let v = lw.var(
+            PortTensor {
+                perm: vec![1, 0, 2],
+                ..t
+            },
+            false,
+        );
+        let n = lw_name(lw, name, "seq_first");
+        lw.push(Some(id), n, vec![outs[0]], PortOp::Alias, vec![]);
+        if let Some(s) = lw.plan.steps.last_mut() {
+            s.outputs = vec![v];
+        }
+        result[0] = v;
+    }
+    match att.weights {
+        Some(true) if is_read(g, id, 1) => {
+            let n = lw_name(lw, name, "weights");
+            let w = lw.push(
+                Some(id),
+                n,
+                vec![outs[1]],
+                PortOp::Reduce {
+                    op: Reduce::Mean,
+                    axes: vec![1],
+                    keepdims: false,
+                },
+                vec![plain(shapes[1].clone())],
+            );
+            result.push(w[0]);
+        }
+        Some(_) => result.push(outs[1]),
+        None => {}
+    }
+    Ok(result)
 }
 
 /// Why the port has no tensor for `e`: an output of a node the port computes only in part

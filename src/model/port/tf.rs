@@ -68,6 +68,56 @@ const GROUP_NORM: &str = r#"def group_norm(x, groups, eps):
     y = normalize(y, list(range(1, len(shape) - 1)) + [len(shape)], eps)
     return tf.reshape(y, [-1, *shape[1:]])"#;
 
+const RECURRENT: &str = r#"def recurrent(x, p, cell, act, gate):
+    """One recurrent layer over time on (batch, time, features), as torch and Keras compute it:
+    p holds torch's w_ih, w_hh, b_ih, b_hh (gates i, f, g, o; a GRU's r, z, n); act is the
+    candidate's activation, gate the gates'. Returns the sequence and the final h (and c)."""
+    hidden = p["w_hh"].shape[1]
+    h = tf.zeros([tf.shape(x)[0], hidden], x.dtype)
+    c = h
+    xs = tf.tensordot(x, p["w_ih"], [[2], [1]]) + p["b_ih"]
+    ys = []
+    for t in range(x.shape[1]):
+        gi = xs[:, t]
+        if cell == "gru_reset_before":
+            w_r, w_z, w_n = tf.split(p["w_hh"], 3, axis=0)
+            b_r, b_z, b_n = tf.split(p["b_hh"], 3, axis=0)
+            i_r, i_z, i_n = tf.split(gi, 3, axis=-1)
+            r = gate(i_r + tf.matmul(h, w_r, transpose_b=True) + b_r)
+            z = gate(i_z + tf.matmul(h, w_z, transpose_b=True) + b_z)
+            h = (1 - z) * act(i_n + tf.matmul(r * h, w_n, transpose_b=True) + b_n) + z * h
+        else:
+            gh = tf.matmul(h, p["w_hh"], transpose_b=True) + p["b_hh"]
+            if cell == "lstm":
+                i, f, g, o = tf.split(gi + gh, 4, axis=-1)
+                c = gate(f) * c + gate(i) * act(g)
+                h = gate(o) * act(c)
+            elif cell == "gru":
+                i_r, i_z, i_n = tf.split(gi, 3, axis=-1)
+                h_r, h_z, h_n = tf.split(gh, 3, axis=-1)
+                r, z = gate(i_r + h_r), gate(i_z + h_z)
+                h = (1 - z) * act(i_n + r * h_n) + z * h
+            else:
+                h = act(gi + gh)
+        ys.append(h)
+    y = tf.stack(ys, axis=1)
+    return (y, h, c) if cell == "lstm" else (y, h)"#;
+
+const ATTENTION: &str = r#"def attention(q, k, v, p, heads, key_dim, value_dim):
+    """Multi-head attention on (batch, time, features): the query, key and value projected to
+    `heads` heads (p: torch-layout wq, wk, wv, wo and their biases), softmax(q k^T / sqrt(key_dim))
+    over the keys, the heads' values joined and projected. Returns it and the probabilities."""
+    def heads_of(x, w, b, dim):
+        y = tf.tensordot(x, w, [[2], [1]]) + b
+        return tf.transpose(tf.reshape(y, [-1, x.shape[1], heads, dim]), [0, 2, 1, 3])
+
+    qh = heads_of(q, p["wq"], p["bq"], key_dim) * key_dim ** -0.5
+    kh = heads_of(k, p["wk"], p["bk"], key_dim)
+    vh = heads_of(v, p["wv"], p["bv"], value_dim)
+    probs = tf.nn.softmax(tf.matmul(qh, kh, transpose_b=True), axis=-1)
+    y = tf.reshape(tf.transpose(tf.matmul(probs, vh), [0, 2, 1, 3]), [-1, q.shape[1], heads * value_dim])
+    return tf.tensordot(y, p["wo"], [[2], [1]]) + p["bo"], probs"#;
+
 const HELPER_NAMES: &[&str] = &["pad_edge", "pad_wrap"];
 
 /// The port as TensorFlow.
@@ -148,6 +198,12 @@ impl Function for TfPort {
     const NORMALIZE: &'static str = NORMALIZE;
     const GROUP_NORM: &'static str = GROUP_NORM;
     const ADAPTIVE: &'static str = ADAPTIVE;
+    const RECURRENT: &'static str = RECURRENT;
+    const ATTENTION: &'static str = ATTENTION;
+
+    fn flip(axis: usize) -> String {
+        format!("tf.reverse({{x}}, axis=[{axis}])")
+    }
 
     fn axes(values: &[i64]) -> String {
         list(values)

@@ -10,7 +10,7 @@ use crate::codegen::torch::{Torch, TorchPad, class_name, pad_module, padding_val
 use crate::codegen::writer::{Py, args, short, torch_pad_tuple, tuple};
 use crate::core::PaddingMode;
 use crate::model::graph::Graph;
-use crate::model::op::{Activation, Interpolation, PadFill, Reduce};
+use crate::model::op::{Activation, CellKind, Interpolation, PadFill, Reduce};
 
 use super::lines::{
     Helpers, assignments, elementwise, embed_layer, error_line, fill, float_list, learned_expr,
@@ -96,6 +96,87 @@ const LAYER_SCALE: &str = r#"class LayerScale(nn.Module):
 
     def forward(self, x):
         return x * self.gamma"#;
+
+const RUN_RNN: &str = r#"def run_rnn(module, x):
+    """A one-layer, one-direction torch RNN module on (batch, time, features): its output
+    sequence and its final state(s), each (batch, hidden)."""
+    y, state = module(x)
+    if isinstance(state, tuple):
+        return y, state[0][0], state[1][0]
+    return y, state[0]"#;
+
+const RECURRENCE: &str = r#"class Recurrence(nn.Module):
+    """One recurrent layer over time on (batch, time, features), for a cell torch's own modules
+    do not compute (other activations; a GRU that resets before its product, as Keras's
+    reset_after=False): weights in torch's layout and gate order (i, f, g, o; r, z, n), act the
+    candidate's activation, gate the gates'. Returns the sequence and the final state(s)."""
+
+    def __init__(self, cell, input_size, hidden, act, gate, bias=True):
+        super().__init__()
+        rows = {"lstm": 4, "simple": 1}.get(cell, 3) * hidden
+        self.cell, self.act, self.gate = cell, act, gate
+        self.weight_ih_l0 = nn.Parameter(torch.zeros(rows, input_size))
+        self.weight_hh_l0 = nn.Parameter(torch.zeros(rows, hidden))
+        if bias:
+            self.bias_ih_l0 = nn.Parameter(torch.zeros(rows))
+            self.bias_hh_l0 = nn.Parameter(torch.zeros(rows))
+        else:
+            self.register_buffer("bias_ih_l0", torch.zeros(rows))
+            self.register_buffer("bias_hh_l0", torch.zeros(rows))
+
+    def forward(self, x):
+        h = x.new_zeros(x.shape[0], self.weight_hh_l0.shape[1])
+        c = h
+        xs = x @ self.weight_ih_l0.T + self.bias_ih_l0
+        ys = []
+        for t in range(x.shape[1]):
+            gi = xs[:, t]
+            if self.cell == "gru_reset_before":
+                w_r, w_z, w_n = self.weight_hh_l0.chunk(3)
+                b_r, b_z, b_n = self.bias_hh_l0.chunk(3)
+                i_r, i_z, i_n = gi.chunk(3, dim=-1)
+                r = self.gate(i_r + h @ w_r.T + b_r)
+                z = self.gate(i_z + h @ w_z.T + b_z)
+                h = (1 - z) * self.act(i_n + (r * h) @ w_n.T + b_n) + z * h
+            else:
+                gh = h @ self.weight_hh_l0.T + self.bias_hh_l0
+                if self.cell == "lstm":
+                    i, f, g, o = (gi + gh).chunk(4, dim=-1)
+                    c = self.gate(f) * c + self.gate(i) * self.act(g)
+                    h = self.gate(o) * self.act(c)
+                elif self.cell == "gru":
+                    i_r, i_z, i_n = gi.chunk(3, dim=-1)
+                    h_r, h_z, h_n = gh.chunk(3, dim=-1)
+                    r, z = self.gate(i_r + h_r), self.gate(i_z + h_z)
+                    h = (1 - z) * self.act(i_n + r * h_n) + z * h
+                else:
+                    h = self.act(gi + gh)
+            ys.append(h)
+        y = torch.stack(ys, dim=1)
+        return (y, h, c) if self.cell == "lstm" else (y, h)"#;
+
+const ATTENTION: &str = r#"class MultiHeadAttention(nn.Module):
+    """Multi-head attention as torch's nn.MultiheadAttention and Keras's MultiHeadAttention
+    compute it: the query, key and value projected to `heads` heads, softmax(q k^T / sqrt(key_dim))
+    over the keys, its average of each head's values, the heads projected to the output. Returns
+    the output and each head's probabilities."""
+
+    def __init__(self, heads, key_dim, value_dim, query, key, value, output, bias=True):
+        super().__init__()
+        self.heads, self.key_dim, self.value_dim = heads, key_dim, value_dim
+        self.query = nn.Linear(query, heads * key_dim, bias=bias)
+        self.key = nn.Linear(key, heads * key_dim, bias=bias)
+        self.value = nn.Linear(value, heads * value_dim, bias=bias)
+        self.output = nn.Linear(heads * value_dim, output, bias=bias)
+
+    def forward(self, q, k, v):
+        n, length, source = q.shape[0], q.shape[1], k.shape[1]
+        q = self.query(q).reshape(n, length, self.heads, self.key_dim).transpose(1, 2)
+        k = self.key(k).reshape(n, source, self.heads, self.key_dim).transpose(1, 2)
+        v = self.value(v).reshape(n, source, self.heads, self.value_dim).transpose(1, 2)
+        p = torch.softmax((q * self.key_dim ** -0.5) @ k.transpose(-1, -2), dim=-1)
+        y = (p @ v).transpose(1, 2).reshape(n, length, self.heads * self.value_dim)
+        return self.output(y), p"#;
 
 /// An activation as a module.
 pub fn activation(a: Activation) -> String {
@@ -940,6 +1021,79 @@ fn step_parts(
                 .push(Line::Expr(format!("{{x}}.{f}(dim=({},){k})", a.join(", "))));
         }
         PortOp::PixelShuffle(r) => module(&mut p, name.clone(), format!("nn.PixelShuffle({r})")),
+        PortOp::Flip { axis } => p
+            .lines
+            .push(Line::Expr(format!("torch.flip({{x}}, dims=({axis},))"))),
+        PortOp::Cell(c) => {
+            let native = match (c.cell, c.activation, c.recurrent_activation) {
+                (CellKind::Lstm, Activation::Tanh, Activation::Sigmoid) => Some("LSTM"),
+                (CellKind::Gru { reset_after: true }, Activation::Tanh, Activation::Sigmoid) => {
+                    Some("GRU")
+                }
+                (CellKind::Simple, Activation::Tanh | Activation::Relu, _) => Some("RNN"),
+                _ => None,
+            };
+            let bias = if c.bias { "" } else { ", bias=False" };
+            match native {
+                Some(class) => {
+                    let relu = if c.activation == Activation::Relu {
+                        ", nonlinearity=\"relu\""
+                    } else {
+                        ""
+                    };
+                    w.helpers.add(RUN_RNN);
+                    p.modules.push((
+                        name.clone(),
+                        format!(
+                            "nn.{class}({}, {}{relu}{bias}, batch_first=True)",
+                            c.input, c.hidden
+                        ),
+                    ));
+                    p.lines
+                        .push(Line::Expr(format!("run_rnn(self.{name}, {{x}})")));
+                }
+                None => {
+                    // Another activation, or a GRU resetting before its product: written out.
+                    let kind = match c.cell {
+                        CellKind::Lstm => "lstm",
+                        CellKind::Gru { reset_after: true } => "gru",
+                        CellKind::Gru { reset_after: false } => "gru_reset_before",
+                        CellKind::Simple => "simple",
+                    };
+                    w.helpers.add(RECURRENCE);
+                    p.modules.push((
+                        name.clone(),
+                        format!(
+                            "Recurrence(\"{kind}\", {}, {}, {}, {}{bias})",
+                            c.input,
+                            c.hidden,
+                            activation(c.activation),
+                            activation(c.recurrent_activation)
+                        ),
+                    ));
+                    p.lines.push(Line::Expr(format!("self.{name}({{x}})")));
+                }
+            }
+        }
+        PortOp::Attention(a) => {
+            w.helpers.add(ATTENTION);
+            p.modules.push((
+                name.clone(),
+                format!(
+                    "MultiHeadAttention({}, {}, {}, {}, {}, {}, {}{})",
+                    a.heads,
+                    a.key_dim,
+                    a.value_dim,
+                    a.query,
+                    a.key,
+                    a.value,
+                    a.output,
+                    if a.bias { "" } else { ", bias=False" }
+                ),
+            ));
+            p.lines
+                .push(Line::Expr(format!("self.{name}({{x0}}, {{x1}}, {{x2}})")));
+        }
         PortOp::Random { normal } => p.lines.push(Line::Expr(if *normal {
             "torch.randn_like({x})".into()
         } else {
