@@ -881,3 +881,44 @@ fn a_channels_first_global_pool_reduces_the_axes_after_the_channels() {
         assert!(ported.is_ok(), "{target:?}: {:?}", ported.err());
     }
 }
+
+/// A StarGAN generator's domain code: viewed to [B, c, 1, 1], `repeat`ed over the image (an
+/// expand: the repeated axes have size one) and concatenated; a tensor the forward reassigns
+/// is never given the first input's shape (torch: [5, 16, 16] after the repeat, [8, 16, 16]
+/// out, 3,152 parameters).
+#[test]
+fn a_repeat_over_axes_of_size_one_is_an_expand() {
+    let src = r#"import torch
+import torch.nn as nn
+class G(nn.Module):
+    def __init__(self, c_dim=5):
+        super().__init__()
+        self.conv = nn.Conv2d(3 + c_dim, 8, 7, 1, 3, bias=False)
+        self.norm = nn.InstanceNorm2d(8, affine=True, track_running_stats=True)
+    def forward(self, x, c):
+        c = c.view(c.size(0), c.size(1), 1, 1)
+        c = c.repeat(1, 1, x.size(2), x.size(3))
+        x = torch.cat([x, c], dim=1)
+        return torch.relu(self.norm(self.conv(x)))
+model = G()
+out = model(torch.randn(1, 3, 16, 16), torch.randn(1, 5))
+"#;
+    let m = model(src, &[3, 16, 16]);
+    let rows = rows(&m);
+    assert_eq!(rows[1], ("repeat".to_string(), Some(vec![5, 16, 16])));
+    assert_eq!(rows.last().and_then(|r| r.1.clone()), Some(vec![8, 16, 16]));
+    assert_eq!(m.params, Some(3_152));
+    // Without the paste's call, `c` is asked for: it is reassigned before the concatenation.
+    let e = read(
+        &src.replace(
+            "out = model(torch.randn(1, 3, 16, 16), torch.randn(1, 5))\n",
+            "",
+        ),
+        &Options {
+            input: Some(vec![3, 16, 16]),
+            model: None,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("forward takes 2 tensors"), "{e}");
+}

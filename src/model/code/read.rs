@@ -1266,7 +1266,18 @@ fn concatenated_with(forward: &str, first: &str, name: &str) -> bool {
             !ident(before) && !ident(after)
         })
     };
+    // A tensor the forward reassigns first (`c = c.view(...)`) is not the one concatenated.
+    let reassigned = |n: &str| {
+        forward.lines().any(|l| {
+            l.trim_start()
+                .strip_prefix(n)
+                .map(str::trim_start)
+                .is_some_and(|r| r.starts_with('=') && !r.starts_with("=="))
+        })
+    };
     !first.is_empty()
+        && !reassigned(first)
+        && !reassigned(name)
         && forward.match_indices("cat(").any(|(at, _)| {
             let rest = &forward[at + 4..];
             // The call's arguments: up to its closing parenthesis.
