@@ -58,7 +58,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(padlab.page.getByTestId('model-row')).toHaveCount(9);
     await expect(padlab.page.getByTestId('model-code-torch')).toBeVisible();
     expect(await violations(padlab)).toEqual([]);
-    await padlab.page.getByTestId('model-source').fill('model = nn.Sequential(\n  nn.Conv2d(3, 8, 3),\n  nn.GRU(8, 8),\n)\n');
+    await padlab.page.getByTestId('model-source').fill('model = nn.Sequential(\n  nn.Conv2d(3, 8, 3),\n  nn.GRUCell(8, 8),\n)\n');
     await expect(padlab.page.getByTestId('model-error')).toBeVisible();
     expect(await violations(padlab)).toEqual([]);
   });

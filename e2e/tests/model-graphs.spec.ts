@@ -67,7 +67,7 @@ test('a read error names its line and quotes it', async ({ padlab }) => {
   const page = padlab.page;
   await padlab.open();
   await page.getByTestId('view-model').click();
-  await page.getByTestId('model-source').fill('import torch.nn as nn\nmodel = nn.Sequential(\n    nn.Conv2d(3, 8, 3),\n    nn.LSTM(8, 8),\n)\n');
+  await page.getByTestId('model-source').fill('import torch.nn as nn\nmodel = nn.Sequential(\n    nn.Conv2d(3, 8, 3),\n    nn.LSTMCell(8, 8),\n)\n');
   await expect(page.getByTestId('model-error')).toContainText('line 4');
-  await expect(page.getByTestId('model-error-line')).toHaveText('4     nn.LSTM(8, 8),');
+  await expect(page.getByTestId('model-error-line')).toHaveText('4     nn.LSTMCell(8, 8),');
 });

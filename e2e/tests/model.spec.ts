@@ -62,7 +62,7 @@ test('a syntax error names its line; a layer padlab does not translate names its
   await page.getByTestId('model-source').fill('import torch.nn as nn\nmodel = nn.Sequential(\n    nn.Conv2d(3, 8, 3),\n    nn.ReLU(\n');
   await expect(page.getByTestId('model-error')).toContainText('line 4');
   await expect(page.getByTestId('model-error')).toContainText('was never closed');
-  await page.getByTestId('model-source').fill('import torch.nn as nn\nmodel = nn.Sequential(\n    nn.Conv2d(3, 8, 3),\n    nn.LSTM(8, 8),\n)\n');
+  await page.getByTestId('model-source').fill('import torch.nn as nn\nmodel = nn.Sequential(\n    nn.Conv2d(3, 8, 3),\n    nn.LSTMCell(8, 8),\n)\n');
   await expect(page.getByTestId('model-error')).toContainText('line 4');
   await expect(page.getByTestId('model-error')).toContainText('LSTM');
 });
