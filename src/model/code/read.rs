@@ -329,7 +329,7 @@ fn read_once(src: &str, options: &Options) -> Result<Reading, ReadError> {
                     return Err(error(
                         0,
                         format!(
-                            "no model is built without arguments: the paste defines {}; say which and how with --model (for example --model \"{}\")",
+                            "no model is built without arguments: the paste defines {}; build the one to port at its end (`model = {}`), or name it with --model in the CLI",
                             needs.join(" and "),
                             needs[0]
                         ),
