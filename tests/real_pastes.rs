@@ -26,6 +26,19 @@ fn model(src: &str, input: &[i64]) -> Model {
     .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The error reading `src` with one sample of shape `input` gives (the test fails if it reads).
+fn refusal(src: &str, input: &[i64]) -> padlab::model::ReadError {
+    read(
+        src,
+        &Options {
+            input: Some(input.to_vec()),
+            model: None,
+        },
+    )
+    .map(|_| ())
+    .unwrap_err()
+}
+
 /// The rows' kinds and one sample's output shapes, in order.
 fn rows(m: &Model) -> Vec<(String, Option<Vec<i64>>)> {
     m.graph
@@ -57,14 +70,7 @@ fn a_failed_add_fails_the_model_it_would_have_changed() {
         ]
     );
     let src = src.replace("LSTM(100)", "LSTM(100, stateful=True)");
-    let e = read(
-        &src,
-        &Options {
-            input: Some(vec![500]),
-            model: None,
-        },
-    )
-    .unwrap_err();
+    let e = refusal(&src, &[500]);
     assert_eq!(e.line, 6, "{e}");
     assert!(e.message.contains("LSTM"), "{e}");
     // A method that only trains or describes the model poisons nothing.
@@ -275,14 +281,7 @@ fn prelu_slopes_follow_the_input() {
     // Keras counts the slopes: 3*3*3*8 + 8 + 800 + 8.
     assert_eq!(m.params, Some(224 + 800 + 8));
     let bad = "import torch.nn as nn\nmodel = nn.Sequential(nn.Conv2d(3, 8, 1), nn.PReLU(4))\n";
-    let e = read(
-        bad,
-        &Options {
-            input: Some(vec![3, 4, 4]),
-            model: None,
-        },
-    )
-    .unwrap_err();
+    let e = refusal(bad, &[3, 4, 4]);
     assert!(
         e.message
             .contains("Found parameter numbers = 4 and channel size = 8"),
@@ -328,14 +327,7 @@ fn values_padlab_does_not_compute_fail_only_where_needed() {
     let init = "import numpy as np\nimport torch\nimport torch.nn as nn\ndef bilinear_kernel(c, k):\n    og = np.ogrid[:k, :k]\n    filt = (1 - abs(og[0] - 1.5) / 2) * (1 - abs(og[1] - 1.5) / 2)\n    w = np.zeros((c, c, k, k), dtype=np.float64)\n    w[range(c), range(c), :, :] = filt\n    return torch.from_numpy(w).float()\nclass Up(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.up = nn.ConvTranspose2d(4, 4, 4, stride=2, bias=False)\n        self.up.weight.data.copy_(bilinear_kernel(4, 4))\n    def forward(self, x):\n        return self.up(x)\nmodel = Up()\n";
     assert_eq!(rows(&model(init, &[4, 8, 8]))[0].1, Some(vec![4, 18, 18]));
     let split = "import re\nimport torch.nn as nn\ndef parse(s):\n    splits = re.split(r\"(\\d.*)\", s)\n    if len(splits) >= 2:\n        return int(splits[1])\n    return 3\nclass Net(nn.Module):\n    def __init__(self, spec=\"k3\"):\n        super().__init__()\n        self.conv = nn.Conv2d(3, 8, parse(spec))\n    def forward(self, x):\n        return self.conv(x)\nmodel = Net()\n";
-    let e = read(
-        split,
-        &Options {
-            input: Some(vec![3, 8, 8]),
-            model: None,
-        },
-    )
-    .unwrap_err();
+    let e = refusal(split, &[3, 8, 8]);
     assert!(
         e.message.contains("padlab does not evaluate re.split()"),
         "{e}"
@@ -468,14 +460,7 @@ fn a_torchvision_model_with_a_new_head_is_read() {
     }
     // An architecture padlab has no copy of is an error naming it, never a guess.
     let src = "import torchvision\nmodel = torchvision.models.no_such_net()\n";
-    let e = read(
-        src,
-        &Options {
-            input: Some(vec![3, 224, 224]),
-            model: None,
-        },
-    )
-    .unwrap_err();
+    let e = refusal(src, &[3, 224, 224]);
     assert_eq!(e.line, 2, "{e}");
 }
 
@@ -535,26 +520,12 @@ fn a_keras_application_with_a_new_head_is_read() {
     assert!(e.message.contains("one number per channel"), "{e}");
     // A model padlab has no copy of is an error naming it, never a guess.
     let src = "import keras\nmodel = keras.applications.ConvNeXtTiny(weights=None)\n";
-    let e = read(
-        src,
-        &Options {
-            input: Some(vec![224, 224, 3]),
-            model: None,
-        },
-    )
-    .unwrap_err();
+    let e = refusal(src, &[224, 224, 3]);
     assert_eq!(e.line, 2, "{e}");
     assert!(e.message.contains("ConvNeXtTiny"), "{e}");
     // With its top and the ImageNet weights, the classes must be 1000, as Keras says.
     let src = "import keras\nmodel = keras.applications.VGG16(weights='imagenet', classes=10)\n";
-    let e = read(
-        src,
-        &Options {
-            input: Some(vec![224, 224, 3]),
-            model: None,
-        },
-    )
-    .unwrap_err();
+    let e = refusal(src, &[224, 224, 3]);
     assert!(e.message.contains("`classes` should be 1000"), "{e}");
 }
 
@@ -786,14 +757,7 @@ model = ViT()
         "self.cls_token.expand(x.shape[0], -1, -1)",
         "self.cls_token",
     );
-    let e = read(
-        &bad,
-        &Options {
-            input: Some(vec![3, 16, 16]),
-            model: None,
-        },
-    )
-    .unwrap_err();
+    let e = refusal(&bad, &[3, 16, 16]);
     assert!(e.message.contains("repeated over the batch"), "{e}");
 }
 
@@ -820,14 +784,7 @@ fn a_second_image_concatenated_with_the_first_takes_its_shape() {
         "torch.cat((img_A, img_B), 1)",
         "torch.cat((img_A, img_A), 1) * img_B.mean()",
     );
-    let e = read(
-        &other,
-        &Options {
-            input: Some(vec![3, 32, 32]),
-            model: None,
-        },
-    )
-    .unwrap_err();
+    let e = refusal(&other, &[3, 32, 32]);
     assert!(e.message.contains("forward takes 2 tensors"), "{e}");
 }
 

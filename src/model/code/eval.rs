@@ -1931,18 +1931,10 @@ impl Interp {
                     && let super::value::LayerKind::Sequential(children)
                     | super::value::LayerKind::Dict(children) = &l.kind
                 {
-                    let mut children = children.borrow_mut();
-                    match children.iter_mut().find(|(k, _)| k.as_ref() == name) {
-                        Some((_, slot)) => *slot = v,
-                        None => children.push((Rc::from(name), v)),
-                    }
+                    set_named(&mut children.borrow_mut(), name, v);
                     return Ok(());
                 }
-                let mut attrs = l.attrs.borrow_mut();
-                match attrs.iter_mut().find(|(k, _)| k.as_ref() == name) {
-                    Some((_, slot)) => *slot = v,
-                    None => attrs.push((Rc::from(name), v)),
-                }
+                set_named(&mut l.attrs.borrow_mut(), name, v);
                 Ok(())
             }
             Value::Api(_)
@@ -2424,6 +2416,14 @@ pub fn mutated_names(s: &Stmt, out: &mut Vec<String>) {
         _ => {}
     }
     inner(s).for_each(|s| mutated_names(s, out));
+}
+
+/// Sets the value named `name` in a list of named values, in its place, else at the end.
+fn set_named(items: &mut Vec<(Rc<str>, Value)>, name: &str, v: Value) {
+    match items.iter_mut().find(|(k, _)| k.as_ref() == name) {
+        Some((_, slot)) => *slot = v,
+        None => items.push((Rc::from(name), v)),
+    }
 }
 
 /// The statements of a compound statement's blocks (`for`, `if`, `while`, `try`, `with`), at

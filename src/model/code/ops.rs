@@ -937,27 +937,33 @@ pub fn tensor_method(
         }
         // `c.repeat(1, 1, h, w)` of a tensor whose repeated axes have size one (a StarGAN's
         // domain code spread over the image) is the expand to those sizes; a real tiling
-        // is refused below.
-        "repeat"
-            if t.shape.as_ref().is_some_and(|s| {
-                let sizes = dims_arg(it, &pos, line).unwrap_or_default();
-                sizes.len() == s.len()
-                    && sizes.iter().zip(s).all(|(v, &d)| {
-                        matches!(v, Value::Int(1))
-                            || (d == 1 && matches!(v, Value::Int(n) if *n >= 1))
-                    })
-            }) =>
-        {
-            let shape: Vec<i64> = dims_arg(it, &pos, line)?
+        // is refused.
+        "repeat" => {
+            let factors = dims_arg(it, &pos, line)?
                 .iter()
-                .zip(t.shape.as_deref().unwrap_or_default())
-                .map(|(v, &d)| as_int(v, line).map(|n| n * d))
-                .collect::<Ev<_>>()?;
-            apply(it, t, Op::Expand(shape), name, site)?
+                .map(|v| as_int(v, line))
+                .collect::<Ev<Vec<i64>>>()?;
+            let shape = t.shape.as_deref().unwrap_or_default();
+            let expand = factors.len() == shape.len()
+                && factors
+                    .iter()
+                    .zip(shape)
+                    .all(|(&f, &d)| f == 1 || (d == 1 && f >= 1));
+            if !expand {
+                return Err(unsupported(
+                    line,
+                    format!(
+                        "`{}`: Tensor.repeat other than over axes of size one is not translated by padlab",
+                        super::eval::short(&site.text)
+                    ),
+                ));
+            }
+            let sizes = factors.iter().zip(shape).map(|(f, d)| f * d).collect();
+            apply(it, t, Op::Expand(sizes), name, site)?
         }
-        "repeat" | "masked_fill" | "gather" | "index_select" | "scatter" | "topk" | "sort"
-        | "argmax" | "argmin" | "norm" | "std" | "var" | "cumsum" | "flip" | "roll" | "narrow"
-        | "unfold" | "fill_" | "zero_" | "normal_" | "uniform_" => {
+        "masked_fill" | "gather" | "index_select" | "scatter" | "topk" | "sort" | "argmax"
+        | "argmin" | "norm" | "std" | "var" | "cumsum" | "flip" | "roll" | "narrow" | "unfold"
+        | "fill_" | "zero_" | "normal_" | "uniform_" => {
             return Err(unsupported(
                 line,
                 format!(
